@@ -1,0 +1,41 @@
+"""The errors a user can meet. Each carries a message meant to be read at the table."""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error that is reported to a user as one clear line (exit 2, no traceback)."""
+
+
+class RuleViolation(CompanionError):
+    """An event the rules do not allow. The game state is unchanged.
+
+    >>> str(RuleViolation("follow-higher", "Orc (2) does not beat Skeleton (3)"))
+    'Orc (2) does not beat Skeleton (3) [rule: follow-higher]'
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message} [rule: {rule}]")
+
+
+class EventError(CompanionError):
+    """An event that is malformed: missing or unknown field, wrong type, unknown seat."""
+
+
+class OptionError(CompanionError):
+    """An unknown game option or a bad value for one."""
+
+
+class LogError(CompanionError):
+    """A problem with a table log, located at a line (1-based, the header is line 1)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}")
+
+
+class ConfigError(CompanionError):
+    """A broken configuration: the message names the section and key."""

@@ -1,0 +1,246 @@
+"""The common shape of a game: named options, checked events, views per seat, scores.
+
+A game is pure: no I/O, no clock, no global randomness. Everything random is drawn from
+``self.rng(...)``, which is seeded only from the table header's ``seed``, so the same
+header and the same events always give the same result.
+
+A concrete game declares ``OPTIONS`` and ``EVENTS`` and implements one ``on_<type>``
+method per event type, plus ``setup``, ``view``, ``totals``, ``rounds``, ``winners`` and
+``finished``. ``apply`` checks the event's fields against ``EVENTS`` first, then calls the
+handler; if the handler raises, the state is restored exactly as it was.
+
+Example::
+
+    game = Tricky(["Ann", "Bob", "Cy"], seed=7, options={})
+    game.apply({"type": "deal"})
+    game.view(None)   # the public view
+    game.view(1)      # what Bob may see
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion.errors import EventError, OptionError
+
+#: Integers in events beyond this size are refused ("huge numbers").
+INT_LIMIT = 1_000_000
+
+# Fields every event may carry: the type, and an optional ISO time that never changes results.
+COMMON_FIELDS = ("type", "t")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named game option (a ruling of RULINGS.md or component data) with its default.
+
+    ``check`` receives the given value and returns it (possibly normalised) or raises
+    ``ValueError`` with a message saying what is wrong; the caller adds the option's name.
+    """
+
+    name: str
+    default: Any
+    help: str
+    check: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an event: its JSON type, whether it must be present, its range."""
+
+    kind: type | tuple[type, ...]
+    required: bool = True
+    items: type | tuple[type, ...] | None = None  # element type, for lists
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] | None = None
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+             dict: "an object", float: "a number"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool):
+        return bool in kinds
+    return isinstance(value, kinds)
+
+
+# --- reusable option checks -------------------------------------------------------------
+
+def check_int(minimum: int, maximum: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"must be a whole number, got {value!r}")
+        if not minimum <= value <= maximum:
+            raise ValueError(f"must be between {minimum} and {maximum}, got {value}")
+        return value
+    return check
+
+
+def check_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+def check_choice(*choices: Any) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value not in choices:
+            raise ValueError(f"must be one of {', '.join(map(str, choices))}; got {value!r}")
+        return value
+    return check
+
+
+class Game:
+    """Base class of the four rules engines. See the module docstring."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 8
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    EVENTS: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
+    # Attributes set once in __init__ and never changed: not copied for the undo-on-error snapshot.
+    _fixed_attributes: ClassVar[frozenset[str]] = frozenset({"seats", "seed", "options"})
+
+    def __init__(self, seats: Sequence[str], seed: int, options: Mapping[str, Any] | None = None):
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise OptionError(
+                f"{self.title} needs {self.min_seats} to {self.max_seats} seats, got {len(seats)}")
+        self.seats: list[str] = list(seats)
+        self.seed: int = seed
+        self.options: dict[str, Any] = self.resolve_options(options or {})
+        self.setup()
+
+    # --- options ---------------------------------------------------------------------
+
+    @classmethod
+    def option_table(cls) -> dict[str, Option]:
+        return {option.name: option for option in cls.OPTIONS}
+
+    @classmethod
+    def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overridden by ``given``; an unknown option or bad value raises OptionError."""
+        table = cls.option_table()
+        resolved = {name: copy.deepcopy(option.default) for name, option in table.items()}
+        for name, value in given.items():
+            if name not in table:
+                known = ", ".join(sorted(table)) or "none"
+                raise OptionError(f"unknown option '{name}' for {cls.name} (known: {known})")
+            check = table[name].check
+            try:
+                resolved[name] = check(value) if check else value
+            except (ValueError, TypeError, KeyError) as exc:
+                raise OptionError(f"option '{name}': {exc}") from None
+        return resolved
+
+    # --- events ----------------------------------------------------------------------
+
+    def check_event(self, event: Any) -> None:
+        """Refuse a malformed event with an EventError naming the field."""
+        if not isinstance(event, dict):
+            raise EventError(f"an event must be a JSON object, got {type(event).__name__}")
+        kind = event.get("type")
+        if not isinstance(kind, str):
+            raise EventError("missing field 'type' (a string)")
+        if kind not in self.EVENTS:
+            known = ", ".join(sorted(self.EVENTS))
+            raise EventError(f"unknown event type '{kind}' for {self.name} (known: {known})")
+        fields = self.EVENTS[kind]
+        for key in event:
+            if key not in fields and key not in COMMON_FIELDS:
+                raise EventError(f"unknown field '{key}' in a {kind} event")
+        if "t" in event and not isinstance(event["t"], str):
+            raise EventError(f"field 't' of a {kind} event must be an ISO time string")
+        for key, spec in fields.items():
+            if key not in event:
+                if spec.required:
+                    raise EventError(f"missing field '{key}' in a {kind} event")
+                continue
+            self._check_value(kind, key, event[key], spec)
+
+    def _check_value(self, kind: str, key: str, value: Any, spec: Field) -> None:
+        where = f"field '{key}' of a {kind} event"
+        if not _is_kind(value, spec.kind):
+            raise EventError(f"{where} must be {_type_name(spec.kind)}, got {value!r}")
+        values = value if isinstance(value, list) else [value]
+        if isinstance(value, list) and spec.items is not None:
+            for item in value:
+                if not _is_kind(item, spec.items):
+                    raise EventError(
+                        f"{where} must hold only {_type_name(spec.items)}, got {item!r}")
+        for item in values:
+            if isinstance(item, int) and not isinstance(item, bool):
+                low = spec.minimum if spec.minimum is not None else -INT_LIMIT
+                high = spec.maximum if spec.maximum is not None else INT_LIMIT
+                if not low <= item <= high:
+                    raise EventError(f"{where} must be between {low} and {high}, got {item}")
+        if spec.choices is not None and value not in spec.choices:
+            raise EventError(
+                f"{where} must be one of {', '.join(map(str, spec.choices))}; got {value!r}")
+        if key == "seat" or key.endswith("_seat"):
+            if not 0 <= value < len(self.seats):
+                raise EventError(
+                    f"unknown seat {value} (seats are 0 to {len(self.seats) - 1})")
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one event, or raise (RuleViolation, EventError) leaving the state unchanged."""
+        self.check_event(event)
+        snapshot = {key: copy.deepcopy(value) for key, value in self.__dict__.items()
+                    if key not in self._fixed_attributes}
+        try:
+            getattr(self, "on_" + event["type"].replace("-", "_"))(event)
+        except BaseException:
+            self.__dict__.update(snapshot)
+            raise
+
+    # --- randomness ------------------------------------------------------------------
+
+    def rng(self, *keys: object) -> random.Random:
+        """A generator seeded from the header's seed and ``keys`` only (e.g. "deal", round).
+
+        Keyed streams keep results independent of the order in which things are drawn.
+        """
+        return random.Random("/".join([str(self.seed), self.name, *map(str, keys)]))
+
+    # --- what concrete games implement -----------------------------------------------
+
+    def setup(self) -> None:
+        """Set up the state before the first event."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The state as ``seat`` may see it; ``None`` is the public view (nothing private)."""
+        raise NotImplementedError
+
+    def referee_view(self) -> dict[str, Any]:
+        """Everything, secrets included: the referee's full record."""
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def totals(self) -> list[int]:
+        """Points (or gold, or XP) per seat so far."""
+        raise NotImplementedError
+
+    def rounds(self) -> list[list[int]]:
+        """Points per seat for each finished round or adventure."""
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        """The seats with the highest total (ties share the win); empty until finished."""
+        if not self.finished:
+            return []
+        totals = self.totals()
+        best = max(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
