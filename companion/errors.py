@@ -29,12 +29,15 @@ class OptionError(CompanionError):
 
 
 class LogError(CompanionError):
-    """A problem with a table log, located at a line (1-based, the header is line 1)."""
+    """A problem with a table log, located at a line (1-based, the header is line 1).
 
-    def __init__(self, line: int, message: str) -> None:
+    ``line`` is None for a problem with the file as a whole (missing, unreadable).
+    """
+
+    def __init__(self, line: int | None, message: str) -> None:
         self.line = line
         self.message = message
-        super().__init__(f"line {line}: {message}")
+        super().__init__(f"line {line}: {message}" if line is not None else message)
 
 
 class ConfigError(CompanionError):

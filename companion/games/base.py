@@ -58,6 +58,7 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
+    is_seat: bool = False  # a seat index (the field named "seat" always is)
 
 
 def _type_name(kind: type | tuple[type, ...]) -> str:
@@ -187,10 +188,9 @@ class Game:
         if spec.choices is not None and value not in spec.choices:
             raise EventError(
                 f"{where} must be one of {', '.join(map(str, spec.choices))}; got {value!r}")
-        if key == "seat" or key.endswith("_seat"):
-            if not 0 <= value < len(self.seats):
-                raise EventError(
-                    f"unknown seat {value} (seats are 0 to {len(self.seats) - 1})")
+        if (key == "seat" or spec.is_seat) and not 0 <= value < len(self.seats):
+            raise EventError(f"unknown seat {value} in field '{key}' "
+                             f"(seats are 0 to {len(self.seats) - 1})")
 
     def apply(self, event: dict[str, Any]) -> None:
         """Apply one event, or raise (RuleViolation, EventError) leaving the state unchanged."""

@@ -1,0 +1,176 @@
+"""The table log commands: ``replay``, ``export``, ``import``, ``sessions``, ``rules``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, LogError, OptionError
+from companion.games import ENGINES, engine
+from companion.paths import default_db
+from companion.table.log import read_log
+from companion.table.session import TableSession
+from companion.table.store import TableStore
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    replay = subparsers.add_parser(
+        "replay", help="apply a table log and print the state and scores",
+        description="Apply a table log (JSON Lines) and print the state. An illegal event stops "
+                    "the replay at its line (exit 2); the state as of the line before is printed.")
+    replay.add_argument("log", metavar="LOG", help="the table log (.jsonl)")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    whose = replay.add_mutually_exclusive_group()
+    whose.add_argument("--seat", type=int, metavar="N", help="show seat N's view (0-based)")
+    whose.add_argument("--referee", action="store_true", help="show everything, secrets too")
+    replay.set_defaults(func=run_replay)
+
+    export = subparsers.add_parser(
+        "export", help="write a stored session as a table log",
+        description="Write a stored session as a table log on stdout (default: the most recent).")
+    export.add_argument("session", metavar="SESSION", nargs="?", type=int, help="session id")
+    export.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    export.set_defaults(func=run_export)
+
+    load = subparsers.add_parser(
+        "import", help="store a table log as a new session",
+        description="Check a table log line by line and store it as a new session.")
+    load.add_argument("log", metavar="LOG", help="the table log (.jsonl)")
+    load.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    load.set_defaults(func=run_import)
+
+    sessions = subparsers.add_parser("sessions", help="list the stored sessions")
+    sessions.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    sessions.add_argument("--json", action="store_true", help="print a JSON array")
+    sessions.set_defaults(func=run_sessions)
+
+    rules = subparsers.add_parser(
+        "rules", help="list a game's options with their defaults and meaning",
+        description="List the named options of a game (RULINGS.md): name, default, meaning.")
+    rules.add_argument("game", metavar="GAME", help=", ".join(sorted(ENGINES)))
+    rules.add_argument("--json", action="store_true", help="print one JSON object")
+    rules.set_defaults(func=run_rules)
+
+
+# --- replay ------------------------------------------------------------------------------
+
+def replay_log(path: str, seat: int | None = None, referee: bool = False
+               ) -> tuple[dict[str, Any], LogError | None]:
+    """The replay result and the error that stopped it, if any (header errors are raised)."""
+    header, events = read_log(path)
+    try:
+        session = TableSession(header)
+    except CompanionError as exc:
+        raise LogError(1, f"header: {exc}") from None
+    if seat is not None and not 0 <= seat < len(header.seats):
+        raise OptionError(f"--seat {seat}: seats are 0 to {len(header.seats) - 1}")
+    error = None
+    for number, event in events:
+        try:
+            session.apply(event)
+        except CompanionError as exc:
+            error = LogError(number, str(exc))
+            break
+    return session.result(seat, referee), error
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    result, error = replay_log(args.log, args.seat, args.referee)
+    if args.json:
+        if error is not None:
+            result["error"] = {"line": error.line, "message": error.message}
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(render_result(result))
+        if error is not None:
+            print(f"companion: {error}", file=sys.stderr)
+    return 2 if error else 0
+
+
+def render_result(result: dict[str, Any]) -> str:
+    """A replay result for a person: a score table, the winners, then the state."""
+    seats, totals, rounds = result["seats"], result["totals"], result["rounds"]
+    width = max(len(name) for name in seats)
+    status = "finished" if result["finished"] else "in progress"
+    lines = [f"{result['game']}: {len(seats)} seats, {status}"]
+    head = f"  {'seat':<{width + 3}} {'total':>6}" + "".join(
+        f" {'r' + str(i + 1):>4}" for i in range(len(rounds)))
+    lines.append(head)
+    for index, name in enumerate(seats):
+        cells = "".join(f" {r[index]:>4}" for r in rounds)
+        lines.append(f"  {index:<2} {name:<{width}} {totals[index]:>6}{cells}")
+    if result["winners"]:
+        lines.append("winners: " + ", ".join(seats[s] for s in result["winners"]))
+    lines.append("state:")
+    lines.append(json.dumps(result["state"], indent=2, ensure_ascii=False))
+    return "\n".join(lines)
+
+
+# --- store commands ----------------------------------------------------------------------
+
+def open_store(path: str | None) -> TableStore:
+    return TableStore(Path(path) if path else default_db())
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with open_store(args.db) as store:
+        session_id = args.session if args.session is not None else store.latest()
+        if session_id is None:
+            raise CompanionError(f"no sessions in {store.path}")
+        header, entries = store.load(session_id)
+    from companion.table.log import dump_event
+    sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    header, events = read_log(args.log)
+    try:
+        session = TableSession(header)
+    except CompanionError as exc:
+        raise LogError(1, f"header: {exc}") from None
+    for number, event in events:
+        try:
+            session.apply(event)
+        except CompanionError as exc:
+            raise LogError(number, str(exc)) from None
+    with open_store(args.db) as store:
+        stored = store.new_session(header, session.entries)
+        print(f"stored as session {stored.id} in {store.path} ({len(session.entries)} events)")
+    return 0
+
+
+def run_sessions(args: argparse.Namespace) -> int:
+    with open_store(args.db) as store:
+        infos = store.sessions()
+    if args.json:
+        print(json.dumps([{"id": i.id, "game": i.header.game, "seats": list(i.header.seats),
+                           "created": i.created, "finished": i.finished, "events": i.events}
+                          for i in infos]))
+        return 0
+    for info in infos:
+        status = "finished" if info.finished else "unfinished"
+        print(f"{info.id:>4}  {info.created}  {info.header.game:<9} {status:<10} "
+              f"{info.events:>5} events  {', '.join(info.header.seats)}")
+    return 0
+
+
+# --- rules -------------------------------------------------------------------------------
+
+def run_rules(args: argparse.Namespace) -> int:
+    game = engine(args.game)
+    options = {o.name: {"default": o.default, "help": o.help} for o in game.OPTIONS}
+    if args.json:
+        print(json.dumps({"game": game.name, "title": game.title, "options": options},
+                         ensure_ascii=False))
+        return 0
+    print(f"{game.title} ({game.name}): options, with their defaults")
+    for name, option in options.items():
+        default = json.dumps(option["default"], ensure_ascii=False)
+        if len(default) > 40:
+            default = default[:37] + "..."
+        print(f"  {name} = {default}\n      {option['help']}")
+    return 0
