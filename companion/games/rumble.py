@@ -1,0 +1,463 @@
+"""Rumble in the Dungeon: moves, fights, the chest, secret characters and scoring.
+
+Characters wander a map of rooms and doors. Each turn a seat takes exactly one action:
+move a lone character through a door, move any character together with the chest, start a
+fight (the victim leaves the game) or escape with the chest from the entry room. When one
+character is left, every seat scores its best secret character's rank. Three adventures.
+
+Example::
+
+    game = Rumble(["Ann", "Bob", "Cy"], seed=7)
+    game.apply({"type": "start", "seat": 0})
+    game.apply({"type": "move", "seat": 0, "character": "knight", "to": "A2"})
+    game.apply({"type": "fight", "seat": 1, "victim": "thief"})
+    game.view(None)["exits"]   # [["thief"]]
+    game.view(2)["secrets"]    # Cy's two secret characters, on Cy's screen only
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from companion.errors import OptionError, RuleViolation
+from companion.games.base import Field, Game, Option, check_bool, check_choice, check_int
+from companion.games.rumble_data import (
+    character_names,
+    check_characters,
+    check_map,
+    default_characters,
+    default_map,
+    doors_of,
+    start_placement,
+)
+
+PLAY, REVEAL, OVER = "play", "reveal", "over"
+SECRETS_PER_SEAT = 2
+NAMES = character_names()
+ACTIONS = ("move", "fight", "escape")
+
+
+def _name(character: str) -> str:
+    return NAMES.get(character, character)
+
+
+class Rumble(Game):
+    """The Rumble in the Dungeon referee. See the module docstring."""
+
+    name = "rumble"
+    title = "Rumble in the Dungeon"
+    min_seats = 3
+    max_seats = 6
+    OPTIONS = (
+        Option("map", default_map(),
+               "rooms, doors, entry, treasure and optional start placement "
+               "(default: the assumed 3 x 4 grid of rumble-map.json)", check_map),
+        Option("characters", default_characters(),
+               "character ids, in start-room order when the map has no 'start' "
+               "(default: the assumed 12 of rumble-characters.json)", check_characters),
+        Option("deal_secrets", True,
+               "the companion deals 2 secret characters per seat to the private screens; "
+               "false: physical tokens, told before the adventure or revealed at its end",
+               check_bool),
+        Option("adventures", 3, "adventures in a game; the highest total then wins",
+               check_int(1, 10)),
+        Option("top_points", 10,
+               "points for rank 1 of an adventure; each rank below scores one less, never < 0",
+               check_int(1, 100)),
+        Option("first_player_tie", "clockwise",
+               "who starts when several seats share the fewest points: 'clockwise' (first met "
+               "after the previous starter) or 'random' (seeded)",
+               check_choice("clockwise", "random")),
+    )
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
+        "secrets": {"seat": Field(int), "characters": Field(list, items=str)},
+        "start": {"seat": Field(int)},
+        "move": {"seat": Field(int), "character": Field(str), "to": Field(str),
+                 "chest": Field(bool, required=False)},
+        "fight": {"seat": Field(int), "victim": Field(str)},
+        "escape": {"seat": Field(int), "character": Field(str)},
+    }
+    # Derived once from the options: never changed, so not copied per event.
+    _fixed_attributes = Game._fixed_attributes | {"doors", "start_rooms"}
+
+    def setup(self) -> None:
+        dungeon, characters = self.options["map"], self.options["characters"]
+        needed = SECRETS_PER_SEAT * len(self.seats)
+        if len(characters) < needed:
+            raise OptionError(f"option 'characters': {len(self.seats)} seats need at least "
+                              f"{needed} characters (2 secret characters each), "
+                              f"got {len(characters)}")
+        try:
+            self.start_rooms: dict[str, str] = start_placement(dungeon, characters)
+        except ValueError as exc:
+            raise OptionError(f"option 'map': {exc}") from None
+        self.doors: dict[str, list[str]] = doors_of(dungeon)
+        first = self.rng("first-player", 1).randrange(len(self.seats))
+        self.adventure = 0  # index of the adventure in play (or the last one, once over)
+        self.phase = PLAY
+        self.starters: list[int] = [first]
+        self.turn: int | None = first
+        self.actions = 0  # actions taken in the adventure in play
+        self.positions: dict[str, str] = dict(self.start_rooms)
+        self.chest: str | None = dungeon["treasure"]
+        self.exits: list[list[str]] = [[]]
+        self.escaped: list[str | None] = [None]
+        self.secrets: list[list[list[str] | None]] = [[None] * len(self.seats)]
+        self.source: list[str | None] = [None]  # per adventure: "dealt", "given" or not yet
+        self.scores: list[list[int]] = []
+        self.rankings: list[list[str]] = []
+        self.last: dict[str, Any] | None = None
+
+    # --- events ----------------------------------------------------------------------
+
+    def on_start(self, event: dict[str, Any]) -> None:
+        if self.adventure > 0 or self.actions > 0:
+            raise RuleViolation("start", "the first player is chosen before the first action "
+                                "of adventure 1; later adventures start with the fewest points")
+        self.turn = self.starters[0] = event["seat"]
+
+    def on_secrets(self, event: dict[str, Any]) -> None:
+        seat, characters = event["seat"], event["characters"]
+        refusal = self._over_refusal() or self._secrets_refusal(seat, characters)
+        if refusal:
+            raise refusal
+        self.secrets[self.adventure][seat] = list(characters)
+        self.source[self.adventure] = "given"
+        if self.phase == REVEAL and None not in self.secrets[self.adventure]:
+            self._score()
+
+    def on_move(self, event: dict[str, Any]) -> None:
+        self._act(event)
+
+    def on_fight(self, event: dict[str, Any]) -> None:
+        self._act(event)
+
+    def on_escape(self, event: dict[str, Any]) -> None:
+        self._act(event)
+
+    # --- refusals: one place decides, for events and for the screens' action menus ---
+
+    def _over_refusal(self) -> RuleViolation | None:
+        if self.finished:
+            return RuleViolation("game-over", f"the game is over: all {len(self.scores)} "
+                                 "adventures are scored")
+        return None
+
+    def _secrets_refusal(self, seat: int, characters: list[str]) -> RuleViolation | None:
+        number = self.adventure + 1
+        if self.phase == PLAY and self.actions > 0:
+            if self.options["deal_secrets"]:
+                return RuleViolation("secrets-timing", f"the secret characters of adventure "
+                                     f"{number} were fixed at its first action; give them "
+                                     "before an adventure's first action")
+            return RuleViolation("secrets-timing", "reveal secret characters when the adventure "
+                                 "ends (one character left), or give them before its first "
+                                 "action")
+        if self.secrets[self.adventure][seat] is not None:
+            return RuleViolation("secrets-once", f"{self.seats[seat]} has already given secret "
+                                 f"characters for adventure {number}; undo to correct them")
+        if len(characters) != SECRETS_PER_SEAT:
+            return RuleViolation("secrets-count", f"each seat has exactly {SECRETS_PER_SEAT} "
+                                 f"secret characters, got {len(characters)}")
+        for character in characters:
+            if character not in self.start_rooms:
+                return self._unknown(character)
+        if characters[0] == characters[1]:
+            return RuleViolation("secrets-count", "the two secret characters must be different, "
+                                 f"got {_name(characters[0])} twice")
+        taken = {c for pair in self.secrets[self.adventure] if pair for c in pair}
+        for character in characters:
+            if character in taken:
+                return RuleViolation("secrets-taken", f"{_name(character)} is already another "
+                                     f"seat's secret character in adventure {number}: each "
+                                     "token is held by one seat")
+        return None
+
+    def _unknown(self, character: str) -> RuleViolation:
+        return RuleViolation("unknown-character", f"there is no character '{character}' "
+                             f"(characters: {', '.join(self.start_rooms)})")
+
+    def _room_of(self, character: str) -> str | RuleViolation:
+        if character not in self.start_rooms:
+            return self._unknown(character)
+        if character not in self.positions:
+            return RuleViolation("left", f"{_name(character)} has already left the dungeon "
+                                 f"in adventure {self.adventure + 1}")
+        return self.positions[character]
+
+    def _in_room(self, room: str) -> list[str]:
+        return [c for c, where in self.positions.items() if where == room]
+
+    def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+        """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
+        seat = event["seat"]
+        if self.finished:
+            return self._over_refusal()
+        if self.phase == REVEAL:
+            waiting = ", ".join(self.seats[s] for s in self.waiting_for())
+            return RuleViolation("reveal", f"adventure {self.adventure + 1} is over: waiting "
+                                 f"for the secret characters of {waiting}")
+        if seat != self.turn:
+            assert self.turn is not None
+            return RuleViolation("turn", f"it is {self.seats[self.turn]}'s turn, "
+                                 f"not {self.seats[seat]}'s")
+        missing = self.waiting_for()
+        if missing:
+            return RuleViolation("secrets-missing", f"{', '.join(self.seats[s] for s in missing)} "
+                                 "must give secret characters first (or undo the secrets "
+                                 "given, and the companion deals them all)")
+        return getattr(self, "_" + event["type"] + "_refusal")(event)
+
+    def _move_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+        character, to = event["character"], event["to"]
+        room = self._room_of(character)
+        if isinstance(room, RuleViolation):
+            return room
+        if to not in self.doors:
+            return RuleViolation("unknown-room", f"there is no room '{to}' on the map "
+                                 f"(rooms: {', '.join(self.doors)})")
+        if to not in self.doors[room]:
+            return RuleViolation("door", f"no door leads from {room} to {to}: doors from "
+                                 f"{room} lead to {', '.join(self.doors[room])}")
+        if event.get("chest", False):
+            if self.chest is None:
+                return RuleViolation("chest", "the chest has already left the dungeon")
+            if self.chest != room:
+                return RuleViolation("chest", f"the chest is in {self.chest}, not with "
+                                     f"{_name(character)} in {room}")
+        elif len(self._in_room(room)) > 1:
+            return RuleViolation("alone", f"{_name(character)} is not alone in {room}: only a "
+                                 "lone character moves, unless it takes the chest along")
+        return None
+
+    def _fight_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+        victim = event["victim"]
+        room = self._room_of(victim)
+        if isinstance(room, RuleViolation):
+            return room
+        if len(self._in_room(room)) < 2:
+            return RuleViolation("fight", f"{_name(victim)} is alone in {room}: a fight needs "
+                                 "two or more characters in the room")
+        return None
+
+    def _escape_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+        character = event["character"]
+        room = self._room_of(character)
+        if isinstance(room, RuleViolation):
+            return room
+        entry = self.options["map"]["entry"]
+        if room != entry:
+            return RuleViolation("escape-entry", f"{_name(character)} is in {room}: only from "
+                                 f"the entry room {entry} can a character escape")
+        if self.chest != entry:
+            where = f"in {self.chest}" if self.chest else "gone"
+            return RuleViolation("escape-chest", f"the chest is {where}, not in the entry "
+                                 f"{entry}: a character escapes only with the chest")
+        return None
+
+    # --- what happens ----------------------------------------------------------------
+
+    def _act(self, event: dict[str, Any]) -> None:
+        refusal = self.refusal(event)
+        if refusal:
+            raise refusal
+        if self.actions == 0 and self.source[self.adventure] is None \
+                and self.options["deal_secrets"]:
+            self.secrets[self.adventure] = self.deal(self.adventure)
+            self.source[self.adventure] = "dealt"
+        self.actions += 1
+        self.last = {key: value for key, value in event.items() if key != "t"}
+        kind = event["type"]
+        if kind == "move":
+            self.positions[event["character"]] = event["to"]
+            if event.get("chest", False):
+                self.chest = event["to"]
+        elif kind == "fight":
+            # The chest lies in the room, so it stays where the victim fell.
+            del self.positions[event["victim"]]
+            self.exits[self.adventure].append(event["victim"])
+        else:
+            del self.positions[event["character"]]
+            self.escaped[self.adventure] = event["character"]
+            self.chest = None
+        if len(self.positions) > 1:
+            assert self.turn is not None
+            self.turn = (self.turn + 1) % len(self.seats)
+            return
+        self.phase, self.turn = REVEAL, None
+        if None not in self.secrets[self.adventure]:
+            self._score()
+
+    def deal(self, adventure: int) -> list[list[str] | None]:
+        """The companion's seeded deal of secret characters for an adventure (0-based)."""
+        tokens = list(self.options["characters"])
+        self.rng("secrets", adventure + 1).shuffle(tokens)
+        return [tokens[2 * seat:2 * seat + 2] for seat in range(len(self.seats))]
+
+    def ranking(self, adventure: int) -> list[str]:
+        """An ended adventure's characters, rank 1 first: escaper, last standing, victims."""
+        escaper = self.escaped[adventure]
+        standing = list(self.positions) if adventure == self.adventure else []
+        return ([escaper] if escaper else []) + standing + self.exits[adventure][::-1]
+
+    def _score(self) -> None:
+        ranking = self.ranking(self.adventure)
+        top = self.options["top_points"]
+        points = {c: max(0, top + 1 - rank) for rank, c in enumerate(ranking, start=1)}
+        pairs = self.secrets[self.adventure]
+        self.scores.append([max(points[c] for c in pair or ()) for pair in pairs])
+        self.rankings.append(ranking)
+        if len(self.scores) == self.options["adventures"]:
+            self.phase = OVER
+            return
+        self.adventure += 1
+        self.phase = PLAY
+        self.actions = 0
+        self.positions = dict(self.start_rooms)
+        self.chest = self.options["map"]["treasure"]
+        self.exits.append([])
+        self.escaped.append(None)
+        self.secrets.append([None] * len(self.seats))
+        self.source.append(None)
+        self.turn = self._next_starter()
+        self.starters.append(self.turn)
+
+    def _next_starter(self) -> int:
+        totals = self.totals()
+        fewest = min(totals)
+        tied = [seat for seat, total in enumerate(totals) if total == fewest]
+        if self.options["first_player_tie"] == "random":
+            return self.rng("first-player", self.adventure + 1).choice(tied)
+        count = len(self.seats)
+        after = [(self.starters[-1] + step) % count for step in range(1, count + 1)]
+        return next(seat for seat in after if seat in tied)
+
+    # --- what seats may do -----------------------------------------------------------
+
+    def waiting_for(self) -> list[int]:
+        """Seats whose secret characters the companion still needs before play goes on."""
+        pairs = self.secrets[self.adventure]
+        if self.phase == REVEAL:
+            return [seat for seat, pair in enumerate(pairs) if pair is None]
+        if self.phase == PLAY and self.actions == 0 and self.options["deal_secrets"] \
+                and self.source[self.adventure] == "given":
+            return [seat for seat, pair in enumerate(pairs) if pair is None]
+        return []
+
+    def candidates(self, seat: int) -> list[dict[str, Any]]:
+        """Every action the screens offer ``seat``: each character's moves, fights, escape."""
+        if self.phase != PLAY or seat != self.turn:
+            return []
+        entry, found = self.options["map"]["entry"], []
+        for character, room in self.positions.items():
+            for to in self.doors[room]:
+                found.append({"type": "move", "seat": seat, "character": character, "to": to,
+                              "chest": False})
+                if self.chest == room:
+                    found.append({"type": "move", "seat": seat, "character": character,
+                                  "to": to, "chest": True})
+            found.append({"type": "fight", "seat": seat, "victim": character})
+            if room in (entry, self.chest):
+                found.append({"type": "escape", "seat": seat, "character": character})
+        return found
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The events ``seat`` may send now (empty when it is not that seat's turn)."""
+        return [event for event in self.candidates(seat) if self.refusal(event) is None]
+
+    def refused_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The offered actions that are not allowed, each with its rule and reason."""
+        refused = []
+        for event in self.candidates(seat):
+            refusal = self.refusal(event)
+            if refusal:
+                refused.append({"event": event, "rule": refusal.rule, "reason": refusal.message})
+        return refused
+
+    # --- views -----------------------------------------------------------------------
+
+    def _public(self) -> dict[str, Any]:
+        scored = len(self.scores)
+        given = [seat for seat, pair in enumerate(self.secrets[self.adventure]) if pair]
+        return {
+            "adventure": self.adventure + 1,
+            "adventures": self.options["adventures"],
+            "phase": self.phase,
+            "turn": self.turn,
+            "starters": list(self.starters),
+            "positions": dict(self.positions),
+            "chest": self.chest,
+            "entry": self.options["map"]["entry"],
+            "treasure": self.options["map"]["treasure"],
+            "exits": [list(exits) for exits in self.exits],
+            "escaped": list(self.escaped),
+            "secrets_from": self.source[self.adventure],
+            "secrets_given": given if self.phase != OVER else [],
+            "waiting_for": self.waiting_for(),
+            "last": dict(self.last) if self.last else None,
+            "rankings": [list(ranking) for ranking in self.rankings],
+            "revealed": [[list(pair or ()) for pair in self.secrets[a]] for a in range(scored)],
+            "scores": [list(scores) for scores in self.scores],
+            "totals": self.totals(),
+        }
+
+    def own_secrets(self, seat: int) -> list[str] | None:
+        """``seat``'s secret characters in the adventure in play, dealt or given, if known."""
+        if self.phase == OVER:
+            return None
+        pair = self.secrets[self.adventure][seat]
+        if pair is None and self.actions == 0 and self.source[self.adventure] is None \
+                and self.options["deal_secrets"]:
+            # The seeded deal is on the private screen from the adventure's start: the first
+            # player needs it to choose; it binds at the first action unless tokens are given.
+            pair = self.deal(self.adventure)[seat]
+        return list(pair) if pair else None
+
+    def _prompt(self, seat: int) -> str:
+        if self.phase == OVER:
+            return "Game over"
+        if seat in self.waiting_for():
+            return "Reveal your 2 secret characters" if self.phase == REVEAL \
+                else "Give your 2 secret characters"
+        if self.phase == REVEAL:
+            return "Waiting for the others' secret characters"
+        if seat == self.turn:
+            return "Your turn: move, fight or escape"
+        assert self.turn is not None
+        return f"{self.seats[self.turn]}'s turn"
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        state = self._public()
+        if seat is None:
+            return state
+        state.update({
+            "seat": seat,
+            "your_turn": self.phase == PLAY and seat == self.turn,
+            "secrets": self.own_secrets(seat),
+            "prompt": self._prompt(seat),
+            "actions": self.legal_actions(seat),
+            "refused": self.refused_actions(seat),
+        })
+        return state
+
+    def referee_view(self) -> dict[str, Any]:
+        state = self._public()
+        state["secrets"] = [[list(pair) if pair else None for pair in pairs]
+                            for pairs in self.secrets]
+        state["secrets_sources"] = list(self.source)
+        pending = self.phase == PLAY and self.actions == 0 and self.source[self.adventure] is None
+        state["pending_deal"] = self.deal(self.adventure) \
+            if pending and self.options["deal_secrets"] else None
+        return state
+
+    # --- scores ----------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return len(self.scores) == self.options["adventures"]
+
+    def totals(self) -> list[int]:
+        return [sum(scores[seat] for scores in self.scores) for seat in range(len(self.seats))]
+
+    def rounds(self) -> list[list[int]]:
+        return [list(scores) for scores in self.scores]
