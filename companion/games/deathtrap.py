@@ -1,0 +1,415 @@
+"""Deathtrap Dungeon: The Card Game, refereed from what is played and what is pressed.
+
+The companion never sees hands. It knows the hand counts (from the deal), sees every set
+played face up (the camera) and every pass (a button), and so checks the climbing rules:
+same number of cards, strictly higher value, whose turn it is, the Killing Machine at any
+moment, players going out, the finishing order and its points (N + 1 - k).
+
+Example::
+
+    game = Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1, options={})
+    game.apply({"type": "deal"})                     # dealer seat 0: 20/21/21/20 cards
+    game.apply({"type": "pig", "seat": 2, "discard": "orc"})   # Dee (left of Cy) leads
+    game.apply({"type": "play", "seat": 3, "cards": ["skeleton", "skeleton"]})
+    game.apply({"type": "play", "seat": 0, "cards": ["orc", "chaindog"]})
+    # RuleViolation: Orc (2) does not beat Skeleton (3) [rule: follow-higher]
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from companion.errors import EventError, OptionError, RuleViolation
+from companion.games.base import Field, Game, Option, check_bool, check_choice, check_int
+from companion.games.deathtrap_deck import (
+    EXPLODING_PIG,
+    KILLING_MACHINE,
+    WILDS,
+    Pack,
+    check_deck,
+    default_deck,
+)
+
+TITLES = ("The Big Hero", "The Hero", "The Wimp", "The Total Wimp")
+
+
+class Deathtrap(Game):
+    name = "deathtrap"
+    title = "Deathtrap Dungeon: The Card Game"
+    min_seats = 4
+    max_seats = 8
+    OPTIONS = (
+        Option("deck", default_deck(),
+               "creature cards (assumed data file); the 4 special cards always stay", check_deck),
+        Option("rounds", 4, "number of rounds in a game", check_int(1, 20)),
+        Option("first_dealer", 0, "seat that deals round 1", check_int(0, 7)),
+        Option("dealer_rotates", True,
+               "the dealer moves one seat clockwise each round (false: same dealer)", check_bool),
+        Option("pig_discard", "creature",
+               "what the Exploding Pig discards with it: 'creature' (a monster only) or 'any'",
+               check_choice("creature", "any")),
+        Option("pig_default_lead", "left",
+               "who leads the first hand when a pig event names nobody: 'left' of the "
+               "holder or the 'holder'", check_choice("left", "holder")),
+        Option("wilds_alone_value", 0,
+               "value of a set of wilds alone (Chaindog and/or Red Lotus)", check_int(0, 999)),
+        Option("equal_beats", False,
+               "a set of equal value beats the set on the table (rules: it never does)",
+               check_bool),
+        Option("pass_locks_out", False,
+               "a player who passes sits out the rest of the hand", check_bool),
+        Option("exchange", True,
+               "before rounds 2+, Total Wimp gives 2 highest to Big Hero, Wimp 1 to Hero",
+               check_bool),
+    )
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
+        "deal": {"dealer": Field(int, required=False, is_seat=True),
+                 "counts": Field(list, required=False, items=int, minimum=1)},
+        "pig": {"seat": Field(int), "discard": Field(str),
+                "lead": Field(int, required=False, is_seat=True)},
+        "play": {"seat": Field(int), "cards": Field(list, items=str)},
+        "pass": {"seat": Field(int)},
+    }
+    # The pack's lookup tables never change after setup: no need to copy them per event.
+    _fixed_attributes = Game._fixed_attributes | {"pack"}
+
+    def setup(self) -> None:
+        seats = len(self.seats)
+        self.pack = Pack.from_option(self.options["deck"])
+        if self.pack.size < 2 * seats:
+            raise OptionError(f"option 'deck': {self.pack.size} cards are too few for "
+                              f"{seats} seats (at least 2 each)")
+        if self.options["first_dealer"] >= seats:
+            raise OptionError(f"option 'first_dealer': seats are 0 to {seats - 1}, "
+                              f"got {self.options['first_dealer']}")
+        self.round = 0
+        self.phase = "deal"  # deal | exchange | pig | play | over
+        self.dealer: int | None = None
+        self.counts = [0] * seats
+        self.pig: dict[str, int | str] | None = None
+        self.leader: int | None = None
+        self.turn: int | None = None
+        self.to_beat: dict[str, Any] | None = None
+        self.passed: list[int] = []
+        self.played: dict[str, int] = {}
+        self.last: dict[str, Any] | None = None
+        self.finish: list[list[int]] = []
+        self.points: list[list[int]] = []
+
+    # --- events ------------------------------------------------------------------------
+
+    def on_deal(self, event: dict[str, Any]) -> None:
+        if self.phase == "over":
+            raise RuleViolation("rounds", f"the game is over: all {self.round} rounds were played")
+        if self.phase in ("pig", "play"):
+            raise RuleViolation("deal", f"round {self.round} is still being played: it ends "
+                                        "when only one player holds cards")
+        seats = len(self.seats)
+        if "dealer" in event:
+            dealer = event["dealer"]
+        elif self.dealer is None:
+            dealer = self.options["first_dealer"]
+        else:
+            dealer = (self.dealer + int(self.options["dealer_rotates"])) % seats
+        if "counts" in event:
+            counts = list(event["counts"])
+            if len(counts) != seats:
+                raise RuleViolation("deal", f"counts: {seats} hand counts needed (one per seat), "
+                                            f"{len(counts)} given")
+            if sum(counts) != self.pack.size:
+                raise RuleViolation("deal", f"the counts add up to {sum(counts)} cards, the "
+                                            f"whole pack of {self.pack.size} is dealt")
+        else:
+            counts = dealt_counts(self.pack.size, seats, dealer)
+        self.round += 1
+        self.phase = "pig"
+        self.dealer = dealer
+        self.counts = counts
+        self.pig = None
+        self.played = {}
+        self.last = None
+        self.finish.append([])
+        self._new_hand(None)
+
+    def on_pig(self, event: dict[str, Any]) -> None:
+        seat, discard = event["seat"], event["discard"]
+        if self.phase == "play":
+            raise RuleViolation("pig", f"the Exploding Pig was already played this round "
+                                       f"(by seat {self.pig['seat'] if self.pig else '?'})")
+        self._check_round_open()
+        self._check_known(discard, "discard")
+        if discard == EXPLODING_PIG:
+            raise RuleViolation("pig", "the Exploding Pig discards one other card with it")
+        if self.options["pig_discard"] == "creature" and not self.pack.is_creature(discard):
+            raise RuleViolation("pig", f"the Exploding Pig kills a monster: "
+                                       f"{self.pack.name[discard]} is a special card")
+        held = self.counts[seat]
+        if held < 2:
+            raise RuleViolation("pig", f"seat {seat} holds {held} card{'s' * (held != 1)}: the "
+                                       "Exploding Pig and one more card are needed")
+        self._check_copies([EXPLODING_PIG, discard])
+        lead = event.get("lead")
+        if lead is not None and self.counts[lead] == 0 and lead != seat:
+            raise RuleViolation("lead", f"seat {lead} has no cards left")
+        self._discard(seat, [EXPLODING_PIG, discard])
+        if lead is None:
+            lead = seat if self.options["pig_default_lead"] == "holder" \
+                else self._next_with_cards(seat)
+        if self.counts[lead] == 0:
+            # The holder went out with the Pig: the lead passes clockwise.
+            lead = self._next_with_cards(lead)
+        self.pig = {"seat": seat, "discard": discard, "lead": lead}
+        self.last = {"seat": seat, "action": "pig", "cards": [EXPLODING_PIG, discard]}
+        self.phase = "play"
+        self._new_hand(lead)
+
+    def on_play(self, event: dict[str, Any]) -> None:
+        seat, cards = event["seat"], event["cards"]
+        if self.phase == "pig":
+            raise RuleViolation("pig-first", "the Exploding Pig opens the round: its holder "
+                                             "plays it before any set")
+        self._check_round_open()
+        if not cards:
+            raise RuleViolation("set", "a play needs at least one card")
+        for card in cards:
+            self._check_known(card, "cards")
+        self._check_holds(seat, len(cards))
+        if EXPLODING_PIG in cards:
+            raise RuleViolation("pig", "the Exploding Pig is played only before the first hand "
+                                       "(a pig event)")
+        if KILLING_MACHINE in cards:
+            self._killing_machine(seat, cards)
+            return
+        self._check_turn(seat)
+        creatures = sorted({card for card in cards if card not in WILDS},
+                           key=lambda card: self.pack.value[card])
+        if len(creatures) > 1:
+            names = " and ".join(self.pack.name[card] for card in creatures)
+            raise RuleViolation("set", f"a set is one creature type (plus wilds): {names} given")
+        self._check_copies(cards)
+        label, value = self._set_label(creatures[0] if creatures else None, cards)
+        beaten = self.to_beat
+        if beaten is not None:
+            needed = len(beaten["cards"])
+            if len(cards) != needed:
+                raise RuleViolation("same-count", f"{needed} card{'s' * (needed != 1)} needed, "
+                                                  f"{len(cards)} given")
+            if value < beaten["value"] or (value == beaten["value"]
+                                           and not self.options["equal_beats"]):
+                why = ": equal never beats" if value == beaten["value"] else ""
+                raise RuleViolation("follow-higher", f"{label} ({value}) does not beat "
+                                                     f"{beaten['name']} ({beaten['value']}){why}")
+        self._discard(seat, cards)
+        self.to_beat = {"seat": seat, "cards": list(cards), "value": value, "name": label}
+        self.last = {"seat": seat, "action": "set", "cards": list(cards)}
+        if not self.options["pass_locks_out"]:
+            self.passed = []
+        if self.phase == "play":
+            self._next_turn(seat)
+
+    def on_pass(self, event: dict[str, Any]) -> None:
+        seat = event["seat"]
+        if self.phase == "pig":
+            raise RuleViolation("pig-first", "the Exploding Pig opens the round: nothing is "
+                                             "played or passed before it")
+        self._check_round_open()
+        self._check_holds(seat, 0)
+        self._check_turn(seat)
+        if self.to_beat is None:
+            raise RuleViolation("lead", f"seat {seat} leads this hand and must play a set: "
+                                        "only followers may pass")
+        self.passed.append(seat)
+        self.last = {"seat": seat, "action": "pass", "cards": []}
+        self._next_turn(seat)
+
+    # --- checks ------------------------------------------------------------------------
+
+    def _check_round_open(self) -> None:
+        if self.phase == "over":
+            raise RuleViolation("rounds", f"the game is over: all {self.round} rounds were played")
+        if self.phase in ("deal", "exchange"):
+            raise RuleViolation("deal", f"no round in progress: a deal starts round "
+                                        f"{self.round + 1}")
+
+    def _check_known(self, card: str, field: str) -> None:
+        if not self.pack.known(card):
+            raise EventError(f"field '{field}': unknown card '{card}' "
+                             f"(cards: {', '.join(self.pack.copies)})")
+
+    def _check_holds(self, seat: int, needed: int) -> None:
+        held = self.counts[seat]
+        if held == 0:
+            raise RuleViolation("hand-count", f"seat {seat} has no cards left")
+        if needed > held:
+            raise RuleViolation("hand-count", f"seat {seat} holds {held} "
+                                              f"card{'s' * (held != 1)}, {needed} given")
+
+    def _check_turn(self, seat: int) -> None:
+        if seat != self.turn:
+            raise RuleViolation("turn", f"it is seat {self.turn}'s turn "
+                                        f"({self.seats[self.turn]}), not seat {seat}'s"
+                                if self.turn is not None else "it is nobody's turn")
+
+    def _check_copies(self, cards: list[str]) -> None:
+        """The pack holds only so many of each card: more means a misread or a wrong event."""
+        for card in set(cards):
+            copies, before = self.pack.copies[card], self.played.get(card, 0)
+            if before + cards.count(card) > copies:
+                name = self.pack.name[card]
+                raise RuleViolation("copies", f"the pack has {copies} {name} card"
+                                              f"{'s' * (copies != 1)}, {before} already "
+                                              f"played this round: {cards.count(card)} more "
+                                              "cannot be")
+
+    # --- what happens ------------------------------------------------------------------
+
+    def _set_label(self, creature: str | None, cards: list[str]) -> tuple[str, int]:
+        """How players name a set, and its value (wilds alone: ``wilds_alone_value``)."""
+        if creature is not None:
+            return self.pack.name[creature], self.pack.value[creature]
+        names = " and ".join(self.pack.name[card] for card in dict.fromkeys(cards))
+        return names, self.options["wilds_alone_value"]
+
+    def _killing_machine(self, seat: int, cards: list[str]) -> None:
+        if len(cards) > 1:
+            raise RuleViolation("killing-machine", "The Killing Machine is played alone")
+        self._check_copies(cards)
+        self._discard(seat, cards)
+        self.last = {"seat": seat, "action": "killing-machine", "cards": list(cards)}
+        if self.phase == "play":
+            self._new_hand(seat if self.counts[seat] else self._next_with_cards(seat))
+
+    def _discard(self, seat: int, cards: list[str]) -> None:
+        """Cards leave a hand; a seat reaching 0 is out, and one left holding cards ends it."""
+        for card in cards:
+            self.played[card] = self.played.get(card, 0) + 1
+        self.counts[seat] -= len(cards)
+        if self.counts[seat] == 0:
+            self.finish[-1].append(seat)
+        holding = [s for s, count in enumerate(self.counts) if count]
+        if len(holding) == 1:
+            self._end_round(holding[0])
+
+    def _end_round(self, last: int) -> None:
+        order = self.finish[-1]
+        order.append(last)
+        seats = len(self.seats)
+        points = [0] * seats
+        for place, seat in enumerate(order):
+            points[seat] = seats - place
+        self.points.append(points)
+        if self.round >= self.options["rounds"]:
+            self.phase = "over"
+        else:
+            self.phase = "exchange" if self.options["exchange"] else "deal"
+        self._new_hand(None)
+
+    def _new_hand(self, leader: int | None) -> None:
+        self.leader = leader
+        self.turn = leader
+        self.to_beat = None
+        self.passed = []
+
+    def _next_turn(self, seat: int) -> None:
+        """The hand ends once all others holding cards have passed; else play goes clockwise."""
+        setter = self.to_beat["seat"] if self.to_beat else seat
+        waiting = [s for s, count in enumerate(self.counts)
+                   if count and s != setter and s not in self.passed]
+        if not waiting:
+            self._new_hand(setter if self.counts[setter] else self._next_with_cards(setter))
+        else:
+            self.turn = self._next_with_cards(seat, skip=self.passed)
+
+    def _next_with_cards(self, seat: int, skip: list[int] | None = None) -> int:
+        seats = len(self.seats)
+        for step in range(1, seats + 1):
+            other = (seat + step) % seats
+            if self.counts[other] and (skip is None or other not in skip):
+                return other
+        raise AssertionError("a round in play always has two seats holding cards")
+
+    # --- views -------------------------------------------------------------------------
+
+    def exchanges(self) -> list[dict[str, Any]]:
+        """Who gives what to whom before the next deal (empty when no exchange is due)."""
+        if self.phase != "exchange":
+            return []
+        order = self.finish[-1]
+        big_hero, hero, wimp, total_wimp = order[0], order[1], order[-2], order[-1]
+        return [{"from": total_wimp, "to": big_hero, "count": 2, "cards": "highest"},
+                {"from": big_hero, "to": total_wimp, "count": 2, "cards": "any"},
+                {"from": wimp, "to": hero, "count": 1, "cards": "highest"},
+                {"from": hero, "to": wimp, "count": 1, "cards": "any"}]
+
+    def titles(self) -> list[str | None]:
+        """The titles of the latest finished round, per seat (None: no title)."""
+        titles: list[str | None] = [None] * len(self.seats)
+        if self.points:
+            order = self.finish[len(self.points) - 1]
+            for title, seat in zip(TITLES, (order[0], order[1], order[-2], order[-1]),
+                                   strict=True):
+                titles[seat] = title
+        return titles
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        state: dict[str, Any] = {
+            "round": self.round,
+            "rounds": self.options["rounds"],
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "counts": list(self.counts),
+            "leader": self.leader,
+            "turn": self.turn,
+            "to_beat": dict(self.to_beat, count=len(self.to_beat["cards"]))
+            if self.to_beat else None,
+            "passed": list(self.passed),
+            "last": self.last,
+            "pig": self.pig,
+            "played": dict(self.played),
+            "finish_order": [list(order) for order in self.finish],
+            "titles": self.titles(),
+            "totals": self.totals(),
+        }
+        if seat is not None:
+            mine = [dict(e) for e in self.exchanges() if seat in (e["from"], e["to"])]
+            state.update({"seat": seat, "your_turn": self.turn == seat,
+                          "your_count": self.counts[seat], "exchange": mine,
+                          "prompt": self.prompt(seat, mine)})
+        return state
+
+    def prompt(self, seat: int, mine: list[dict[str, Any]]) -> str | None:
+        """The private exchange instruction for ``seat``'s screen."""
+        give = next((e for e in mine if e["from"] == seat), None)
+        if give is None:
+            return None
+        count, other = give["count"], self.seats[give["to"]]
+        cards = f"card{'s' * (count != 1)}"
+        if give["cards"] == "highest":
+            which = "highest creature card" if count == 1 else f"{count} highest creature cards"
+            return f"Give your {which} to {other}, then take {count} back"
+        return f"Take {count} {cards} from {other}, give back any {count}"
+
+    def referee_view(self) -> dict[str, Any]:
+        state = self.view(None)
+        state["exchange"] = self.exchanges()
+        state["prompts"] = [self.prompt(seat, self.exchanges()) for seat in range(len(self.seats))]
+        return state
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "over"
+
+    def totals(self) -> list[int]:
+        return [sum(points) for points in zip(*self.points, strict=True)] if self.points \
+            else [0] * len(self.seats)
+
+    def rounds(self) -> list[list[int]]:
+        return [list(points) for points in self.points]
+
+
+def dealt_counts(size: int, seats: int, dealer: int) -> list[int]:
+    """Hand sizes after dealing ``size`` cards one at a time, starting left of the dealer."""
+    counts = [size // seats] * seats
+    for step in range(size % seats):
+        counts[(dealer + 1 + step) % seats] += 1
+    return counts
