@@ -1,0 +1,586 @@
+"""Tricky Dungeon (``tricky``): heroes, trumps, tricks and gold, refereed from the table.
+
+The companion cannot see hands. It is told each card as it is played (CONTRACT.md) and
+keeps the rules it can check: whose turn it is, a card played twice, trumps, exchange
+limits, the heroes' choices. A seat that did not follow a suit and later plays that suit
+is flagged as a revoke, naming the trick where it showed out.
+
+Example::
+
+    game = Tricky(["Ann", "Bob", "Cy"], seed=7, options={})
+    game.apply({"type": "deal"})
+    game.apply({"type": "hero", "seat": 0, "hero": "barbarian", "trump_suit": "red"})
+    game.apply({"type": "play", "seat": 0, "card": "red-7"})
+    game.view(1)["prompt"]      # 'Play red if you can'
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from companion.errors import EventError, OptionError, RuleViolation
+from companion.games.base import Field, Game, Option, check_choice, check_int
+from companion.games.tricky_deck import Deck, check_deck, default_deck
+from companion.games.tricky_heroes import (
+    ALL_HEROES,
+    CHOSEN_TRUMP,
+    HERO_SETS,
+    NEIGHBOUR_TRUMP,
+    SYMBOL_TRUMP,
+    TRICKSTER_OPEN_CARDS,
+    Haul,
+    hero_gold,
+    title,
+    trick_winner,
+)
+from companion.games.tricky_view import TrickyViews
+
+VARIANTS = ("standard", "longer", "race", "guild", "random")
+#: Rounds each player is active when ``rounds_per_player`` is not given: (3-4 players, 2 players).
+ROUNDS_PER_PLAYER = {"standard": (2, 4), "random": (2, 4), "longer": (3, 5), "guild": (5, 5),
+                     "race": (None, None)}
+#: The 2-player game: the active player exchanges up to 7 cards (rule text).
+TWO_PLAYER_EXCHANGE = 7
+
+
+def _check_rounds_per_player(value: Any) -> int | None:
+    return None if value is None else check_int(1, 50)(value)
+
+
+def _player_count_option(stem: str, players: str, default: int, meaning: str) -> Option:
+    return Option(f"{stem}_{players}", default,
+                  f"{meaning} with {players.replace('_', '-')} players", check_int(0, 99))
+
+
+class Tricky(TrickyViews, Game):
+    """The Tricky Dungeon rules engine. See the module docstring."""
+
+    name = "tricky"
+    title = "Tricky Dungeon"
+    min_seats = 2
+    max_seats = 4
+    _fixed_attributes: ClassVar[frozenset[str]] = Game._fixed_attributes | {"deck"}
+
+    OPTIONS = (
+        Option("variant", "standard",
+               "standard | longer | race (first to race_target gold) | guild (each player "
+               "plays every hero once) | random (heroes drawn from all 15)",
+               check_choice(*VARIANTS)),
+        Option("rounds_per_player", None,
+               "rounds each player is active; null: 2 (4 with 2 players), longer 3 (5), "
+               "guild 5, race until race_target; a number given is used as is",
+               _check_rounds_per_player),
+        Option("hero_set", "A", "the set of 5 heroes in play: A, B or C (random uses all 15)",
+               check_choice("A", "B", "C")),
+        Option("race_target", 15, "race variant: the gold that ends the game", check_int(1, 999)),
+        Option("random_refusals", 2, "random variant: how many drawn heroes the active player "
+               "may refuse", check_int(0, len(ALL_HEROES) - 1)),
+        Option("trump_order", "value", "between trumps: 'value' = higher value, then more "
+               "stars; 'stars' = more stars, then higher value", check_choice("value", "stars")),
+        _player_count_option("thief_gold", "2_3", 5, "the Thief's gold before tricks"),
+        _player_count_option("thief_gold", "4", 4, "the Thief's gold before tricks"),
+        _player_count_option("trickster_gold", "2_3", 5, "the Trickster's gold before tricks"),
+        _player_count_option("trickster_gold", "4", 4, "the Trickster's gold before tricks"),
+        _player_count_option("barbarian_above", "2_3", 6, "Barbarian: 1 gold per trick+potion "
+                             "above this"),
+        _player_count_option("barbarian_above", "4", 4, "Barbarian: 1 gold per trick+potion "
+                             "above this"),
+        _player_count_option("sorcerer_above", "2_3", 6, "Sorcerer: 1 gold per trick+potion "
+                             "above this"),
+        _player_count_option("sorcerer_above", "4", 4, "Sorcerer: 1 gold per trick+potion "
+                             "above this"),
+        _player_count_option("knight_above", "2_3", 5, "Knight: 1 gold per trick+potion "
+                             "above this"),
+        _player_count_option("knight_above", "4", 3, "Knight: 1 gold per trick+potion "
+                             "above this"),
+        Option("deck", default_deck(), "the deck (assumed, editable): colours, stars, potions, "
+               "symbols, hand sizes; default companion/data/tricky-deck.json", check_deck),
+    )
+
+    EVENTS = {
+        "deal": {"active": Field(int, required=False, minimum=0)},
+        "hero": {"seat": Field(int), "hero": Field(str),
+                 "trump_suit": Field(str, required=False),
+                 "trump_value": Field(int, required=False),
+                 "refuse": Field(bool, required=False)},
+        "trump": {"seat": Field(int), "suit": Field(str)},
+        "exchange": {"seat": Field(int), "count": Field(int, minimum=0),
+                     "cards": Field(list, required=False, items=str)},
+        "predict": {"seat": Field(int), "count": Field(int, minimum=0)},
+        "open_cards": {"seat": Field(int), "cards": Field(list, items=str)},
+        "play": {"seat": Field(int), "card": Field(str, required=False),
+                 "suit": Field(str, required=False), "face_down": Field(bool, required=False)},
+        "reveal": {"seat": Field(int), "card": Field(str)},
+    }
+
+    # --- set-up and the shape of the game ------------------------------------------------
+
+    def setup(self) -> None:
+        self.deck = Deck(self.options["deck"])
+        given = self.options["rounds_per_player"]
+        heroes = len(HERO_SETS[self.options["hero_set"]])
+        if self.options["variant"] == "guild" and given is not None and given > heroes:
+            raise OptionError(f"option 'rounds_per_player': the adventurers guild plays each "
+                              f"hero once, so at most {heroes} rounds per player, got {given}")
+        self.history: list[dict[str, Any]] = []
+        self.revokes: list[dict[str, Any]] = []
+        self.heroes_used: list[list[str]] = [[] for _ in self.seats]
+        self.current: dict[str, Any] | None = None
+
+    def rounds_to_play(self) -> int | None:
+        """The number of rounds of the game, or None (race: until someone has the target)."""
+        per_player = self.options["rounds_per_player"]
+        if per_player is None:
+            usual, two_players = ROUNDS_PER_PLAYER[self.options["variant"]]
+            per_player = two_players if len(self.seats) == 2 else usual
+        return None if per_player is None else per_player * len(self.seats)
+
+    def hand_size(self) -> int:
+        return self.deck.hand_size(len(self.seats))
+
+    def hero_choices(self, seat: int) -> list[str]:
+        """The heroes ``seat`` may pick now (empty unless it is the active player choosing)."""
+        r = self.current
+        if r is None or r["phase"] != "hero" or seat != r["active"]:
+            return []
+        if self.options["variant"] == "random":
+            return [r["offers"][len(r["refused"])]]
+        heroes = HERO_SETS[self.options["hero_set"]]
+        if self.options["variant"] == "guild":
+            return [hero for hero in heroes if hero not in self.heroes_used[seat]]
+        return list(heroes)
+
+    @property
+    def finished(self) -> bool:
+        if self.current is not None and self.current["phase"] != "over":
+            return False
+        total = self.rounds_to_play()
+        if total is not None and len(self.history) >= total:
+            return True
+        target = self.options["race_target"]
+        return self.options["variant"] == "race" and any(t >= target for t in self.totals())
+
+    def totals(self) -> list[int]:
+        return [sum(gold[seat] for gold in self.rounds()) for seat in range(len(self.seats))]
+
+    def rounds(self) -> list[list[int]]:
+        return [list(done["gold"]) for done in self.history]
+
+    # --- helpers ----------------------------------------------------------------------
+
+    def _name(self, seat: int) -> str:
+        return self.seats[seat]
+
+    def _left_of(self, seat: int) -> int:
+        return (seat + 1) % len(self.seats)
+
+    def _round(self) -> dict[str, Any]:
+        """The round being played; refuse if there is none."""
+        if self.finished and self.history:
+            raise RuleViolation("game-over", "The game is over: no more rounds are played")
+        r = self.current
+        if r is None or r["phase"] == "over":
+            raise RuleViolation("no-round", "No round is being played: start one with a deal")
+        return r
+
+    def _preparing(self, action: str) -> dict[str, Any]:
+        """The round, which must be between the hero choice and the first card."""
+        r = self._round()
+        if r["phase"] == "hero":
+            raise RuleViolation("hero-first", f"The active player chooses a hero before {action}")
+        if r["phase"] == "play":
+            raise RuleViolation("cards-played", f"Too late for {action}: the first card is played")
+        return r
+
+    def _check_card(self, card: str, field: str = "card") -> None:
+        if not self.deck.is_card(card):
+            raise RuleViolation("card", f"Unknown card '{card}' in '{field}' "
+                                        f"({self.deck.describe()})")
+
+    def _check_suit(self, suit: str) -> None:
+        if suit not in self.deck.suits:
+            raise RuleViolation("suit", f"Unknown suit '{suit}' (suits: "
+                                        f"{', '.join(self.deck.suits)})")
+
+    def _pile(self, r: dict[str, Any]) -> int:
+        """Cards left in the leftover pile for exchanges."""
+        opened = TRICKSTER_OPEN_CARDS if r["opened"] else 0
+        exchanged = sum(count or 0 for count in r["exchanged"])
+        return self.deck.leftover(len(self.seats)) - opened - exchanged
+
+    def exchange_limit(self, seat: int) -> int | None:
+        """How many cards ``seat`` may exchange now, or None if it may not exchange now."""
+        r = self.current
+        if (r is None or r["phase"] != "prepare" or r["prediction"] is not None
+                or r["exchanged"][seat] is not None
+                or (r["hero"] == "trickster" and not r["opened"])):
+            return None
+        pile = self._pile(r)
+        if seat == r["active"]:
+            return min(TWO_PLAYER_EXCHANGE, pile) if len(self.seats) == 2 else pile
+        if len(self.seats) == 2 and r["exchanged"][r["active"]] is not None:
+            return min(r["exchanged"][r["active"]], pile)
+        return None
+
+    def _waiting_for(self, r: dict[str, Any]) -> tuple[int, str] | None:
+        """Who must act before the first card, and what they must do (None: nobody)."""
+        active = r["active"]
+        if r["hero"] == "trickster" and not r["opened"]:
+            return active, "open-cards"
+        if r["hero"] in NEIGHBOUR_TRUMP and r["trump"] is None:
+            return self._left_of(active), "trump"
+        if r["hero"] == "seer" and r["prediction"] is None:
+            return active, "predict"
+        return None
+
+    def to_play(self) -> int | None:
+        """The seat the table waits for, or None between rounds."""
+        r = self.current
+        if r is None or r["phase"] == "over":
+            return None
+        if r["phase"] == "hero":
+            return r["active"]
+        if r["phase"] == "prepare":
+            waiting = self._waiting_for(r)
+            return waiting[0] if waiting else r["active"]
+        if len(r["trick"]) == len(self.seats):
+            return next(p["seat"] for p in r["trick"] if "card" not in p)
+        return (r["leader"] + len(r["trick"])) % len(self.seats)
+
+    # --- events -----------------------------------------------------------------------
+
+    def on_deal(self, event: dict[str, Any]) -> None:
+        if self.finished and self.history:
+            raise RuleViolation("game-over", "The game is over: no more rounds are played")
+        if self.current is not None and self.current["phase"] != "over":
+            raise RuleViolation("round-in-progress", f"Round {len(self.history) + 1} is still "
+                                                     "being played")
+        n = len(self.seats)
+        expected = 0 if not self.history else self._left_of(self.history[-1]["active"])
+        active = event.get("active", expected)
+        if active >= n:
+            raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
+        if self.history and active != expected:
+            raise RuleViolation("active-rotation", f"{self._name(expected)} is the active player "
+                                f"this round (it passes clockwise), not {self._name(active)}")
+        offers: list[str] = []
+        if self.options["variant"] == "random":
+            pile = list(ALL_HEROES)
+            self.rng("heroes", len(self.history)).shuffle(pile)
+            # Heroes are drawn from the bottom of the shuffled pile.
+            offers = pile[::-1][:self.options["random_refusals"] + 1]
+        self.current = {
+            "active": active, "phase": "hero", "hero": None, "trump": None,
+            "offers": offers, "refused": [], "opened": False, "open_cards": [],
+            "exchanged": [None] * n, "discards": [], "prediction": None,
+            "leader": active, "trick": [], "played": {}, "won": [0] * n,
+            "collected": [[] for _ in range(n)], "last_trick": None, "voids": [{} for _ in
+                                                                             range(n)],
+        }
+
+    def on_hero(self, event: dict[str, Any]) -> None:
+        r = self._round()
+        seat, hero = event["seat"], event["hero"]
+        if r["phase"] != "hero":
+            raise RuleViolation("hero-chosen", f"The hero of this round is already chosen: "
+                                               f"the {title(r['hero'])}")
+        if seat != r["active"]:
+            raise RuleViolation("turn", f"{self._name(r['active'])} is the active player and "
+                                        f"chooses the hero, not {self._name(seat)}")
+        if hero not in ALL_HEROES:
+            raise RuleViolation("hero", f"Unknown hero '{hero}' (heroes: {', '.join(ALL_HEROES)})")
+        self._check_hero_allowed(r, seat, hero)
+        if event.get("refuse"):
+            self._refuse_hero(r, event)
+            return
+        r["trump"] = self._hero_trump(hero, event)
+        r["hero"] = hero
+        r["phase"] = "prepare"
+        self.heroes_used[seat].append(hero)
+
+    def _check_hero_allowed(self, r: dict[str, Any], seat: int, hero: str) -> None:
+        variant = self.options["variant"]
+        if variant == "random":
+            offer = r["offers"][len(r["refused"])]
+            if hero != offer:
+                raise RuleViolation("random-dungeon", f"The hero drawn is the {title(offer)}: "
+                                                      f"take it or refuse it")
+            return
+        heroes = HERO_SETS[self.options["hero_set"]]
+        if hero not in heroes:
+            raise RuleViolation("hero-set", f"The {title(hero)} is not in hero set "
+                                f"{self.options['hero_set']} ({', '.join(heroes)})")
+        if variant == "guild" and hero in self.heroes_used[seat]:
+            raise RuleViolation("guild", f"{self._name(seat)} has already played the "
+                                         f"{title(hero)}: in the adventurers guild each "
+                                         "hero is played once")
+
+    def _refuse_hero(self, r: dict[str, Any], event: dict[str, Any]) -> None:
+        if self.options["variant"] != "random":
+            raise RuleViolation("refuse", "Only in the random dungeon may a hero be refused")
+        if "trump_suit" in event or "trump_value" in event:
+            raise RuleViolation("refuse", "A refused hero takes no trump")
+        if len(r["refused"]) >= self.options["random_refusals"]:
+            raise RuleViolation("random-dungeon", f"The {title(event['hero'])} is the last "
+                                                  "hero drawn: it must be played")
+        r["refused"].append(event["hero"])
+
+    def _hero_trump(self, hero: str, event: dict[str, Any]) -> dict[str, Any] | None:
+        chosen = CHOSEN_TRUMP.get(hero)
+        for kind in ("suit", "value"):
+            if f"trump_{kind}" in event and chosen != kind:
+                raise RuleViolation("no-trump", f"The {title(hero)} does not let the active "
+                                                f"player choose a trump {kind}")
+        if chosen and f"trump_{chosen}" not in event:
+            raise RuleViolation("trump", f"The {title(hero)} asks for a trump {chosen}: "
+                                         f"give 'trump_{chosen}'")
+        if chosen == "suit":
+            self._check_suit(event["trump_suit"])
+            return {"suit": event["trump_suit"]}
+        if chosen == "value":
+            if event["trump_value"] not in self.deck.values:
+                raise RuleViolation("trump", f"No card has the value {event['trump_value']} "
+                                             f"(values: {', '.join(map(str, self.deck.values))})")
+            return {"value": event["trump_value"]}
+        if hero in SYMBOL_TRUMP:
+            return {"symbol": SYMBOL_TRUMP[hero]}
+        return None
+
+    def on_trump(self, event: dict[str, Any]) -> None:
+        r = self._preparing("naming a trump suit")
+        if r["hero"] not in NEIGHBOUR_TRUMP:
+            raise RuleViolation("no-trump", f"With the {title(r['hero'])} nobody names a trump "
+                                            "suit (only with the Troubadour)")
+        if r["trump"] is not None:
+            raise RuleViolation("trump", f"The trump suit is already named: {r['trump']['suit']}")
+        namer = self._left_of(r["active"])
+        if event["seat"] != namer:
+            raise RuleViolation("turn", f"{self._name(namer)}, left of the Troubadour, names the "
+                                        f"trump suit, not {self._name(event['seat'])}")
+        self._check_suit(event["suit"])
+        r["trump"] = {"suit": event["suit"]}
+
+    def on_open_cards(self, event: dict[str, Any]) -> None:
+        r = self._preparing("turning cards face up")
+        seat, cards = event["seat"], event["cards"]
+        if r["hero"] != "trickster":
+            raise RuleViolation("open-cards", "Only the Trickster turns cards face up")
+        if seat != r["active"]:
+            raise RuleViolation("turn", f"{self._name(r['active'])}, the Trickster, turns the "
+                                        f"cards face up, not {self._name(seat)}")
+        if r["opened"]:
+            raise RuleViolation("open-cards", "The Trickster's four cards are already face up")
+        if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
+            raise RuleViolation("open-cards", f"The Trickster turns {TRICKSTER_OPEN_CARDS} "
+                                              f"different cards face up, got {len(cards)}")
+        for card in cards:
+            self._check_card(card, "cards")
+        if self._pile(r) < TRICKSTER_OPEN_CARDS:
+            raise RuleViolation("open-cards", "The leftover pile holds fewer than "
+                                              f"{TRICKSTER_OPEN_CARDS} cards")
+        r["opened"] = True
+        r["open_cards"] = list(cards)
+
+    def on_exchange(self, event: dict[str, Any]) -> None:
+        r = self._preparing("exchanging cards")
+        seat, count = event["seat"], event["count"]
+        name, two_players = self._name(seat), len(self.seats) == 2
+        if r["hero"] == "trickster" and not r["opened"]:
+            raise RuleViolation("open-cards", "The Trickster turns four cards face up before "
+                                              "any exchange")
+        if r["prediction"] is not None:
+            raise RuleViolation("exchange", "The Seer has predicted: exchanges are over")
+        if r["exchanged"][seat] is not None:
+            raise RuleViolation("exchange", f"{name} has already exchanged this round")
+        if seat != r["active"] and not two_players:
+            raise RuleViolation("exchange", "Only the active player exchanges cards with 3 or 4 "
+                                            "players")
+        if seat != r["active"] and r["exchanged"][r["active"]] is None:
+            raise RuleViolation("exchange-order", "The active player exchanges first; the other "
+                                                  "player may then exchange as many or fewer")
+        limit = self.exchange_limit(seat)
+        if limit is not None and count > limit:
+            raise RuleViolation("exchange-limit", f"{name} may exchange at most {limit} "
+                                                  f"cards now, not {count}")
+        if "cards" in event:
+            self._check_discards(r, seat, count, event["cards"])
+        r["exchanged"][seat] = count
+
+    def _check_discards(self, r: dict[str, Any], seat: int, count: int, cards: list[str]) -> None:
+        """The face-up discards of the 2-player open exchange."""
+        if len(self.seats) != 2:
+            raise RuleViolation("exchange", "With 3 or 4 players discards stay face down: give "
+                                            "only the count")
+        if len(cards) != count or len(set(cards)) != len(cards):
+            raise RuleViolation("exchange", f"The exchange names {len(cards)} different cards "
+                                            f"for a count of {count}")
+        for card in cards:
+            self._check_card(card, "cards")
+            if self.deck.is_potion(card):
+                raise RuleViolation("two-player-potions", f"Magic potions may not be exchanged "
+                                    f"in the 2-player game: {card} stays in hand")
+            if card in r["discards"]:
+                raise RuleViolation("card-discarded", f"{card} was already exchanged away")
+            if card in r["open_cards"] and seat != r["active"]:
+                raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster")
+        r["open_cards"] = [card for card in r["open_cards"] if card not in cards]
+        r["discards"].extend(cards)
+
+    def on_predict(self, event: dict[str, Any]) -> None:
+        r = self._preparing("the Seer's prediction")
+        seat, count = event["seat"], event["count"]
+        if r["hero"] != "seer":
+            raise RuleViolation("predict", "Only the Seer makes a prediction")
+        if seat != r["active"]:
+            raise RuleViolation("turn", f"{self._name(r['active'])}, the Seer, predicts, not "
+                                        f"{self._name(seat)}")
+        if r["prediction"] is not None:
+            raise RuleViolation("predict", f"The Seer has already predicted {r['prediction']}")
+        most = self.hand_size() + len(self.deck.potions)
+        if count > most:
+            raise RuleViolation("predict", f"At most {most} tricks and potions can be collected "
+                                           f"in a round, not {count}")
+        r["prediction"] = count
+
+    def on_play(self, event: dict[str, Any]) -> None:
+        r = self._round()
+        seat, n = event["seat"], len(self.seats)
+        if r["phase"] == "hero":
+            raise RuleViolation("hero-first", "The active player chooses a hero before the "
+                                              "first card")
+        if r["phase"] == "prepare":
+            self._start_tricks(r)
+        if len(r["trick"]) == n:
+            ninja = self._name(r["active"])
+            raise RuleViolation("reveal-first", f"{ninja} reveals the face-down card before the "
+                                                "next card is played")
+        expected = (r["leader"] + len(r["trick"])) % n
+        if seat != expected:
+            raise RuleViolation("turn", f"It is {self._name(expected)}'s turn to play, not "
+                                        f"{self._name(seat)}'s")
+        suit = self._played_suit(r, seat, event)
+        if "card" in event:
+            self._check_unplayed(r, seat, event["card"])
+        self._check_follow(r, seat, suit)
+        if "card" in event:
+            card = event["card"]
+            r["trick"].append({"seat": seat, "card": card})
+            r["played"][card] = self._trick_number(r)
+            if card in r["open_cards"]:
+                r["open_cards"].remove(card)
+        else:
+            r["trick"].append({"seat": seat, "suit": suit, "face_down": True})
+        if len(r["trick"]) == n and all("card" in p for p in r["trick"]):
+            self._end_trick(r)
+
+    def _start_tricks(self, r: dict[str, Any]) -> None:
+        waiting = self._waiting_for(r)
+        if waiting is not None:
+            seat, what = waiting
+            needs = {"open-cards": "turns four cards face up",
+                     "trump": "names the trump suit for the Troubadour",
+                     "predict": "makes the Seer's prediction"}[what]
+            raise RuleViolation(what, f"{self._name(seat)} {needs} before the first card")
+        r["phase"] = "play"
+
+    def _played_suit(self, r: dict[str, Any], seat: int, event: dict[str, Any]) -> str:
+        """The suit of a play; the Ninja's cards go face down with only their suit told."""
+        face_down = event.get("face_down", False)
+        ninja = r["hero"] == "ninja" and seat == r["active"]
+        if face_down:
+            if "card" in event or "suit" not in event:
+                raise EventError("a face-down play gives 'suit' and no 'card'")
+            if not ninja:
+                raise RuleViolation("face-down", "Only the Ninja (the active player) plays "
+                                                 "face down")
+            self._check_suit(event["suit"])
+            return event["suit"]
+        if "card" not in event:
+            raise EventError("missing field 'card' in a play event")
+        if "suit" in event:
+            raise EventError("a face-up play gives 'card' only, not 'suit'")
+        if ninja:
+            raise RuleViolation("ninja", "The Ninja plays face down: give the suit with "
+                                         "\"face_down\": true, then reveal the card")
+        self._check_card(event["card"])
+        return self.deck.suit(event["card"])
+
+    def _check_unplayed(self, r: dict[str, Any], seat: int, card: str) -> None:
+        if card in r["played"]:
+            raise RuleViolation("card-played", f"{card} was already played in trick "
+                                               f"{r['played'][card]}")
+        if card in r["discards"]:
+            raise RuleViolation("card-discarded", f"{card} was exchanged away this round")
+        if card in r["open_cards"] and seat != r["active"]:
+            raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster "
+                                             f"({self._name(r['active'])})")
+
+    def _trick_number(self, r: dict[str, Any]) -> int:
+        return sum(r["won"]) + 1
+
+    def _check_follow(self, r: dict[str, Any], seat: int, suit: str) -> None:
+        """Refuse what the companion can see; flag a revoke it can only see afterwards."""
+        trick = self._trick_number(r)
+        led = self._lead_suit(r)
+        if led is not None and suit != led and seat == r["active"]:
+            shown = [card for card in r["open_cards"] if self.deck.suit(card) == led]
+            if shown:
+                raise RuleViolation("follow-suit", f"{self._name(seat)} must follow {led}: "
+                                                   f"{shown[0]} lies face up in their hand")
+        voids = r["voids"][seat]
+        if suit in voids:
+            self.revokes.append({"round": len(self.history) + 1, "seat": seat, "suit": suit,
+                                 "trick": voids.pop(suit), "played_in": trick})
+        if led is not None and suit != led:
+            voids.setdefault(led, trick)
+
+    def _lead_suit(self, r: dict[str, Any]) -> str | None:
+        if not r["trick"]:
+            return None
+        lead = r["trick"][0]
+        return lead["suit"] if "suit" in lead else self.deck.suit(lead["card"])
+
+    def on_reveal(self, event: dict[str, Any]) -> None:
+        r = self._round()
+        seat, card = event["seat"], event["card"]
+        hidden = [p for p in r["trick"] if p["seat"] == seat and "card" not in p]
+        if r["phase"] != "play" or not hidden:
+            raise RuleViolation("reveal", f"{self._name(seat)} has no face-down card to reveal")
+        if len(r["trick"]) < len(self.seats):
+            raise RuleViolation("reveal-early", "The face-down card is revealed after the "
+                                                "trick's other cards")
+        self._check_card(card)
+        if self.deck.suit(card) != hidden[0]["suit"]:
+            raise RuleViolation("reveal", f"{self._name(seat)} played a face-down "
+                                          f"{hidden[0]['suit']} card, not {card}")
+        self._check_unplayed(r, seat, card)
+        hidden[0]["card"] = card
+        del hidden[0]["face_down"], hidden[0]["suit"]
+        r["played"][card] = self._trick_number(r)
+        self._end_trick(r)
+
+    def _end_trick(self, r: dict[str, Any]) -> None:
+        cards = [p["card"] for p in r["trick"]]
+        index = trick_winner(cards, r["hero"], r["trump"], self.deck, self.options["trump_order"])
+        winner = r["trick"][index]["seat"]
+        r["last_trick"] = {"number": self._trick_number(r), "cards": r["trick"],
+                           "winner": winner}
+        r["won"][winner] += 1
+        r["collected"][winner].extend(cards)
+        r["leader"] = winner
+        r["trick"] = []
+        if sum(r["won"]) == self.hand_size():
+            self._end_round(r, winner)
+
+    def _end_round(self, r: dict[str, Any], last_winner: int) -> None:
+        active, n = r["active"], len(self.seats)
+        haul = Haul(tricks=r["won"][active], cards=tuple(r["collected"][active]),
+                    won_last=last_winner == active, prediction=r["prediction"])
+        earned = hero_gold(r["hero"], haul, self.deck, n, self.options)
+        if earned > 0:
+            gold = [earned if seat == active else 0 for seat in range(n)]
+        else:
+            gold = [0 if seat == active else 1 for seat in range(n)]
+        r["phase"] = "over"
+        self.history.append({"active": active, "hero": r["hero"], "trump": r["trump"],
+                             "tricks": list(r["won"]), "gold": gold})
