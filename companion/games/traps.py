@@ -1,0 +1,466 @@
+"""Mage Knight 3D Dungeons traps (``traps``): virtual trap dials, exposing, triggering, disarming.
+
+A rotary encoder stands in for each trap square's secret dial. Whoever exposes a square
+reads it on their own screen only; a triggered trap is shown on every screen; a disarmed
+trap earns the disarming seat its XP. Rulings: RULINGS.md, events: CONTRACT.md.
+
+Example::
+
+    game = Traps(["Ann", "Bob"], seed=3, options={"dials": {"T1": ["start", "x",
+        {"trap": "spiked-pit", "disarm": 7, "xp": 10}]}})
+    game.apply({"type": "expose", "seat": 0, "square": "T1", "clicks": 2})
+    game.view(0)["squares"]["T1"]["reading"]   # Ann sees the Spiked Pit
+    game.view(None)["squares"]["T1"]           # everyone else: {"status": "exposed", ...}
+    game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick", "dice": [3, 5]})
+    game.totals()                              # [10, 0]
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from companion.errors import OptionError, RuleViolation
+from companion.games.base import Field, Game, Option, check_bool, check_int
+from companion.games.traps_dials import (
+    check_catalog,
+    check_dial,
+    default_catalog,
+    draw_dial,
+    land,
+    parse_disarm,
+    reading_at,
+)
+from companion.games.traps_dungeon import check_dungeon, floor_squares, placement_problems
+from companion.games.traps_moves import (
+    check_dice,
+    jaws_counterattack,
+    passage_triggers,
+    shockwave_triggers,
+)
+
+#: Square statuses as CONTRACT.md names them.
+HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
+
+
+def _check_squares(value: Any) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list of trap square ids")
+    for square in value:
+        if not isinstance(square, str) or not square.strip():
+            raise ValueError(f"a trap square id is a non-empty text, got {square!r}")
+    if len(set(value)) != len(value):
+        raise ValueError("trap square ids must be different from each other")
+    return list(value)
+
+
+def _check_dials(value: Any) -> dict[str, list[Any]]:
+    # Positions are checked against the catalog's traps in setup, once both options are known.
+    if not isinstance(value, dict):
+        raise ValueError("must be an object {square: [\"start\", position, ...]}")
+    for square, dial in value.items():
+        if not isinstance(dial, list):
+            raise ValueError(f"the dial of {square} must be a list of positions, start first")
+    return value
+
+
+class Traps(Game):
+    """The trap squares of one Mage Knight 3D Dungeons game. See the module docstring."""
+
+    name = "traps"
+    title = "Mage Knight 3D Dungeons traps"
+    min_seats = 2
+    max_seats = 8
+    OPTIONS = (
+        Option("squares", ["T1", "T2", "T3", "T4"], "the trap squares of the dungeon, by id",
+               _check_squares),
+        Option("dials", {}, "fixed dials {square: [\"start\", position, ...]} listed "
+               "counter-clockwise; squares not listed are drawn from the catalog", _check_dials),
+        Option("catalog", check_catalog(default_catalog()), "trap descriptions and the "
+               "weighted readings dials are drawn from (data/traps-catalog.json, assumed)",
+               check_catalog),
+        Option("dial_clicks", 12, "positions on a drawn dial, the start marker included",
+               check_int(2, 60)),
+        Option("companion_rolls", False, "the companion rolls the dice an event leaves out "
+               "(else the players enter their physical dice)", check_bool),
+        Option("slow_disarm_bonus", 2, "added to the 2d6 of a slow disarm", check_int(0, 12)),
+        Option("variable_disarm_fixed", True, "an n+ disarm number is n + 1d6 rolled at the "
+               "first attempt and kept for the game (false: rolled at every attempt)",
+               check_bool),
+        Option("reveal_exposed_x", False, "an exposed X shows as clear on every screen at once "
+               "(default: a private reading like any other, public when triggered)", check_bool),
+        Option("diagonal_trigger_max", 3, "a diagonal move past a trap triggers it on a d6 at "
+               "or below this (Nimble: no roll)", check_int(0, 6)),
+        Option("shockwave_defence", 12, "defence value of a trap against a Shockwave attack",
+               check_int(0, 40)),
+        Option("squares_per_trap", 50, "dungeon squares per trap each player may put in the "
+               "trap pool (checked when dungeon is given)", check_int(1, 100_000)),
+        Option("trap_spacing", 5, "traps are at least this many squares apart (checked when "
+               "dungeon is given)", check_int(0, 1000)),
+        Option("dead_end_distance", 5, "traps are at least this many squares from the entrance "
+               "of a dead-end hallway, never in one (checked when dungeon is given)",
+               check_int(0, 1000)),
+        Option("dungeon", None, "the dungeon grid {\"map\": rows of '.' and '#', \"traps\": "
+               "{square: [row, column]}} for the placement checks; null: not checked",
+               check_dungeon),
+    )
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
+        "expose": {"seat": Field(int), "square": Field(str),
+                   "clicks": Field(int, required=False, minimum=1)},
+        "trigger": {"seat": Field(int), "square": Field(str),
+                    "clicks": Field(int, required=False, minimum=1)},
+        "disarm": {"seat": Field(int), "square": Field(str),
+                   "mode": Field(str, choices=("quick", "slow")),
+                   "dice": Field(list, required=False, items=int, minimum=1, maximum=6),
+                   "variable_die": Field(int, required=False, minimum=1, maximum=6)},
+    }
+    # The dials never change once drawn: no need to copy them for restore-on-error.
+    _fixed_attributes = Game._fixed_attributes | {"dials"}
+
+    # --- setup -----------------------------------------------------------------------
+
+    def setup(self) -> None:
+        options = self.options
+        squares = options["squares"]
+        strangers = [square for square in options["dials"] if square not in squares]
+        if strangers:
+            raise OptionError(f"option 'dials': {', '.join(map(str, strangers))} not among the "
+                              f"trap squares ({', '.join(squares)})")
+        self.dials: dict[str, list[Any]] = {}
+        for square in squares:
+            if square in options["dials"]:
+                try:
+                    self.dials[square] = check_dial(
+                        options["dials"][square], options["catalog"]["traps"], square)
+                except ValueError as exc:
+                    raise OptionError(f"option 'dials': {exc}") from None
+            else:
+                self.dials[square] = draw_dial(
+                    self.rng("dial", square), options["catalog"], options["dial_clicks"])
+        if options["dungeon"] is not None:
+            problems = placement_problems(
+                options["dungeon"], squares, len(self.seats), options["squares_per_trap"],
+                options["trap_spacing"], options["dead_end_distance"])
+            if problems:
+                raise OptionError(f"option 'dungeon': {'; '.join(problems)}")
+        self.squares: dict[str, dict[str, Any]] = {square: {
+            "position": 0, "status": HIDDEN, "read_by": {}, "exposed_by": [], "triggers": [],
+            "fixed_disarm": {}, "prisoner": None, "released": None, "disarmed_by": None,
+            "spent": False,
+        } for square in squares}
+        self.xp: list[int] = [0] * len(self.seats)
+        self.step = 0
+        self.last = ""
+        self.note: dict[str, Any] = {"seat": None, "text": ""}
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def _roll(self, what: str) -> int:
+        return self.rng("roll", self.step, what).randint(1, 6)
+
+    def _square(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        square = event["square"]
+        if square not in self.squares:
+            raise RuleViolation("unknown-square", f"there is no trap square {square!r} "
+                                                  f"(squares: {', '.join(self.squares)})")
+        return square, self.squares[square]
+
+    def _reading(self, square: str) -> str | dict[str, Any]:
+        return reading_at(self.dials[square], self.squares[square]["position"])
+
+    def _trap(self, reading: dict[str, Any]) -> dict[str, Any]:
+        return self.options["catalog"]["traps"][reading["trap"]]
+
+    def _clicks(self, event: dict[str, Any], action: str) -> int:
+        if "clicks" in event:
+            return event["clicks"]
+        if self.options["companion_rolls"]:
+            return self._roll("clicks")
+        raise RuleViolation(f"{action}-clicks", f"to {action} {event['square']} give clicks: "
+                                                f"the d6 rolled to turn its dial")
+
+    def _turn(self, square: str, seat: int, clicks: int) -> None:
+        """The expose procedure: turn the dial; the seat alone reads where it lands."""
+        state = self.squares[square]
+        state["position"] = land(self.dials[square], state["position"], clicks)
+        state["read_by"][str(seat)] = state["position"]
+        if seat not in state["exposed_by"]:
+            state["exposed_by"].append(seat)
+
+    def _who(self, seat: int) -> str:
+        return self.seats[seat]
+
+    def _describe(self, reading: str | dict[str, Any], fixed: int | None = None
+                  ) -> dict[str, Any]:
+        """A reading as a screen shows it."""
+        if reading == "x":
+            return {"trap": None, "name": "X", "effect": "No trap: clear terrain for the game"}
+        trap = self._trap(reading)
+        base, variable = parse_disarm(reading["disarm"])
+        return {"trap": reading["trap"], "name": trap["name"], "effect": trap["effect"],
+                "damage": trap["damage"], "disarm": reading["disarm"],
+                "disarm_now": fixed if variable else base, "xp": reading["xp"]}
+
+    def _reading_text(self, square: str, reading: str | dict[str, Any]) -> str:
+        if reading == "x":
+            return f"{square} reads X: no trap"
+        shown = self._describe(reading)
+        return f"{square} reads {shown['name']}: disarm {shown['disarm']}, {shown['xp']} XP"
+
+    # --- events ----------------------------------------------------------------------
+
+    def on_expose(self, event: dict[str, Any]) -> None:
+        self.step += 1
+        square, state = self._square(event)
+        seat = event["seat"]
+        refusals = {
+            DISARMED: ("expose-disarmed", f"{square} is disarmed: its dial stays at the "
+                                          f"disarmed mark"),
+            CLEAR: ("expose-clear", f"{square} is clear terrain for the rest of the game"),
+            TRIGGERED: ("expose-triggered", f"{square} has been triggered: its trap is "
+                                            f"already on every screen"),
+        }
+        if state["status"] in refusals:
+            raise RuleViolation(*refusals[state["status"]])
+        clicks = self._clicks(event, "expose")
+        self._turn(square, seat, clicks)
+        reading = self._reading(square)
+        shown_clear = reading == "x" and self.options["reveal_exposed_x"]
+        state["status"] = CLEAR if shown_clear else EXPOSED
+        self.last = f"{self._who(seat)} exposed {square} ({clicks} clicks)" + (
+            ": X, clear terrain" if shown_clear else "")
+        self.note = {"seat": seat, "text": self._reading_text(square, reading)}
+
+    def on_trigger(self, event: dict[str, Any]) -> None:
+        self.step += 1
+        square, state = self._square(event)
+        seat = event["seat"]
+        if state["status"] == DISARMED:
+            raise RuleViolation("trigger-disarmed", f"{square} is disarmed: figures pass it "
+                                                    f"safely")
+        if state["status"] == CLEAR:
+            raise RuleViolation("trigger-clear", f"{square} is clear terrain for the rest of "
+                                                 f"the game")
+        if state["status"] == HIDDEN:
+            self._turn(square, seat, self._clicks(event, "trigger"))
+        elif "clicks" in event:
+            raise RuleViolation("trigger-clicks", f"{square} was exposed already: a trigger "
+                                                  f"does not turn its dial, leave out clicks")
+        reading = self._reading(square)
+        if reading == "x":
+            state["status"] = CLEAR
+            self.last = f"{self._who(seat)} triggered {square}: X, clear terrain for the game"
+            self.note = {"seat": None, "text": ""}
+            return
+        trap = self._trap(reading)
+        if state["status"] == TRIGGERED and (state["spent"] or trap["triggers_once"]):
+            raise RuleViolation("trigger-once", f"the {trap['name']} on {square} triggers "
+                                                f"only once and already has")
+        self._spring(square, seat, "triggered")
+
+    def _spring(self, square: str, seat: int, how: str) -> None:
+        """The trap goes off on ``seat``: public on every screen from now on."""
+        state = self.squares[square]
+        trap = self._trap(self._reading(square))
+        damage = trap["damage"]
+        if damage == "1d6" and self.options["companion_rolls"]:
+            damage = self._roll("damage")
+        if trap["imprisons"] and state["prisoner"] is None:
+            state["prisoner"] = seat
+        state["triggers"].append({"seat": seat, "damage": damage})
+        state["status"] = TRIGGERED
+        state["spent"] = trap["triggers_once"] and not trap["disarm_after_trigger"]
+        hurt = (f"{damage} clicks of damage" if damage else
+                "imprisoned" if trap["imprisons"] else trap["effect"])
+        self.last = f"{self._who(seat)} {how} {square}: {trap['name']}, {hurt}"
+        self.note = {"seat": None, "text": ""}
+
+    def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
+        state = self.squares[square]
+        reading = self._reading(square)
+        trap = self._trap(reading)
+        given = "variable_die" in event
+        if state["status"] == TRIGGERED and trap["triggered_disarm"] is not None:
+            if given:
+                raise RuleViolation("variable-die", f"the triggered {trap['name']} has a fixed "
+                                                    f"disarm number: leave out variable_die")
+            return trap["triggered_disarm"]
+        base, variable = parse_disarm(reading["disarm"])
+        if not variable:
+            if given:
+                raise RuleViolation("variable-die", f"{square}'s disarm number is not variable: "
+                                                    f"leave out variable_die")
+            return base
+        key = str(state["position"])
+        keep = self.options["variable_disarm_fixed"]
+        if keep and key in state["fixed_disarm"]:
+            if given:
+                raise RuleViolation("variable-die", f"{square}'s variable disarm number was "
+                                                    f"fixed at the first attempt: leave out "
+                                                    f"variable_die")
+            return state["fixed_disarm"][key]
+        if given:
+            die = event["variable_die"]
+        elif self.options["companion_rolls"]:
+            die = self._roll("variable")
+        else:
+            raise RuleViolation("variable-die", f"{square} has a variable disarm number: the "
+                                                f"first attempt needs variable_die (1d6)")
+        if keep:
+            state["fixed_disarm"][key] = base + die
+        return base + die
+
+    def on_disarm(self, event: dict[str, Any]) -> None:
+        self.step += 1
+        square, state = self._square(event)
+        seat, mode = event["seat"], event["mode"]
+        refusals = {
+            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
+            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
+            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
+        }
+        if state["status"] in refusals:
+            raise RuleViolation(*refusals[state["status"]])
+        reading = self._reading(square)
+        if reading == "x":
+            raise RuleViolation("disarm-no-trap", f"there is no trap on {square} to disarm")
+        trap = self._trap(reading)
+        if state["spent"]:
+            raise RuleViolation("trap-spent", f"the {trap['name']} on {square} has gone off "
+                                              f"for good: there is nothing left to disarm")
+        if "dice" in event:
+            dice = check_dice(event["dice"], 2, "disarm-dice", "a disarm")
+        elif self.options["companion_rolls"]:
+            dice = [self._roll("die-1"), self._roll("die-2")]
+        else:
+            raise RuleViolation("disarm-dice", "a disarm needs dice: the two six-sided dice "
+                                               "rolled (or turn on companion_rolls)")
+        number = self._disarm_number(square, event)
+        total = sum(dice) + (self.options["slow_disarm_bonus"] if mode == "slow" else 0)
+        who = self._who(seat)
+        if total >= number:
+            self.xp[seat] += reading["xp"]
+            state["status"] = DISARMED
+            state["disarmed_by"] = seat
+            state["released"], state["prisoner"] = state["prisoner"], None
+            freed = (f"; {self._who(state['released'])} is free"
+                     if state["released"] is not None else "")
+            self.last = f"{who} disarmed {square} ({mode}, {total}): +{reading['xp']} XP{freed}"
+            self.note = {"seat": None, "text": ""}
+        elif state["status"] == TRIGGERED and trap["triggers_once"]:
+            self.last = (f"{who} failed to disarm {square} ({mode}, {total} < {number}): "
+                         f"the {trap['name']} stays")
+            self.note = {"seat": None, "text": ""}
+        else:
+            self._spring(square, seat, f"failed to disarm ({mode}, {total} < {number})")
+
+    # --- what the screens and the referee see ----------------------------------------
+
+    def _public_square(self, square: str) -> dict[str, Any]:
+        state = self.squares[square]
+        shown: dict[str, Any] = {"status": state["status"],
+                                 "exposed_by": sorted(state["exposed_by"])}
+        if state["status"] == CLEAR:
+            shown["reading"] = "x"
+        if state["triggers"]:
+            reading = self._reading(square)
+            trap = self._trap(reading)
+            shown.update(self._describe(reading, state["fixed_disarm"].get(
+                str(state["position"]))))
+            if trap["triggered_disarm"] is not None:
+                shown["disarm_now"] = trap["triggered_disarm"]
+            shown["armed"] = state["status"] == TRIGGERED and not state["spent"]
+            shown["triggered_by"] = [dict(hit) for hit in state["triggers"]]
+            shown["prisoner"] = state["prisoner"]
+            if trap["attack"] is not None:
+                shown["attack"] = dict(trap["attack"])
+        if state["status"] == DISARMED:
+            shown["disarmed_by"] = state["disarmed_by"]
+            shown["xp_gained"] = reading_at(self.dials[square], state["position"])["xp"]
+            shown["released"] = state["released"]
+        return shown
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        squares = {square: self._public_square(square) for square in self.squares}
+        shown: dict[str, Any] = {"game": self.name, "seat": seat, "squares": squares,
+                                 "xp": list(self.xp), "finished": self.finished,
+                                 "last": self.last}
+        if seat is None:
+            return shown
+        for square, state in self.squares.items():
+            position = state["read_by"].get(str(seat))
+            if position is None:
+                continue
+            reading = reading_at(self.dials[square], position)
+            squares[square]["reading_seen"] = {
+                **self._describe(reading, state["fixed_disarm"].get(str(position))),
+                "current": position == state["position"] and state["status"] != DISARMED,
+            }
+        shown["your_xp"] = self.xp[seat]
+        shown["note"] = self.note["text"] if self.note["seat"] == seat else ""
+        return shown
+
+    def referee_view(self) -> dict[str, Any]:
+        squares = {}
+        for square, state in self.squares.items():
+            squares[square] = {
+                **self._public_square(square),
+                "position": state["position"],
+                "reading_now": self._describe(self._reading(square), state["fixed_disarm"].get(
+                    str(state["position"]))),
+                "read_by": dict(state["read_by"]),
+                "fixed_disarm": dict(state["fixed_disarm"]),
+                "dial": [dict(p) if isinstance(p, dict) else p for p in self.dials[square]],
+            }
+        return {"game": self.name, "seat": None, "squares": squares, "xp": list(self.xp),
+                "finished": self.finished, "last": self.last, "note": dict(self.note)}
+
+    @property
+    def finished(self) -> bool:
+        """Every square publicly settled: disarmed, clear, or a trap gone off for good."""
+        return all(state["status"] in (DISARMED, CLEAR) or state["spent"]
+                   for state in self.squares.values())
+
+    def totals(self) -> list[int]:
+        return list(self.xp)
+
+    def rounds(self) -> list[list[int]]:
+        return []
+
+    # --- questions the daemon asks before it logs a trigger --------------------------
+
+    def armed_in_public(self, square: str) -> bool:
+        """Whether a figure moving onto ``square`` may set it off, from what all may know."""
+        state = self.squares[square]
+        if state["status"] in (DISARMED, CLEAR) or state["spent"]:
+            return False
+        if state["status"] == TRIGGERED:
+            return not self._trap(self._reading(square))["triggers_once"]
+        return True
+
+    def passage_triggers(self, square: str, how: str, *, roll: int | None = None,
+                         nimble: bool = False, flying: bool = False) -> bool:
+        """Whether a move (``through``, ``end`` or ``diagonal``) sets ``square`` off."""
+        if square not in self.squares:
+            raise RuleViolation("unknown-square", f"there is no trap square {square!r}")
+        return self.armed_in_public(square) and passage_triggers(
+            how, roll=roll, nimble=nimble, flying=flying,
+            trigger_max=self.options["diagonal_trigger_max"])
+
+    def shockwave_triggers(self, square: str, attack: int, dice: list[int]) -> bool:
+        """Whether a Shockwave attack (attack value + 2d6) sets ``square`` off."""
+        if square not in self.squares:
+            raise RuleViolation("unknown-square", f"there is no trap square {square!r}")
+        hits = shockwave_triggers(attack, dice, self.options["shockwave_defence"])
+        return self.armed_in_public(square) and hits
+
+    def jaws_counterattack(self, attack: int, dice: list[int], damage: int) -> dict[str, Any]:
+        """How a counterattack on a triggered Jaws of Doom ends (see traps_moves)."""
+        jaws = self.options["catalog"]["traps"]["jaws-of-doom"]["attack"]
+        return jaws_counterattack(jaws, attack, dice, damage)
+
+    def trap_pool(self) -> int | None:
+        """Traps each player may put in the pool (None when no dungeon grid is given)."""
+        dungeon = self.options["dungeon"]
+        if dungeon is None:
+            return None
+        return floor_squares(dungeon) // self.options["squares_per_trap"]
