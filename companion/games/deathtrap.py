@@ -33,6 +33,20 @@ from companion.games.deathtrap_deck import (
 TITLES = ("The Big Hero", "The Hero", "The Wimp", "The Total Wimp")
 
 
+class Kept(dict):
+    """A record the engine replaces and never changes in place: the undo snapshot shares it."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Kept:
+        return self
+
+
+class KeptOrders(tuple):
+    """The finishing orders of finished rounds (a tuple of tuples), shared like ``Kept``."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KeptOrders:
+        return self
+
+
 class Deathtrap(Game):
     name = "deathtrap"
     title = "Deathtrap Dungeon: The Card Game"
@@ -86,15 +100,15 @@ class Deathtrap(Game):
         self.phase = "deal"  # deal | exchange | pig | play | over
         self.dealer: int | None = None
         self.counts = [0] * seats
-        self.pig: dict[str, int | str] | None = None
+        self.pig: Kept | None = None
         self.leader: int | None = None
         self.turn: int | None = None
-        self.to_beat: dict[str, Any] | None = None
+        self.to_beat: Kept | None = None
         self.passed: list[int] = []
-        self.played: dict[str, int] = {}
-        self.last: dict[str, Any] | None = None
-        self.finish: list[list[int]] = []
-        self.points: list[list[int]] = []
+        self.played = Kept()
+        self.last: Kept | None = None
+        self.order: list[int] = []  # the round in play: seats in the order they went out
+        self.history = KeptOrders()  # finished rounds: each a tuple of seats, first out first
 
     # --- events ------------------------------------------------------------------------
 
@@ -126,9 +140,9 @@ class Deathtrap(Game):
         self.dealer = dealer
         self.counts = counts
         self.pig = None
-        self.played = {}
+        self.played = Kept()
         self.last = None
-        self.finish.append([])
+        self.order = []
         self._new_hand(None)
 
     def on_pig(self, event: dict[str, Any]) -> None:
@@ -158,8 +172,8 @@ class Deathtrap(Game):
         if self.counts[lead] == 0:
             # The holder went out with the Pig: the lead passes clockwise.
             lead = self._next_with_cards(lead)
-        self.pig = {"seat": seat, "discard": discard, "lead": lead}
-        self.last = {"seat": seat, "action": "pig", "cards": [EXPLODING_PIG, discard]}
+        self.pig = Kept(seat=seat, discard=discard, lead=lead)
+        self.last = Kept(seat=seat, action="pig", cards=[EXPLODING_PIG, discard])
         self.phase = "play"
         self._new_hand(lead)
 
@@ -200,8 +214,8 @@ class Deathtrap(Game):
                 raise RuleViolation("follow-higher", f"{label} ({value}) does not beat "
                                                      f"{beaten['name']} ({beaten['value']}){why}")
         self._discard(seat, cards)
-        self.to_beat = {"seat": seat, "cards": list(cards), "value": value, "name": label}
-        self.last = {"seat": seat, "action": "set", "cards": list(cards)}
+        self.to_beat = Kept(seat=seat, cards=list(cards), value=value, name=label)
+        self.last = Kept(seat=seat, action="set", cards=list(cards))
         if not self.options["pass_locks_out"]:
             self.passed = []
         if self.phase == "play":
@@ -219,7 +233,7 @@ class Deathtrap(Game):
             raise RuleViolation("lead", f"seat {seat} leads this hand and must play a set: "
                                         "only followers may pass")
         self.passed.append(seat)
-        self.last = {"seat": seat, "action": "pass", "cards": []}
+        self.last = Kept(seat=seat, action="pass", cards=[])
         self._next_turn(seat)
 
     # --- checks ------------------------------------------------------------------------
@@ -275,29 +289,26 @@ class Deathtrap(Game):
             raise RuleViolation("killing-machine", "The Killing Machine is played alone")
         self._check_copies(cards)
         self._discard(seat, cards)
-        self.last = {"seat": seat, "action": "killing-machine", "cards": list(cards)}
+        self.last = Kept(seat=seat, action="killing-machine", cards=list(cards))
         if self.phase == "play":
             self._new_hand(seat if self.counts[seat] else self._next_with_cards(seat))
 
     def _discard(self, seat: int, cards: list[str]) -> None:
         """Cards leave a hand; a seat reaching 0 is out, and one left holding cards ends it."""
+        played = Kept(self.played)
         for card in cards:
-            self.played[card] = self.played.get(card, 0) + 1
+            played[card] = played.get(card, 0) + 1
+        self.played = played
         self.counts[seat] -= len(cards)
         if self.counts[seat] == 0:
-            self.finish[-1].append(seat)
+            self.order.append(seat)
         holding = [s for s, count in enumerate(self.counts) if count]
         if len(holding) == 1:
             self._end_round(holding[0])
 
     def _end_round(self, last: int) -> None:
-        order = self.finish[-1]
-        order.append(last)
-        seats = len(self.seats)
-        points = [0] * seats
-        for place, seat in enumerate(order):
-            points[seat] = seats - place
-        self.points.append(points)
+        self.history = KeptOrders((*self.history, (*self.order, last)))
+        self.order = []
         if self.round >= self.options["rounds"]:
             self.phase = "over"
         else:
@@ -334,7 +345,7 @@ class Deathtrap(Game):
         """Who gives what to whom before the next deal (empty when no exchange is due)."""
         if self.phase != "exchange":
             return []
-        order = self.finish[-1]
+        order = self.history[-1]
         big_hero, hero, wimp, total_wimp = order[0], order[1], order[-2], order[-1]
         return [{"from": total_wimp, "to": big_hero, "count": 2, "cards": "highest"},
                 {"from": big_hero, "to": total_wimp, "count": 2, "cards": "any"},
@@ -344,8 +355,8 @@ class Deathtrap(Game):
     def titles(self) -> list[str | None]:
         """The titles of the latest finished round, per seat (None: no title)."""
         titles: list[str | None] = [None] * len(self.seats)
-        if self.points:
-            order = self.finish[len(self.points) - 1]
+        if self.history:
+            order = self.history[-1]
             for title, seat in zip(TITLES, (order[0], order[1], order[-2], order[-1]),
                                    strict=True):
                 titles[seat] = title
@@ -360,13 +371,13 @@ class Deathtrap(Game):
             "counts": list(self.counts),
             "leader": self.leader,
             "turn": self.turn,
-            "to_beat": dict(self.to_beat, count=len(self.to_beat["cards"]))
+            "to_beat": _record(self.to_beat, count=len(self.to_beat["cards"]))
             if self.to_beat else None,
             "passed": list(self.passed),
-            "last": self.last,
-            "pig": self.pig,
+            "last": _record(self.last) if self.last else None,
+            "pig": dict(self.pig) if self.pig else None,
             "played": dict(self.played),
-            "finish_order": [list(order) for order in self.finish],
+            "finish_order": self.finish_order(),
             "titles": self.titles(),
             "totals": self.totals(),
         }
@@ -400,11 +411,34 @@ class Deathtrap(Game):
         return self.phase == "over"
 
     def totals(self) -> list[int]:
-        return [sum(points) for points in zip(*self.points, strict=True)] if self.points \
+        return [sum(points) for points in zip(*self.rounds(), strict=True)] if self.history \
             else [0] * len(self.seats)
 
     def rounds(self) -> list[list[int]]:
-        return [list(points) for points in self.points]
+        """Points per seat for each finished round: the k-th of N to go out scores N + 1 - k."""
+        seats = len(self.seats)
+        rounds = []
+        for order in self.history:
+            points = [0] * seats
+            for place, seat in enumerate(order):
+                points[seat] = seats - place
+            rounds.append(points)
+        return rounds
+
+    def finish_order(self) -> list[list[int]]:
+        """Per round, the seats in the order they went out (the round in play included)."""
+        orders = [list(order) for order in self.history]
+        if self.phase in ("pig", "play"):
+            orders.append(list(self.order))
+        return orders
+
+
+def _record(kept: Kept, **extra: Any) -> dict[str, Any]:
+    """A caller's own copy of a kept record (its card list copied too)."""
+    record = dict(kept, **extra)
+    if "cards" in record:
+        record["cards"] = list(record["cards"])
+    return record
 
 
 def dealt_counts(size: int, seats: int, dealer: int) -> list[int]:
