@@ -1,0 +1,2 @@
+"""The daemon: inputs and vision become table-log events, the engine checks them, the
+screens show the views."""

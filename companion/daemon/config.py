@@ -1,0 +1,230 @@
+"""The daemon's configuration: one human-edited TOML file with named sections.
+
+Everything is checked before any hardware is touched; a wrong value is reported with its
+section and key, e.g. ``[hub] baud: must be a whole number, got "fast"``. A missing section or
+key takes its default, so an empty file is a valid config (no pins, no hub, no camera,
+screens drawn in memory only). Pin wiring lives in the pin map (hardware/pinmap.toml); its
+``[hardware]`` section here overrides keys of it.
+
+>>> config = parse_config('[hub]\\nenabled = true\\nport = "/dev/ttyACM0"\\n')
+>>> config.hub.port
+'/dev/ttyACM0'
+"""
+
+from __future__ import annotations
+
+import tomllib
+import typing
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, ConfigError
+from companion.games import ENGINES, engine
+from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
+
+GAMES = tuple(sorted(ENGINES))
+
+
+def _choice(*choices: str) -> dict[str, Any]:
+    return {"choices": choices}
+
+
+def _range(low: float, high: float) -> dict[str, Any]:
+    return {"range": (low, high)}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Where the table log is kept and what a new game offers first."""
+
+    db: str = ""  # empty: the state directory's table.db (companion.paths.default_db)
+    game: str = field(default="traps", metadata=_choice(*GAMES))
+    seats: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cy"])
+
+
+@dataclass(frozen=True)
+class InputsConfig:
+    """The trap dial and buttons on the Pi's GPIO pins (wiring in the pin map)."""
+
+    enabled: bool = False
+    pinmap: str = ""  # empty: the pin map shipped with the package
+    pin_factory: str = field(default="", metadata=_choice("", "lgpio", "rpigpio", "mock"))
+
+
+@dataclass(frozen=True)
+class ScreensConfig:
+    """The OLED screens (one for the table, one per seat; wiring in the pin map)."""
+
+    enabled: bool = False  # false: screens are drawn only in memory (and in the log of --sim)
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    """The serial hub (a microcontroller with more controls, on USB)."""
+
+    enabled: bool = False
+    port: str = "/dev/ttyACM0"
+    baud: int = field(default=115200, metadata=_range(1200, 4_000_000))
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """The overhead camera, or image files standing in for it."""
+
+    enabled: bool = False
+    source: str = field(default="device", metadata=_choice("device", "files", "generator"))
+    device: int = field(default=0, metadata=_range(0, 64))
+    files: str = ""  # a folder of frames, for source = "files"
+    fps: float = field(default=4.0, metadata=_range(0.2, 60))
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """How sure the recogniser must be before a seen card becomes an event without asking."""
+
+    library: str = ""  # empty: the card library shipped with the package
+    confirm_below: float = field(default=0.8, metadata=_range(0, 1))
+    settle_frames: int = field(default=3, metadata=_range(1, 100))
+
+
+@dataclass(frozen=True)
+class DaemonConfig:
+    """Timing of the daemon itself."""
+
+    retry_seconds: float = field(default=5.0, metadata=_range(0.1, 3600))
+    log_level: str = field(default="info", metadata=_choice("debug", "info", "warning", "error"))
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig = field(default_factory=TableConfig)
+    inputs: InputsConfig = field(default_factory=InputsConfig)
+    screens: ScreensConfig = field(default_factory=ScreensConfig)
+    hub: HubConfig = field(default_factory=HubConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    #: game name -> option overrides for new games (the ``[options.GAME]`` tables)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: overrides of the pin map (``[hardware]``, same shape as hardware/pinmap.toml)
+    hardware: dict[str, Any] = field(default_factory=dict)
+
+    def pinmap(self) -> PinMap:
+        """The pin map with this config's ``[hardware]`` overrides; ConfigError if wrong."""
+        return load_pinmap(self.inputs.pinmap or None, self.hardware)
+
+
+_SECTIONS: dict[str, type] = {f.name: typing.get_type_hints(Config)[f.name]
+                              for f in fields(Config) if f.name not in ("options", "hardware")}
+_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+
+
+def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
+    """The value, checked against the key's type and limits; ConfigError naming ``where``."""
+    if typing.get_origin(kind) is list:
+        (item_kind,) = typing.get_args(kind)
+        if not isinstance(value, list):
+            raise ConfigError(f"{where}: must be a list of {_TYPE_NAMES[item_kind]}s, "
+                              f"got {value!r}")
+        return [_check_value(f"{where}[{i}]", item, item_kind, meta)
+                for i, item in enumerate(value)]
+    accepted = (int, float) if kind is float else (kind,)
+    if isinstance(value, bool) is not (kind is bool) or not isinstance(value, accepted):
+        raise ConfigError(f"{where}: must be {_TYPE_NAMES[kind]}, got {value!r}")
+    if "choices" in meta and value not in meta["choices"]:
+        shown = ", ".join(repr(c) for c in meta["choices"])
+        raise ConfigError(f"{where}: must be one of {shown}; got {value!r}")
+    if "range" in meta:
+        low, high = meta["range"]
+        if not low <= value <= high:
+            raise ConfigError(f"{where}: must be between {low} and {high}, got {value!r}")
+    return float(value) if kind is float else value
+
+
+def _section(name: str, given: Any) -> Any:
+    cls = _SECTIONS[name]
+    if not isinstance(given, dict):
+        raise ConfigError(f"[{name}]: must be a section (a table), got {given!r}")
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in fields(cls)}
+    values = {}
+    for key, value in given.items():
+        if key not in known:
+            raise ConfigError(f"[{name}] {key}: unknown key (known: {', '.join(known)})")
+        values[key] = _check_value(f"[{name}] {key}", value, hints[key], known[key].metadata)
+    return cls(**values)
+
+
+def _options(given: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(given, dict):
+        raise ConfigError(f"[options]: must be a section of [options.GAME] tables, got {given!r}")
+    checked = {}
+    for game, overrides in given.items():
+        where = f"[options.{game}]"
+        if game not in ENGINES:
+            raise ConfigError(f"{where}: unknown game (games: {', '.join(GAMES)})")
+        if not isinstance(overrides, dict):
+            raise ConfigError(f"{where}: must be a table of options, got {overrides!r}")
+        try:
+            engine(game).resolve_options(overrides)
+        except CompanionError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        checked[game] = overrides
+    return checked
+
+
+def config_pinmap_keys() -> dict[str, Any]:
+    """The shape of the shipped pin map, which ``[hardware]`` overrides must follow."""
+    return tomllib.loads(DEFAULT_PINMAP.read_text(encoding="utf-8"))
+
+
+def _check_hardware_keys(given: dict[str, Any], shape: dict[str, Any], where: str) -> None:
+    for key, value in given.items():
+        if key not in shape:
+            raise ConfigError(f"[{where}] {key}: unknown key (known: {', '.join(shape)})")
+        if isinstance(value, dict) and isinstance(shape[key], dict):
+            _check_hardware_keys(value, shape[key], f"{where}.{key}")
+
+
+def parse_config(text: str, origin: str = "config") -> Config:
+    """A checked Config from TOML text; ConfigError naming the section and key if it is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: not valid TOML ({exc})") from None
+    sections: dict[str, Any] = {}
+    for name, given in data.items():
+        if name == "options":
+            sections[name] = _options(given)
+        elif name == "hardware":
+            if not isinstance(given, dict):
+                raise ConfigError(f"[hardware]: must be a section (a table), got {given!r}")
+            _check_hardware_keys(given, config_pinmap_keys(), "hardware")
+            sections[name] = given
+        elif name in _SECTIONS:
+            sections[name] = _section(name, given)
+        else:
+            known = ", ".join([*_SECTIONS, "options", "hardware"])
+            raise ConfigError(f"[{name}]: unknown section (known: {known})")
+    config = Config(**sections)
+    if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
+        raise ConfigError("[table] seats: must be a non-empty list of different names")
+    try:
+        config.pinmap()
+    except ConfigError as exc:
+        raise ConfigError(f"[hardware] / [inputs] pinmap: {exc}") from None
+    return config
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The config in ``path`` (None: all defaults); a missing file is a ConfigError."""
+    if path is None:
+        return Config()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"no such config file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc}") from None
+    return parse_config(text, str(path))
