@@ -1,0 +1,87 @@
+"""A physical screen that is only written when its image changed, and then only in part.
+
+I2C time is the limit (a full 128x64 frame is 1 KiB at 400 kHz, several milliseconds per
+screen), so a :class:`Panel` compares the new image with the one on the glass and sends
+only the 8-pixel-high pages that changed, and in each only the columns that changed.
+SSD1306 and SH1106 are written directly with their addressing commands; any other luma
+device (e.g. ``dummy``) gets the whole image from ``device.display``.
+
+>>> from luma.core.device import dummy
+>>> panel = Panel(dummy(mode="1"))
+>>> from companion.screens.canvas import blank
+>>> panel.show(blank()), panel.show(blank())
+(True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image
+
+# Bit weights of the 8 rows of a page: the top row is the least significant bit.
+_ROW_BITS = (1 << np.arange(8, dtype=np.uint8)).reshape(8, 1)
+
+
+def pages(image: Image.Image) -> np.ndarray:
+    """The controller's memory layout of a one-bit image: [page, column] -> byte."""
+    pixels = np.asarray(image.convert("1"), dtype=np.uint8) & 1
+    height, width = pixels.shape
+    stacked = pixels.reshape(height // 8, 8, width)
+    return (stacked * _ROW_BITS).sum(axis=1, dtype=np.uint16).astype(np.uint8)
+
+
+def changed_spans(before: np.ndarray, after: np.ndarray) -> list[tuple[int, int, int]]:
+    """(page, first column, last column + 1) of every page that differs."""
+    spans = []
+    for page in np.flatnonzero((before != after).any(axis=1)):
+        columns = np.flatnonzero(before[page] != after[page])
+        spans.append((int(page), int(columns[0]), int(columns[-1]) + 1))
+    return spans
+
+
+class Panel:
+    """One screen: ``show(image)`` redraws only what changed; ``persist`` keeps it at exit."""
+
+    def __init__(self, device: Any, persist: bool = False) -> None:
+        self.device = device
+        self.device.persist = persist
+        self.shown: Image.Image | None = None
+        self._memory: np.ndarray | None = None  # what the controller holds, as pages
+
+    def show(self, image: Image.Image) -> bool:
+        """Put ``image`` on the screen; False (and nothing sent) if it is already there."""
+        image = image.convert("1")
+        if self.shown is not None and self.shown.tobytes() == image.tobytes():
+            return False
+        if isinstance(self.device, (ssd1306, sh1106)):
+            self._write_changes(self.device.preprocess(image))
+        else:
+            self.device.display(image)
+        self.shown = image.copy()
+        return True
+
+    def _write_changes(self, image: Image.Image) -> None:
+        memory = pages(image)
+        before = self._memory if self._memory is not None else ~memory  # first: every page
+        for page, start, end in changed_spans(before, memory):
+            self._address(page, start, end)
+            self.device.data(memory[page, start:end].tolist())
+        self._memory = memory
+
+    def _address(self, page: int, start: int, end: int) -> None:
+        device = self.device
+        if isinstance(device, sh1106):
+            # Page addressing: page, then the column as two nibbles after the panel's offset.
+            column = start + device._page_address_offset
+            device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+        else:
+            # Horizontal addressing limited to a window of one page.
+            first = device._colstart + start
+            device.command(0x21, first, device._colstart + end - 1, 0x22, page, page)
+
+    def close(self) -> None:
+        """Release the bus; the screen is switched off unless ``persist`` is set."""
+        self.device.cleanup()
