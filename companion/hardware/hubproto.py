@@ -7,7 +7,7 @@ Time is a caller-supplied millisecond count that only ever grows.
 
 >>> frame = encode_frame(7, PING)
 >>> frame.hex()
-'a55a0007036568'
+'a55a00070365687e'
 >>> FrameParser().feed(b"noise" + frame)
 [(7, 3, b'')]
 """
@@ -18,10 +18,13 @@ PROTOCOL_MAJOR = 1
 PROTOCOL_MINOR = 0
 
 SYNC = b"\xa5\x5a"
+#: The last byte of every frame: a frame cut short cannot borrow the next frame's sync as
+#: its own last bytes, so the frame after it is still found.
+END = 0x7E
 #: Longest payload a frame may carry; a longer length byte marks noise, not a frame.
 MAX_PAYLOAD = 40
-#: Sync (2) + length + sequence + type before the payload, CRC-16 (2) after it.
-OVERHEAD = 7
+#: Sync (2) + length + sequence + type before the payload, CRC-16 (2) + end after it.
+OVERHEAD = 8
 
 # Message types.
 HELLO = 0x01  # host -> hub, a request: protocol version of the host
@@ -82,18 +85,18 @@ def crc16(data, start: int = 0, end: int = -1) -> int:
 
 
 def encode_frame(seq: int, kind: int, payload: bytes = b"") -> bytes:
-    """One frame: sync, length, sequence number, type, payload, CRC-16 (big-endian)."""
+    """One frame: sync, length, sequence number, type, payload, CRC-16 (big-endian), end."""
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
     body = bytes((len(payload), seq & 0xFF, kind)) + payload
-    return SYNC + body + crc16(body).to_bytes(2, "big")
+    return SYNC + body + crc16(body).to_bytes(2, "big") + bytes((END,))
 
 
 class FrameParser:
     """Cuts a byte stream into frames, skipping noise, truncated and corrupted frames.
 
-    A frame whose CRC fails costs only its first sync byte: the scan resumes right after it,
-    so a good frame hidden inside the bytes of a broken one is still found.
+    A frame whose end byte or CRC is wrong costs only its first sync byte: the scan resumes
+    right after it, so a good frame hidden inside the bytes of a broken one is still found.
     """
 
     def __init__(self) -> None:
@@ -126,11 +129,12 @@ class FrameParser:
             if end > size:
                 start = at
                 break
-            if crc16(buffer, at + 2, end - 2) != (buffer[end - 2] << 8) | buffer[end - 1]:
+            if buffer[end - 1] != END or (
+                    crc16(buffer, at + 2, end - 3) != (buffer[end - 3] << 8) | buffer[end - 2]):
                 self.rejected += 1
                 start = at + 1
                 continue
-            frames.append((buffer[at + 3], buffer[at + 4], bytes(buffer[at + 5:end - 2])))
+            frames.append((buffer[at + 3], buffer[at + 4], bytes(buffer[at + 5:end - 3])))
             start = end
         if start:
             self._buffer = buffer[start:]
