@@ -145,7 +145,6 @@ class Traps(Game):
         self.squares: dict[str, dict[str, Any]] = {square: {
             "position": 0, "status": HIDDEN, "read_by": {}, "exposed_by": [], "triggers": [],
             "fixed_disarm": {}, "prisoner": None, "released": None, "disarmed_by": None,
-            "spent": False,
         } for square in squares}
         self.xp: list[int] = [0] * len(self.seats)
         self.step = 0
@@ -252,7 +251,7 @@ class Traps(Game):
             self.note = {"seat": None, "text": ""}
             return
         trap = self._trap(reading)
-        if state["status"] == TRIGGERED and (state["spent"] or trap["triggers_once"]):
+        if state["status"] == TRIGGERED and trap["triggers_once"]:
             raise RuleViolation("trigger-once", f"the {trap['name']} on {square} triggers "
                                                 f"only once and already has")
         self._spring(square, seat, "triggered")
@@ -268,7 +267,6 @@ class Traps(Game):
             state["prisoner"] = seat
         state["triggers"].append({"seat": seat, "damage": damage})
         state["status"] = TRIGGERED
-        state["spent"] = trap["triggers_once"] and not trap["disarm_after_trigger"]
         hurt = (f"{damage} clicks of damage" if damage else
                 "imprisoned" if trap["imprisons"] else trap["effect"])
         self.last = f"{self._who(seat)} {how} {square}: {trap['name']}, {hurt}"
@@ -324,7 +322,7 @@ class Traps(Game):
         if reading == "x":
             raise RuleViolation("disarm-no-trap", f"there is no trap on {square} to disarm")
         trap = self._trap(reading)
-        if state["spent"]:
+        if state["status"] == TRIGGERED and not trap["disarm_after_trigger"]:
             raise RuleViolation("trap-spent", f"the {trap['name']} on {square} has gone off "
                                               f"for good: there is nothing left to disarm")
         if "dice" in event:
@@ -368,7 +366,8 @@ class Traps(Game):
                 str(state["position"]))))
             if trap["triggered_disarm"] is not None:
                 shown["disarm_now"] = trap["triggered_disarm"]
-            shown["armed"] = state["status"] == TRIGGERED and not state["spent"]
+            shown["armed"] = state["status"] == TRIGGERED and not trap["triggers_once"]
+            shown["disarmable"] = state["status"] == TRIGGERED and trap["disarm_after_trigger"]
             shown["triggered_by"] = [dict(hit) for hit in state["triggers"]]
             shown["prisoner"] = state["prisoner"]
             if trap["attack"] is not None:
@@ -414,11 +413,17 @@ class Traps(Game):
         return {"game": self.name, "seat": None, "squares": squares, "xp": list(self.xp),
                 "finished": self.finished, "last": self.last, "note": dict(self.note)}
 
+    def settled(self, square: str) -> bool:
+        """Nothing more can change ``square`` for good: disarmed, clear, or past disarming."""
+        status = self.squares[square]["status"]
+        if status == TRIGGERED:
+            return not self._trap(self._reading(square))["disarm_after_trigger"]
+        return status in (DISARMED, CLEAR)
+
     @property
     def finished(self) -> bool:
-        """Every square publicly settled: disarmed, clear, or a trap gone off for good."""
-        return all(state["status"] in (DISARMED, CLEAR) or state["spent"]
-                   for state in self.squares.values())
+        """Every square settled, as everyone can see (an exposed X keeps the game going)."""
+        return all(self.settled(square) for square in self.squares)
 
     def totals(self) -> list[int]:
         return list(self.xp)
@@ -430,12 +435,10 @@ class Traps(Game):
 
     def armed_in_public(self, square: str) -> bool:
         """Whether a figure moving onto ``square`` may set it off, from what all may know."""
-        state = self.squares[square]
-        if state["status"] in (DISARMED, CLEAR) or state["spent"]:
-            return False
-        if state["status"] == TRIGGERED:
+        status = self.squares[square]["status"]
+        if status == TRIGGERED:
             return not self._trap(self._reading(square))["triggers_once"]
-        return True
+        return status in (HIDDEN, EXPOSED)
 
     def passage_triggers(self, square: str, how: str, *, roll: int | None = None,
                          nimble: bool = False, flying: bool = False) -> bool:
