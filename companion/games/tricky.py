@@ -521,7 +521,7 @@ class Tricky(TrickyViews, Game):
     def _check_follow(self, r: dict[str, Any], seat: int, suit: str) -> None:
         """Refuse what the companion can see; flag a revoke it can only see afterwards."""
         trick = self._trick_number(r)
-        led = self._lead_suit(r)
+        led = self.lead_suit(r)
         if led is not None and suit != led and seat == r["active"]:
             shown = [card for card in r["open_cards"] if self.deck.suit(card) == led]
             if shown:
@@ -534,7 +534,7 @@ class Tricky(TrickyViews, Game):
         if led is not None and suit != led:
             voids.setdefault(led, trick)
 
-    def _lead_suit(self, r: dict[str, Any]) -> str | None:
+    def lead_suit(self, r: dict[str, Any]) -> str | None:
         if not r["trick"]:
             return None
         lead = r["trick"][0]

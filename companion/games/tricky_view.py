@@ -138,7 +138,7 @@ class TrickyViews:
         face_down = " face down" if r["hero"] == "ninja" and active else ""
         if not r["trick"]:
             return f"Lead a card{face_down}"
-        return f"Play {self._lead_suit(r)}{face_down} if you can"  # type: ignore[attr-defined]
+        return f"Play {self.lead_suit(r)}{face_down} if you can"  # type: ignore[attr-defined]
 
 
 def _copy_trick(trick: dict[str, Any] | None) -> dict[str, Any] | None:
