@@ -163,8 +163,6 @@ class Deathtrap(Game):
                                        "Exploding Pig and one more card are needed")
         self._check_copies([EXPLODING_PIG, discard])
         lead = event.get("lead")
-        if lead is not None and self.counts[lead] == 0 and lead != seat:
-            raise RuleViolation("lead", f"seat {lead} has no cards left")
         self._discard(seat, [EXPLODING_PIG, discard])
         if lead is None:
             lead = seat if self.options["pig_default_lead"] == "holder" \
