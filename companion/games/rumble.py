@@ -305,7 +305,7 @@ class Rumble(Game):
         top = self.options["top_points"]
         points = {c: max(0, top + 1 - rank) for rank, c in enumerate(ranking, start=1)}
         pairs = self.secrets[self.adventure]
-        self.scores.append([max(points[c] for c in pair or ()) for pair in pairs])
+        self.scores.append([max(points[c] for c in pair) if pair else 0 for pair in pairs])
         self.rankings.append(ranking)
         if len(self.scores) == self.options["adventures"]:
             self.phase = OVER
