@@ -41,7 +41,7 @@ def replay(header, events):
     return game
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(tables(), st.integers(0, 10**9))
 def test_every_random_adventure_ranks_each_character_once(table, seed):
     seats, options = table
@@ -87,7 +87,7 @@ def play_along(games, choices):
         yield event
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(3, 6), st.integers(0, 10**6), st.integers(0, 10**6),
        st.lists(st.integers(0, 10**4), max_size=60))
 def test_the_public_view_does_not_depend_on_the_dealt_secrets(seats, seed_a, seed_b, choices):
@@ -103,7 +103,7 @@ def test_the_public_view_does_not_depend_on_the_dealt_secrets(seats, seed_a, see
         assert public["revealed"] == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(3, 6), st.permutations(list(range(12))), st.data(),
        st.lists(st.integers(0, 10**4), max_size=60))
 def test_a_seat_never_sees_the_other_seats_secrets(seats, order, data, choices):
@@ -129,7 +129,7 @@ def test_a_seat_never_sees_the_other_seats_secrets(seats, order, data, choices):
         assert games[0].view(None) == games[1].view(None)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**9), st.integers(3, 6), st.floats(0, 1))
 def test_offered_actions_match_what_apply_accepts(seed, seats, where):
     header, events = random_game(seed, seats)
