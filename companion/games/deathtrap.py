@@ -211,11 +211,11 @@ class Deathtrap(Game):
                 why = ": equal never beats" if value == beaten["value"] else ""
                 raise RuleViolation("follow-higher", f"{label} ({value}) does not beat "
                                                      f"{beaten['name']} ({beaten['value']}){why}")
-        self._discard(seat, cards)
         self.to_beat = Kept(seat=seat, cards=list(cards), value=value, name=label)
         self.last = Kept(seat=seat, action="set", cards=list(cards))
         if not self.options["pass_locks_out"]:
             self.passed = []
+        self._discard(seat, cards)
         if self.phase == "play":
             self._next_turn(seat)
 
