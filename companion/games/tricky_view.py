@@ -75,7 +75,8 @@ class TrickyViews:
             "revokes": [dict(revoke) for revoke in self.revokes],
             "winners": self.winners(),  # type: ignore[attr-defined]
         }
-        view.update(self._round_view(r if playing else None, n))
+        # Between rounds the screens keep showing the round just finished.
+        view.update(self._round_view(r, n))
         return view
 
     def _round_view(self, r: dict[str, Any] | None, n: int) -> dict[str, Any]:
