@@ -7,10 +7,10 @@ an image and the I2C cost of an update measured.
 
 >>> bus = SimBus()
 >>> oled = bus.attach(0x3C, "ssd1306")
->>> bus.write_i2c_block_data(0x3C, 0x00, [0x21, 0, 127, 0x22, 0, 7])
+>>> bus.write_i2c_block_data(0x3C, 0x00, [0xAF, 0x21, 0, 127, 0x22, 0, 7])
 >>> bus.write_i2c_block_data(0x3C, 0x40, [0xFF])
 >>> oled.image().getpixel((0, 7)), oled.image().getpixel((1, 0))
-(1, 0)
+(255, 0)
 """
 
 from __future__ import annotations

@@ -1,0 +1,101 @@
+"""Screens every game shares: scoreboard, errors, the seat header, the peek hint.
+
+Each screen is a pure function from what it shows to a 128x64 one-bit image.
+
+>>> image = error_screen("Orc does not beat Skeleton")
+>>> image.size, image.mode
+((128, 64), '1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from companion.screens.canvas import (
+    HEIGHT,
+    OFF,
+    ON,
+    WIDTH,
+    Box,
+    blank,
+    fit_text,
+    paragraph,
+    title_bar,
+)
+
+HEADER = 14
+#: Where a seat screen's secret goes while its owner peeks (everything under the header).
+SECRET_BOX: Box = (0, HEADER + 1, WIDTH, HEIGHT)
+
+
+def short(name: str, limit: int = 7) -> str:
+    """A seat name cut to fit a column of the scoreboard."""
+    return name if len(name) <= limit else name[:limit - 1] + "."
+
+
+def seat_header(draw: ImageDraw.ImageDraw, name: str, score: str) -> Box:
+    """The inverted header of a seat screen: the seat's name left, its score right."""
+    draw.rectangle((0, 0, WIDTH - 1, HEADER - 1), fill=ON)
+    fit_text(draw, (2, 0, 74, HEADER), short(name, 10), largest=12, align="l", fill=OFF)
+    fit_text(draw, (76, 0, WIDTH - 2, HEADER), score, largest=12, align="r", fill=OFF)
+    return SECRET_BOX
+
+
+def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
+               highlight: Sequence[int] = ()) -> Image.Image:
+    """Every seat's total, two columns of up to four; ``highlight`` seats are inverted."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    top = title_bar(draw, title)[1]
+    rows = (len(seats) + 1) // 2
+    row_height = min(24, (HEIGHT - top) // max(rows, 1))
+    column_width = WIDTH // 2 if len(seats) > 1 else WIDTH
+    for seat, (name, total) in enumerate(zip(seats, totals, strict=True)):
+        column, row = (seat // rows, seat % rows) if len(seats) > 1 else (0, 0)
+        left, upper = column * column_width, top + row * row_height
+        box = (left + 1, upper, left + column_width - 1, upper + row_height)
+        fill = ON
+        if seat in highlight:
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=ON)
+            fill = OFF
+        size = row_height - 2
+        fit_text(draw, (box[0] + 1, box[1], box[0] + column_width * 3 // 5, box[3]),
+                 short(name), largest=size, align="l", fill=fill)
+        fit_text(draw, (box[0] + column_width * 3 // 5, box[1], box[2] - 2, box[3]),
+                 str(total), largest=size, align="r", fill=fill)
+    return image
+
+
+def error_screen(message: str) -> Image.Image:
+    """A refused action, on the screen of the seat that made it."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    paragraph(draw, title_bar(draw, "Not allowed"), message, largest=14)
+    return image
+
+
+def headline(title: str, big: str, small: str = "") -> Image.Image:
+    """A title bar, one large line (the number or word that matters) and a small line."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    top = title_bar(draw, title)[1]
+    bottom = HEIGHT - 13 if small else HEIGHT
+    fit_text(draw, (0, top, WIDTH, bottom), big, largest=bottom - top)
+    if small:
+        fit_text(draw, (0, bottom, WIDTH, HEIGHT), small, largest=12)
+    return image
+
+
+def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None:
+    """A large line and an optional small one under it, inside ``box``."""
+    bottom = box[3] - 13 if small else box[3]
+    fit_text(draw, (box[0], box[1], box[2], bottom), big, largest=bottom - box[1])
+    if small:
+        fit_text(draw, (box[0], bottom, box[2], box[3]), small, largest=12)
+
+
+def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
+    """Tell the seat that something private waits behind a held button."""
+    body(draw, box, what, "hold your button to peek")

@@ -1,0 +1,52 @@
+"""Rumble in the Dungeon screens: turn and chest on the table, secret characters at each seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.canvas import blank, fit_text
+from companion.screens.common import body, headline, paragraph, peek_hint, scoreboard, seat_header
+
+
+def character(name: str) -> str:
+    return name.replace("-", " ").title()
+
+
+def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
+    """Whose turn and where the chest lies; the scoreboard between adventures and at the end."""
+    title = f"Adventure {view['adventure']}/{view['adventures']}"
+    if view["phase"] == "over":
+        best = max(view["totals"])
+        winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
+        return scoreboard("Final scores", seats, view["totals"], winners)
+    if view["turn"] is None:
+        return scoreboard(f"{title}: scores", seats, view["totals"])
+    chest = view["chest"]
+    left = len(view["positions"])
+    return headline(f"{title}  {left} left", seats[view["turn"]],
+                    f"chest in {chest}" if chest else "chest gone")
+
+
+def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
+    """The seat's two secret characters while it peeks; otherwise its prompt."""
+    me = view["seat"]
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    box = seat_header(draw, seats[me], f"{view['totals'][me]} pts")
+    secrets = view.get("secrets") or []
+    if peeking and secrets:
+        middle = (box[1] + box[3]) // 2
+        for index, name in enumerate(secrets[:2]):
+            upper = box[1] if index == 0 else middle
+            fit_text(draw, (0, upper, box[2], upper + middle - box[1]), character(name),
+                     largest=middle - box[1])
+    elif secrets and not view["your_turn"]:
+        peek_hint(draw, box, "2 secrets")
+    elif view["your_turn"]:
+        body(draw, box, "YOUR TURN", "move, fight or escape")
+    else:
+        paragraph(draw, box, view.get("prompt") or "", largest=14)
+    return image

@@ -1,0 +1,87 @@
+"""Mage Knight traps screens: the trap-dial flow and the squares on the table, readings at seats.
+
+A reading is private: it is drawn only on the exposing seat's screen, only while that seat
+holds its button (peeks), and it comes from that seat's own view of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, title_bar
+from companion.screens.common import body, headline, peek_hint, seat_header
+
+STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": "BANG", "disarmed": "OK",
+                "clear": "-"}
+ACTIONS = {"expose": "Expose", "trigger": "Trigger", "quick": "Disarm quick",
+           "slow": "Disarm slow"}
+
+
+def dial_flow(flow: dict[str, Any]) -> Image.Image:
+    """The public steps of the trap dial: square, action, clicks turned, dice entered."""
+    square, step = flow["square"], flow["step"]
+    if step == "square":
+        return headline("Trap dial: which square?", square, "turn, then press the dial")
+    if step == "action":
+        return headline(f"{square}: what happens?", ACTIONS[flow["action"]],
+                        "turn, then press the dial")
+    if step == "clicks":
+        clicks = flow["clicks"]
+        return headline(f"{ACTIONS[flow['action']]} {square}",
+                        f"{clicks} click{'s' * (clicks != 1)}", "turn left; seat button: done")
+    dice = " + ".join(str(die) if die else "_" for die in flow["dice"])
+    return headline(f"{ACTIONS[flow['action']]} {square}", dice,
+                    "dial: next die; seat button: done")
+
+
+def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
+    """Every trap square's public status, and the last thing that happened."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    top = title_bar(draw, "Trap squares")[1]
+    squares = list(view["squares"].items())
+    width = WIDTH // max(len(squares), 1)
+    bottom = HEIGHT - 13
+    for index, (square, state) in enumerate(squares):
+        left = index * width
+        middle = (top + bottom) // 2
+        fit_text(draw, (left, top, left + width, middle), square, largest=middle - top)
+        mark = state.get("name") if state["status"] == "triggered" else None
+        fit_text(draw, (left, middle, left + width, bottom),
+                 mark or STATUS_MARKS.get(state["status"], state["status"]),
+                 largest=bottom - middle)
+    fit_text(draw, (0, bottom, WIDTH, HEIGHT), view.get("last") or "", largest=11)
+    return image
+
+
+def _current_reading(view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The seat's reading still valid on the dial, the one its latest note is about first."""
+    readings = [(square, state["reading_seen"]) for square, state in view["squares"].items()
+                if state.get("reading_seen", {}).get("current")]
+    note = view.get("note") or ""
+    readings.sort(key=lambda item: not note.startswith(item[0]))
+    return readings[0] if readings else None
+
+
+def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
+    """The seat's private reading while it peeks; a hint that one waits; its XP."""
+    me = view["seat"]
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    box = seat_header(draw, seats[me], f"{view['your_xp']} XP")
+    reading = _current_reading(view)
+    if reading is None:
+        body(draw, box, f"{view['your_xp']} XP", "experience from traps")
+    elif not peeking:
+        peek_hint(draw, box, f"{reading[0]} reading")
+    else:
+        square, seen = reading
+        if seen.get("trap") is None:
+            body(draw, box, f"{square}: {seen['name']}", "no trap")
+        else:
+            body(draw, box, seen["name"],
+                 f"{square} disarm {seen['disarm_now']}, {seen['xp']} XP")
+    return image

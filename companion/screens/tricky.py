@@ -1,0 +1,52 @@
+"""Tricky Dungeon screens: hero, trump and turn on the table, prompt and gold at each seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.canvas import blank
+from companion.screens.common import body, headline, paragraph, peek_hint, scoreboard, seat_header
+
+
+def hero(name: str | None) -> str:
+    return (name or "-").replace("-", " ").title()
+
+
+def trump(view: dict[str, Any]) -> str:
+    given = view.get("trump") or {}
+    parts = [str(given[key]) for key in ("suit", "value") if given.get(key) is not None]
+    return "trump " + " ".join(parts) if parts else "no trump"
+
+
+def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
+    """Who plays, the hero and trump; the gold scoreboard between rounds and at the end."""
+    title = f"Round {view['round']}/{view['rounds_total']}"
+    if view["phase"] == "finished":
+        return scoreboard("Final gold", seats, view["gold"], view["winners"])
+    if view["phase"] == "deal" or view["to_play"] is None:
+        return scoreboard(f"{title}: gold", seats, view["gold"])
+    if view["phase"] == "play":
+        title += f"  trick {view['trick_number']}"
+    return headline(title, seats[view["to_play"]],
+                    f"{hero(view['hero'])}, {trump(view)}")
+
+
+def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
+    """The seat's prompt; the heroes offered to it only while it peeks."""
+    me = view["seat"]
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    box = seat_header(draw, seats[me], f"{view['gold'][me]} gold")
+    choices = view.get("hero_choices") or []
+    if choices and peeking:
+        paragraph(draw, box, ", ".join(hero(choice) for choice in choices), largest=16)
+    elif choices:
+        peek_hint(draw, box, "choose a hero")
+    elif view.get("prompt"):
+        paragraph(draw, box, view["prompt"], largest=14)
+    else:
+        body(draw, box, f"{view['won'][me]} tricks", trump(view))
+    return image
