@@ -1,0 +1,106 @@
+"""The daemon's commands: ``companion run`` (on a Pi, or ``--sim`` anywhere)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.daemon.config import Config, load_config
+from companion.daemon.displays import PanelScreen, Screen, TerminalScreen
+from companion.daemon.feed import feed_session
+from companion.daemon.items import Stop
+from companion.daemon.parts import Part
+from companion.daemon.sources import KEY_HELP, FeedSource, GpioControls, Keyboard, pin_factory
+from companion.daemon.table import Daemon
+from companion.errors import ConfigError
+from companion.paths import default_db
+from companion.table import TableStore, read_log
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    run = subparsers.add_parser(
+        "run", help="run the table companion (on a Pi, or --sim on any computer)",
+        description="Run the daemon: controls and camera become table-log events, the rules "
+                    "engine checks them, the screens show the views. Resumes the unfinished "
+                    "session, else offers a new game on the table screen.")
+    run.add_argument("--config", metavar="FILE", help="the TOML config (companion.example.toml)")
+    run.add_argument("--sim", action="store_true",
+                     help="simulated hardware: keyboard for the dial and buttons, screens in "
+                          "the terminal")
+    run.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    run.add_argument("--feed", metavar="LOG",
+                     help="with --sim: take the events of this table log as if they came from "
+                          "the table, each stored before the next; exit 0 when it is consumed")
+    run.set_defaults(func=run_daemon)
+
+
+def setup_logging(level: str) -> None:
+    """Log lines on stdout, which journald keeps under systemd."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("companion: %(message)s"))
+    logger = logging.getLogger("companion")
+    logger.handlers[:] = [handler]
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
+def screens(config: Config, sim: bool) -> list[Screen]:
+    """The table screen and a screen per seat, as wired in the pin map."""
+    pinmap = config.pinmap()
+    names = [wiring.name for wiring in pinmap.screens]
+    if sim and sys.stdout.isatty():
+        return [TerminalScreen(name) for name in names]
+    if sim or not config.screens.enabled:
+        return [PanelScreen(name, pinmap, simulate=True) for name in names]
+    return [PanelScreen(name, pinmap) for name in names]
+
+
+def parts(config: Config, sim: bool) -> list[Part]:
+    """The input parts: the keyboard in --sim, else the GPIO controls if enabled."""
+    found: list[Part] = []
+    if sim:
+        if sys.stdin.isatty():
+            print(KEY_HELP)
+            found.append(Keyboard())
+    elif config.inputs.enabled:
+        found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
+    return found
+
+
+def run_daemon(args: argparse.Namespace) -> int:
+    config = load_config(args.config)  # checked whole before anything starts
+    if args.feed and not args.sim:
+        raise ConfigError("--feed needs --sim (a fed log stands in for the table's hardware)")
+    setup_logging(config.daemon.log_level)
+    db = Path(args.db or config.table.db or default_db())
+    with TableStore(db) as store:
+        daemon_parts = parts(config, args.sim)
+        table = None
+        if args.feed:
+            header, events = read_log(args.feed)
+            table, done = feed_session(store, header, events)
+            logging.getLogger("companion.daemon").info(
+                "feeding %s into session %d: %d of %d events already stored",
+                args.feed, table.id, done, len(events))
+            daemon_parts = [FeedSource(events[done:])]
+        daemon = Daemon(store, screens=screens(config, args.sim),
+                        parts=daemon_parts, default_game=config.table.game,
+                        default_seats=config.table.seats, options=config.options,
+                        confirm_below=config.vision.confirm_below,
+                        retry_seconds=config.daemon.retry_seconds)
+        daemon.table = table
+        stop_on_signals(daemon)
+        return daemon.run()
+
+
+def stop_on_signals(daemon: Daemon) -> None:
+    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) finish the loop cleanly."""
+    def handler(number: int, _frame: Any) -> None:
+        daemon.submit(Stop(signal.Signals(number).name))
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)

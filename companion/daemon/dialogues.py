@@ -1,0 +1,109 @@
+"""The table-side dialogues: start a new game, confirm what the camera is unsure of, and
+enter a card or move by hand when the camera cannot see it.
+
+Each is a generator of ``Menu`` steps (see ``menus.py``) returning what was decided: a
+``Header`` for a new game, an event for the table log, or None when the answer was "no".
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.daemon.menus import Menu, Steps
+from companion.daemon.vocabulary import candidates
+from companion.games import ENGINES, engine
+from companion.games.base import Field, Game
+from companion.table.log import Header
+
+#: Longest list a field of a manual entry may get (a Deathtrap play is at most a few cards).
+MAX_LIST = 6
+DONE = object()
+LEAVE_OUT = object()
+
+
+def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
+    """The configured names for the first seats, "Seat N" for the others."""
+    names = list(defaults[:count])
+    while len(names) < count:
+        names.append(f"Seat {len(names) + 1}")
+    return tuple(names)
+
+
+def new_game(default_game: str, default_seats: Sequence[str],
+             options: Mapping[str, Mapping[str, Any]]) -> Steps:
+    """Pick the game, then the number of seats; a fresh random seed is drawn."""
+    games = sorted(ENGINES, key=lambda name: name != default_game)
+    name = yield Menu("New game", [(engine(g).title, g) for g in games])
+    cls = engine(name)
+    counts = range(cls.min_seats, cls.max_seats + 1)
+    preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
+    menu = Menu(f"{cls.title}: seats", [(str(n), n) for n in counts])
+    menu.cursor = preferred - cls.min_seats
+    count = yield menu
+    return Header(name, seat_names(default_seats, count), secrets.randbelow(2**31),
+                  dict(options.get(name, {})))
+
+
+def confirm(description: str) -> Steps:
+    """Yes or no for an event the camera is unsure of; returns True for yes."""
+    answer = yield Menu(f"Seen: {description}?", [("yes, record it", True), ("no", False)])
+    return answer
+
+
+def _field_entries(game: Game, key: str, spec: Field, item: bool = False
+                   ) -> list[tuple[str, Any]]:
+    kind = spec.items if item and spec.items is not None else spec.kind
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if key == "seat" or spec.is_seat:
+        return [(f"{i} {name}", i) for i, name in enumerate(game.seats)]
+    if spec.choices is not None:
+        return [(str(choice), choice) for choice in spec.choices]
+    if bool in kinds:
+        return [("no", False), ("yes", True)]
+    if int in kinds:
+        low = spec.minimum if spec.minimum is not None else 0
+        high = min(spec.maximum if spec.maximum is not None else 12, low + 40)
+        return [(str(n), n) for n in range(low, high + 1)]
+    return [(value, value) for value in candidates(game, key)]
+
+
+def _pick_list(game: Game, key: str, spec: Field) -> Steps:
+    chosen: list[Any] = []
+    while len(chosen) < MAX_LIST:
+        entries = [("(done)", DONE)] if chosen else []
+        value = yield Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
+                           entries + _field_entries(game, key, spec, item=True))
+        if value is DONE:
+            break
+        chosen.append(value)
+    return chosen
+
+
+def manual_entry(game: Game, seat: int | None = None,
+                 presets: Mapping[str, Any] | None = None) -> Steps:
+    """An event of the game built field by field.
+
+    ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
+    dial) fill in their fields without asking, where the chosen event type has them.
+    """
+    kind = yield Menu("Enter by hand", [(name, name) for name in game.EVENTS])
+    known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
+    event: dict[str, Any] = {"type": kind}
+    for key, spec in game.EVENTS[kind].items():
+        if key in known:
+            event[key] = known[key]
+            continue
+        if spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
+            event[key] = yield from _pick_list(game, key, spec)
+            continue
+        entries = _field_entries(game, key, spec)
+        if not spec.required:
+            entries = [("(leave out)", LEAVE_OUT), *entries]
+        if not entries:
+            continue
+        value = yield Menu(f"{kind}: {key}", entries)
+        if value is not LEAVE_OUT:
+            event[key] = value
+    return event

@@ -1,0 +1,53 @@
+"""What travels on the daemon's one queue, besides the controls' InputEvents.
+
+Every source (pins, hub, keyboard, camera, a fed log) only puts items on the queue; the
+daemon's loop alone touches the table session, so data flows one way.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import CompanionError
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A table event proposed by the vision pipeline, with how sure it is (0 to 1)."""
+
+    event: dict[str, Any]
+    confidence: float = 1.0
+    description: str = ""  # what was seen, in words, for the confirm step
+
+
+@dataclass
+class Fed:
+    """One event of a fed table log; ``done`` is set once it is stored (or refused)."""
+
+    line: int
+    event: dict[str, Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    error: CompanionError | None = None
+    seq: int | None = None
+
+
+@dataclass(frozen=True)
+class FeedFinished:
+    """The fed log is consumed: the daemon exits 0."""
+
+
+@dataclass(frozen=True)
+class PartFailed:
+    """A hardware part stopped working while running (a screen, the hub, the camera)."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Finish cleanly (SIGTERM, end of a demo)."""
+
+    reason: str = ""

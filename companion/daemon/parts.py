@@ -1,0 +1,96 @@
+"""Hardware parts and the supervisor that keeps them going.
+
+A part (a screen, the GPIO inputs, the serial hub, the camera) is started, may fail at start
+or later, and is then retried every ``retry_seconds`` while the game goes on with what works.
+The supervisor only reports; what the table sees of a failure is the daemon's business.
+
+>>> class Flaky(Part):
+...     name = "hub"
+...     def start(self, submit): raise OSError("unplugged")
+>>> supervisor = Supervisor([Flaky()], retry_seconds=5, submit=print)
+>>> supervisor.start_all(now=0.0)
+>>> supervisor.failures()
+{'hub': 'unplugged'}
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+log = logging.getLogger("companion.daemon")
+
+Submit = Callable[[Any], None]
+
+
+class Part:
+    """One piece of hardware. ``start`` opens it (raise if it cannot); ``stop`` lets it go.
+
+    A running part that breaks puts ``PartFailed(name, reason)`` on the queue via ``submit``.
+    """
+
+    name: str = "part"
+
+    def start(self, submit: Submit) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Release the hardware; never raises."""
+
+
+def describe(error: BaseException) -> str:
+    """An error in a few words for the table screen and the log."""
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Supervisor:
+    """Starts parts, records failures, retries failed parts on ``tick``."""
+
+    def __init__(self, parts: Iterable[Part], retry_seconds: float, submit: Submit) -> None:
+        self.parts = {part.name: part for part in parts}
+        self.retry_seconds = retry_seconds
+        self.submit = submit
+        self._failed: dict[str, str] = {}
+        self._retry_at: dict[str, float] = {}
+
+    def start_all(self, now: float) -> None:
+        for name in self.parts:
+            self._start(name, now)
+
+    def _start(self, name: str, now: float) -> None:
+        try:
+            self.parts[name].start(self.submit)
+        except Exception as error:  # noqa: BLE001 - any hardware error means "not working yet"
+            self.failed(name, describe(error), now)
+            return
+        if name in self._failed:
+            log.info("%s works again", name)
+        self._failed.pop(name, None)
+        self._retry_at.pop(name, None)
+
+    def failed(self, name: str, reason: str, now: float) -> None:
+        """Record a failure (at start or while running) and schedule a retry."""
+        if name not in self.parts:
+            return
+        if self._failed.get(name) != reason:
+            log.warning("%s failed: %s (retrying every %gs)", name, reason, self.retry_seconds)
+        self.parts[name].stop()
+        self._failed[name] = reason
+        self._retry_at[name] = now + self.retry_seconds
+
+    def tick(self, now: float) -> bool:
+        """Retry the parts whose time has come; True if any part changed state."""
+        due = [name for name, when in self._retry_at.items() if when <= now]
+        before = dict(self._failed)
+        for name in due:
+            self._start(name, now)
+        return before != self._failed
+
+    def failures(self) -> dict[str, str]:
+        return dict(self._failed)
+
+    def stop_all(self) -> None:
+        for part in self.parts.values():
+            part.stop()

@@ -1,0 +1,164 @@
+"""Parts that put items on the daemon's queue: GPIO controls, the keyboard, a fed log.
+
+Each runs in its own thread and only calls ``submit``; the daemon's loop does the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from companion.daemon.items import Fed, FeedFinished, PartFailed, Stop
+from companion.daemon.parts import Part, Submit, describe
+from companion.hardware.events import InputEvent
+from companion.hardware.pins import PinMap
+
+#: How often the GPIO controls are polled for holds and settling contacts, in seconds.
+POLL_SECONDS = 0.02
+
+
+def pin_factory(name: str) -> Any:
+    """A gpiozero pin factory by name ("" lets gpiozero choose)."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+        return MockFactory()
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+        return LGPIOFactory()
+    if name == "rpigpio":
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+        return RPiGPIOFactory()
+    return None
+
+
+class GpioControls(Part):
+    """The trap dial, its switch, the seat buttons and the menu button on GPIO."""
+
+    name = "controls"
+
+    def __init__(self, pinmap: PinMap, factory: Any = None) -> None:
+        self.pinmap = pinmap
+        self.factory = factory
+        self.inputs: Any = None
+        self._stop = threading.Event()
+
+    def start(self, submit: Submit) -> None:
+        from companion.hardware.inputs import TableInputs
+
+        self._stop.clear()
+        self.inputs = TableInputs(self.pinmap, submit, pin_factory=self.factory)
+        threading.Thread(target=self._poll, args=(submit,), name="controls",
+                         daemon=True).start()
+
+    def _poll(self, submit: Submit) -> None:
+        while not self._stop.wait(POLL_SECONDS):
+            try:
+                self.inputs.poll()
+            except Exception as error:  # noqa: BLE001 - reported, then retried
+                submit(PartFailed(self.name, describe(error)))
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.inputs is not None:
+            with contextlib.suppress(Exception):
+                self.inputs.close()
+            self.inputs = None
+
+
+#: The keyboard of ``--sim``: key -> the input events it stands for.
+KEYS: dict[str, tuple[InputEvent, ...]] = {
+    ".": (InputEvent("dial", "encoder:0", 1, "keyboard"),),
+    ",": (InputEvent("dial", "encoder:0", -1, "keyboard"),),
+    " ": (InputEvent("press", "encoder-switch:0", 0, "keyboard"),
+          InputEvent("release", "encoder-switch:0", 0, "keyboard")),
+    "m": (InputEvent("press", "menu", 0, "keyboard"), InputEvent("release", "menu", 0, "keyboard")),
+    "u": (InputEvent("press", "menu", 0, "keyboard"), InputEvent("hold", "menu", 1, "keyboard"),
+          InputEvent("release", "menu", 0, "keyboard")),
+    **{str(seat + 1): (InputEvent("press", f"seat:{seat}", 0, "keyboard"),
+                       InputEvent("release", f"seat:{seat}", 0, "keyboard"))
+       for seat in range(8)},
+}
+KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
+            " | 1-8 seat buttons | q quit")
+
+
+class Keyboard(Part):
+    """Keys for the encoder and buttons (``--sim``); one key a character, Enter not needed
+    on a terminal. ``q`` or the end of input stops the daemon."""
+
+    name = "keyboard"
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+        self._started = False
+
+    def start(self, submit: Submit) -> None:
+        if self._started:
+            return  # one reader for the whole run: stdin cannot be reopened
+        self._started = True
+        threading.Thread(target=self._read, args=(submit,), name="keyboard",
+                         daemon=True).start()
+
+    def _read(self, submit: Submit) -> None:
+        stream = self.stream or sys.stdin
+        with _cbreak(stream):
+            while True:
+                key = stream.read(1)
+                if key in ("", "q"):
+                    submit(Stop("end of keyboard input" if key == "" else "q pressed"))
+                    return
+                for event in KEYS.get(key.lower(), ()):
+                    submit(event)
+
+
+@contextlib.contextmanager
+def _cbreak(stream: TextIO) -> Any:
+    """Keys without Enter on a terminal; a pipe is read as it is."""
+    try:
+        import termios
+        import tty
+        descriptor = stream.fileno()
+        saved = termios.tcgetattr(descriptor)
+    except (ImportError, OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        tty.setcbreak(descriptor)
+        yield
+    finally:
+        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
+
+
+class FeedSource(Part):
+    """The events of a table log, one at a time, each stored before the next is given."""
+
+    name = "feed"
+
+    def __init__(self, events: Sequence[tuple[int, Any]]) -> None:
+        self.events = list(events)
+        self._stop = threading.Event()
+        self._started = False
+
+    def start(self, submit: Submit) -> None:
+        if self._started:
+            return
+        self._started = True
+        threading.Thread(target=self._feed, args=(submit,), name="feed", daemon=True).start()
+
+    def _feed(self, submit: Submit) -> None:
+        for line, event in self.events:
+            fed = Fed(line, event)
+            submit(fed)
+            while not fed.done.wait(0.1):
+                if self._stop.is_set():
+                    return
+            if fed.error is not None:
+                return
+        submit(FeedFinished())
+
+    def stop(self) -> None:
+        self._stop.set()

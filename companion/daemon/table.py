@@ -1,0 +1,346 @@
+"""The daemon's loop: one queue in, the table session in the middle, the screens out.
+
+Every source (GPIO inputs, the serial hub, the keyboard of ``--sim``, the camera, a fed log)
+only puts items on ``Daemon.queue``; the loop alone turns them into table-log events, has
+``StoredSession.append`` check and store them, and draws the views on the screens:
+input -> session -> engine -> views -> screens.
+
+Logs name event types and seats only: never a view, never a field of an event, since a
+private screen's content (a dial reading, a hand, a secret character) must not reach the
+journal.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.daemon.dialogues import confirm, manual_entry, new_game
+from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
+from companion.daemon.menus import Dialogue
+from companion.daemon.notify import Notifier
+from companion.daemon.pages import Page, message_page, seat_page, table_page
+from companion.daemon.parts import Part, Supervisor, describe
+from companion.errors import CompanionError, LogError, RuleViolation
+from companion.hardware.events import InputEvent
+from companion.table import Header, StoredSession, TableStore
+
+log = logging.getLogger("companion.daemon")
+
+#: The table's own controls (the pin map's names): the dial, its switch, the menu button.
+DIAL, SWITCH, MENU = "encoder:0", "encoder-switch:0", "menu"
+#: How long the loop sleeps at most when nothing happens (watchdog, retries).
+TICK = 0.25
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def describe_event(event: Mapping[str, Any]) -> str:
+    """An event in words that are safe to log and show publicly: its type and seat only."""
+    seat = event.get("seat")
+    return str(event.get("type")) + (f" seat {seat}" if isinstance(seat, int) else "")
+
+
+class Daemon:
+    """The table companion's main loop. See the module docstring.
+
+    ``screens`` and ``parts`` are started (and retried when they fail) by a Supervisor;
+    ``run`` returns the exit code. A fed log's illegal event raises LogError from ``run``.
+    """
+
+    def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
+                 parts: Iterable[Part] = (), default_game: str = "traps",
+                 default_seats: Sequence[str] = ("Ann", "Bob", "Cy"),
+                 options: Mapping[str, Mapping[str, Any]] | None = None,
+                 confirm_below: float = 0.8, retry_seconds: float = 5.0,
+                 notifier: Notifier | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.screens = {screen.name: screen for screen in screens}
+        self.supervisor = Supervisor([*screens, *parts], retry_seconds, self.submit)
+        self.default_game, self.default_seats = default_game, list(default_seats)
+        self.options = dict(options or {})
+        self.confirm_below = confirm_below
+        self.notifier = notifier or Notifier(clock)
+        self.clock = clock
+        self.table: StoredSession | None = None
+        self.dialogue: Dialogue | None = None
+        self.purpose = ""  # what the open dialogue decides: "new game", "entry", "confirm"
+        self.unsure: list[Seen] = []  # events seen without enough confidence, to confirm
+        self.clicks = 0  # dial detents turned since the last event (the trap dial)
+        self.held: set[str] = set()  # buttons whose hold was already acted on
+        self.table_notice = ""
+        self.seat_notices: dict[int, str] = {}
+        self.stopping = False
+        self.exit_code = 0
+        self.error: CompanionError | None = None
+        self.stored = 0  # events stored by this run
+
+    # --- the outside world puts items here ---------------------------------------------
+
+    def submit(self, item: Any) -> None:
+        """Thread-safe: any source may call it at any time."""
+        self.queue.put(item)
+
+    # --- sessions ----------------------------------------------------------------------
+
+    def resume_or_offer(self) -> None:
+        """Resume the unfinished session, or open the new-game menu on the table screen."""
+        latest = self.store.latest(unfinished=True)
+        if latest is not None:
+            self.table = self.store.open_session(latest)
+            log.info("resumed session %d (%s, %d seats, %d events)", latest,
+                     self.table.header.game, len(self.table.header.seats),
+                     len(self.table.session.entries))
+        else:
+            self.offer_new_game()
+
+    def offer_new_game(self) -> None:
+        self.open_dialogue("new game", new_game(self.default_game, self.default_seats,
+                                                self.options))
+
+    def start_game(self, header: Header) -> None:
+        self.table = self.store.new_session(header)
+        self.clicks = 0
+        self.seat_notices.clear()
+        self.table_notice = ""
+        log.info("new session %d: %s, %d seats", self.table.id, header.game, len(header.seats))
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.supervisor.start_all(self.clock())
+        if self.table is None and self.dialogue is None:
+            self.resume_or_offer()
+        self.refresh()
+        self.notifier.ready(self.status())
+        log.info("ready: %s", self.status())
+        try:
+            while not self.stopping:
+                try:
+                    item = self.queue.get(timeout=TICK)
+                except queue.Empty:
+                    item = None
+                if item is not None:
+                    self.handle(item)
+                if self.supervisor.tick(self.clock()) or item is not None:
+                    self.refresh()
+                self.notifier.watchdog()
+        finally:
+            self.notifier.stopping()
+            self.supervisor.stop_all()
+            log.info("stopped (%d events stored by this run)", self.stored)
+        if self.error is not None:
+            raise self.error
+        return self.exit_code
+
+    def status(self) -> str:
+        if self.table is None:
+            return "waiting for a new game"
+        header = self.table.header
+        return f"session {self.table.id}: {header.game}, {len(header.seats)} seats"
+
+    def handle(self, item: Any) -> None:
+        if isinstance(item, InputEvent):
+            self.on_input(item)
+        elif isinstance(item, Seen):
+            self.on_seen(item)
+        elif isinstance(item, Fed):
+            self.on_fed(item)
+        elif isinstance(item, FeedFinished):
+            log.info("the fed log is consumed")
+            self.stopping = True
+        elif isinstance(item, PartFailed):
+            self.supervisor.failed(item.name, item.reason, self.clock())
+        elif isinstance(item, Stop):
+            log.info("stopping: %s", item.reason or "asked to")
+            self.stopping = True
+
+    # --- table events --------------------------------------------------------------------
+
+    def append(self, event: dict[str, Any]) -> int | None:
+        """Check and store one event; a refusal is shown on the screens, never raised."""
+        if self.table is None:
+            return None
+        try:
+            seq = self.table.append(event)
+        except CompanionError as error:
+            self.refused(event, error)
+            return None
+        self.accepted(event, seq)
+        return seq
+
+    def accepted(self, event: Mapping[str, Any], seq: int) -> None:
+        assert self.table is not None
+        self.stored += 1
+        self.clicks = 0
+        self.table_notice = ""
+        self.seat_notices.clear()
+        log.info("stored #%d: %s", seq, describe_event(event))
+        game = self.table.game
+        if game.finished:
+            log.info("game over: totals %s", game.totals())
+
+    def refused(self, event: Mapping[str, Any], error: CompanionError) -> None:
+        # The rule's name is public; its message may name cards of a hand, so it goes to
+        # the acting seat's own screen only.
+        rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
+        log.info("refused %s (%s)", describe_event(event), rule)
+        self.table_notice = f"refused: {rule}"
+        seat = event.get("seat")
+        if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
+            self.seat_notices[seat] = str(error)
+
+    def on_fed(self, fed: Fed) -> None:
+        try:
+            if self.table is None:
+                raise LogError(fed.line, "no session to feed into")
+            fed.seq = self.table.append(fed.event)
+            self.accepted(fed.event, fed.seq)
+        except CompanionError as error:
+            fed.error = LogError(fed.line, str(error))
+            self.error = fed.error
+            self.stopping = True
+        finally:
+            fed.done.set()
+
+    def on_seen(self, seen: Seen) -> None:
+        if self.table is None:
+            return
+        if seen.confidence >= self.confirm_below:
+            self.append({**seen.event, "t": now_iso()})
+            return
+        log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
+                 describe_event(seen.event))
+        self.unsure.append(seen)
+        self.next_confirmation()
+
+    def next_confirmation(self) -> None:
+        if self.dialogue is None and self.unsure:
+            seen = self.unsure[0]
+            self.open_dialogue("confirm", confirm(seen.description
+                                                  or describe_event(seen.event)))
+
+    # --- controls ------------------------------------------------------------------------
+
+    def open_dialogue(self, purpose: str, steps: Any) -> None:
+        self.dialogue, self.purpose = Dialogue(steps), purpose
+
+    def close_dialogue(self, decided: Any, completed: bool) -> None:
+        purpose = self.purpose
+        self.dialogue, self.purpose = None, ""
+        if purpose == "new game":
+            if completed:
+                self.start_game(decided)
+            elif self.table is None:
+                self.offer_new_game()  # there is nothing else to show without a game
+        elif purpose == "entry" and completed:
+            self.append({**decided, "t": now_iso()})
+        elif purpose == "confirm":
+            seen = self.unsure.pop(0)
+            if completed and decided:
+                self.append({**seen.event, "t": now_iso()})
+            else:
+                log.info("discarded a sighting: %s", describe_event(seen.event))
+        self.next_confirmation()
+
+    def on_input(self, event: InputEvent) -> None:
+        if event.kind == "hold":
+            if event.control in self.held:
+                return
+            self.held.add(event.control)
+            self.on_long_press(event.control)
+            return
+        if event.kind == "press":
+            self.held.discard(event.control)
+            return
+        if event.kind == "release":
+            if event.control in self.held:
+                self.held.discard(event.control)
+                return
+            self.on_short_press(event.control)
+            return
+        if event.kind == "dial" and event.control == DIAL:
+            if self.dialogue is not None:
+                self.dialogue.turn(event.value)
+            else:
+                self.clicks += event.value
+
+    def on_long_press(self, control: str) -> None:
+        if control != MENU:
+            return
+        if self.dialogue is not None:
+            self.close_dialogue(None, completed=False)  # a long press leaves a menu
+        elif self.table is not None and self.table.session.in_force:
+            log.info("undo of the latest event (long press)")
+            self.append({"type": "undo", "t": now_iso()})
+
+    def on_short_press(self, control: str) -> None:
+        if self.dialogue is not None:
+            if control in (SWITCH, MENU):
+                completed, decided = self.dialogue.choose()
+                if completed:
+                    self.close_dialogue(decided, completed=True)
+            return
+        if self.table is None or self.table.game.finished:
+            if control in (SWITCH, MENU):
+                self.offer_new_game()
+            return
+        seat = None
+        if control.startswith("seat:"):
+            seat = int(control.split(":")[1])
+            if seat >= len(self.table.header.seats):
+                return
+        elif control not in (SWITCH, MENU):
+            return
+        presets = {"clicks": self.clicks} if self.clicks > 0 else {}
+        self.open_dialogue("entry", manual_entry(self.table.game, seat, presets))
+
+    # --- screens -------------------------------------------------------------------------
+
+    def pages(self) -> dict[str, Page]:
+        """What every screen should show now (only views the rules allow each screen)."""
+        failures = self.supervisor.failures()
+        failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
+        menu = self.dialogue.lines() if self.dialogue else None
+        pages: dict[str, Page] = {}
+        if self.table is None:
+            pages["table"] = table_page("Dungeon Table", {}, menu or ["Dungeon Table"],
+                                        failure)
+            return pages
+        game, header = self.table.game, self.table.header
+        title = game.title + (" - over" if game.finished else "")
+        public = game.view(None)
+        if self.clicks:
+            public = {**public, "dial": f"{self.clicks} clicks"}
+        pages["table"] = table_page(title, public, menu, failure or self.table_notice)
+        table_down = "table" in failures
+        for seat, name in enumerate(header.seats):
+            notice = self.seat_notices.get(seat, "")
+            pages[f"seat:{seat}"] = seat_page(seat, name, game.view(seat),
+                                              notice or (failure if table_down else ""))
+        return pages
+
+    def refresh(self) -> None:
+        """Show every changed page; a screen that does not answer is reported and retried."""
+        failures = self.supervisor.failures()
+        pages = self.pages()
+        for name, screen in self.screens.items():
+            if name in failures:
+                continue
+            page = pages.get(name) or message_page(name, "-", "no seat here")
+            if page == screen.page:
+                continue
+            try:
+                screen.show(page)
+            except Exception as error:  # noqa: BLE001 - any screen error: retry later
+                self.supervisor.failed(name, describe(error), self.clock())
+                self.refresh()  # the other screens now carry the notice
+                return
