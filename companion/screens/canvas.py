@@ -55,7 +55,7 @@ def fit_text(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
              align: str = "m", fill: int = ON) -> int:
     """Draw ``text`` as large as fits in ``box`` (centred, or ``align`` "l"/"r"); its size."""
     size = fitting_size(draw, box, text, largest)
-    while len(text) > 1 and _size(draw, text, size)[0] > box[2] - box[0]:
+    while len(text) > 3 and _size(draw, text, size)[0] > box[2] - box[0]:
         text = text[:-3].rstrip() + ".."  # too long even in the smallest type: cut the end
     middle_y = (box[1] + box[3]) // 2
     if align == "l":

@@ -1,0 +1,237 @@
+"""``companion doctor``: is the table's hardware where the pin map says, and usable by us?
+
+Checks the pin map, the I2C bus, the TCA9548A and every screen address on its channel,
+the GPIO chip and the resting level of the encoder and buttons, the camera, the serial
+hub and the groups that grant access (gpio, i2c, video, dialout). Each finding is one
+line, ``ok`` or ``FIX`` with what to do; exit 0 when all is well, 1 when something needs
+fixing. It runs anywhere: on a computer that is not a Pi it says what is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import grp
+import os
+import pwd
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.hardware.pins import PinMap, load_pinmap
+
+GROUPS = {"gpio": "the encoder and buttons", "i2c": "the screens",
+          "video": "the camera", "dialout": "the serial hub"}
+HUB_LINK = "companion-hub"
+
+
+@dataclass(frozen=True)
+class Finding:
+    ok: bool
+    what: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"ok   {self.what}" if self.ok else f"FIX  {self.what}\n     -> {self.fix}"
+
+
+@dataclass
+class Machine:
+    """Where the checks look; tests point it at a fake tree and fake buses."""
+
+    dev: Path = Path("/dev")
+    sysfs_i2c: Path = Path("/sys/bus/i2c/devices")
+    smbus_opener: Callable[[int], Any] | None = None
+    pin_factory: Any = None
+    user: str | None = None
+    user_groups: set[str] | None = None
+
+    def open_bus(self, number: int) -> Any:
+        if self.smbus_opener is not None:
+            return self.smbus_opener(number)
+        import smbus2
+
+        return smbus2.SMBus(number)
+
+    def groups(self) -> tuple[str, set[str]]:
+        if self.user is not None and self.user_groups is not None:
+            return self.user, self.user_groups
+        entry = pwd.getpwuid(os.getuid())
+        names = {grp.getgrgid(gid).gr_name for gid in os.getgroups() if _group_exists(gid)}
+        names.add(grp.getgrgid(entry.pw_gid).gr_name if _group_exists(entry.pw_gid) else "")
+        return entry.pw_name, names
+
+
+def _group_exists(gid: int) -> bool:
+    try:
+        grp.getgrgid(gid)
+    except KeyError:
+        return False
+    return True
+
+
+def _answers(bus: Any, address: int) -> bool:
+    try:
+        bus.read_byte(address)
+    except OSError:
+        return False
+    return True
+
+
+def check_i2c(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
+    node = machine.dev / f"i2c-{pinmap.i2c_bus}"
+    if not node.exists():
+        yield Finding(False, f"I2C bus {pinmap.i2c_bus}: {node} does not exist",
+                      "enable I2C: 'sudo raspi-config nonint do_i2c 0' (or dtparam=i2c_arm=on "
+                      "in /boot/firmware/config.txt), then reboot")
+        return
+    try:
+        bus = machine.open_bus(pinmap.i2c_bus)
+    except OSError as exc:
+        yield Finding(False, f"I2C bus {pinmap.i2c_bus}: cannot open {node} ({exc.strerror})",
+                      "add yourself to the i2c group: 'sudo adduser $USER i2c', log in again")
+        return
+    yield Finding(True, f"I2C bus {pinmap.i2c_bus}: {node}")
+    mux = pinmap.mux_address
+    overlay = machine.sysfs_i2c / f"{pinmap.i2c_bus}-{mux:04x}"
+    if pinmap.mux_mode == "overlay":
+        if not overlay.exists():
+            yield Finding(False, f"multiplexer 0x{mux:02X}: the i2c-mux overlay is not loaded",
+                          f"add 'dtoverlay=i2c-mux,pca9548,addr=0x{mux:02x}' to "
+                          "/boot/firmware/config.txt and reboot, or set "
+                          "i2c.mux_mode = \"select\" in the pin map")
+            return
+        yield Finding(True, f"multiplexer 0x{mux:02X}: claimed by the kernel's i2c-mux driver")
+    elif not _answers(bus, mux):
+        yield Finding(False, f"multiplexer 0x{mux:02X} does not answer on bus {pinmap.i2c_bus}",
+                      "check the TCA9548A's wiring (VIN 3.3V, GND, SDA GPIO 2, SCL GPIO 3) and "
+                      "that A0-A2 set its address")
+        return
+    else:
+        yield Finding(True, f"multiplexer 0x{mux:02X} answers")
+    yield from _check_screens(pinmap, machine, bus, overlay)
+
+
+def _check_screens(pinmap: PinMap, machine: Machine, bus: Any, overlay: Path) -> Iterator[Finding]:
+    for wiring in pinmap.screens:
+        where = f"screen {wiring.name} ({wiring.driver}, channel {wiring.channel}, " \
+                f"0x{wiring.address:02X})"
+        try:
+            if pinmap.mux_mode == "overlay":
+                number = int(os.readlink(overlay / f"channel-{wiring.channel}").rsplit("-", 1)[1])
+                found = _answers(machine.open_bus(number), wiring.address)
+            else:
+                bus.write_byte(pinmap.mux_address, 1 << wiring.channel)
+                found = _answers(bus, wiring.address)
+        except (OSError, ValueError, IndexError):
+            found = False
+        yield Finding(found, where, "" if found else
+                      "check that screen's wiring to its multiplexer channel (VCC, GND, SDA, "
+                      "SCL) and its address jumper")
+
+
+def check_gpio(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
+    chips = sorted(machine.dev.glob("gpiochip*"))
+    if machine.pin_factory is None and not chips:
+        yield Finding(False, "GPIO: no /dev/gpiochip* (not a Raspberry Pi?)",
+                      "run on the Pi; on another computer use 'companion run --sim'")
+        return
+    from gpiozero import InputDevice
+    from gpiozero.exc import GPIOZeroError
+
+    pins = {"encoder A": pinmap.encoder_a, "encoder B": pinmap.encoder_b,
+            "encoder switch": pinmap.encoder_switch, "menu button": pinmap.menu}
+    pins.update({f"seat {seat} button": pin for seat, pin in enumerate(pinmap.seat_buttons)})
+    for what, pin in pins.items():
+        try:
+            with InputDevice(pin, pull_up=True, pin_factory=machine.pin_factory) as device:
+                resting = not device.is_active  # pulled up: low means pressed or shorted
+        except (GPIOZeroError, OSError, RuntimeError) as exc:
+            yield Finding(False, f"{what} (GPIO {pin}): cannot read it ({exc})",
+                          "add yourself to the gpio group: 'sudo adduser $USER gpio'; install "
+                          "lgpio ('pip install .[pi]')")
+            continue
+        # Encoder contacts may rest closed at a detent; only the buttons must read open.
+        if resting or what in ("encoder A", "encoder B"):
+            yield Finding(True, f"{what} (GPIO {pin})")
+        else:
+            yield Finding(False, f"{what} (GPIO {pin}) reads pressed at rest",
+                          "release it, or look for a short to GND on that wire")
+
+
+def check_camera(machine: Machine) -> Iterator[Finding]:
+    cameras = sorted(machine.dev.glob("video*"))
+    if not cameras:
+        yield Finding(False, "camera: no /dev/video*",
+                      "connect the camera and enable it (camera_auto_detect=1 in config.txt)")
+    elif not os.access(cameras[0], os.R_OK | os.W_OK):
+        yield Finding(False, f"camera: {cameras[0]} is not accessible",
+                      "add yourself to the video group: 'sudo adduser $USER video'")
+    else:
+        yield Finding(True, f"camera: {', '.join(map(str, cameras))}")
+
+
+def check_hub(machine: Machine) -> Iterator[Finding]:
+    candidates = [machine.dev / HUB_LINK, *sorted((machine.dev / "serial" / "by-id").glob("*"))]
+    present = [path for path in candidates if path.exists()]
+    if not present:
+        yield Finding(False, f"serial hub: neither /dev/{HUB_LINK} nor /dev/serial/by-id/*",
+                      "plug the Pico hub in by USB; install the udev rule that names it "
+                      f"/dev/{HUB_LINK}")
+    elif not os.access(present[0], os.R_OK | os.W_OK):
+        yield Finding(False, f"serial hub: {present[0]} is not accessible",
+                      "add yourself to the dialout group: 'sudo adduser $USER dialout'")
+    else:
+        yield Finding(True, f"serial hub: {present[0]}")
+
+
+def check_groups(machine: Machine) -> Iterator[Finding]:
+    user, groups = machine.groups()
+    if user == "root":
+        yield Finding(True, "running as root: no group membership needed")
+        return
+    for group, purpose in GROUPS.items():
+        if group in groups:
+            yield Finding(True, f"user {user} is in group {group} ({purpose})")
+        else:
+            yield Finding(False, f"user {user} is not in group {group} ({purpose})",
+                          f"'sudo adduser {user} {group}', then log in again")
+
+
+def diagnose(pinmap: PinMap, machine: Machine | None = None) -> list[Finding]:
+    machine = machine or Machine()
+    findings = [Finding(True, "pin map read and consistent")]
+    for check in (check_i2c, check_gpio):
+        findings.extend(check(pinmap, machine))
+    for other in (check_camera, check_hub, check_groups):
+        findings.extend(other(machine))
+    return findings
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    # A broken pin map or config is a user error: one line, exit 2, from the CLI.
+    if args.config:
+        from companion.daemon.config import load_config
+
+        pinmap = load_config(args.config).pinmap()
+    else:
+        pinmap = load_pinmap(args.pinmap)
+    findings = diagnose(pinmap)
+    for finding in findings:
+        print(finding.line())
+    problems = sum(not finding.ok for finding in findings)
+    print(f"{problems} thing{'s' * (problems != 1)} to fix" if problems else "all good")
+    return 1 if problems else 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    doctor = subparsers.add_parser(
+        "doctor", help="check the table's hardware and say what to fix",
+        description="Check the I2C bus, multiplexer and screens, the encoder and buttons, the "
+                    "camera, the serial hub and group memberships against the pin map. Exit 0 "
+                    "when all is well, 1 when something needs fixing.")
+    doctor.add_argument("--config", metavar="FILE",
+                        help="the daemon's config, whose [hardware] overrides the pin map")
+    doctor.add_argument("--pinmap", metavar="FILE",
+                        help="the pin map to check against (default: hardware/pinmap.toml)")
+    doctor.set_defaults(func=run_doctor)
