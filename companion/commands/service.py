@@ -1,0 +1,101 @@
+"""``companion install-service``: the systemd unit and the hub's udev rule, installed.
+
+The files come from the ``systemd/`` folder of the source checkout the companion was
+installed from (``pip install -e``); the unit's ExecStart is pointed at the venv running
+this command. ``--root DIR`` installs under another root (an image being built, a test);
+``--dry-run`` prints what would be written and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+SOURCE = Path(__file__).resolve().parent.parent.parent / "systemd"
+UNIT = "companion.service"
+UDEV_RULE = "99-companion-hub.rules"
+#: The ExecStart program as written in systemd/companion.service.
+DEFAULT_PROGRAM = "/opt/companion/venv/bin/companion"
+
+
+class ServiceError(CompanionError):
+    """The service files cannot be found or written."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One file to install: where it goes and what it holds."""
+
+    path: Path
+    text: str
+
+
+def placements(root: Path, venv: Path, source: Path = SOURCE) -> list[Placement]:
+    """The unit (ExecStart in ``venv``) and the udev rule, placed under ``root``."""
+    try:
+        unit = (source / UNIT).read_text()
+        rule = (source / UDEV_RULE).read_text()
+    except OSError as error:
+        raise ServiceError(
+            f"{error.filename}: not found; install-service needs the source checkout's "
+            "systemd/ folder (install with `pip install -e`, see docs/hub.md)") from error
+    if DEFAULT_PROGRAM not in unit:
+        raise ServiceError(f"{source / UNIT}: ExecStart does not name {DEFAULT_PROGRAM}")
+    unit = unit.replace(DEFAULT_PROGRAM, str(venv / "bin" / "companion"))
+    return [Placement(root / "etc/systemd/system" / UNIT, unit),
+            Placement(root / "etc/udev/rules.d" / UDEV_RULE, rule)]
+
+
+def install(files: list[Placement], config_dir: Path) -> None:
+    for placement in files:
+        try:
+            placement.path.parent.mkdir(parents=True, exist_ok=True)
+            placement.path.write_text(placement.text)
+        except OSError as error:
+            raise ServiceError(f"cannot write {placement.path}: {error.strerror} "
+                               "(run as root: sudo companion install-service)") from error
+    try:
+        config_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ServiceError(f"cannot create {config_dir}: {error.strerror}") from error
+
+
+def run_install_service(args: argparse.Namespace) -> int:
+    root = Path(args.root)
+    venv = Path(args.venv) if args.venv else Path(sys.prefix)
+    if not (venv / "bin" / "companion").exists():
+        raise ServiceError(f"--venv {venv}: no bin/companion in it")
+    files = placements(root, venv)
+    config_dir = root / "etc/companion"
+    if args.dry_run:
+        for placement in files:
+            print(f"# would write {placement.path}")
+            print(placement.text)
+        print(f"# would create {config_dir}/")
+        return 0
+    install(files, config_dir)
+    for placement in files:
+        print(f"wrote {placement.path}")
+    print(f"config goes in {config_dir / 'companion.toml'}")
+    if root == Path("/"):
+        print("now run: sudo udevadm control --reload-rules && sudo udevadm trigger\n"
+              "         sudo systemctl daemon-reload && sudo systemctl enable --now companion")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "install-service", help="install the systemd unit and the hub's udev rule",
+        description="Install systemd/companion.service (ExecStart in this venv) and "
+                    "systemd/99-companion-hub.rules, and create /etc/companion/.")
+    parser.add_argument("--root", default="/", metavar="DIR",
+                        help="install under this root instead of / (default: /)")
+    parser.add_argument("--venv", metavar="DIR",
+                        help=f"the venv ExecStart runs from (default: this one, {sys.prefix})")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the files that would be written, write nothing")
+    parser.set_defaults(func=run_install_service)
