@@ -12,11 +12,11 @@ Distances count squares walked, diagonal steps included (Mage Knight 3D Dungeons
 figures move diagonally). A dead-end hallway is a one-square-wide corridor that ends in a
 dead end; its entrance is the square where it opens onto the rest of the dungeon.
 
->>> dungeon = check_dungeon({"map": ["....."], "traps": {"T1": [0, 0]}})
+>>> dungeon = check_dungeon({"map": ["...", "...", "#.#", "#.#"], "traps": {"T1": [0, 0]}})
 >>> floor_squares(dungeon)
-5
+8
 >>> dead_end_hallways(dungeon["map"])
-[]
+[([(3, 1), (2, 1)], (1, 1))]
 """
 
 from __future__ import annotations
@@ -100,18 +100,19 @@ def dead_end_hallways(rows: list[str]) -> list[tuple[list[Cell], Cell | None]]:
     for row_number, row in enumerate(rows):
         for column, square in enumerate(row):
             cell = (row_number, column)
-            if square != FLOOR or len(_orthogonal(rows, cell)) != 1:
+            if square != FLOOR or len(_orthogonal(rows, cell)) != 1 or any(
+                    cell in hallway for hallway, _ in hallways):
                 continue
             hallway, previous, current = [cell], cell, _orthogonal(rows, cell)[0]
-            entrance: Cell | None = current
             while len(_orthogonal(rows, current)) == 2:
                 hallway.append(current)
                 previous, current = current, next(
                     near for near in _orthogonal(rows, current) if near != previous)
             if len(_orthogonal(rows, current)) == 1:
-                hallway.append(current)
-                entrance = None
-            hallways.append((hallway, entrance))
+                # Both ends are dead ends: the whole corridor is the hallway.
+                hallways.append(([*hallway, current], None))
+            else:
+                hallways.append((hallway, current))
     return hallways
 
 
