@@ -132,3 +132,10 @@ def test_a_round_in_progress_shows_its_partial_finish_order():
     game = replay(header, events[:12])
     assert game.view(None)["finish_order"] == [[5, 0]]
     assert game.rounds() == [] and game.totals() == [0] * 8 and game.winners() == []
+
+
+def test_pig_holder_who_went_out_cannot_lead_themself():
+    header, events = load("eight-players.jsonl")
+    game = replay(header, events[:1])
+    game.apply({"type": "pig", "seat": 5, "discard": "orc", "lead": 5})
+    assert game.view(None)["pig"]["lead"] == 6 and game.view(None)["turn"] == 6
