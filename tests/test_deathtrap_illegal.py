@@ -140,7 +140,7 @@ def test_a_second_killing_machine():
     game = in_play()
     game.apply({"type": "play", "seat": 0, "cards": ["killing-machine"]})
     refused(game, {"type": "play", "seat": 2, "cards": ["killing-machine"]}, RuleViolation,
-            "the pack has 1 The Killing Machine card, 1 already played", "copies")
+            "The Killing Machine was already played this round", "copies")
 
 
 def test_out_of_turn():
@@ -169,7 +169,7 @@ def test_more_copies_than_the_pack_holds():
     refused(game, {"type": "play", "seat": 2, "cards": ["orc"] * 6}, RuleViolation,
             "the pack has 6 Orc cards, 1 already played this round: 6 more cannot be", "copies")
     refused(game, {"type": "play", "seat": 2, "cards": ["chaindog", "chaindog"]}, RuleViolation,
-            "the pack has 1 Chaindog card", "copies")
+            "the pack has only 1 Chaindog", "copies")
 
 
 def test_a_different_number_of_cards():

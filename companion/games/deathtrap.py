@@ -268,6 +268,9 @@ class Deathtrap(Game):
             copies, before = self.pack.copies[card], self.played.get(card, 0)
             if before + cards.count(card) > copies:
                 name = self.pack.name[card]
+                if copies == 1:
+                    raise RuleViolation("copies", f"{name} was already played this round"
+                                        if before else f"the pack has only 1 {name}")
                 raise RuleViolation("copies", f"the pack has {copies} {name} card"
                                               f"{'s' * (copies != 1)}, {before} already "
                                               f"played this round: {cards.count(card)} more "

@@ -5,8 +5,8 @@ rules (turns, hands, going out), so replaying its events through the engine is a
 independent check of both. Same seed, same game.
 
 >>> header, events = random_game(7, 4)
->>> header["game"], events[0]
-('deathtrap', {'type': 'deal'})
+>>> header["game"], events[0]["type"], events[-1]["type"] in ("play", "pass")
+('deathtrap', 'deal', True)
 """
 
 from __future__ import annotations
