@@ -82,6 +82,7 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
         if seen.get("trap") is None:
             body(draw, box, f"{square}: {seen['name']}", "no trap")
         else:
-            body(draw, box, seen["name"],
-                 f"{square} disarm {seen['disarm_now']}, {seen['xp']} XP")
+            # A variable "n+" disarm number stays "n+" until its first attempt fixes it.
+            disarm = seen["disarm"] if seen.get("disarm_now") is None else seen["disarm_now"]
+            body(draw, box, seen["name"], f"{square} disarm {disarm}, {seen['xp']} XP")
     return image
