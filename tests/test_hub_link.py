@@ -186,7 +186,8 @@ def test_a_failing_receiver_does_not_cut_the_hub_off(link: str) -> None:
 def test_round_trip_is_measured_through_the_link(link: str) -> None:
     with FakeHub(link), Hub(lambda event: None, link, **FAST) as hub:
         assert hub.wait_connected(10)
-        assert hub.round_trip(timeout=5) > 0
+        # More than the 100 round trips the session keeps: each call still gets its answer.
+        assert all(hub.round_trip(timeout=5) > 0 for _ in range(120))
 
 
 def test_round_trip_without_a_hub_is_a_clear_error(link: str) -> None:

@@ -181,10 +181,10 @@ class Hub:
                     link.write(out)
                 data = link.read(max(1, link.in_waiting))
                 if data:
-                    answered = len(session.round_trips)
+                    answered = session.answers
                     for event in session.receive(data, _now_ms()):
                         self._deliver(*event)
-                    if len(session.round_trips) > answered:
+                    if session.answers > answered:
                         self._pinged.set()
                 if session.welcomed and not self._connected.is_set():
                     self.connections += 1

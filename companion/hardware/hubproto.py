@@ -292,7 +292,9 @@ class HostSide:
         self.firmware = None
         #: (major, minor) of the hub, once it has answered.
         self.version = None
+        #: Milliseconds from request to answer, the last 100; ``answers`` counts them all.
         self.round_trips = []
+        self.answers = 0
         self.queued = 0
         self.dropped = 0
         self.welcomed = False
@@ -338,6 +340,7 @@ class HostSide:
         return events
 
     def _answered(self, seq: int, now: int) -> None:
+        self.answers += 1
         self.round_trips.append(now - self._pending.pop(seq)[1])
         if len(self.round_trips) > 100:
             self.round_trips = self.round_trips[-100:]
