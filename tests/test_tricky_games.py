@@ -378,3 +378,22 @@ def test_log_fixture_replays_to_hand_totals() -> None:
     for line in lines[1:]:
         game.apply(json.loads(line))
     assert game.finished and game.totals() == [6, 4, 8, 5]
+
+
+def test_seat_prompts_follow_the_round() -> None:
+    game = new_game(3, hero_set="C")
+    assert game.view(0)["prompt"] is None and game.view(None)["phase"] == "deal"
+    game.apply({"type": "deal"})
+    assert game.view(0)["prompt"] == "Choose a hero" and game.view(0)["your_turn"]
+    assert game.view(0)["hero_choices"] == ["knight", "ninja", "elvish-hunter", "nymph",
+                                            "fairy-scout"]
+    assert game.view(1)["prompt"] is None and game.view(1)["hero_choices"] == []
+    game.apply({"type": "hero", "seat": 0, "hero": "ninja"})
+    # 3 players: 32 - 27 = 5 cards left over for the active player's exchange.
+    assert game.view(0)["prompt"] == "Exchange up to 5 cards"
+    assert game.view(0)["exchange_limit"] == 5 and game.view(1)["exchange_limit"] is None
+    game.apply({"type": "exchange", "seat": 0, "count": 2})
+    assert game.view(0)["prompt"] == "Lead a card face down"
+    game.apply({"type": "play", "seat": 0, "suit": "blue", "face_down": True})
+    assert game.view(1)["prompt"] == "Play blue if you can" and game.view(1)["your_turn"]
+    assert game.view(2)["prompt"] is None and not game.view(2)["your_turn"]

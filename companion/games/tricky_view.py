@@ -133,7 +133,8 @@ class TrickyViews:
             limit = self.exchange_limit(seat)  # type: ignore[attr-defined]
             if limit:
                 return f"Exchange up to {limit} cards"
-            return "Lead the first card" if active and waiting is None else None
+            if waiting is not None:
+                return None
         if seat != to_play:
             return None
         face_down = " face down" if r["hero"] == "ninja" and active else ""
