@@ -315,3 +315,16 @@ def test_diagonal_trigger_max_option():
 def test_shockwave_defence_option(shockwave_defence, hits):
     g = game({"T1": ["start", SPIKED]}, shockwave_defence=shockwave_defence)
     assert g.shockwave_triggers("T1", 5, [3, 3]) is hits
+
+
+def test_screen_lines_say_what_happened_and_keep_readings_private():
+    g = game({"T1": ["start", SPIKED]})
+    expose(g, 0, "T1", 1)
+    assert g.view(None)["last"] == "Ann exposed T1 (1 clicks)"
+    assert g.view(0)["note"] == "T1 reads Spiked Pit: disarm 7, 10 XP"
+    assert g.view(1)["note"] == ""
+    disarm(g, 0, "T1", "quick", [3, 3])
+    assert g.view(None)["last"] == "Ann failed to disarm T1 (quick, 6 < 7): Spiked Pit, " \
+                                   "2 clicks of damage"
+    disarm(g, 1, "T1", "slow", [3, 3])
+    assert g.view(None)["last"] == "Bob disarmed T1 (slow, 8): +10 XP"

@@ -256,7 +256,7 @@ class Traps(Game):
                                                 f"only once and already has")
         self._spring(square, seat, "triggered")
 
-    def _spring(self, square: str, seat: int, how: str) -> None:
+    def _spring(self, square: str, seat: int, how: str, roll: str = "") -> None:
         """The trap goes off on ``seat``: public on every screen from now on."""
         state = self.squares[square]
         trap = self._trap(self._reading(square))
@@ -269,7 +269,7 @@ class Traps(Game):
         state["status"] = TRIGGERED
         hurt = (f"{damage} clicks of damage" if damage else
                 "imprisoned" if trap["imprisons"] else trap["effect"])
-        self.last = f"{self._who(seat)} {how} {square}: {trap['name']}, {hurt}"
+        self.last = f"{self._who(seat)} {how} {square}{roll}: {trap['name']}, {hurt}"
         self.note = {"seat": None, "text": ""}
 
     def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
@@ -349,7 +349,7 @@ class Traps(Game):
                          f"the {trap['name']} stays")
             self.note = {"seat": None, "text": ""}
         else:
-            self._spring(square, seat, f"failed to disarm ({mode}, {total} < {number})")
+            self._spring(square, seat, "failed to disarm", f" ({mode}, {total} < {number})")
 
     # --- what the screens and the referee see ----------------------------------------
 
