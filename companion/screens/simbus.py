@@ -99,6 +99,7 @@ class SimBus:
     def __init__(self, mux_address: int | None = None) -> None:
         self.mux_address = mux_address
         self.selected = 0  # channel mask of the multiplexer
+        self.mux_writes: list[int] = []
         self.controllers: dict[tuple[int | None, int], SimController] = {}
         self.bytes_sent = 0
         self.transactions = 0
@@ -123,6 +124,7 @@ class SimBus:
         if address != self.mux_address:
             raise OSError(121, f"no device answers at 0x{address:02X}")
         self.selected = value
+        self.mux_writes.append(value)
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
         self._count(1 + len(data))
