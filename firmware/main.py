@@ -1,7 +1,7 @@
-"""The hub firmware's main loop: pins in, frames out over the USB serial port.
+"""The hub firmware: RP2040 pins and the USB serial port, around hubloop.HubLoop.
 
-Everything that can be tested lives in hubproto, quadrature and debounce; this file only
-ties them to ``machine`` pins and to the USB port (sys.stdin / sys.stdout).
+Everything that can be tested lives in hubproto, hubloop, quadrature and debounce; this file
+only ties them to ``machine`` pins and to the USB port (sys.stdin / sys.stdout).
 """
 
 import os
@@ -14,6 +14,7 @@ import config
 import machine
 import micropython
 from debounce import Debouncer
+from hubloop import HubLoop
 from hubproto import HubSide
 from quadrature import Quadrature
 
@@ -31,7 +32,7 @@ def watch_encoder(pin_a, pin_b, dial):
     pin_b.irq(on_edge, edges, hard=True)
 
 
-def run():
+def build():
     encoders = []
     for a, b, number in config.ENCODERS:
         pin_a, pin_b = pull_up(a), pull_up(b)
@@ -40,17 +41,20 @@ def run():
         encoders.append((dial, number))
     buttons = [(pull_up(pin), Debouncer(0, config.SETTLE_MS, config.HOLD_MS), control, number)
                for pin, control, number in config.BUTTONS]
-    led = machine.Pin(config.LED_PIN, machine.Pin.OUT)
-
-    # Frames are binary: a 0x03 byte must not raise KeyboardInterrupt.
-    micropython.kbd_intr(-1)
     boot = struct.unpack(">I", os.urandom(4))[0]
     hub = HubSide(boot, config.FIRMWARE_VERSION)
+    led = machine.Pin(config.LED_PIN, machine.Pin.OUT)
+    return HubLoop(hub, encoders, buttons, led, machine.disable_irq, machine.enable_irq)
+
+
+def run():
+    loop = build()
+    # Frames are binary: a 0x03 byte must not raise KeyboardInterrupt.
+    micropython.kbd_intr(-1)
     link_in = sys.stdin.buffer
     link_out = sys.stdout.buffer
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-
     # A millisecond count that never wraps, unlike ticks_ms.
     now = 0
     last = time.ticks_ms()
@@ -61,22 +65,9 @@ def run():
         received = bytearray()
         while len(received) < 64 and poller.poll(0):
             received.extend(link_in.read(1))
-        if received:
-            hub.receive(received, now)
-        for pin, button, control, number in buttons:
-            event = button.update(pin.value(), now)
-            if event:
-                hub.add_event(event[0], control, number, event[1])
-        for dial, number in encoders:
-            irq_state = machine.disable_irq()
-            detents = dial.take()
-            machine.enable_irq(irq_state)
-            if detents:
-                hub.add_event("dial", "encoder", number, max(-32768, min(32767, detents)))
-        out = hub.tick(now)
+        out = loop.step(received, now)
         if out:
             link_out.write(out)
-        led.value(hub.led(now))
         time.sleep_ms(config.LOOP_MS)
 
 

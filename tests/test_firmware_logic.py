@@ -35,12 +35,26 @@ debounce = firmware_module("debounce")
 CYCLE = ((1, 1), (0, 1), (0, 0), (1, 0))
 
 
-@pytest.mark.parametrize("interpreter", INTERPRETERS)
-def test_scripted_edges_pass_under_both_interpreters(interpreter: str) -> None:
-    result = subprocess.run([interpreter, str(FIRMWARE / "tests" / "check_logic.py")],
+def run_check(interpreter: str, script: str) -> str:
+    result = subprocess.run([interpreter, str(FIRMWARE / "tests" / script)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok 14"
+    return result.stdout.strip()
+
+
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_scripted_edges_pass_under_both_interpreters(interpreter: str) -> None:
+    assert run_check(interpreter, "check_logic.py") == "ok 14"
+
+
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_main_loop_serves_simulated_pins_to_the_host_under_both(interpreter: str) -> None:
+    assert run_check(interpreter, "check_loop.py") == "ok 4"
+
+
+def test_main_py_builds_the_hub_from_config_pins_under_micropython() -> None:
+    # main.py imports MicroPython's own modules, so it runs under MicroPython only.
+    assert run_check(str(MICROPYTHON), "check_main.py") == "ok 2"
 
 
 @settings(max_examples=200, deadline=None)
