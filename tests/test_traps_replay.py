@@ -81,3 +81,15 @@ def test_companion_rolls_replay_the_same_every_time(capsys):
     assert all(1 <= squares[square]["position"] <= 6 for square in ("T1", "T2"))
     assert squares["T1"]["read_by"] == {"0": squares["T1"]["position"]}
     assert squares["T2"]["status"] in ("triggered", "clear")
+
+
+def test_an_undone_failed_disarm_leaves_no_trace(capsys):
+    code, out = replay(capsys, "undo.jsonl", "--json")
+    result = json.loads(out)
+    assert code == 0
+    # Bob's quick 4 < 8 is withdrawn; his slow 3 + 3 + 2 = 8 >= 8 disarms the Fire Jets.
+    assert result["totals"] == [0, 10]
+    assert result["finished"] is True
+    assert result["state"]["squares"]["T1"] == {
+        "status": "disarmed", "exposed_by": [1], "disarmed_by": 1, "xp_gained": 10,
+        "released": None}
