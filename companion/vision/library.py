@@ -1,0 +1,221 @@
+"""The enrolled library: the table's own cards and tiles, each shown to the camera once.
+
+A library file (.npz) holds each enrolled face as a small upright image; the matching
+features (templates in every rotation, colour grid, ORB keypoints) are derived on load,
+so the file stays compact and a newer matcher reads an older library.
+
+>>> lib = CardLibrary()
+>>> lib.enroll("orc", np.full((88, 63, 3), 200, np.uint8))
+>>> lib.ids
+['orc']
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.vision.quads import QuadFinder, order_corners, quad_sides
+
+FORMAT = "companion-card-library"
+VERSION = 1
+#: Long side of a stored face, pixels: enough detail for ORB, small on disk.
+FACE_LONG = 192
+#: Long side of the fast-path template, pixels.
+TEMPLATE_LONG = 48
+#: Aspect (long / short) below which a face is square and matched in four rotations.
+SQUARE_ASPECT = 1.15
+
+
+class LibraryError(CompanionError):
+    """A library file that cannot be read, or an enrolment that cannot be made."""
+
+
+@dataclass(frozen=True)
+class ShapeClass:
+    """Faces sharing one template size; square ones are tried in four rotations."""
+
+    aspect: float
+    size: tuple[int, int]  # template width, height
+    entries: list[int]
+    rotations: int
+
+
+def upright(image: np.ndarray) -> np.ndarray:
+    """Long side vertical, turned clockwise if needed."""
+    h, w = image.shape[:2]
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h * SQUARE_ASPECT else image
+
+
+def template_size(aspect: float) -> tuple[int, int]:
+    return max(8, round(TEMPLATE_LONG / aspect)), TEMPLATE_LONG
+
+
+def _grey(image_bgr: np.ndarray) -> np.ndarray:
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey = cv2.GaussianBlur(grey, (3, 3), 0)
+    return grey - grey.mean()
+
+
+def _unit(values: np.ndarray) -> np.ndarray:
+    flat = values.ravel()
+    return flat / (np.linalg.norm(flat) + 1e-6)
+
+
+def grey_scores(shape: dict, image_bgr: np.ndarray) -> np.ndarray:
+    """Correlation of a warped quad with every face of a class in every turn, turn-major."""
+    grey = _grey(image_bgr)
+    # Bring the quad to the contrast of an enrolled face before taking the average away.
+    grey *= shape["contrast"] / (float(grey.std()) + 1e-6)
+    return np.concatenate([t["grey"] @ _unit(grey - t["common"]) for t in shape["turns"]])
+
+
+def chroma_grid(image_bgr: np.ndarray) -> np.ndarray:
+    """Blue and green shares of brightness in a 3x4 grid: colour without the light's level."""
+    cells = cv2.resize(image_bgr, (3, 4), interpolation=cv2.INTER_AREA).astype(np.float32)
+    total = cells.sum(axis=2, keepdims=True) + 1.0
+    return (cells[..., :2] / total).ravel()
+
+
+class CardLibrary:
+    """Enrolled faces by id, with what the recognizer needs to match them."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.faces: list[np.ndarray] = []
+        self._derived: dict | None = None
+        self._orb = cv2.ORB_create(nfeatures=400, scaleFactor=1.2, nlevels=8,
+                                   edgeThreshold=15, patchSize=15, fastThreshold=12)
+        self._finder = QuadFinder(min_fraction=0.2, max_fraction=1.0)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    # --- enrolment ---------------------------------------------------------------------
+    def enroll(self, item_id: str, image: np.ndarray) -> None:
+        """Add (or replace) a face from a photo of it alone, or from its clean artwork."""
+        if not item_id:
+            raise LibraryError("an enrolled card needs an id")
+        if image is None or image.ndim != 3 or min(image.shape[:2]) < 16:
+            raise LibraryError(f"{item_id}: not a colour image of a card")
+        face = upright(self._crop_card(image))
+        h, w = face.shape[:2]
+        scale = FACE_LONG / max(h, w)
+        face = cv2.resize(face, (max(8, round(w * scale)), FACE_LONG), interpolation=cv2.INTER_AREA)
+        if item_id in self.ids:
+            self.faces[self.ids.index(item_id)] = face
+        else:
+            self.ids.append(item_id)
+            self.faces.append(face)
+        self._derived = None
+
+    def _crop_card(self, image: np.ndarray) -> np.ndarray:
+        """The card in a photo: the largest quad covering a quarter of it, else the whole."""
+        h, w = image.shape[:2]
+        pad = max(8, min(h, w) // 12)
+        # A dark frame lets a card photographed edge to edge show as a bright quad.
+        framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
+        quads = [q for q in self._finder.find(grey).quads
+                 if cv2.contourArea(q) >= 0.25 * h * w]
+        if not quads:
+            return image
+        quad = max(quads, key=cv2.contourArea)
+        top, side = quad_sides(quad)
+        size = (max(8, round(top)), max(8, round(side)))
+        dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+        return cv2.warpPerspective(framed, cv2.getPerspectiveTransform(order_corners(quad), dst),
+                                   size)
+
+    # --- derived matching data ---------------------------------------------------------
+    @property
+    def derived(self) -> dict:
+        if self._derived is None:
+            self._derived = self._derive()
+        return self._derived
+
+    def aspect(self, index: int) -> float:
+        h, w = self.faces[index].shape[:2]
+        return h / w
+
+    def _derive(self) -> dict:
+        classes: dict[tuple[int, int], list[int]] = {}
+        for n in range(len(self.ids)):
+            classes.setdefault(template_size(self.aspect(n)), []).append(n)
+        shape_classes = []
+        for size, entries in classes.items():
+            aspect = size[1] / size[0]
+            rotations = 4 if aspect < SQUARE_ASPECT else 2
+            smalls = [cv2.resize(self.faces[n], size, interpolation=cv2.INTER_AREA)
+                      for n in entries]
+            # What every face shares (rim, title band, value disc) says nothing about which
+            # face it is: correlate what is left once the class's average face is taken away.
+            average = np.mean([_grey(s) for s in smalls], axis=0)
+            turns, colour_rows, owners = [], [], []
+            for k in range(rotations):
+                quarter = k * (4 // rotations)
+                common = np.rot90(average, quarter).copy()
+                rows = [_unit(np.rot90(_grey(s), quarter) - common) for s in smalls]
+                turns.append({"quarter": quarter, "common": common, "grey": np.stack(rows)})
+                colour_rows.extend(chroma_grid(np.rot90(s, quarter).copy()) for s in smalls)
+                owners.extend((n, quarter) for n in entries)
+            contrast = float(np.mean([_grey(s).std() for s in smalls]))
+            shape_classes.append({"class": ShapeClass(aspect, size, entries, rotations),
+                                  "turns": turns, "contrast": contrast, "colour": np.stack(colour_rows),
+                                  "owners": owners})
+        points, descriptors, owners = [], [], []
+        for n, face in enumerate(self.faces):
+            keypoints, desc = self._orb.detectAndCompute(
+                cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
+            if desc is None:
+                continue
+            points.extend(k.pt for k in keypoints)
+            descriptors.append(desc)
+            owners.extend([n] * len(keypoints))
+        all_descriptors = (np.concatenate(descriptors) if descriptors
+                           else np.zeros((0, 32), np.uint8))
+        # Locality-sensitive hashing: brute force over every enrolled descriptor is too slow.
+        matcher = cv2.FlannBasedMatcher(
+            {"algorithm": 6, "table_number": 6, "key_size": 12, "multi_probe_level": 1}, {})
+        if len(all_descriptors):
+            matcher.add([all_descriptors])
+            matcher.train()
+        return {"classes": shape_classes,
+                "points": np.float32(points).reshape(-1, 2),
+                "descriptors": all_descriptors,
+                "owners": np.int32(owners),
+                "matcher": matcher}
+
+    # --- file --------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the library as one compressed .npz file."""
+        header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids})
+        arrays = {f"face_{n}": face for n, face in enumerate(self.faces)}
+        with open(path, "wb") as out:
+            np.savez_compressed(out, header=np.array(header), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> CardLibrary:
+        """Read a library file, or raise LibraryError saying what is wrong with it."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                if header.get("format") != FORMAT:
+                    raise LibraryError(f"{path}: not a card library")
+                if header.get("version") != VERSION:
+                    raise LibraryError(f"{path}: library version {header.get('version')} "
+                                       f"(this companion reads version {VERSION})")
+                library = cls()
+                library.ids = [str(i) for i in header["ids"]]
+                library.faces = [data[f"face_{n}"] for n in range(len(library.ids))]
+        except LibraryError:
+            raise
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            raise LibraryError(f"{path}: cannot read the card library ({exc})") from None
+        return library

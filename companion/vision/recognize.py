@@ -1,0 +1,231 @@
+"""Recognising enrolled cards and tiles in a camera image.
+
+Fast path: every clean quadrilateral is warped upright to a small template and compared with
+every enrolled face in every rotation (grey correlation, less a colour penalty). Fallback:
+regions that are not one clean quad (cards touching or overlapping, a hand over a card) are
+matched with ORB features and RANSAC homographies. Either way the best match must stand
+clear of the runner-up, else nothing is reported: a card is left out rather than guessed.
+
+>>> from companion.vision.art import draw_face, game_items
+>>> lib = CardLibrary()
+>>> for item in game_items("tricky")[:4]:
+...     lib.enroll(item.item_id, draw_face(item))
+>>> table = np.full((480, 640, 3), (40, 70, 110), np.uint8)
+>>> face = cv2.resize(draw_face(game_items("tricky")[2]), (90, 126))
+>>> table[100:226, 200:290] = face
+>>> [(d.item_id, d.method) for d in Recognizer(lib).recognize(table)]
+[('red-2', 'template')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.library import (
+    FACE_LONG,
+    SQUARE_ASPECT,
+    CardLibrary,
+    chroma_grid,
+    grey_scores,
+)
+from companion.vision.quads import QuadFinder, quad_sides
+
+
+@dataclass(frozen=True)
+class Detection:
+    """An enrolled face found in an image.
+
+    ``corners``: image pixels, the face's own top-left, top-right, bottom-right, bottom-left.
+    ``confidence``: 0..1; ``method``: ``template`` or ``features``.
+    """
+
+    item_id: str
+    corners: np.ndarray
+    confidence: float
+    method: str
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    def as_json(self) -> dict:
+        return {"id": self.item_id,
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """How sure a match must be. Scores are grey correlation minus the colour penalty."""
+
+    min_score: float = 0.2
+    margin: float = 0.1
+    colour_weight: float = 4.0
+    min_inliers: int = 12
+    inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
+
+
+class Recognizer:
+    """Finds the enrolled faces of a library in BGR images."""
+
+    def __init__(self, library: CardLibrary, finder: QuadFinder | None = None,
+                 thresholds: Thresholds | None = None, use_features: bool = True,
+                 use_templates: bool = True) -> None:
+        self.library = library
+        self.finder = finder or QuadFinder()
+        self.limits = thresholds or Thresholds()
+        self.use_features = use_features
+        self.use_templates = use_templates
+        self._orb = cv2.ORB_create(nfeatures=700, scaleFactor=1.2, nlevels=6,
+                                   edgeThreshold=15, patchSize=15, fastThreshold=10)
+
+    def recognize(self, image: np.ndarray) -> list[Detection]:
+        if len(self.library) == 0:
+            return []
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        found = self.finder.find(grey)
+        detections: list[Detection] = []
+        leftovers = list(found.regions)
+        for quad in found.quads:
+            if not self.fits_a_face(quad):
+                continue  # a corner marker, a dice tray: no enrolled face has that shape
+            hit = self.identify(image, quad) if self.use_templates else None
+            if hit is not None:
+                detections.append(hit)
+            else:
+                leftovers.append(cv2.boundingRect(quad.astype(np.int32)))
+        if self.use_features and leftovers:
+            long_sides = [max(quad_sides(d.corners)) for d in detections]
+            card_long = float(np.median(long_sides)) if long_sides else None
+            for region in leftovers:
+                for hit in self._match_features(grey, region, card_long):
+                    if not any(_overlaps(hit, d) for d in detections):
+                        detections.append(hit)
+        return detections
+
+    # --- fast path ---------------------------------------------------------------------
+    def _compatible(self, aspect: float) -> list[dict]:
+        """The library's shape classes that a quad of this aspect could show."""
+        # Perspective stretches a quad; a square tile still reads below a card's aspect.
+        return [shape for shape in self.library.derived["classes"]
+                if shape["class"].aspect / 1.3 <= aspect <= shape["class"].aspect * 1.3
+                or (shape["class"].aspect < SQUARE_ASPECT and aspect < 1.25)]
+
+    def fits_a_face(self, quad: np.ndarray) -> bool:
+        top, side = quad_sides(quad)
+        return bool(self._compatible(max(top, side) / max(min(top, side), 1.0)))
+
+    def identify(self, image: np.ndarray, quad: np.ndarray) -> Detection | None:
+        """The enrolled face in one quad, or None if no face stands clear of the rest."""
+        top, side = quad_sides(quad)
+        quad = quad if side >= top else np.roll(quad, -3, axis=0)  # long side vertical
+        aspect = max(top, side) / max(min(top, side), 1.0)
+        best: list[tuple[float, int, int]] = []
+        for shape in self._compatible(aspect):
+            w, h = shape["class"].size
+            dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+            warped = cv2.warpPerspective(image, cv2.getPerspectiveTransform(
+                quad.astype(np.float32), dst), (w, h), flags=cv2.INTER_AREA)
+            scores = grey_scores(shape, warped)
+            colour = np.abs(shape["colour"] - chroma_grid(warped)).mean(axis=1)
+            scores = scores - self.limits.colour_weight * colour
+            for row in np.argsort(scores)[::-1][:8]:
+                entry, turn = shape["owners"][row]
+                best.append((float(scores[row]), entry, turn))
+        if not best:
+            return None
+        best.sort(reverse=True)
+        score, entry, turn = best[0]
+        runner_up = next((s for s, e, _ in best[1:] if e != entry), -1.0)
+        if score < self.limits.min_score or score - runner_up < self.limits.margin:
+            return None
+        # Template turned k quarter turns anticlockwise: the face's top-left is corner -k.
+        corners = np.roll(quad, -((4 - turn) % 4), axis=0)
+        return Detection(self.library.ids[entry], corners.astype(np.float32),
+                         float(min(1.0, score)), "template")
+
+    # --- fallback ----------------------------------------------------------------------
+    def _match_features(self, grey: np.ndarray, region: tuple[int, int, int, int],
+                        card_long: float | None) -> list[Detection]:
+        derived = self.library.derived
+        if len(derived["descriptors"]) == 0:
+            return []
+        x, y, w, h = region
+        pad = max(w, h) // 8 + 4
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
+        crop = grey[y0:y1, x0:x1]
+        estimate = card_long or min(crop.shape) * 0.9
+        # Small cards carry too few corners for ORB; magnify them towards the enrolled size.
+        zoom = float(np.clip(FACE_LONG * 0.6 / max(estimate, 1.0), 1.0, 3.0))
+        if zoom > 1.05:
+            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+        keypoints, desc = self._orb.detectAndCompute(crop, None)
+        if desc is None or len(keypoints) < self.limits.min_inliers:
+            return []
+        pairs = derived["matcher"].knnMatch(desc, k=2)
+        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < 0.8 * p[1].distance]
+        scene_pts = np.float32([keypoints[m.queryIdx].pt for m in good]).reshape(-1, 2)
+        lib_pts = derived["points"][[m.trainIdx for m in good]].reshape(-1, 2)
+        owners = derived["owners"][[m.trainIdx for m in good]]
+        candidates = []
+        for entry in np.unique(owners):
+            chosen = owners == entry
+            while chosen.sum() >= self.limits.min_inliers:
+                found = self._fit(entry, lib_pts[chosen], scene_pts[chosen])
+                if found is None:
+                    break
+                inliers, corners, used = found
+                candidates.append((inliers, int(entry), corners / zoom + np.float32([x0, y0])))
+                # The same card may lie twice in one region: look again without these points.
+                indices = np.flatnonzero(chosen)
+                chosen[indices[used]] = False
+        candidates.sort(key=lambda c: -c[0])
+        accepted: list[Detection] = []
+        for inliers, entry, corners in candidates:
+            rivals = [c for c in candidates if c[1] != entry and _near(c[2], corners)]
+            if rivals and max(r[0] for r in rivals) > self.limits.inlier_ratio * inliers:
+                continue
+            hit = Detection(self.library.ids[entry], corners.astype(np.float32),
+                            float(min(1.0, inliers / 40)), "features")
+            if not any(_overlaps(hit, d) for d in accepted):
+                accepted.append(hit)
+        return accepted
+
+    def _fit(self, entry: int, lib_pts: np.ndarray, scene_pts: np.ndarray
+             ) -> tuple[int, np.ndarray, np.ndarray] | None:
+        homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 4.0)
+        if homography is None:
+            return None
+        used = mask.ravel().astype(bool)
+        if used.sum() < self.limits.min_inliers:
+            return None
+        fh, fw = self.library.faces[entry].shape[:2]
+        outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
+        corners = cv2.perspectiveTransform(outline, homography).reshape(4, 2)
+        if not _plausible(corners, fh / fw):
+            return None
+        return int(used.sum()), corners, used
+
+
+def _plausible(corners: np.ndarray, aspect: float) -> bool:
+    """A projected outline that a real card lying on a table could have."""
+    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    top, side = quad_sides(corners)
+    if min(top, side) < 8:
+        return False
+    seen = side / top
+    return aspect / 1.4 <= seen <= aspect * 1.4
+
+
+def _near(a: np.ndarray, b: np.ndarray) -> bool:
+    reach = min(quad_sides(a)) / 2
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < reach
+
+
+def _overlaps(a: Detection, b: Detection) -> bool:
+    return _near(a.corners, b.corners) or _near(b.corners, a.corners)

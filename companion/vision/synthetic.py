@@ -1,0 +1,373 @@
+"""Synthetic camera frames of the table, for tests, benchmarks and the demo.
+
+Renders demo art (or any enrolled faces) onto a textured table with the four corner markers,
+seen through a tilted camera, with lighting gradients, glare, blur, noise, partial overlaps
+and hands crossing the table. Every scene carries its ground truth.
+
+>>> renderer = SceneRenderer(size=(320, 240))
+>>> scene = renderer.random_scene(np.random.default_rng(1), game_items("tricky"), cards=3)
+>>> scene.image.shape, len(scene.truth)
+((240, 320, 3), 3)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.art import ART_PX_PER_MM, ArtItem, draw_face, game_items
+from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.table import TableLayout
+
+__all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth",
+           "game_items"]
+
+BACKGROUNDS = ("wood", "felt", "slate", "oak")
+SKIN_TONES = ((120, 160, 215), (90, 125, 180), (60, 85, 125), (150, 185, 230))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A face lying on the table: its centre (table mm) and turn (degrees, clockwise)."""
+
+    item: ArtItem
+    centre_mm: tuple[float, float]
+    angle_deg: float = 0.0
+
+    def corners_mm(self) -> np.ndarray:
+        """Corners in table mm: top-left, top-right, bottom-right, bottom-left of the face."""
+        w, h = self.item.size_mm
+        local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        a = math.radians(self.angle_deg)
+        turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return (local @ turn.T + np.array(self.centre_mm)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A flat ArUco marker on the table (a Rumble character's base, the chest)."""
+
+    marker_id: int
+    centre_mm: tuple[float, float]
+    size_mm: float = 22.0
+    angle_deg: float = 0.0
+
+
+@dataclass(frozen=True)
+class Hand:
+    """An arm reaching from outside the table edge at ``from_mm`` to ``to_mm``."""
+
+    from_mm: tuple[float, float]
+    to_mm: tuple[float, float]
+    tone: int = 0
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How the frame is spoilt. Zero everywhere is a clean frame."""
+
+    background: str = "wood"
+    light_gradient: float = 0.0  # darkest corner is this fraction darker
+    glare: float = 0.0  # peak brightness added by one glare spot, 0..1
+    blur: float = 0.0  # Gaussian sigma, pixels
+    noise: float = 0.0  # Gaussian sigma, grey levels
+    colour_cast: float = 0.0  # up to this fraction per channel
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> Conditions:
+        return cls(background=str(rng.choice(BACKGROUNDS)),
+                   light_gradient=float(rng.uniform(0, 0.45)),
+                   glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.5 else 0.0,
+                   blur=float(rng.uniform(0, 1.2)),
+                   noise=float(rng.uniform(0, 7)),
+                   colour_cast=float(rng.uniform(0, 0.08)))
+
+
+@dataclass(frozen=True)
+class SceneTruth:
+    """A face that is in the frame: id, corners (image pixels), the fraction not covered."""
+
+    item_id: str
+    corners: np.ndarray
+    centre_mm: tuple[float, float]
+    visible: float
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    truth: list[SceneTruth]
+    table_to_image: np.ndarray
+    tokens: list[Token] = field(default_factory=list)
+
+
+class SceneRenderer:
+    """Draws table scenes at one frame size, for one table layout."""
+
+    def __init__(self, layout: TableLayout | None = None, size: tuple[int, int] = (640, 480)):
+        self.layout = layout or TableLayout()
+        self.size = size
+        self._faces: dict[str, np.ndarray] = {}
+        self._textures: dict[str, np.ndarray] = {}
+
+    # --- camera -----------------------------------------------------------------------------
+    def camera(self, rng: np.random.Generator | None = None, tilt: float = 0.06) -> np.ndarray:
+        """A table-mm -> image homography: the table fills the frame, seen slightly askew."""
+        w, h = self.size
+        lay = self.layout
+        pad = lay.marker_mm
+        src = np.float32([[-pad, -pad], [lay.width_mm + pad, -pad],
+                          [lay.width_mm + pad, lay.height_mm + pad], [-pad, lay.height_mm + pad]])
+        scale = 0.92 * min(w / (lay.width_mm + 2 * pad), h / (lay.height_mm + 2 * pad))
+        tw, th = (lay.width_mm + 2 * pad) * scale, (lay.height_mm + 2 * pad) * scale
+        x0, y0 = (w - tw) / 2, (h - th) / 2
+        dst = np.float32([[x0, y0], [x0 + tw, y0], [x0 + tw, y0 + th], [x0, y0 + th]])
+        if rng is not None:
+            # Pull corners inwards only, so the whole table stays in the frame.
+            inward = np.float32([[1, 1], [-1, 1], [-1, -1], [1, -1]])
+            dst += inward * rng.uniform(0, tilt, (4, 2)).astype(np.float32) * np.float32([w, h])
+        return cv2.getPerspectiveTransform(src, dst)
+
+    # --- pieces -----------------------------------------------------------------------------
+    def face(self, item: ArtItem) -> np.ndarray:
+        if item.item_id not in self._faces:
+            self._faces[item.item_id] = draw_face(item)
+        return self._faces[item.item_id]
+
+    def use_face(self, item_id: str, image: np.ndarray) -> None:
+        """Render this image (e.g. a real card photo) for the id instead of demo art."""
+        self._faces[item_id] = image
+
+    def texture(self, kind: str, rng: np.random.Generator) -> np.ndarray:
+        w, h = self.size
+        base = {"wood": (40, 70, 110), "felt": (50, 95, 35), "slate": (70, 65, 60),
+                "oak": (95, 135, 170)}[kind]
+        small = rng.normal(0, 1, (h // 16 + 2, w // 16 + 2)).astype(np.float32)
+        low = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = base
+        img += low[..., None] * 10
+        if kind in ("wood", "oak"):
+            grain = np.sin(np.linspace(0, rng.uniform(40, 90), h) + low[:, :1].ravel() * 2)
+            img += (grain[:, None, None] * 12).astype(np.float32)
+        img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+        return img
+
+    def _paste(self, frame: np.ndarray, labels: np.ndarray, label: int, image: np.ndarray,
+               to_frame: np.ndarray) -> None:
+        """Warp an image onto the frame through a homography, within its bounding box only."""
+        ih, iw = image.shape[:2]
+        corners = np.float32([[0, 0], [iw, 0], [iw, ih], [0, ih]]).reshape(-1, 1, 2)
+        pts = cv2.perspectiveTransform(corners, to_frame).reshape(-1, 2)
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+        fh, fw = frame.shape[:2]
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, fw), min(y1, fh)
+        if x1 <= x0 or y1 <= y0:
+            return
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_frame
+        size = (x1 - x0, y1 - y0)
+        warped = cv2.warpPerspective(image, shift, size, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((ih, iw), 255, np.uint8), shift, size,
+                                   flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+        if warped.ndim == 2:
+            warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+        roi = frame[y0:y1, x0:x1]
+        roi[:] = roi * (1 - mask) + warped.astype(np.float32) * mask
+        labels[y0:y1, x0:x1][mask[..., 0] > 0.5] = label
+
+    def _mm_image(self, image: np.ndarray, size_mm: tuple[float, float], centre: tuple[float, float],
+                  angle_deg: float, table_to_image: np.ndarray) -> np.ndarray:
+        """Homography from an image's pixels to the frame, for a thing of a size at a place."""
+        ih, iw = image.shape[:2]
+        place = Placement(ArtItem("", "", "", (0, 0, 0), "card"), centre, angle_deg)
+        w, h = size_mm
+        a = math.radians(angle_deg)
+        local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        mm = (local @ turn.T + np.array(place.centre_mm)).astype(np.float32)
+        src = np.float32([[0, 0], [iw, 0], [iw, ih], [0, ih]])
+        return table_to_image @ cv2.getPerspectiveTransform(src, mm)
+
+    def _marker_with_margin(self, marker_id: int, px: int = 60) -> np.ndarray:
+        inner = marker_image(marker_id, px)
+        # A white quiet zone of one cell so the marker reads on a dark table.
+        return cv2.copyMakeBorder(inner, px // 6, px // 6, px // 6, px // 6,
+                                  cv2.BORDER_CONSTANT, value=255)
+
+    def _hand_polygons(self, hand: Hand) -> list[np.ndarray]:
+        """Arm, palm and fingers as polygons in table mm."""
+        fx, fy = hand.from_mm
+        tx, ty = hand.to_mm
+        d = np.array([tx - fx, ty - fy], np.float64)
+        length = float(np.linalg.norm(d)) or 1.0
+        u = d / length
+        n = np.array([-u[1], u[0]])
+        arm_w = 38.0
+        wrist = np.array([tx, ty]) - u * 60
+        arm = np.array([np.array([fx, fy]) + n * arm_w, wrist + n * arm_w * 0.8,
+                        wrist - n * arm_w * 0.8, np.array([fx, fy]) - n * arm_w])
+        angle = math.degrees(math.atan2(u[1], u[0]))
+        palm = cv2.ellipse2Poly((int(tx - u[0] * 20), int(ty - u[1] * 20)), (55, 45),
+                                int(angle), 0, 360, 12).astype(np.float64)
+        polys = [arm, palm]
+        for k in (-1.5, -0.5, 0.5, 1.5):
+            base = np.array([tx, ty]) + u * 15 + n * k * 20
+            tip = base + u * (50 - abs(k) * 10)
+            polys.append(np.array([base + n * 8, tip + n * 7, tip - n * 7, base - n * 8]))
+        return polys
+
+    def _draw_hand(self, frame: np.ndarray, labels: np.ndarray, hand: Hand,
+                   table_to_image: np.ndarray) -> None:
+        polys = [cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float32),
+                                          table_to_image).astype(np.int32)
+                 for p in self._hand_polygons(hand)]
+        shadow = np.zeros(frame.shape[:2], np.uint8)
+        for p in polys:
+            cv2.fillPoly(shadow, [p + np.int32([10, 12])], 255)
+        frame[shadow > 0] *= 0.6
+        skin = np.zeros(frame.shape[:2], np.uint8)
+        for p in polys:
+            cv2.fillPoly(skin, [p], 255)
+        frame[skin > 0] = SKIN_TONES[hand.tone % len(SKIN_TONES)]
+        labels[skin > 0] = -1
+
+    def _spoil(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
+        h, w = frame.shape[:2]
+        if cond.light_gradient:
+            gx, gy = rng.uniform(-1, 1, 2)
+            xs, ys = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
+            ramp = (gx * xs + gy * ys) / (abs(gx) + abs(gy) + 1e-9)
+            frame *= (1 - cond.light_gradient * (ramp + 1) / 2)[..., None].astype(np.float32)
+        if cond.glare:
+            cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+            sigma = rng.uniform(0.05, 0.12) * w
+            xs, ys = np.meshgrid(np.arange(w), np.arange(h))
+            spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2))
+            frame += (spot * cond.glare * 255)[..., None].astype(np.float32)
+        if cond.colour_cast:
+            frame *= (1 + rng.uniform(-cond.colour_cast, cond.colour_cast, 3)).astype(np.float32)
+        if cond.blur > 0.2:
+            frame = cv2.GaussianBlur(frame, (0, 0), cond.blur)
+        if cond.noise:
+            frame += rng.normal(0, cond.noise, frame.shape).astype(np.float32)
+        return np.clip(frame, 0, 255).astype(np.uint8)
+
+    # --- scenes -----------------------------------------------------------------------------
+    def render(self, placements: Sequence[Placement], rng: np.random.Generator,
+               conditions: Conditions | None = None, table_to_image: np.ndarray | None = None,
+               hands: Sequence[Hand] = (), tokens: Sequence[Token] = ()) -> Scene:
+        """One frame with these faces (later ones on top), tokens and hands."""
+        cond = conditions or Conditions()
+        h_img = self.camera() if table_to_image is None else table_to_image
+        frame = self.texture(cond.background, rng)
+        labels = np.full(frame.shape[:2], -1, np.int32)
+        lay = self.layout
+        for marker_id, corner in zip(CORNER_IDS, [(0, 0), (lay.width_mm, 0),
+                                                  (lay.width_mm, lay.height_mm),
+                                                  (0, lay.height_mm)], strict=True):
+            img = self._marker_with_margin(marker_id)
+            size = lay.marker_mm * 8 / 6
+            self._paste(frame, labels, -1, img,
+                        self._mm_image(img, (size, size), corner, 0, h_img))
+        full_areas = []
+        for index, place in enumerate(placements):
+            face = self.face(place.item)
+            to_frame = self._mm_image(face, place.item.size_mm, place.centre_mm,
+                                      place.angle_deg, h_img)
+            self._paste(frame, labels, index, face, to_frame)
+            full_areas.append(abs(cv2.contourArea(
+                cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img))))
+        for token in tokens:
+            img = self._marker_with_margin(token.marker_id)
+            size = token.size_mm * 8 / 6
+            self._paste(frame, labels, -1, img, self._mm_image(
+                img, (size, size), token.centre_mm, token.angle_deg, h_img))
+        for hand in hands:
+            self._draw_hand(frame, labels, hand, h_img)
+        counts = np.bincount(labels.ravel() + 1, minlength=len(placements) + 1)[1:]
+        truth = []
+        for index, place in enumerate(placements):
+            corners = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img)
+            truth.append(SceneTruth(place.item.item_id, corners.reshape(4, 2), place.centre_mm,
+                                    float(min(1.0, counts[index] / max(full_areas[index], 1)))))
+        return Scene(self._spoil(frame, cond, rng), truth, h_img, list(tokens))
+
+    def scatter(self, rng: np.random.Generator, items: Sequence[ArtItem], cards: int,
+                overlaps: int = 0, touching: int = 0) -> list[Placement]:
+        """Random placements, apart from each other, except ``overlaps`` cards laid partly on
+        an earlier one and ``touching`` cards laid edge to edge with an earlier one."""
+        lay = self.layout
+        margin = lay.marker_mm + 60
+        chosen = [items[int(i)] for i in rng.integers(0, len(items), cards)]
+        placed: list[Placement] = []
+        for n, item in enumerate(chosen):
+            w, h = item.size_mm
+            reach = math.hypot(w, h)
+            if n >= cards - overlaps - touching and placed:
+                base = placed[int(rng.integers(0, len(placed)))]
+                quarter = int(rng.integers(0, 4))
+                a = math.radians(base.angle_deg + 90 * quarter)
+                span = w if quarter % 2 == 0 else h
+                # Overlapping cards cover about a fifth of the one below; touching ones abut.
+                off = span * (0.8 if n >= cards - overlaps else 1.01)
+                sign = float(rng.choice([-1, 1]))
+                centre = (base.centre_mm[0] + sign * off * math.cos(a),
+                          base.centre_mm[1] + sign * off * math.sin(a))
+                angle = base.angle_deg + float(rng.uniform(-4, 4))
+                inside = (margin < centre[0] < lay.width_mm - margin
+                          and margin < centre[1] < lay.height_mm - margin)
+                if inside:
+                    placed.append(Placement(item, centre, angle))
+                    continue
+            for _ in range(200):
+                centre = (float(rng.uniform(margin, lay.width_mm - margin)),
+                          float(rng.uniform(margin, lay.height_mm - margin)))
+                if all(math.dist(centre, p.centre_mm) > reach * 1.05 for p in placed):
+                    break
+            placed.append(Placement(item, centre, float(rng.uniform(0, 360))))
+        return placed
+
+    def random_scene(self, rng: np.random.Generator, items: Sequence[ArtItem], cards: int = 8,
+                     overlaps: int = 0, touching: int = 0, hands: int = 0,
+                     conditions: Conditions | None = None) -> Scene:
+        """A scene with random cards, camera and conditions (and optional hands)."""
+        placements = self.scatter(rng, items, cards, overlaps, touching)
+        lay = self.layout
+        reach = [Hand(self.layout.seat_position(int(rng.integers(0, lay.seats))),
+                      (float(rng.uniform(100, lay.width_mm - 100)),
+                       float(rng.uniform(100, lay.height_mm - 100))), int(rng.integers(0, 4)))
+                 for _ in range(hands)]
+        reach = [Hand(_outside(lay, h.from_mm), h.to_mm, h.tone) for h in reach]
+        return self.render(placements, rng, conditions or Conditions.random(rng),
+                           self.camera(rng), reach)
+
+
+def _outside(layout: TableLayout, edge: tuple[float, float]) -> tuple[float, float]:
+    """A point beyond the table edge, behind a seat: where an arm comes from."""
+    cx, cy = layout.centre_mm
+    dx, dy = edge[0] - cx, edge[1] - cy
+    norm = math.hypot(dx, dy) or 1.0
+    return edge[0] + dx / norm * 250, edge[1] + dy / norm * 250
+
+
+def reach_from_seat(layout: TableLayout, seat: int, target_mm: tuple[float, float],
+                    progress: float, tone: int = 0) -> Hand:
+    """A hand of ``seat`` on its way to ``target_mm``: progress 0 is outside, 1 is there."""
+    start = _outside(layout, layout.seat_position(seat))
+    x = start[0] + (target_mm[0] - start[0]) * progress
+    y = start[1] + (target_mm[1] - start[1]) * progress
+    return Hand(start, (x, y), tone)
+
+
+def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
+    """Clean faces by id: what a table would enrol by showing each card to the camera."""
+    return {item.item_id: draw_face(item) for item in items}
+
+
+#: Exported for the synthetic enrolment of demo art.
+PX_PER_MM = ART_PX_PER_MM

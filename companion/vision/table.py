@@ -1,0 +1,142 @@
+"""Table rectification: the four corner markers give a top-down view in millimetres.
+
+Table coordinates: x to the right, y towards seat 0, in millimetres, with the centres of
+corner markers 0, 1, 2, 3 at (0, 0), (width, 0), (width, height), (0, height). Seats sit
+clockwise around the edge starting from seat 0 at the middle of the bottom edge; each owns the
+wedge of table nearest to it, and the central rectangle is the shared centre.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.errors import ConfigError
+from companion.vision.markers import CORNER_IDS, MarkerFinder, MarkerSighting
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Size of the marked table area, its seats and its centre.
+
+    >>> layout = TableLayout(seats=4)
+    >>> layout.zone_of((400, 540)), layout.zone_of((400, 280))
+    (0, None)
+    """
+
+    width_mm: float = 800.0
+    height_mm: float = 560.0
+    marker_mm: float = 40.0
+    seats: int = 4
+    #: Fraction of the width and height that the centre rectangle spans.
+    centre_fraction: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not (self.width_mm > 0 and self.height_mm > 0):
+            raise ConfigError("vision: table width_mm and height_mm must be positive")
+        if not 0 < self.marker_mm < min(self.width_mm, self.height_mm) / 4:
+            raise ConfigError("vision: marker_mm must be positive and small beside the table")
+        if not 1 <= self.seats <= 8:
+            raise ConfigError(f"vision: seats must be 1..8, not {self.seats}")
+        if not 0 < self.centre_fraction < 1:
+            raise ConfigError("vision: centre_fraction must be between 0 and 1")
+
+    @property
+    def centre_mm(self) -> tuple[float, float]:
+        return self.width_mm / 2, self.height_mm / 2
+
+    def seat_angle(self, seat: int) -> float:
+        """Direction of a seat from the centre, radians; y points down, so growing is clockwise."""
+        return math.pi / 2 + 2 * math.pi * seat / self.seats
+
+    def seat_position(self, seat: int) -> tuple[float, float]:
+        """Where a seat's wedge meets the table edge."""
+        cx, cy = self.centre_mm
+        angle = self.seat_angle(seat)
+        dx, dy = math.cos(angle), math.sin(angle)
+        # Walk from the centre to the rectangle's border along the seat's direction.
+        reach = min(cx / abs(dx) if abs(dx) > 1e-9 else math.inf,
+                    cy / abs(dy) if abs(dy) > 1e-9 else math.inf)
+        return cx + dx * reach, cy + dy * reach
+
+    def in_centre(self, point: tuple[float, float]) -> bool:
+        cx, cy = self.centre_mm
+        return (abs(point[0] - cx) <= self.width_mm * self.centre_fraction / 2
+                and abs(point[1] - cy) <= self.height_mm * self.centre_fraction / 2)
+
+    def zone_of(self, point: tuple[float, float]) -> int | None:
+        """The seat whose zone holds a table point, or None for the centre."""
+        if self.in_centre(point):
+            return None
+        cx, cy = self.centre_mm
+        # Normalise by the table's proportions so wedges split a long table fairly.
+        angle = math.atan2((point[1] - cy) / self.height_mm, (point[0] - cx) / self.width_mm)
+        step = 2 * math.pi / self.seats
+        return round(((angle - math.pi / 2) % (2 * math.pi)) / step) % self.seats
+
+    def marker_corners_mm(self, marker_id: int) -> np.ndarray:
+        """The four corners of a corner marker in table mm, in ArUco corner order."""
+        x, y = [(0, 0), (self.width_mm, 0), (self.width_mm, self.height_mm),
+                (0, self.height_mm)][CORNER_IDS.index(marker_id)]
+        h = self.marker_mm / 2
+        return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]],
+                        np.float32)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Where the table is in one camera image: homographies both ways."""
+
+    image_to_table: np.ndarray
+    table_to_image: np.ndarray
+    markers_seen: int
+
+    def to_table(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (N, 2) to table millimetres (N, 2)."""
+        pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.image_to_table).reshape(-1, 2)
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Table millimetres (N, 2) to image pixels (N, 2)."""
+        pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.table_to_image).reshape(-1, 2)
+
+
+class Rectifier:
+    """Finds the corner markers and maps the image to table millimetres.
+
+    Three of the four markers are enough (each gives four corners), so a hand resting on one
+    corner does not lose the table; with fewer, the last view found is kept, since the camera
+    is fixed over the table.
+    """
+
+    def __init__(self, layout: TableLayout | None = None,
+                 finder: MarkerFinder | None = None) -> None:
+        self.layout = layout or TableLayout()
+        self.finder = finder or MarkerFinder()
+        self.last_view: TableView | None = None
+
+    def locate(self, image: np.ndarray,
+               sightings: list[MarkerSighting] | None = None) -> TableView | None:
+        """The table in this image, or the last one seen if too few markers show (else None)."""
+        if sightings is None:
+            sightings = self.finder.find(image)
+        corners = {s.marker_id: s for s in sightings if s.marker_id in CORNER_IDS}
+        if len(corners) < 3:
+            return self.last_view
+        src = np.concatenate([corners[i].corners for i in sorted(corners)])
+        dst = np.concatenate([self.layout.marker_corners_mm(i) for i in sorted(corners)])
+        to_table, _ = cv2.findHomography(src, dst, 0)
+        if to_table is None:
+            return self.last_view
+        self.last_view = TableView(to_table, np.linalg.inv(to_table), len(corners))
+        return self.last_view
+
+    def top_down(self, image: np.ndarray, view: TableView, px_per_mm: float = 1.0) -> np.ndarray:
+        """The table seen from straight above, ``px_per_mm`` pixels per millimetre."""
+        scale = np.diag([px_per_mm, px_per_mm, 1.0])
+        size = (round(self.layout.width_mm * px_per_mm), round(self.layout.height_mm * px_per_mm))
+        return cv2.warpPerspective(image, scale @ view.image_to_table, size)
