@@ -92,7 +92,7 @@ def test_the_trap_dial_flow_from_detents_to_an_expose() -> None:
     assert table.ui.dial_shown()["step"] == "clicks"
     one = table.turn(-1)
     two = table.turn(-1)
-    expected = headline("Expose T1", "2 clicks", "turn left; seat button: done")
+    expected = headline("Expose T1", "2 clicks", "turn left, tap seat: done")
     assert same(two["table"], expected)
     assert not same(one["table"], two["table"], (0, HEADER, WIDTH, 50))  # the big number
     assert not same(at_clicks["table"], one["table"])

@@ -31,10 +31,10 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
     if step == "clicks":
         clicks = flow["clicks"]
         return headline(f"{ACTIONS[flow['action']]} {square}",
-                        f"{clicks} click{'s' * (clicks != 1)}", "turn left; seat button: done")
+                        f"{clicks} click{'s' * (clicks != 1)}", "turn left, tap seat: done")
     dice = " + ".join(str(die) if die else "_" for die in flow["dice"])
     return headline(f"{ACTIONS[flow['action']]} {square}", dice,
-                    "dial: next die; seat button: done")
+                    "press: next die, seat: done")
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
