@@ -109,6 +109,11 @@ def test_disarm_with_three_dice():
 @pytest.mark.parametrize("dice", [[0, 3], [3, 7], [-1, 2]])
 def test_dice_out_of_range(dice):
     refused({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick", "dice": dice},
+            rule="disarm-dice", says="a six-sided die shows 1 to 6")
+
+
+def test_dice_of_the_wrong_type():
+    refused({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick", "dice": [3, "6"]},
             error=EventError, says="field 'dice'")
 
 
@@ -134,7 +139,7 @@ def test_variable_die_for_a_triggered_monstrous_hand():
 
 def test_variable_die_out_of_range():
     refused({"type": "disarm", "seat": 2, "square": "T6", "mode": "quick", "dice": [6, 6],
-             "variable_die": 7}, error=EventError, says="field 'variable_die'")
+             "variable_die": 7}, rule="variable-die", says="a six-sided die shows 1 to 6")
 
 
 def test_a_disarmed_square_exposed_again():
@@ -157,9 +162,15 @@ def test_expose_without_clicks():
             rule="expose-clicks", says="give clicks")
 
 
+@pytest.mark.parametrize("kind", ["expose", "trigger"])
 @pytest.mark.parametrize("clicks", [0, -3])
-def test_expose_with_no_turn(clicks):
-    refused({"type": "expose", "seat": 0, "square": "T8", "clicks": clicks},
+def test_a_turn_of_no_clicks(kind, clicks):
+    refused({"type": kind, "seat": 0, "square": "T8", "clicks": clicks},
+            rule=f"{kind}-clicks", says="at least 1 click")
+
+
+def test_huge_clicks():
+    refused({"type": "expose", "seat": 0, "square": "T8", "clicks": 10**9},
             error=EventError, says="field 'clicks'")
 
 

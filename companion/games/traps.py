@@ -104,14 +104,15 @@ class Traps(Game):
                check_dungeon),
     )
     EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
+        # Clicks and dice are range-checked by the handlers, so a refusal names the rule.
         "expose": {"seat": Field(int), "square": Field(str),
-                   "clicks": Field(int, required=False, minimum=1)},
+                   "clicks": Field(int, required=False)},
         "trigger": {"seat": Field(int), "square": Field(str),
-                    "clicks": Field(int, required=False, minimum=1)},
+                    "clicks": Field(int, required=False)},
         "disarm": {"seat": Field(int), "square": Field(str),
                    "mode": Field(str, choices=("quick", "slow")),
-                   "dice": Field(list, required=False, items=int, minimum=1, maximum=6),
-                   "variable_die": Field(int, required=False, minimum=1, maximum=6)},
+                   "dice": Field(list, required=False, items=int),
+                   "variable_die": Field(int, required=False)},
     }
     # The dials never change once drawn: no need to copy them for restore-on-error.
     _fixed_attributes = Game._fixed_attributes | {"dials"}
@@ -171,6 +172,9 @@ class Traps(Game):
 
     def _clicks(self, event: dict[str, Any], action: str) -> int:
         if "clicks" in event:
+            if event["clicks"] < 1:
+                raise RuleViolation(f"{action}-clicks", f"the dial turns at least 1 click "
+                                                        f"counter-clockwise, got {event['clicks']}")
             return event["clicks"]
         if self.options["companion_rolls"]:
             return self._roll("clicks")
@@ -297,7 +301,7 @@ class Traps(Game):
                                                     f"variable_die")
             return state["fixed_disarm"][key]
         if given:
-            die = event["variable_die"]
+            die = check_dice([event["variable_die"]], 1, "variable-die", "variable_die")[0]
         elif self.options["companion_rolls"]:
             die = self._roll("variable")
         else:
