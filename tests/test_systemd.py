@@ -86,8 +86,18 @@ def test_install_service_writes_unit_rule_and_config_dir_under_root(tmp_path: Pa
         f"{sys.prefix}/bin/companion run --config /etc/companion/companion.toml"]
     assert (tmp_path / "etc/udev/rules.d/99-companion-hub.rules").read_text() == (
         SYSTEMD / "99-companion-hub.rules").read_text()
-    assert (tmp_path / "etc/companion").is_dir()
+    config = tmp_path / "etc/companion/companion.toml"
+    assert config.read_text() == (SYSTEMD.parent / "companion.example.toml").read_text()
     assert "wrote" in capsys.readouterr().out
+
+
+def test_install_service_keeps_an_existing_config(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "etc/companion/companion.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[hub]\nenabled = true\n")
+    assert main(["install-service", "--root", str(tmp_path)]) == 0
+    assert config.read_text() == "[hub]\nenabled = true\n"
+    assert f"kept {config}" in capsys.readouterr().out
 
 
 @needs_systemd

@@ -3,7 +3,8 @@
 The files come from the ``systemd/`` folder of the source checkout the companion was
 installed from (``pip install -e``); the unit's ExecStart is pointed at the venv running
 this command. ``--root DIR`` installs under another root (an image being built, a test);
-``--dry-run`` prints what would be written and writes nothing.
+``--dry-run`` prints what would be written and writes nothing. The example config
+(``companion.example.toml``) becomes ``/etc/companion/companion.toml`` unless one is there.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from companion.errors import CompanionError
 SOURCE = Path(__file__).resolve().parent.parent.parent / "systemd"
 UNIT = "companion.service"
 UDEV_RULE = "99-companion-hub.rules"
+EXAMPLE_CONFIG = SOURCE.parent / "companion.example.toml"
 #: The ExecStart program as written in systemd/companion.service.
 DEFAULT_PROGRAM = "/opt/companion/venv/bin/companion"
 
@@ -50,6 +52,14 @@ def placements(root: Path, venv: Path, source: Path = SOURCE) -> list[Placement]
             Placement(root / "etc/udev/rules.d" / UDEV_RULE, rule)]
 
 
+def config_placement(config_dir: Path, example: Path = EXAMPLE_CONFIG) -> Placement | None:
+    """The example config as the daemon's config, unless there is one already."""
+    target = config_dir / "companion.toml"
+    if target.exists() or not example.is_file():
+        return None
+    return Placement(target, example.read_text())
+
+
 def install(files: list[Placement], config_dir: Path) -> None:
     for placement in files:
         try:
@@ -69,8 +79,11 @@ def run_install_service(args: argparse.Namespace) -> int:
     venv = Path(args.venv) if args.venv else Path(sys.prefix)
     if not (venv / "bin" / "companion").exists():
         raise ServiceError(f"--venv {venv}: no bin/companion in it")
-    files = placements(root, venv)
     config_dir = root / "etc/companion"
+    files = placements(root, venv)
+    config = config_placement(config_dir)
+    if config is not None:
+        files.append(config)
     if args.dry_run:
         for placement in files:
             print(f"# would write {placement.path}")
@@ -80,7 +93,8 @@ def run_install_service(args: argparse.Namespace) -> int:
     install(files, config_dir)
     for placement in files:
         print(f"wrote {placement.path}")
-    print(f"config goes in {config_dir / 'companion.toml'}")
+    if config is None:
+        print(f"kept {config_dir / 'companion.toml'}")
     if root == Path("/"):
         print("now run: sudo udevadm control --reload-rules && sudo udevadm trigger\n"
               "         sudo systemctl daemon-reload && sudo systemctl enable --now companion")
