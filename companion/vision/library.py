@@ -167,8 +167,8 @@ class CardLibrary:
                 owners.extend((n, quarter) for n in entries)
             contrast = float(np.mean([_grey(s).std() for s in smalls]))
             shape_classes.append({"class": ShapeClass(aspect, size, entries, rotations),
-                                  "turns": turns, "contrast": contrast, "colour": np.stack(colour_rows),
-                                  "owners": owners})
+                                  "turns": turns, "contrast": contrast,
+                                  "colour": np.stack(colour_rows), "owners": owners})
         points, descriptors, owners = [], [], []
         for n, face in enumerate(self.faces):
             keypoints, desc = self._orb.detectAndCompute(

@@ -180,16 +180,16 @@ class SceneRenderer:
         roi[:] = roi * (1 - mask) + warped.astype(np.float32) * mask
         labels[y0:y1, x0:x1][mask[..., 0] > 0.5] = label
 
-    def _mm_image(self, image: np.ndarray, size_mm: tuple[float, float], centre: tuple[float, float],
-                  angle_deg: float, table_to_image: np.ndarray) -> np.ndarray:
+    def _mm_image(self, image: np.ndarray, size_mm: tuple[float, float],
+                  centre: tuple[float, float], angle_deg: float,
+                  table_to_image: np.ndarray) -> np.ndarray:
         """Homography from an image's pixels to the frame, for a thing of a size at a place."""
         ih, iw = image.shape[:2]
-        place = Placement(ArtItem("", "", "", (0, 0, 0), "card"), centre, angle_deg)
         w, h = size_mm
         a = math.radians(angle_deg)
         local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
         turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        mm = (local @ turn.T + np.array(place.centre_mm)).astype(np.float32)
+        mm = (local @ turn.T + np.array(centre)).astype(np.float32)
         src = np.float32([[0, 0], [iw, 0], [iw, ih], [0, ih]])
         return table_to_image @ cv2.getPerspectiveTransform(src, mm)
 

@@ -1,0 +1,57 @@
+"""What lies on the table, in table millimetres: the link between pixels and events."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.markers import CHARACTER_BASE_ID, CHARACTER_COUNT, CHEST_ID, MarkerSighting
+from companion.vision.recognize import Detection
+from companion.vision.table import TableLayout, TableView
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A recognised card or tile: its id, where it lies (mm) and whose zone that is."""
+
+    item_id: str
+    centre_mm: tuple[float, float]
+    zone: int | None  # a seat, or None for the centre
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """Cards and tiles, and the Rumble markers (marker id -> table mm), of one frame."""
+
+    pieces: tuple[Piece, ...]
+    markers: tuple[tuple[int, tuple[float, float]], ...] = ()
+
+    def key(self) -> frozenset:
+        """What must stay the same for the scene to count as still: ids by zone, markers by
+        the 20 mm cell they stand in (a nudge within a cell is not a move)."""
+        counts = Counter((p.item_id, p.zone) for p in self.pieces)
+        cards = {(item, zone, n) for (item, zone), k in counts.items() for n in range(k)}
+        cells = {("marker", m, round(x / 20), round(y / 20)) for m, (x, y) in self.markers}
+        return frozenset(cards | cells)
+
+
+def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
+                view: TableView, layout: TableLayout) -> TableScene:
+    """Detections and marker sightings of a frame, placed on the table."""
+    pieces = []
+    if detections:
+        centres = view.to_table(np.array([d.centre for d in detections]))
+        for detection, (x, y) in zip(detections, centres, strict=True):
+            point = (float(x), float(y))
+            pieces.append(Piece(detection.item_id, point, layout.zone_of(point)))
+    tokens = [s for s in sightings
+              if CHARACTER_BASE_ID <= s.marker_id < CHARACTER_BASE_ID + CHARACTER_COUNT
+              or s.marker_id == CHEST_ID]
+    markers = []
+    if tokens:
+        centres = view.to_table(np.array([s.centre for s in tokens]))
+        markers = [(s.marker_id, (float(x), float(y)))
+                   for s, (x, y) in zip(tokens, centres, strict=True)]
+    return TableScene(tuple(pieces), tuple(sorted(markers)))

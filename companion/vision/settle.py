@@ -1,0 +1,81 @@
+"""Settled-frame gating: a play is reported only once the table has been still for a while.
+
+The gate is fed, frame by frame, the time, a motion measure and what was recognised. It
+reports a scene when nothing moved and the recognised set stayed the same for
+``settle_seconds``, and only if that scene differs from the last one it reported. Hands moving
+over the table keep resetting the clock, so they never produce a report.
+
+>>> gate = SettleGate(settle_seconds=0.5)
+>>> [gate.observe(t / 10, 0.0, {"orc"}) for t in range(6)][-2:]
+[None, Settled(at=0.5, scene=frozenset({'orc'}))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A scene that has held still: when it settled, and what it is."""
+
+    at: float
+    scene: frozenset
+
+
+class SettleGate:
+    """Reports each new still scene once."""
+
+    def __init__(self, settle_seconds: float = 0.8, motion_limit: float = 4.0) -> None:
+        if settle_seconds < 0:
+            raise ValueError("settle_seconds must not be negative")
+        self.settle_seconds = settle_seconds
+        self.motion_limit = motion_limit
+        self._candidate: frozenset | None = None
+        self._since: float | None = None
+        self._reported: frozenset | None = None
+
+    @property
+    def reported(self) -> frozenset | None:
+        """The last scene reported (None before the first)."""
+        return self._reported
+
+    def observe(self, at: float, motion: float, scene: set[Hashable] | frozenset
+                ) -> Settled | None:
+        """Feed one frame; returns the scene when it has just settled and is new."""
+        scene = frozenset(scene)
+        if motion > self.motion_limit or scene != self._candidate:
+            self._candidate = scene
+            self._since = None if motion > self.motion_limit else at
+            return None
+        if self._since is None:
+            self._since = at
+        if at - self._since >= self.settle_seconds and scene != self._reported:
+            self._reported = scene
+            return Settled(at, scene)
+        return None
+
+
+class MotionMeter:
+    """How much the picture changed since the previous frame: mean grey-level difference
+    on a small blurred copy, so sensor noise reads near zero and a hand reads high."""
+
+    def __init__(self, width: int = 160) -> None:
+        self.width = width
+        self._previous: np.ndarray | None = None
+
+    def measure(self, frame: np.ndarray) -> float:
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        scale = self.width / grey.shape[1]
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (5, 5), 0).astype(np.int16)
+        if self._previous is None or self._previous.shape != small.shape:
+            self._previous = small
+            return float("inf")  # nothing to compare with: not known to be still
+        change = float(np.abs(small - self._previous).mean())
+        self._previous = small
+        return change

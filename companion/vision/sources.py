@@ -1,0 +1,236 @@
+"""Where frames come from: Picamera2 (Pi only), OpenCV VideoCapture, a folder of images.
+
+Every source has ``open()``, ``read() -> (timestamp, frame) | None`` and ``close()``. A
+``CameraWatch`` wraps one and judges each frame: a dropped read, a black frame or a frozen
+picture is reported as a ``CameraTrouble`` and the source is reopened; such frames never
+reach the recognizer, so they never become events.
+
+>>> watch = CameraWatch(FrameList([np.zeros((8, 8, 3), np.uint8)]))
+>>> frame, trouble = watch.next()
+>>> frame is None, trouble.kind
+(True, 'black')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class CameraError(CompanionError):
+    """A camera that cannot be opened at all."""
+
+
+class FrameSource(Protocol):
+    """Anything that yields timestamped BGR frames."""
+
+    def open(self) -> None: ...
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        """The next frame and its time (seconds), or None if the read failed."""
+
+    def close(self) -> None: ...
+
+
+class FrameList:
+    """Frames held in memory, with optional timestamps: tests and the demo."""
+
+    def __init__(self, frames: Sequence[np.ndarray], times: Sequence[float] | None = None):
+        self.frames = list(frames)
+        self.times = list(times) if times is not None else [i / 10 for i in range(len(frames))]
+        self.position = 0
+        self.opened = 0
+
+    def open(self) -> None:
+        self.opened += 1
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        if self.position >= len(self.frames):
+            return None
+        self.position += 1
+        return self.times[self.position - 1], self.frames[self.position - 1]
+
+    def close(self) -> None:
+        pass
+
+
+class ImageFolder:
+    """Every image file of a folder in name order, ``interval`` seconds apart (simulated camera).
+
+    EXIF orientation is applied, as a phone photo would be shown.
+    """
+
+    def __init__(self, folder: str | Path, interval: float = 0.1) -> None:
+        self.folder = Path(folder)
+        self.interval = interval
+        self.files: list[Path] = []
+        self.position = 0
+
+    def open(self) -> None:
+        if not self.folder.is_dir():
+            raise CameraError(f"{self.folder}: not a folder of images")
+        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.position = 0
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        if self.position >= len(self.files):
+            return None
+        path = self.files[self.position]
+        self.position += 1
+        frame = read_image(path)
+        return (self.position - 1) * self.interval, frame
+
+    def close(self) -> None:
+        pass
+
+
+class VideoCapture:
+    """A USB camera (by index) or a video file through OpenCV."""
+
+    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.device = device
+        self.size = size
+        self.clock = clock
+        self._capture: cv2.VideoCapture | None = None
+
+    def open(self) -> None:
+        self.close()
+        capture = cv2.VideoCapture(self.device)
+        if not capture.isOpened():
+            raise CameraError(f"camera {self.device!r} cannot be opened")
+        if self.size:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._capture = capture
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        if self._capture is None:
+            return None
+        ok, frame = self._capture.read()
+        return (self.clock(), frame) if ok and frame is not None else None
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class Picamera2Source:
+    """The Raspberry Pi camera through Picamera2, imported only when opened (Pi only)."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 720),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.size = size
+        self.clock = clock
+        self._camera = None
+
+    def open(self) -> None:
+        self.close()
+        try:
+            from picamera2 import Picamera2  # only present on a Pi
+        except ImportError:
+            raise CameraError("Picamera2 is not installed (it comes with Raspberry Pi OS: "
+                              "apt install python3-picamera2)") from None
+        camera = Picamera2()
+        camera.configure(camera.create_video_configuration(
+            main={"size": self.size, "format": "RGB888"}))
+        camera.start()
+        self._camera = camera
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        if self._camera is None:
+            return None
+        try:
+            frame = self._camera.capture_array()
+        except RuntimeError:
+            return None
+        # Picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+        return self.clock(), frame
+
+    def close(self) -> None:
+        if self._camera is not None:
+            self._camera.stop()
+            self._camera.close()
+            self._camera = None
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """An image file as BGR, turned as its EXIF orientation says."""
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)  # applies EXIF orientation
+    if frame is None:
+        raise CameraError(f"{path}: not a readable image")
+    return frame
+
+
+@dataclass(frozen=True)
+class CameraTrouble:
+    """A frame that was not used: ``dropped``, ``black`` or ``frozen``, and when."""
+
+    kind: str
+    at: float | None
+    message: str
+
+
+class CameraWatch:
+    """Reads a source, holds back bad frames, reports trouble and reopens the source.
+
+    Frozen means ``frozen_frames`` reads in a row with no pixel change at all: a live sensor
+    always carries some noise, a stuck driver repeats the same buffer.
+    """
+
+    def __init__(self, source: FrameSource, black_level: float = 8.0, frozen_frames: int = 30,
+                 report: Callable[[CameraTrouble], None] | None = None) -> None:
+        self.source = source
+        self.black_level = black_level
+        self.frozen_frames = frozen_frames
+        self.report = report
+        self.troubles: list[CameraTrouble] = []
+        self._opened = False
+        self._previous: np.ndarray | None = None
+        self._same = 0
+
+    def next(self) -> tuple[tuple[float, np.ndarray] | None, CameraTrouble | None]:
+        """The next good frame with its time, or (None, the trouble that held it back)."""
+        if not self._opened:
+            self.source.open()
+            self._opened = True
+        got = self.source.read()
+        if got is None:
+            return None, self._trouble("dropped", None, "the camera gave no frame")
+        at, frame = got
+        small = cv2.resize(frame, (32, 24), interpolation=cv2.INTER_AREA)
+        if float(small.mean()) < self.black_level:
+            return None, self._trouble("black", at, "the camera sees only black "
+                                       "(lens covered, cable loose or lights off)")
+        # Raw pixels, not an average: averaging would hide a live sensor's noise.
+        sample = frame[::7, ::7]
+        if self._previous is not None and np.array_equal(sample, self._previous):
+            self._same += 1
+            if self._same >= self.frozen_frames:
+                self._same = 0
+                return None, self._trouble("frozen", at, "the camera picture is frozen")
+        else:
+            self._same = 0
+        self._previous = sample.copy()
+        return (at, frame), None
+
+    def _trouble(self, kind: str, at: float | None, message: str) -> CameraTrouble:
+        trouble = CameraTrouble(kind, at, message)
+        self.troubles.append(trouble)
+        if self.report:
+            self.report(trouble)
+        self.source.close()
+        self._opened = False
+        self._previous = None
+        return trouble
