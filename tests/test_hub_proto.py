@@ -170,3 +170,13 @@ def test_hub_drops_events_beyond_its_capacity_and_reports_them() -> None:
     hub.receive(host.tick(1), 1)
     host.receive(hub.tick(1), 1)
     assert (host.queued, host.dropped) == (0, 2)
+
+
+def test_a_malformed_welcome_is_ignored_and_hello_is_sent_again() -> None:
+    host = p.HostSide(retry_ms=10)
+    host.connect(0)
+    hello = p.FrameParser().feed(host.tick(0))[0]
+    bad = p.encode_frame(hello[0], p.WELCOME, b"\x01\x00" + bytes(8) + b"\xff\xfe")
+    assert host.receive(bad, 1) == []
+    assert not host.welcomed
+    assert p.FrameParser().feed(host.tick(10)) == [hello]

@@ -158,6 +158,9 @@ class Hub:
                         log.warning("hub on %s lost: %s", path, error)
                     else:
                         log.debug("hub on %s not reachable: %s", path, error)
+                except Exception:
+                    # A fault of ours must not leave the table without its hub for good.
+                    log.exception("hub on %s: unexpected failure, reconnecting", path)
                 finally:
                     self._connected.clear()
                 if self.connections > connections:

@@ -172,7 +172,11 @@ def decode_welcome(payload: bytes) -> tuple:
     if len(payload) < 10:
         raise ProtocolError(f"welcome payload of {len(payload)} bytes")
     major, minor, boot, oldest = struct.unpack(_WELCOME, payload[:10])
-    return major, minor, boot, oldest, payload[10:].decode()
+    try:
+        firmware = payload[10:].decode()
+    except UnicodeError:
+        raise ProtocolError("welcome: firmware version is not UTF-8") from None
+    return major, minor, boot, oldest, firmware
 
 
 class HubSide:
@@ -225,7 +229,8 @@ class HubSide:
         """Take bytes from the host; answers go out with the next ``tick``."""
         for seq, kind, payload in self.parser.feed(data):
             self._host_seen = now
-            if kind == HELLO and len(payload) == 2:
+            # A longer HELLO is a newer host: answered all the same, it judges the versions.
+            if kind == HELLO and len(payload) >= 2:
                 self.connected = True
                 self._in_flight = 0
                 oldest = self.outbox[0][0] if self.outbox else self.next_number
@@ -331,8 +336,7 @@ class HostSide:
         for seq, kind, payload in self.parser.feed(data):
             if kind == EVENT:
                 self._on_event(payload, events)
-            elif kind == WELCOME and seq in self._pending:
-                self._on_welcome(payload)
+            elif kind == WELCOME and seq in self._pending and self._on_welcome(payload):
                 self._answered(seq, now)
             elif kind == PONG and seq in self._pending and len(payload) == 6:
                 self.queued, self.dropped = struct.unpack(_PONG, payload)
@@ -345,8 +349,11 @@ class HostSide:
         if len(self.round_trips) > 100:
             self.round_trips = self.round_trips[-100:]
 
-    def _on_welcome(self, payload: bytes) -> None:
-        major, minor, boot, oldest, firmware = decode_welcome(payload)
+    def _on_welcome(self, payload: bytes) -> bool:
+        try:
+            major, minor, boot, oldest, firmware = decode_welcome(payload)
+        except ProtocolError:
+            return False  # the HELLO goes out again
         self.version = (major, minor)
         self.firmware = firmware
         if major != PROTOCOL_MAJOR:
@@ -360,6 +367,7 @@ class HostSide:
             self.expected = oldest
         self.welcomed = True
         self._ack_due = True
+        return True
 
     def _on_event(self, payload: bytes, events: list) -> None:
         if not self.welcomed:
