@@ -119,6 +119,14 @@ class SimBus:
         self.transactions += 1
         self.bytes_sent += 1 + payload  # the address byte, then the payload
 
+    def read_byte(self, address: int) -> int:
+        """A probe, as i2cdetect and ``companion doctor`` do: OSError if nothing answers."""
+        self._count(1)
+        if address != self.mux_address:
+            self._target(address)
+            return 0
+        return self.selected
+
     def write_byte(self, address: int, value: int) -> None:
         self._count(1)
         if address != self.mux_address:
