@@ -151,6 +151,9 @@ def test_without_a_hub_start_and_close_return_and_a_late_hub_is_found(link: str)
     assert wait_for(lambda: not hub.connected)
     hub.close()
     assert hub._thread is None
+    with FakeHub(link):
+        assert hub.start().wait_connected(10), "a closed hub starts again"
+        hub.close()
 
 
 def test_stale_bytes_waiting_in_the_port_are_not_taken_for_events(link: str) -> None:

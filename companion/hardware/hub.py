@@ -110,6 +110,7 @@ class Hub:
     def start(self) -> Hub:
         """Start serving the hub in the background; returns at once."""
         if self._thread is None:
+            self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="companion-hub", daemon=True)
             self._thread.start()
         return self
