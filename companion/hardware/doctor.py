@@ -10,6 +10,7 @@ fixing. It runs anywhere: on a computer that is not a Pi it says what is missing
 from __future__ import annotations
 
 import argparse
+import contextlib
 import grp
 import os
 import pwd
@@ -119,7 +120,8 @@ def _check_screens(pinmap: PinMap, machine: Machine, bus: Any, overlay: Path) ->
         try:
             if pinmap.mux_mode == "overlay":
                 number = int(os.readlink(overlay / f"channel-{wiring.channel}").rsplit("-", 1)[1])
-                found = _answers(machine.open_bus(number), wiring.address)
+                with contextlib.closing(machine.open_bus(number)) as channel_bus:
+                    found = _answers(channel_bus, wiring.address)
             else:
                 bus.write_byte(pinmap.mux_address, 1 << wiring.channel)
                 found = _answers(bus, wiring.address)
@@ -148,8 +150,9 @@ def check_gpio(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
                 resting = not device.is_active  # pulled up: low means pressed or shorted
         except (GPIOZeroError, OSError, RuntimeError) as exc:
             yield Finding(False, f"{what} (GPIO {pin}): cannot read it ({exc})",
-                          "add yourself to the gpio group: 'sudo adduser $USER gpio'; install "
-                          "lgpio ('pip install .[pi]')")
+                          "stop the daemon if it runs ('sudo systemctl stop companion'); add "
+                          "yourself to the gpio group ('sudo adduser $USER gpio'); install lgpio "
+                          "('pip install .[pi]')")
             continue
         # Encoder contacts may rest closed at a detent; only the buttons must read open.
         if resting or what in ("encoder A", "encoder B"):

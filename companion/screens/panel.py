@@ -72,6 +72,7 @@ class Panel:
         self._memory = memory
 
     def _address(self, page: int, start: int, end: int) -> None:
+        # The column offsets are the luma drivers' own settings for the panel (luma.oled < 4).
         device = self.device
         if isinstance(device, sh1106):
             # Page addressing: page, then the column as two nibbles after the panel's offset.
