@@ -60,12 +60,13 @@ def screens(config: Config, sim: bool) -> list[Screen]:
 
 
 def parts(config: Config, sim: bool) -> list[Part]:
-    """The input parts: the keyboard in --sim, else the GPIO controls if enabled."""
+    """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
+    GPIO controls if enabled."""
     found: list[Part] = []
     if sim:
         if sys.stdin.isatty():
             print(KEY_HELP)
-            found.append(Keyboard())
+        found.append(Keyboard())
     elif config.inputs.enabled:
         found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
     return found
@@ -91,8 +92,10 @@ def run_daemon(args: argparse.Namespace) -> int:
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
                         confirm_below=config.vision.confirm_below,
-                        retry_seconds=config.daemon.retry_seconds)
-        daemon.table = table
+                        retry_seconds=config.daemon.retry_seconds,
+                        peek_timeout_s=config.pinmap().peek_timeout_s)
+        if table is not None:
+            daemon.use_table(table)
         stop_on_signals(daemon)
         return daemon.run()
 

@@ -2,7 +2,7 @@
 
 ``PanelScreen`` is an OLED of the pin map (or luma's ``dummy`` device when simulated);
 ``MemoryScreen`` keeps every image it showed (the demo's PNG files and GIF);
-``TerminalScreen`` draws the page in a terminal as half-block art with its text below.
+``TerminalScreen`` draws the image in a terminal as half-block art.
 """
 
 from __future__ import annotations
@@ -14,23 +14,22 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.daemon.pages import Page, draw, text_lines
 from companion.daemon.parts import Part, Submit
 from companion.hardware.pins import PinMap
 from companion.screens.panel import Panel
 
 
 class Screen(Part):
-    """A part that shows pages; ``show`` raises if the screen does not answer."""
+    """A part that shows 128x64 images; ``show`` raises if the screen does not answer."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.page: Page | None = None
+        self.shown: bytes | None = None  # the image last shown, to skip unchanged ones
 
     def start(self, submit: Submit) -> None:
-        self.page = None  # a reopened screen must be drawn again
+        self.shown = None  # a reopened screen must be drawn again
 
-    def show(self, page: Page) -> None:
+    def show(self, image: Image.Image) -> None:
         raise NotImplementedError
 
 
@@ -49,11 +48,10 @@ class PanelScreen(Screen):
         super().start(submit)
         self.panel = open_panels(self.pinmap, simulate=self.simulate, names=[self.name])[self.name]
 
-    def show(self, page: Page) -> None:
+    def show(self, image: Image.Image) -> None:
         if self.panel is None:
             raise OSError(f"screen {self.name} is not open")
-        self.panel.show(draw(page))
-        self.page = page
+        self.panel.show(image)
 
     def stop(self) -> None:
         if self.panel is not None:
@@ -69,14 +67,13 @@ class MemoryScreen(Screen):
         super().__init__(name)
         self.images: list[Image.Image] = []
 
-    def show(self, page: Page) -> None:
-        self.images.append(draw(page))
-        self.page = page
+    def show(self, image: Image.Image) -> None:
+        self.images.append(image.copy())
 
 
-def half_blocks(image: Image.Image) -> list[str]:
-    """A one-bit image as terminal text, two pixel rows per character (scaled to half width)."""
-    small = image.convert("1").resize((image.width // 2, image.height // 2))
+def half_blocks(image: Image.Image, scale: int = 1) -> list[str]:
+    """A one-bit image as terminal text, two pixel rows per character (``scale``: shrink by)."""
+    small = image.convert("1").resize((image.width // scale, image.height // scale))
     pixels: Any = small.load()
     glyphs = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
     rows = []
@@ -87,22 +84,18 @@ def half_blocks(image: Image.Image) -> list[str]:
 
 
 class TerminalScreen(Screen):
-    """Draws its page on a text stream (``--sim``): half-block art, then the plain text."""
+    """Draws its image on a text stream (``--sim``) as half-block art under its name."""
 
     lock = threading.Lock()  # screens of one terminal must not interleave their lines
 
-    def __init__(self, name: str, stream: TextIO | None = None, art: bool = True) -> None:
+    def __init__(self, name: str, stream: TextIO | None = None) -> None:
         super().__init__(name)
         self.stream = stream
-        self.art = art
 
-    def show(self, page: Page) -> None:
+    def show(self, image: Image.Image) -> None:
         stream = self.stream or sys.stdout
-        lines = [f"--- {self.name} " + "-" * max(0, 28 - len(self.name))]
-        if self.art:
-            lines += half_blocks(draw(page))
-        lines += text_lines(page)
+        lines = [f"+-- {self.name} " + "-" * max(0, 122 - len(self.name))]
+        lines += ["|" + row for row in half_blocks(image)]
         with self.lock:
             stream.write("\n".join(lines) + "\n")
             stream.flush()
-        self.page = page

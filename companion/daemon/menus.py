@@ -61,5 +61,6 @@ class Dialogue:
             return True, stop.value
         return False, None
 
-    def lines(self) -> list[str]:
-        return self.menu.lines()
+    def title_and_lines(self) -> tuple[str, tuple[str, ...]]:
+        lines = self.menu.lines()
+        return lines[0], tuple(lines[1:])

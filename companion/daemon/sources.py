@@ -104,6 +104,12 @@ class Keyboard(Part):
                          daemon=True).start()
 
     def _read(self, submit: Submit) -> None:
+        try:
+            self._keys(submit)
+        except Exception as error:  # noqa: BLE001 - reported; the game goes on without keys
+            submit(PartFailed(self.name, describe(error)))
+
+    def _keys(self, submit: Submit) -> None:
         stream = self.stream or sys.stdin
         with _cbreak(stream):
             while True:
@@ -118,12 +124,13 @@ class Keyboard(Part):
 @contextlib.contextmanager
 def _cbreak(stream: TextIO) -> Any:
     """Keys without Enter on a terminal; a pipe is read as it is."""
+    import termios
+    import tty
+
     try:
-        import termios
-        import tty
         descriptor = stream.fileno()
         saved = termios.tcgetattr(descriptor)
-    except (ImportError, OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, termios.error):
         yield
         return
     try:

@@ -19,20 +19,25 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from PIL import Image
+
 from companion.daemon.dialogues import confirm, manual_entry, new_game
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
-from companion.daemon.pages import Page, message_page, seat_page, table_page
+from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Part, Supervisor, describe
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.hardware.events import InputEvent
+from companion.screens.canvas import blank
+from companion.screens.screen_set import compose
+from companion.screens.ui import TableUI
 from companion.table import Header, StoredSession, TableStore
 
 log = logging.getLogger("companion.daemon")
 
-#: The table's own controls (the pin map's names): the dial, its switch, the menu button.
-DIAL, SWITCH, MENU = "encoder:0", "encoder-switch:0", "menu"
+#: The table's own controls (the pin map's names): the dial's switch, the menu button.
+SWITCH, MENU = "encoder-switch:0", "menu"
 #: How long the loop sleeps at most when nothing happens (watchdog, retries).
 TICK = 0.25
 
@@ -59,6 +64,7 @@ class Daemon:
                  default_seats: Sequence[str] = ("Ann", "Bob", "Cy"),
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  confirm_below: float = 0.8, retry_seconds: float = 5.0,
+                 peek_timeout_s: float = 5.0,
                  notifier: Notifier | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
@@ -68,16 +74,16 @@ class Daemon:
         self.default_game, self.default_seats = default_game, list(default_seats)
         self.options = dict(options or {})
         self.confirm_below = confirm_below
+        self.peek_timeout_s = peek_timeout_s
         self.notifier = notifier or Notifier(clock)
         self.clock = clock
         self.table: StoredSession | None = None
         self.dialogue: Dialogue | None = None
         self.purpose = ""  # what the open dialogue decides: "new game", "entry", "confirm"
         self.unsure: list[Seen] = []  # events seen without enough confidence, to confirm
-        self.clicks = 0  # dial detents turned since the last event (the trap dial)
-        self.held: set[str] = set()  # buttons whose hold was already acted on
+        self.ui = TableUI("none", 0)  # peeks, refusals, the trap dial: set per session
+        self.menu_held = False  # the menu button's hold was acted on; its release is not a tap
         self.table_notice = ""
-        self.seat_notices: dict[int, str] = {}
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -95,7 +101,8 @@ class Daemon:
         """Resume the unfinished session, or open the new-game menu on the table screen."""
         latest = self.store.latest(unfinished=True)
         if latest is not None:
-            self.table = self.store.open_session(latest)
+            self.use_table(self.store.open_session(latest))
+            assert self.table is not None
             log.info("resumed session %d (%s, %d seats, %d events)", latest,
                      self.table.header.game, len(self.table.header.seats),
                      len(self.table.session.entries))
@@ -106,11 +113,17 @@ class Daemon:
         self.open_dialogue("new game", new_game(self.default_game, self.default_seats,
                                                 self.options))
 
-    def start_game(self, header: Header) -> None:
-        self.table = self.store.new_session(header)
-        self.clicks = 0
-        self.seat_notices.clear()
+    def use_table(self, table: StoredSession) -> None:
+        """Play ``table`` from now on (a resumed, new or fed session)."""
+        self.table = table
+        game = table.game
+        self.ui = TableUI(game.name, len(game.seats), squares=game.options.get("squares", ()),
+                          peek_timeout_s=self.peek_timeout_s)
         self.table_notice = ""
+
+    def start_game(self, header: Header) -> None:
+        self.use_table(self.store.new_session(header))
+        assert self.table is not None
         log.info("new session %d: %s, %d seats", self.table.id, header.game, len(header.seats))
 
     # --- the loop ----------------------------------------------------------------------
@@ -130,7 +143,9 @@ class Daemon:
                     item = None
                 if item is not None:
                     self.handle(item)
-                if self.supervisor.tick(self.clock()) or item is not None:
+                changed = self.supervisor.tick(self.clock()) or item is not None
+                if changed or self.ui.peeks or self.ui.errors:
+                    self.ui.tick(self.clock())  # peeks and refusals shown for a while only
                     self.refresh()
                 self.notifier.watchdog()
         finally:
@@ -180,9 +195,7 @@ class Daemon:
     def accepted(self, event: Mapping[str, Any], seq: int) -> None:
         assert self.table is not None
         self.stored += 1
-        self.clicks = 0
         self.table_notice = ""
-        self.seat_notices.clear()
         log.info("stored #%d: %s", seq, describe_event(event))
         game = self.table.game
         if game.finished:
@@ -196,7 +209,7 @@ class Daemon:
         self.table_notice = f"refused: {rule}"
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
-            self.seat_notices[seat] = str(error)
+            self.ui.refused(seat, str(error), self.clock())
 
     def on_fed(self, fed: Fed) -> None:
         try:
@@ -252,95 +265,87 @@ class Daemon:
         self.next_confirmation()
 
     def on_input(self, event: InputEvent) -> None:
-        if event.kind == "hold":
-            if event.control in self.held:
-                return
-            self.held.add(event.control)
-            self.on_long_press(event.control)
-            return
-        if event.kind == "press":
-            self.held.discard(event.control)
-            return
-        if event.kind == "release":
-            if event.control in self.held:
-                self.held.discard(event.control)
-                return
-            self.on_short_press(event.control)
-            return
-        if event.kind == "dial" and event.control == DIAL:
-            if self.dialogue is not None:
+        """The table's own controls first (menus, undo, new game), then the game's UI."""
+        if event.control == MENU:
+            self.on_menu(event.kind)
+        elif self.dialogue is not None:
+            if event.kind == "dial":
                 self.dialogue.turn(event.value)
-            else:
-                self.clicks += event.value
-
-    def on_long_press(self, control: str) -> None:
-        if control != MENU:
-            return
-        if self.dialogue is not None:
-            self.close_dialogue(None, completed=False)  # a long press leaves a menu
-        elif self.table is not None and self.table.session.in_force:
-            log.info("undo of the latest event (long press)")
-            self.append({"type": "undo", "t": now_iso()})
-
-    def on_short_press(self, control: str) -> None:
-        if self.dialogue is not None:
-            if control in (SWITCH, MENU):
-                completed, decided = self.dialogue.choose()
-                if completed:
-                    self.close_dialogue(decided, completed=True)
-            return
-        if self.table is None or self.table.game.finished:
-            if control in (SWITCH, MENU):
+            elif event.kind == "press" and event.control == SWITCH:
+                self.choose()
+        elif self.table is None or self.table.game.finished:
+            if event.kind == "press" and event.control == SWITCH:
                 self.offer_new_game()
-            return
-        seat = None
-        if control.startswith("seat:"):
-            seat = int(control.split(":")[1])
-            if seat >= len(self.table.header.seats):
-                return
-        elif control not in (SWITCH, MENU):
-            return
-        presets = {"clicks": self.clicks} if self.clicks > 0 else {}
-        self.open_dialogue("entry", manual_entry(self.table.game, seat, presets))
+        elif (event.kind == "press" and event.control == SWITCH
+              and self.table.header.game != "traps"):
+            # The trap dial has its own flow; in the other games the dial enters by hand.
+            self.open_dialogue("entry", manual_entry(self.table.game))
+        else:
+            decided = self.ui.handle(event, self.clock())
+            if decided is not None:
+                self.append({**decided, "t": now_iso()})
+
+    def on_menu(self, kind: str) -> None:
+        """Menu button: a tap chooses in a menu (else flips play/scores), a long press undoes
+        the latest event (or leaves a menu)."""
+        if kind == "press":
+            self.menu_held = False
+        elif kind == "hold" and not self.menu_held:
+            self.menu_held = True
+            if self.dialogue is not None:
+                self.close_dialogue(None, completed=False)
+            elif self.table is not None and self.table.session.in_force:
+                log.info("undo of the latest event (long press)")
+                self.append({"type": "undo", "t": now_iso()})
+        elif kind == "release" and not self.menu_held:
+            if self.dialogue is not None:
+                self.choose()
+            elif self.table is None or self.table.game.finished:
+                self.offer_new_game()
+            else:
+                self.ui.handle(InputEvent("press", MENU), self.clock())
+
+    def choose(self) -> None:
+        assert self.dialogue is not None
+        completed, decided = self.dialogue.choose()
+        if completed:
+            self.close_dialogue(decided, completed=True)
 
     # --- screens -------------------------------------------------------------------------
 
-    def pages(self) -> dict[str, Page]:
-        """What every screen should show now (only views the rules allow each screen)."""
+    def images(self) -> dict[str, Image.Image]:
+        """What every screen should show now: game screens from views only, menus, notices."""
         failures = self.supervisor.failures()
         failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
-        menu = self.dialogue.lines() if self.dialogue else None
-        pages: dict[str, Page] = {}
-        if self.table is None:
-            pages["table"] = table_page("Dungeon Table", {}, menu or ["Dungeon Table"],
-                                        failure)
-            return pages
-        game, header = self.table.game, self.table.header
-        title = game.title + (" - over" if game.finished else "")
-        public = game.view(None)
-        if self.clicks:
-            public = {**public, "dial": f"{self.clicks} clicks"}
-        pages["table"] = table_page(title, public, menu, failure or self.table_notice)
-        table_down = "table" in failures
-        for seat, name in enumerate(header.seats):
-            notice = self.seat_notices.get(seat, "")
-            pages[f"seat:{seat}"] = seat_page(seat, name, game.view(seat),
-                                              notice or (failure if table_down else ""))
-        return pages
+        images: dict[str, Image.Image] = {}
+        if self.table is not None:
+            images = compose(self.table.game, self.ui)
+        if self.dialogue is not None:
+            images["table"] = draw(Page(*self.dialogue.title_and_lines()))
+        elif self.table is None:
+            images["table"] = draw(Page("Dungeon Table", ("starting...",)))
+        images["table"] = with_notice(images["table"], failure or self.table_notice)
+        if "table" in failures:
+            # The table screen is out: the seats' screens carry the news instead.
+            for name in images:
+                images[name] = with_notice(images[name], failure)
+        return images
 
     def refresh(self) -> None:
-        """Show every changed page; a screen that does not answer is reported and retried."""
+        """Show every changed image; a screen that does not answer is reported and retried."""
         failures = self.supervisor.failures()
-        pages = self.pages()
+        images = self.images()
         for name, screen in self.screens.items():
             if name in failures:
                 continue
-            page = pages.get(name) or message_page(name, "-", "no seat here")
-            if page == screen.page:
+            image = images.get(name) or blank()
+            data = image.tobytes()
+            if data == screen.shown:
                 continue
             try:
-                screen.show(page)
+                screen.show(image)
             except Exception as error:  # noqa: BLE001 - any screen error: retry later
                 self.supervisor.failed(name, describe(error), self.clock())
                 self.refresh()  # the other screens now carry the notice
                 return
+            screen.shown = data
