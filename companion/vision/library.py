@@ -1,7 +1,7 @@
 """The enrolled library: the table's own cards and tiles, each shown to the camera once.
 
 A library file (.npz) holds each enrolled face as a small upright image; the matching
-features (templates in every rotation, colour grid, ORB keypoints) are derived on load,
+features (templates in every rotation, colour grid, SIFT keypoints) are derived on load,
 so the file stays compact and a newer matcher reads an older library.
 
 >>> lib = CardLibrary()
@@ -25,7 +25,7 @@ from companion.vision.quads import QuadFinder, order_corners, quad_sides
 
 FORMAT = "companion-card-library"
 VERSION = 1
-#: Long side of a stored face, pixels: enough detail for ORB, small on disk.
+#: Long side of a stored face, pixels: enough detail for SIFT, small on disk.
 FACE_LONG = 192
 #: Long side of the fast-path template, pixels.
 TEMPLATE_LONG = 48
@@ -58,9 +58,9 @@ def template_size(aspect: float) -> tuple[int, int]:
 
 
 def _grey(image_bgr: np.ndarray) -> np.ndarray:
-    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grey = cv2.GaussianBlur(grey, (3, 3), 0)
-    return grey - grey.mean()
+    """Blurred colour planes, each less its mean: the pattern, not the light's level."""
+    planes = cv2.GaussianBlur(image_bgr.astype(np.float32), (0, 0), 1.5)
+    return planes - planes.mean(axis=(0, 1))
 
 
 def _unit(values: np.ndarray) -> np.ndarray:
@@ -74,6 +74,13 @@ def grey_scores(shape: dict, image_bgr: np.ndarray) -> np.ndarray:
     # Bring the quad to the contrast of an enrolled face before taking the average away.
     grey *= shape["contrast"] / (float(grey.std()) + 1e-6)
     return np.concatenate([t["grey"] @ _unit(grey - t["common"]) for t in shape["turns"]])
+
+
+def detail(image_bgr: np.ndarray) -> float:
+    """Contrast relative to brightness: high on printed art, low on bare table, and the
+    same under dim or bright light."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return float(grey.std() / (grey.mean() + 1.0))
 
 
 def chroma_grid(image_bgr: np.ndarray) -> np.ndarray:
@@ -90,8 +97,7 @@ class CardLibrary:
         self.ids: list[str] = []
         self.faces: list[np.ndarray] = []
         self._derived: dict | None = None
-        self._orb = cv2.ORB_create(nfeatures=400, scaleFactor=1.2, nlevels=8,
-                                   edgeThreshold=15, patchSize=15, fastThreshold=12)
+        self._features = cv2.SIFT_create(nfeatures=150)
         self._finder = QuadFinder(min_fraction=0.2, max_fraction=1.0)
 
     def __len__(self) -> int:
@@ -122,8 +128,8 @@ class CardLibrary:
         # A dark frame lets a card photographed edge to edge show as a bright quad.
         framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
         grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
-        quads = [q for q in self._finder.find(grey).quads
-                 if cv2.contourArea(q) >= 0.25 * h * w]
+        quads = [b.outline for b in self._finder.find(grey)
+                 if b.outline is not None and cv2.contourArea(b.outline) >= 0.25 * h * w]
         if not quads:
             return image
         quad = max(quads, key=cv2.contourArea)
@@ -166,12 +172,14 @@ class CardLibrary:
                 colour_rows.extend(chroma_grid(np.rot90(s, quarter).copy()) for s in smalls)
                 owners.extend((n, quarter) for n in entries)
             contrast = float(np.mean([_grey(s).std() for s in smalls]))
+            least_detail = float(min(detail(s) for s in smalls))
             shape_classes.append({"class": ShapeClass(aspect, size, entries, rotations),
                                   "turns": turns, "contrast": contrast,
+                                  "least_detail": least_detail,
                                   "colour": np.stack(colour_rows), "owners": owners})
         points, descriptors, owners = [], [], []
         for n, face in enumerate(self.faces):
-            keypoints, desc = self._orb.detectAndCompute(
+            keypoints, desc = self._features.detectAndCompute(
                 cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
             if desc is None:
                 continue
@@ -179,10 +187,9 @@ class CardLibrary:
             descriptors.append(desc)
             owners.extend([n] * len(keypoints))
         all_descriptors = (np.concatenate(descriptors) if descriptors
-                           else np.zeros((0, 32), np.uint8))
-        # Locality-sensitive hashing: brute force over every enrolled descriptor is too slow.
-        matcher = cv2.FlannBasedMatcher(
-            {"algorithm": 6, "table_number": 6, "key_size": 12, "multi_probe_level": 1}, {})
+                           else np.zeros((0, 128), np.float32))
+        # A k-d forest: brute force over every enrolled descriptor costs too much per frame.
+        matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 48})
         if len(all_descriptors):
             matcher.add([all_descriptors])
             matcher.train()

@@ -57,19 +57,36 @@ class MarkerSighting:
 class MarkerFinder:
     """Finds the table's ArUco markers in a grey or colour image.
 
+    A quick pass with one threshold window runs first; only if it misses one of the
+    ``expected`` markers does the thorough pass (several windows) run.
+
     >>> MarkerFinder().find(np.zeros((40, 40), np.uint8))
     []
     """
 
-    def __init__(self) -> None:
-        params = cv2.aruco.DetectorParameters()
-        # Corners drive the table homography: sub-pixel refinement is worth its cost.
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
+    def __init__(self, expected: tuple[int, ...] = CORNER_IDS) -> None:
+        self.expected = set(expected)
+        quick = cv2.aruco.DetectorParameters()
+        quick.adaptiveThreshWinSizeMin = quick.adaptiveThreshWinSizeMax = 13
+        thorough = cv2.aruco.DetectorParameters()
+        for params in (quick, thorough):
+            # Corners drive the table homography: sub-pixel refinement is worth its cost.
+            params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self._quick = cv2.aruco.ArucoDetector(dictionary(), quick)
+        self._thorough = cv2.aruco.ArucoDetector(dictionary(), thorough)
 
     def find(self, image: np.ndarray) -> list[MarkerSighting]:
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        corners, ids, _ = self._detector.detectMarkers(grey)
+        found = self._detect(self._quick, grey)
+        if not self.expected <= {s.marker_id for s in found}:
+            thorough = self._detect(self._thorough, grey)
+            if len(thorough) > len(found):
+                found = thorough
+        return found
+
+    @staticmethod
+    def _detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray) -> list[MarkerSighting]:
+        corners, ids, _ = detector.detectMarkers(grey)
         if ids is None:
             return []
         return [MarkerSighting(int(i), c.reshape(4, 2).astype(np.float32))

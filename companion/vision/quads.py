@@ -18,11 +18,16 @@ WORK_WIDTH = 640
 
 
 @dataclass(frozen=True)
-class Candidates:
-    """What the quad finder saw: clean quads (pixels, TL-TR-BR-BL) and leftover regions."""
+class Blob:
+    """One light blob: its outline if that is a quad, the quads of the closed rims inside it
+    (cards touching or overlapping it), and its box (x, y, w, h). Pixels of the image given.
+    Quads run clockwise from the corner nearest the image's top-left."""
 
-    quads: list[np.ndarray]
-    regions: list[tuple[int, int, int, int]]  # x, y, w, h in image pixels
+    outline: np.ndarray | None
+    inner: list[np.ndarray]
+    box: tuple[int, int, int, int]
+    rect: np.ndarray  # corners of the smallest turned rectangle around the blob
+    contour: np.ndarray  # the blob's outline, (N, 2)
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -52,15 +57,15 @@ class QuadFinder:
         self.max_fraction = max_fraction
         self._clahe = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 
-    def find(self, grey: np.ndarray) -> Candidates:
+    def find(self, grey: np.ndarray) -> list[Blob]:
         scale = min(1.0, WORK_WIDTH / grey.shape[1])
         small = grey if scale == 1.0 else cv2.resize(
             grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        quads, regions = self._from_mask(self._bright_mask(small), small.shape, scale)
-        if not quads and not regions:
+        blobs = self._from_mask(self._bright_mask(small), small.shape, scale)
+        if not blobs:
             # A washed-out or flat frame: equalise locally and look for outlines instead.
-            quads, regions = self._from_mask(self._edge_mask(small), small.shape, scale)
-        return Candidates(quads, regions)
+            blobs = self._from_mask(self._edge_mask(small), small.shape, scale)
+        return blobs
 
     def _bright_mask(self, small: np.ndarray) -> np.ndarray:
         """Pixels clearly lighter than their neighbourhood: the light rim and face of a card."""
@@ -68,7 +73,7 @@ class QuadFinder:
         local = cv2.blur(small, (block, block))
         mask = cv2.compare(small, cv2.add(local, self.contrast), cv2.CMP_GT)
         # Closing bridges a card's light rim where blur or a bright table thinned it.
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
 
     def _edge_mask(self, small: np.ndarray) -> np.ndarray:
         equal = self._clahe.apply(small)
@@ -76,50 +81,173 @@ class QuadFinder:
         edges = cv2.Canny(equal, 0.66 * median, 1.33 * median)
         return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
-    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float
-                   ) -> tuple[list[np.ndarray], list[tuple[int, int, int, int]]]:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Blob]:
+        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        if hierarchy is None:
+            return []
+        links = hierarchy[0]
         frame_area = shape[0] * shape[1]
         min_area = self.min_fraction * frame_area
         max_area = self.max_fraction * frame_area
-        quads: list[np.ndarray] = []
-        regions: list[tuple[int, int, int, int]] = []
-        for contour in contours:
-            area = cv2.contourArea(contour)
-            if not min_area <= area <= max_area:
-                continue
+        blobs: list[Blob] = []
+        for index, contour in enumerate(contours):
+            if links[index][3] != -1:
+                continue  # a hole: looked at with its outline below
             hull = cv2.convexHull(contour)
-            approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-            solid = area / max(cv2.contourArea(hull), 1.0)
-            if len(approx) == 4 and solid > 0.9:
-                quads.append(order_corners(approx.reshape(4, 2) / scale))
+            hull_area = cv2.contourArea(hull)
+            if not min_area <= hull_area <= max_area:
+                continue
+            outline = None
+            # The four-sided polygon that adds the least area to the hull: a speck of bright
+            # table stuck to a card's rim only nudges one side out.
+            approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
+            approx = approx.reshape(-1, 2).astype(np.float32)
+            if len(approx) == 4 and cv2.contourArea(approx) <= 1.12 * hull_area:
+                quad = _refine(approx, contour)
+                if self._rim_present(mask, quad):
+                    outline = order_corners(quad / scale)
+            inner = [order_corners(q / scale)
+                     for q in self._from_holes(mask, contours, links, index, min_area)]
+            box = cv2.minAreaRect(contour)
+            # Cards leave solid blobs or rims, broken or not; the table's grain leaves specks
+            # and thin streaks.
+            if outline is None and not inner and (
+                    hull_area < 2 * min_area or min(box[1]) < 0.8 * np.sqrt(min_area)):
                 continue
             x, y, w, h = cv2.boundingRect(contour)
-            trimmed = self._trim(contour, (x, y, w, h), min_area)
-            if trimmed is not None:
-                quads.append(order_corners(trimmed / scale))
+            rect = cv2.boxPoints(box).astype(np.float32) / scale
+            blobs.append(Blob(outline, inner, (int(x / scale), int(y / scale),
+                                               int(w / scale) + 1, int(h / scale) + 1), rect,
+                              contour.reshape(-1, 2).astype(np.float32) / scale))
+        return blobs
+
+    def _from_holes(self, mask: np.ndarray, contours: list[np.ndarray], links: np.ndarray,
+                    index: int, min_area: float) -> list[np.ndarray]:
+        """Cards inside a blob their outline cannot be read from (a bright patch of table or
+        another card stuck to them): the dark face inside each closed rim is a quad, and
+        the rim around it gives the card's outline."""
+        found = []
+        child = links[index][2]
+        while child != -1:
+            hole = contours[child]
+            child = links[child][0]
+            hole_area = cv2.contourArea(hole)
+            if hole_area < 0.6 * min_area:
                 continue
-            # Cards leave solid blobs; the table's own grain leaves thin, ragged ones.
-            if area >= 2 * min_area and solid > 0.5:
-                regions.append((int(x / scale), int(y / scale), int(w / scale) + 1,
-                                int(h / scale) + 1))
-        return quads, regions
+            approx = cv2.approxPolyN(cv2.convexHull(hole), 4, epsilon_percentage=-1,
+                                     ensure_convex=True).reshape(-1, 2).astype(np.float32)
+            if len(approx) != 4 or hole_area < 0.85 * cv2.contourArea(approx):
+                continue
+            face = _refine(approx, hole)
+            width = _rim_width(mask, face)
+            if width is None:
+                continue
+            card = _offset(face, width)
+            if self._rim_present(mask, card):
+                found.append(card)
+        return found
 
     @staticmethod
-    def _trim(contour: np.ndarray, box: tuple[int, int, int, int],
-              min_area: float) -> np.ndarray | None:
-        """A card with specks of bright table stuck to its rim: open them off, keep the quad."""
-        x, y, w, h = box
-        filled = np.zeros((h + 2, w + 2), np.uint8)
-        cv2.drawContours(filled, [contour - np.int32([x - 1, y - 1])], -1, 255, -1)
-        k = max(3, int(0.15 * min(w, h)) | 1)
-        opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN,
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        inner, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if len(inner) != 1 or cv2.contourArea(inner[0]) < min_area:
-            return None
-        hull = cv2.convexHull(inner[0])
-        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(approx) != 4 or cv2.contourArea(inner[0]) < 0.9 * cv2.contourArea(hull):
-            return None
-        return approx.reshape(4, 2).astype(np.float32) + np.float32([x - 1, y - 1])
+    def _rim_present(mask: np.ndarray, quad: np.ndarray) -> bool:
+        """Is the light rim there all along the quad's sides? A card's is, even where its
+        face is darker than the table; a blob that only happens to have four corners is not."""
+        x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+        outline = np.zeros((h + 4, w + 4), np.uint8)
+        cv2.polylines(outline, [quad.astype(np.int32) - np.int32([x - 2, y - 2])], True, 255, 1)
+        patch = np.zeros_like(outline)
+        y0, x0 = max(0, y - 2), max(0, x - 2)
+        crop = mask[y0:y + h + 2, x0:x + w + 2]
+        patch[y0 - (y - 2):y0 - (y - 2) + crop.shape[0],
+              x0 - (x - 2):x0 - (x - 2) + crop.shape[1]] = crop
+        # The fitted sides run along the rim's outer edge: allow them a pixel of slack.
+        patch = cv2.dilate(patch, np.ones((3, 3), np.uint8))
+        on_rim = cv2.countNonZero(cv2.bitwise_and(outline, patch))
+        return on_rim >= 0.8 * cv2.countNonZero(outline)
+
+
+def snap_to_outline(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """A guessed card rectangle with the sides that run along a blob's outline fitted to it
+    (a card at the end of a row shows three of its sides); the others are kept."""
+    return _refine(quad, contour, partial=True)
+
+
+def _refine(quad: np.ndarray, contour: np.ndarray, partial: bool = False) -> np.ndarray:
+    """Corners from lines fitted to each side's contour points: polygon vertices cut the
+    rounded corners of a card short. ``partial``: sides with no contour points stay."""
+    points = contour.reshape(-1, 2).astype(np.float32)
+    # Wide enough to catch a side that a speck pushed outwards, robust fit to ignore the speck.
+    band = max(3.0, 0.1 * min(quad_sides(quad)))
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        if length < 4:
+            return quad
+        along = (points - a) @ side / length ** 2
+        normal = np.array([-side[1], side[0]]) / length
+        off = np.abs((points - a) @ normal)
+        near = points[(along > 0.15) & (along < 0.85) & (off < band)]
+        if len(near) < max(4, 0.3 * length if partial else 4):
+            if partial:
+                lines.append((a, side / length))
+                continue
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_WELSCH, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        det = u[0] * -v[1] - u[1] * -v[0]
+        if abs(det) < 1e-6:
+            return quad
+        t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det
+        corners.append(p + t * u)
+    refined = np.float32(corners)
+    # A wild intersection means a side fitted to the wrong points: keep the rough quad.
+    if float(np.abs(refined - quad).max()) > 0.25 * min(quad_sides(quad)):
+        return quad
+    return refined
+
+
+def _outward_normals(quad: np.ndarray) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    normals = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = b - a
+        n = np.array([-side[1], side[0]]) / (np.linalg.norm(side) + 1e-9)
+        normals.append(n if np.dot((a + b) / 2 - centre, n) > 0 else -n)
+    return np.float32(normals)
+
+
+def _rim_width(mask: np.ndarray, face: np.ndarray) -> float | None:
+    """How far the light rim reaches outwards from a face's sides (median over samples)."""
+    widths = []
+    h, w = mask.shape
+    for i, n in enumerate(_outward_normals(face)):
+        a, b = face[i], face[(i + 1) % 4]
+        for t in (0.25, 0.4, 0.6, 0.75):
+            p = a + (b - a) * t
+            run = 0
+            for step in range(1, 16):
+                x, y = (p + n * step).round().astype(int)
+                if not (0 <= x < w and 0 <= y < h) or not mask[y, x]:
+                    break
+                run = step
+            widths.append(run)
+    width = float(np.median(widths))
+    return width if width >= 1 else None
+
+
+def _offset(quad: np.ndarray, distance: float) -> np.ndarray:
+    """The quad with every side moved outwards by ``distance``."""
+    normals = _outward_normals(quad)
+    lines = [(quad[i] + normals[i] * distance, quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    corners = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        det = u[0] * -v[1] - u[1] * -v[0]
+        t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det if abs(det) > 1e-9 else 0.0
+        corners.append(p + t * u)
+    return np.float32(corners)

@@ -3,7 +3,7 @@
 Fast path: every clean quadrilateral is warped upright to a small template and compared with
 every enrolled face in every rotation (grey correlation, less a colour penalty). Fallback:
 regions that are not one clean quad (cards touching or overlapping, a hand over a card) are
-matched with ORB features and RANSAC homographies. Either way the best match must stand
+matched with SIFT features and RANSAC homographies. Either way the best match must stand
 clear of the runner-up, else nothing is reported: a card is left out rather than guessed.
 
 >>> from companion.vision.art import draw_face, game_items
@@ -29,9 +29,17 @@ from companion.vision.library import (
     SQUARE_ASPECT,
     CardLibrary,
     chroma_grid,
+    detail,
     grey_scores,
 )
-from companion.vision.quads import QuadFinder, quad_sides
+from companion.vision.markers import MarkerFinder, MarkerSighting
+from companion.vision.quads import (
+    Blob,
+    QuadFinder,
+    order_corners,
+    quad_sides,
+    snap_to_outline,
+)
 
 
 @dataclass(frozen=True)
@@ -61,9 +69,13 @@ class Detection:
 class Thresholds:
     """How sure a match must be. Scores are grey correlation minus the colour penalty."""
 
-    min_score: float = 0.2
+    min_score: float = 0.1
     margin: float = 0.1
     colour_weight: float = 4.0
+    #: Stricter for a guessed rectangle inside a blob of several cards.
+    split_score: float = 0.3
+    split_margin: float = 0.2
+    detail: float = 0.5  # least share of the plainest enrolled face's detail a quad must show
     min_inliers: int = 12
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
 
@@ -79,32 +91,101 @@ class Recognizer:
         self.limits = thresholds or Thresholds()
         self.use_features = use_features
         self.use_templates = use_templates
-        self._orb = cv2.ORB_create(nfeatures=700, scaleFactor=1.2, nlevels=6,
-                                   edgeThreshold=15, patchSize=15, fastThreshold=10)
+        self.marker_finder = MarkerFinder()
+        self._features = cv2.SIFT_create(nfeatures=600)
 
-    def recognize(self, image: np.ndarray) -> list[Detection]:
+    def recognize(self, image: np.ndarray,
+                  markers: list[MarkerSighting] | None = None) -> list[Detection]:
+        """Every enrolled face clearly seen in a BGR image.
+
+        ``markers``: the ArUco markers already found in it (else they are looked for): a
+        marker with a speck of light table beside it can look like a card's outline.
+        """
         if len(self.library) == 0:
             return []
+        if markers is None:
+            markers = self.marker_finder.find(image)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        found = self.finder.find(grey)
         detections: list[Detection] = []
-        leftovers = list(found.regions)
-        for quad in found.quads:
-            if not self.fits_a_face(quad):
-                continue  # a corner marker, a dice tray: no enrolled face has that shape
-            hit = self.identify(image, quad) if self.use_templates else None
-            if hit is not None:
-                detections.append(hit)
-            else:
-                leftovers.append(cv2.boundingRect(quad.astype(np.int32)))
+        leftovers = []
+        blobs = self.finder.find(grey)
+        crowded = []
+        for blob in blobs:
+            hits, unexplained = self._identify_blob(image, blob, markers)
+            detections.extend(hits)
+            if unexplained:
+                crowded.append(blob)
+        card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
+                     if detections else None)
+        for blob in crowded:
+            hits = self._split(image, blob, card_long) if self.use_templates else []
+            for hit in hits:
+                if not any(_overlaps(hit, d) for d in detections):
+                    detections.append(hit)
+            # Cards partly under the ones found may still be in there.
+            leftovers.append(blob.box)
         if self.use_features and leftovers:
-            long_sides = [max(quad_sides(d.corners)) for d in detections]
-            card_long = float(np.median(long_sides)) if long_sides else None
             for region in leftovers:
                 for hit in self._match_features(grey, region, card_long):
                     if not any(_overlaps(hit, d) for d in detections):
                         detections.append(hit)
         return detections
+
+    def _identify_blob(self, image: np.ndarray, blob: Blob, markers: list[MarkerSighting]
+                       ) -> tuple[list[Detection], bool]:
+        """Faces in one blob by the fast path, and whether part of it is still unexplained
+        (cards partly covered, a hand over them: work for the feature matcher)."""
+        outline = blob.outline
+        if outline is not None and _on_marker(outline, markers):
+            return [], False
+        if not self.use_templates:
+            return [], True
+        if outline is not None and self.fits_a_face(outline):
+            hit = self.identify(image, outline)
+            if hit is not None:
+                return [hit], False
+        inner = [q for q in blob.inner if self.fits_a_face(q) and not _on_marker(q, markers)]
+        hits = [hit for hit in (self.identify(image, q) for q in inner) if hit is not None]
+        return hits, len(hits) < max(1, len(inner))
+
+    def _split(self, image: np.ndarray, blob: Blob, card_long: float | None
+               ) -> list[Detection]:
+        """Cards lying against or partly over each other in one blob: try a card-sized
+        rectangle in each corner of the blob, both ways round, and keep what is clearly
+        one card. A set laid down in a row or fanned out is found this way."""
+        rect = blob.rect
+        u, v = rect[1] - rect[0], rect[3] - rect[0]
+        width, height = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+        if min(width, height) < 8:
+            return []
+        u, v = u / width, v / height
+        sizes = set()
+        for shape in self.library.derived["classes"]:
+            aspect = shape["class"].aspect
+            if card_long:
+                sizes.add((card_long / aspect, card_long))
+            short = min(width, height)
+            sizes.update({(short / aspect, short), (short, short * aspect)})
+        hits: list[Detection] = []
+        for short, long in sizes:
+            for a, b in ((short, long), (long, short)):
+                if a > width * 1.08 or b > height * 1.08:
+                    continue
+                for corner, du, dv in ((rect[0], u, v), (rect[1], -u, v), (rect[2], -u, -v),
+                                       (rect[3], u, -v)):
+                    quad = np.float32([corner, corner + du * a, corner + du * a + dv * b,
+                                       corner + dv * b])
+                    quad = snap_to_outline(order_corners(quad), blob.contour)
+                    hit = self.identify(image, quad, self.limits.split_score,
+                                        self.limits.split_margin)
+                    if hit is not None:
+                        hits.append(hit)
+        hits.sort(key=lambda d: -d.confidence)
+        kept: list[Detection] = []
+        for hit in hits:
+            if not any(_overlaps(hit, k) for k in kept):
+                kept.append(hit)
+        return kept
 
     # --- fast path ---------------------------------------------------------------------
     def _compatible(self, aspect: float) -> list[dict]:
@@ -118,7 +199,8 @@ class Recognizer:
         top, side = quad_sides(quad)
         return bool(self._compatible(max(top, side) / max(min(top, side), 1.0)))
 
-    def identify(self, image: np.ndarray, quad: np.ndarray) -> Detection | None:
+    def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
+                 margin: float | None = None) -> Detection | None:
         """The enrolled face in one quad, or None if no face stands clear of the rest."""
         top, side = quad_sides(quad)
         quad = quad if side >= top else np.roll(quad, -3, axis=0)  # long side vertical
@@ -129,6 +211,8 @@ class Recognizer:
             dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
             warped = cv2.warpPerspective(image, cv2.getPerspectiveTransform(
                 quad.astype(np.float32), dst), (w, h), flags=cv2.INTER_AREA)
+            if detail(warped) < self.limits.detail * shape["least_detail"]:
+                continue  # a blank patch of table is not a card, whatever its shape
             scores = grey_scores(shape, warped)
             colour = np.abs(shape["colour"] - chroma_grid(warped)).mean(axis=1)
             scores = scores - self.limits.colour_weight * colour
@@ -140,7 +224,8 @@ class Recognizer:
         best.sort(reverse=True)
         score, entry, turn = best[0]
         runner_up = next((s for s, e, _ in best[1:] if e != entry), -1.0)
-        if score < self.limits.min_score or score - runner_up < self.limits.margin:
+        if (score < (self.limits.min_score if min_score is None else min_score)
+                or score - runner_up < (self.limits.margin if margin is None else margin)):
             return None
         # Template turned k quarter turns anticlockwise: the face's top-left is corner -k.
         corners = np.roll(quad, -((4 - turn) % 4), axis=0)
@@ -159,11 +244,11 @@ class Recognizer:
         x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
         crop = grey[y0:y1, x0:x1]
         estimate = card_long or min(crop.shape) * 0.9
-        # Small cards carry too few corners for ORB; magnify them towards the enrolled size.
+        # Small cards carry too few keypoints; magnify them towards the enrolled size.
         zoom = float(np.clip(FACE_LONG * 0.6 / max(estimate, 1.0), 1.0, 3.0))
         if zoom > 1.05:
             crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-        keypoints, desc = self._orb.detectAndCompute(crop, None)
+        keypoints, desc = self._features.detectAndCompute(crop, None)
         if desc is None or len(keypoints) < self.limits.min_inliers:
             return []
         pairs = derived["matcher"].knnMatch(desc, k=2)
@@ -229,3 +314,14 @@ def _near(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _overlaps(a: Detection, b: Detection) -> bool:
     return _near(a.corners, b.corners) or _near(b.corners, a.corners)
+
+
+def _on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
+    centre = tuple(float(v) for v in quad.mean(axis=0))
+    for marker in markers:
+        middle = marker.corners.mean(axis=0)
+        # The marker grown to its white margin and a bit: where a false outline would sit.
+        grown = (middle + (marker.corners - middle) * 1.8).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(grown.astype(np.float32), centre, False) >= 0:
+            return True
+    return False

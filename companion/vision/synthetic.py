@@ -81,7 +81,7 @@ class Conditions:
     def random(cls, rng: np.random.Generator) -> Conditions:
         return cls(background=str(rng.choice(BACKGROUNDS)),
                    light_gradient=float(rng.uniform(0, 0.45)),
-                   glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.5 else 0.0,
+                   glare=float(rng.uniform(0, 0.35)) if rng.random() < 0.5 else 0.0,
                    blur=float(rng.uniform(0, 1.2)),
                    noise=float(rng.uniform(0, 7)),
                    colour_cast=float(rng.uniform(0, 0.08)))

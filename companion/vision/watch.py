@@ -45,7 +45,7 @@ class TableWatcher:
         motion = self.motion.measure(frame)
         sightings = self.finder.find(frame)
         view = self.rectifier.locate(frame, sightings)
-        detections = self.recognizer.recognize(frame)
+        detections = self.recognizer.recognize(frame, sightings)
         scene = None if view is None else table_scene(
             detections, sightings, view, self.rectifier.layout)
         self.last = Sighting(detections, scene, motion)
