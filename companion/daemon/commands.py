@@ -14,7 +14,14 @@ from companion.daemon.displays import PanelScreen, Screen, TerminalScreen
 from companion.daemon.feed import feed_session
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
-from companion.daemon.sources import KEY_HELP, FeedSource, GpioControls, Keyboard, pin_factory
+from companion.daemon.sources import (
+    KEY_HELP,
+    FeedSource,
+    GpioControls,
+    HubLink,
+    Keyboard,
+    pin_factory,
+)
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.paths import default_db
@@ -61,7 +68,7 @@ def screens(config: Config, sim: bool) -> list[Screen]:
 
 def parts(config: Config, sim: bool) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
-    GPIO controls if enabled."""
+    GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
     found: list[Part] = []
     if sim:
         if sys.stdin.isatty():
@@ -69,7 +76,24 @@ def parts(config: Config, sim: bool) -> list[Part]:
         found.append(Keyboard())
     elif config.inputs.enabled:
         found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
+    if config.hub.enabled:
+        found.append(HubLink(config.hub.port, config.hub.baud))
+    if config.camera.enabled:
+        found.append(camera(config))
     return found
+
+
+def camera(config: Config) -> Part:
+    """The camera through the vision pipeline (OpenCV is loaded only when it is enabled)."""
+    from companion.daemon.camera import Camera, library_for, open_camera
+    from companion.games import ENGINES
+    from companion.vision.table import TableLayout
+    from companion.vision.watch import TableWatcher
+
+    library = library_for(tuple(sorted(ENGINES)), config.vision.library)
+    watcher = TableWatcher(library, TableLayout(), settle_seconds=config.vision.settle_seconds)
+    cam = config.camera
+    return Camera(open_camera(cam.source, cam.device, cam.files), watcher, cam.fps)
 
 
 def run_daemon(args: argparse.Namespace) -> int:
@@ -93,7 +117,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         default_seats=config.table.seats, options=config.options,
                         confirm_below=config.vision.confirm_below,
                         retry_seconds=config.daemon.retry_seconds,
-                        peek_timeout_s=config.pinmap().peek_timeout_s)
+                        peek_timeout_s=config.pinmap().peek_timeout_s,
+                        watching=config.camera.enabled and not args.feed)
         if table is not None:
             daemon.use_table(table)
         stop_on_signals(daemon)

@@ -73,7 +73,7 @@ class CameraConfig:
     """The overhead camera, or image files standing in for it."""
 
     enabled: bool = False
-    source: str = field(default="device", metadata=_choice("device", "files", "generator"))
+    source: str = field(default="picamera", metadata=_choice("picamera", "device", "files"))
     device: int = field(default=0, metadata=_range(0, 64))
     files: str = ""  # a folder of frames, for source = "files"
     fps: float = field(default=4.0, metadata=_range(0.2, 60))
@@ -85,7 +85,7 @@ class VisionConfig:
 
     library: str = ""  # empty: the card library shipped with the package
     confirm_below: float = field(default=0.8, metadata=_range(0, 1))
-    settle_frames: int = field(default=3, metadata=_range(1, 100))
+    settle_seconds: float = field(default=0.8, metadata=_range(0, 10))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,11 @@ class Part:
         raise NotImplementedError
 
     def stop(self) -> None:
-        """Release the hardware; never raises."""
+        """Release the hardware (after a failure: before a retry); never raises."""
+
+    def close(self) -> None:
+        """Release everything at the end of the run; never raises."""
+        self.stop()
 
 
 def describe(error: BaseException) -> str:
@@ -93,4 +97,4 @@ class Supervisor:
 
     def stop_all(self) -> None:
         for part in self.parts.values():
-            part.stop()
+            part.close()

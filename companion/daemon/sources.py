@@ -169,3 +169,53 @@ class FeedSource(Part):
 
     def stop(self) -> None:
         self._stop.set()
+
+
+class HubLink(Part):
+    """The serial hub. Its own thread reconnects by itself; this part reports it as failed
+    while it is not connected, so the table sees "hub: not connected" until it is back."""
+
+    name = "hub"
+
+    def __init__(self, port: str, baud: int, grace_s: float = 2.0) -> None:
+        self.port = port
+        self.baud = baud
+        self.grace_s = grace_s
+        self.hub: Any = None
+        self._stop = threading.Event()
+
+    def start(self, submit: Submit) -> None:
+        from companion.hardware.hub import Hub
+
+        if self.hub is None:
+            # A fresh link gets a grace period to connect (the watcher's); a retry does not.
+            self.hub = Hub(submit, self.port, baudrate=self.baud).start()
+        elif self.hub.fault is not None:
+            raise OSError(str(self.hub.fault))
+        elif not self.hub.connected:
+            raise OSError(f"not connected ({self.port})")
+        self._stop.clear()
+        threading.Thread(target=self._watch, args=(submit,), name="hub-watch",
+                         daemon=True).start()
+
+    def _watch(self, submit: Submit) -> None:
+        # A hub that never connects, or drops out, is reported once; the retry restarts this.
+        if not self.hub.wait_connected(self.grace_s):
+            if not self._stop.is_set():
+                reason = self.hub.fault or f"not connected ({self.port})"
+                submit(PartFailed(self.name, str(reason)))
+            return
+        while not self._stop.wait(0.2):
+            if not self.hub.connected:
+                submit(PartFailed(self.name, f"unplugged ({self.port})"))
+                return
+
+    def stop(self) -> None:
+        # The hub's thread keeps looking for the port; only the watcher stops here.
+        self._stop.set()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self.hub is not None:
+            self.hub.close()
+            self.hub = None

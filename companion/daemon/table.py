@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.daemon.camera import SceneReader, SceneSeen
 from companion.daemon.dialogues import confirm, manual_entry, new_game
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
@@ -64,7 +65,7 @@ class Daemon:
                  default_seats: Sequence[str] = ("Ann", "Bob", "Cy"),
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  confirm_below: float = 0.8, retry_seconds: float = 5.0,
-                 peek_timeout_s: float = 5.0,
+                 peek_timeout_s: float = 5.0, watching: bool = False,
                  notifier: Notifier | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
@@ -75,6 +76,8 @@ class Daemon:
         self.options = dict(options or {})
         self.confirm_below = confirm_below
         self.peek_timeout_s = peek_timeout_s
+        self.watching = watching  # a camera is part of this table: read its scenes
+        self.reader: SceneReader | None = None
         self.notifier = notifier or Notifier(clock)
         self.clock = clock
         self.table: StoredSession | None = None
@@ -117,6 +120,7 @@ class Daemon:
         """Play ``table`` from now on (a resumed, new or fed session)."""
         self.table = table
         game = table.game
+        self.reader = SceneReader(game) if self.watching else None
         self.ui = TableUI(game.name, len(game.seats), squares=game.options.get("squares", ()),
                           peek_timeout_s=self.peek_timeout_s)
         self.table_notice = ""
@@ -167,6 +171,8 @@ class Daemon:
             self.on_input(item)
         elif isinstance(item, Seen):
             self.on_seen(item)
+        elif isinstance(item, SceneSeen):
+            self.on_scene(item)
         elif isinstance(item, Fed):
             self.on_fed(item)
         elif isinstance(item, FeedFinished):
@@ -235,6 +241,18 @@ class Daemon:
         self.unsure.append(seen)
         self.next_confirmation()
 
+    def on_scene(self, seen: SceneSeen) -> None:
+        if self.table is None or self.reader is None:
+            return
+        try:
+            proposals = self.reader.read(seen.scene, self.table.game, seen.confidence)
+        except CompanionError as error:  # the camera saw a change it cannot read
+            log.info("camera: %s", error)
+            self.table_notice = f"camera: {error}"
+            return
+        for proposal in proposals:
+            self.on_seen(proposal)
+
     def next_confirmation(self) -> None:
         if self.dialogue is None and self.unsure:
             seen = self.unsure[0]
@@ -276,9 +294,11 @@ class Daemon:
         elif self.table is None or self.table.game.finished:
             if event.kind == "press" and event.control == SWITCH:
                 self.offer_new_game()
-        elif (event.kind == "press" and event.control == SWITCH
-              and self.table.header.game != "traps"):
-            # The trap dial has its own flow; in the other games the dial enters by hand.
+        elif event.control == SWITCH and (event.kind == "hold" or (
+                event.kind == "press" and self.table.header.game != "traps")):
+            # The trap dial has its own flow (a tap), so a long press enters by hand in every
+            # game; in the other games a tap does too.
+            self.ui.dial = None
             self.open_dialogue("entry", manual_entry(self.table.game))
         else:
             decided = self.ui.handle(event, self.clock())

@@ -1,0 +1,177 @@
+"""The camera's way into the daemon: frames -> settled scenes (camera thread) -> events (loop).
+
+The camera part only watches: it turns frames into settled ``TableScene`` s and puts them on
+the queue. The daemon's loop reads each scene against the one before with the game's mapper
+(``companion.vision.events``), using only the public view (whose turn it is), and proposes
+the events it finds as ``Seen`` items. Traps has no camera events: its dial is the encoder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from companion.daemon.items import PartFailed, Seen
+from companion.daemon.parts import Part, Submit, describe
+from companion.games.base import Game
+
+log = logging.getLogger("companion.daemon")
+
+#: Room tiles of the default Rumble map as the camera expects them laid (rows of four).
+RUMBLE_COLUMNS = 4
+
+
+@dataclass(frozen=True)
+class SceneSeen:
+    """A table scene that has just settled, and the recogniser's lowest confidence in it."""
+
+    scene: Any  # companion.vision.scene.TableScene
+    confidence: float = 1.0
+
+
+def library_for(games: tuple[str, ...], path: str = "") -> Any:
+    """The card library: the file at ``path``, else the demo art of ``games`` (in memory)."""
+    from companion.vision.art import draw_face, game_items
+    from companion.vision.library import CardLibrary
+
+    if path:
+        return CardLibrary.load(path)
+    library = CardLibrary()
+    for game in games:
+        for item in game_items(game):
+            library.enroll(item.item_id, draw_face(item))
+    return library
+
+
+class SceneReader:
+    """Reads settled scenes of one game into proposed events (in the daemon's loop)."""
+
+    def __init__(self, game: Game) -> None:
+        from companion.vision.events import RoomLayout
+        from companion.vision.table import TableLayout
+
+        self.game_name = game.name
+        self.before: Any = None
+        # Zones are the seats of this game: the camera itself does not know how many there are.
+        self.table = TableLayout(seats=len(game.seats))
+        self.layout = None
+        if game.name == "rumble":
+            board = game.options.get("map") or {}
+            rooms = board.get("rooms") or [f"{r}{c}" for r in "ABC" for c in "1234"]
+            self.layout = RoomLayout.grid(list(rooms), RUMBLE_COLUMNS, board.get("entry", rooms[0]))
+
+    def read(self, scene: Any, game: Game, confidence: float) -> list[Seen]:
+        """The events that turn the previous settled scene into this one (SceneError if the
+        change cannot be read without guessing; the scene is remembered either way)."""
+        from companion.vision import events as mappers
+        from companion.vision.scene import TableScene
+
+        scene = TableScene(tuple(replace(piece, zone=self.table.zone_of(piece.centre_mm))
+                                 for piece in scene.pieces), scene.markers)
+        before, self.before = self.before or TableScene(()), scene
+        public = game.view(None)
+        turn = public.get("turn")
+        if self.game_name == "deathtrap":
+            found = mappers.deathtrap_events(before, scene, turn)
+        elif self.game_name == "tricky":
+            found = mappers.tricky_events(before, scene, turn)
+        elif self.game_name == "rumble" and isinstance(turn, int) and self.layout is not None:
+            characters = list(game.options.get("characters") or [])
+            found = mappers.rumble_events(
+                mappers.rumble_positions(before, self.layout, characters),
+                mappers.rumble_positions(scene, self.layout, characters), turn, self.layout.entry)
+        else:
+            found = []
+        return [Seen(event, confidence, _words(event)) for event in found]
+
+
+def _words(event: dict[str, Any]) -> str:
+    """A sighting for the confirm step: what was put down is public once on the table."""
+    shown = event.get("cards") or event.get("card") or event.get("character") \
+        or event.get("victim") or ""
+    if isinstance(shown, list):
+        shown = " ".join(shown)
+    return f"{event['type']} {shown} (seat {event.get('seat')})"
+
+
+def lowest_confidence(detections: list[Any]) -> float:
+    return min((d.confidence for d in detections), default=1.0)
+
+
+class Camera(Part):
+    """Frames from a source through the vision pipeline; settled scenes go on the queue."""
+
+    name = "camera"
+
+    def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0) -> None:
+        self.open_source = open_source
+        self.watcher = watcher
+        self.interval = 1 / fps
+        self.source: Any = None
+        self._stop = threading.Event()
+
+    def start(self, submit: Submit) -> None:
+        from companion.vision.sources import CameraWatch
+
+        self._stop.clear()
+        self.source = self.open_source()
+        watch = CameraWatch(self.source)
+        watch.next()  # opens it now, so a missing camera is reported at once
+        threading.Thread(target=self._run, args=(watch, submit), name="camera",
+                         daemon=True).start()
+
+    def _run(self, watch: Any, submit: Submit) -> None:
+        troubles = 0
+        while not self._stop.wait(self.interval):
+            try:
+                got, trouble = watch.next()
+            except Exception as error:  # noqa: BLE001 - a camera gone: reported, retried
+                submit(PartFailed(self.name, describe(error)))
+                return
+            if got is None and _consumed(self.source):
+                log.info("camera: every frame of the folder has been seen")
+                return
+            if got is None:
+                troubles += 1
+                if troubles >= 5 and trouble is not None:
+                    submit(PartFailed(self.name, trouble.message))
+                    return
+                continue
+            troubles = 0
+            at, frame = got
+            scene = self.watcher.look(at, frame)
+            if scene is not None:
+                sighting = self.watcher.last
+                submit(SceneSeen(scene, lowest_confidence(sighting.detections)))
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.source is not None:
+            with contextlib.suppress(Exception):  # a dead camera may fail to close too
+                self.source.close()
+            self.source = None
+
+
+def _consumed(source: Any) -> bool:
+    """A folder of frames read to its end (a real camera never is)."""
+    files = getattr(source, "files", None)
+    return files is not None and source.position >= len(files)
+
+
+def open_camera(source: str, device: int, files: str) -> Callable[[], Any]:
+    """A function making the configured frame source (called at each start or retry)."""
+    from companion.vision import sources
+
+    def opener() -> Any:
+        if source == "files":
+            return sources.ImageFolder(Path(files))
+        if source == "picamera":
+            return sources.Picamera2Source()
+        return sources.VideoCapture(device)
+
+    return opener
