@@ -19,8 +19,8 @@ from typing import Any
 
 from companion.errors import ConfigError
 
-#: The pin map of a source checkout (the file the README's wiring table describes).
-DEFAULT_PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
+#: The shipped pin map: hardware/pinmap.toml (the README's wiring table), linked into the package.
+DEFAULT_PINMAP = Path(__file__).resolve().parents[1] / "data" / "pinmap.toml"
 
 DRIVERS = ("ssd1306", "sh1106")
 MUX_MODES = ("overlay", "select")
