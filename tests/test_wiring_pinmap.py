@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
+from companion.hardware.pins import PinMap, load_pinmap
 
-ROOT = DEFAULT_PINMAP.parents[1]
+ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- wiring:start -->", "<!-- wiring:end -->"
 # BCM GPIO -> physical pin of the 40-pin header.
 HEADER_PIN = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29,
