@@ -98,14 +98,11 @@ class QuadFinder:
             if not min_area <= hull_area <= max_area:
                 continue
             outline = None
-            # The four-sided polygon that adds the least area to the hull: a speck of bright
-            # table stuck to a card's rim only nudges one side out.
-            approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
-            approx = approx.reshape(-1, 2).astype(np.float32)
-            if len(approx) == 4 and cv2.contourArea(approx) <= 1.12 * hull_area:
-                quad = _refine(approx, contour)
-                if self._rim_present(mask, quad):
+            for candidate in (_without_tails(contour), contour):
+                quad = self._quad_of(mask, candidate)
+                if quad is not None:
                     outline = order_corners(quad / scale)
+                    break
             inner = [order_corners(q / scale)
                      for q in self._from_holes(mask, contours, links, index, min_area)]
             box = cv2.minAreaRect(contour)
@@ -120,6 +117,20 @@ class QuadFinder:
                                                int(w / scale) + 1, int(h / scale) + 1), rect,
                               contour.reshape(-1, 2).astype(np.float32) / scale))
         return blobs
+
+    def _quad_of(self, mask: np.ndarray, contour: np.ndarray | None) -> np.ndarray | None:
+        """The card outline a contour traces, if it traces one."""
+        if contour is None:
+            return None
+        hull = cv2.convexHull(contour)
+        # The four-sided polygon that adds the least area to the hull: a speck of bright
+        # table stuck to a card's rim only nudges one side out.
+        approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
+        approx = approx.reshape(-1, 2).astype(np.float32)
+        if len(approx) != 4 or cv2.contourArea(approx) > 1.12 * cv2.contourArea(hull):
+            return None
+        quad = _refine(approx, contour)
+        return quad if self._rim_present(mask, quad) else None
 
     def _from_holes(self, mask: np.ndarray, contours: list[np.ndarray], links: np.ndarray,
                     index: int, min_area: float) -> list[np.ndarray]:
@@ -251,3 +262,20 @@ def _offset(quad: np.ndarray, distance: float) -> np.ndarray:
         t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det if abs(det) > 1e-9 else 0.0
         corners.append(p + t * u)
     return np.float32(corners)
+
+
+def _without_tails(contour: np.ndarray) -> np.ndarray | None:
+    """The blob with thin streaks of lit table grain that touch it cut off, or None if the
+    blob is itself thin (a card's rim alone, broken open)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    filled = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(filled, [contour - np.int32([x - 1, y - 1])], -1, 255, -1)
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not parts:
+        return None
+    body = max(parts, key=cv2.contourArea)
+    if cv2.contourArea(body) < 0.5 * cv2.contourArea(contour):
+        return None
+    return body + np.int32([x - 1, y - 1])

@@ -69,7 +69,7 @@ class Detection:
 class Thresholds:
     """How sure a match must be. Scores are grey correlation minus the colour penalty."""
 
-    min_score: float = 0.1
+    min_score: float = 0.3
     margin: float = 0.1
     colour_weight: float = 4.0
     #: Stricter for a guessed rectangle inside a blob of several cards.

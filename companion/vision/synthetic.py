@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.art import ART_PX_PER_MM, ArtItem, draw_face, game_items
+from companion.vision.art import ART_PX_PER_MM, GAMES, ArtItem, draw_face, game_items
+from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, marker_image
 from companion.vision.table import TableLayout
 
-__all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth",
-           "game_items"]
+__all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
+           "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat"]
 
 BACKGROUNDS = ("wood", "felt", "slate", "oak")
 SKIN_TONES = ((120, 160, 215), (90, 125, 180), (60, 85, 125), (150, 185, 230))
@@ -76,6 +77,7 @@ class Conditions:
     blur: float = 0.0  # Gaussian sigma, pixels
     noise: float = 0.0  # Gaussian sigma, grey levels
     colour_cast: float = 0.0  # up to this fraction per channel
+    table_seed: int = 0  # the table's grain: fixed for a sequence, as a real table is
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> Conditions:
@@ -84,7 +86,8 @@ class Conditions:
                    glare=float(rng.uniform(0, 0.35)) if rng.random() < 0.5 else 0.0,
                    blur=float(rng.uniform(0, 1.2)),
                    noise=float(rng.uniform(0, 7)),
-                   colour_cast=float(rng.uniform(0, 0.08)))
+                   colour_cast=float(rng.uniform(0, 0.08)),
+                   table_seed=int(rng.integers(0, 2**31)))
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ class SceneRenderer:
         self.layout = layout or TableLayout()
         self.size = size
         self._faces: dict[str, np.ndarray] = {}
-        self._textures: dict[str, np.ndarray] = {}
+        self._textures: dict[tuple[str, int], np.ndarray] = {}
 
     # --- camera -----------------------------------------------------------------------------
     def camera(self, rng: np.random.Generator | None = None, tilt: float = 0.06) -> np.ndarray:
@@ -142,7 +145,11 @@ class SceneRenderer:
         """Render this image (e.g. a real card photo) for the id instead of demo art."""
         self._faces[item_id] = image
 
-    def texture(self, kind: str, rng: np.random.Generator) -> np.ndarray:
+    def texture(self, kind: str, seed: int) -> np.ndarray:
+        """The bare table: a base colour, soft blotches and, for wood, grain."""
+        if (kind, seed) in self._textures:
+            return self._textures[(kind, seed)].copy()
+        rng = np.random.default_rng(seed)
         w, h = self.size
         base = {"wood": (40, 70, 110), "felt": (50, 95, 35), "slate": (70, 65, 60),
                 "oak": (95, 135, 170)}[kind]
@@ -155,7 +162,10 @@ class SceneRenderer:
             grain = np.sin(np.linspace(0, rng.uniform(40, 90), h) + low[:, :1].ravel() * 2)
             img += (grain[:, None, None] * 12).astype(np.float32)
         img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
-        return img
+        if len(self._textures) > 8:
+            self._textures.clear()
+        self._textures[(kind, seed)] = img
+        return img.copy()
 
     def _paste(self, frame: np.ndarray, labels: np.ndarray, label: int, image: np.ndarray,
                to_frame: np.ndarray) -> None:
@@ -264,7 +274,7 @@ class SceneRenderer:
         """One frame with these faces (later ones on top), tokens and hands."""
         cond = conditions or Conditions()
         h_img = self.camera() if table_to_image is None else table_to_image
-        frame = self.texture(cond.background, rng)
+        frame = self.texture(cond.background, cond.table_seed)
         labels = np.full(frame.shape[:2], -1, np.int32)
         lay = self.layout
         for marker_id, corner in zip(CORNER_IDS, [(0, 0), (lay.width_mm, 0),
@@ -371,3 +381,41 @@ def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
 
 #: Exported for the synthetic enrolment of demo art.
 PX_PER_MM = ART_PX_PER_MM
+
+
+def play_frames(renderer: SceneRenderer, rng: np.random.Generator,
+                before: Sequence[Placement], played: Sequence[Placement], seat: int,
+                fps: float = 10.0, still_before: int = 5, reach: int = 8, still_after: int = 15,
+                conditions: Conditions | None = None, start: float = 0.0,
+                table_to_image: np.ndarray | None = None) -> list[tuple[float, Scene]]:
+    """A seat reaches in, lays ``played`` down and pulls back, as timestamped frames.
+
+    The hand covers the cards while they go down (they appear halfway through the reach),
+    like a real play; the camera and lighting stay fixed over the sequence.
+    """
+    cond = conditions or Conditions()
+    camera = renderer.camera(rng) if table_to_image is None else table_to_image
+    target = tuple(np.mean([p.centre_mm for p in played], axis=0)) if played else (400.0, 280.0)
+    frames: list[tuple[float, Scene]] = []
+    steps = [(list(before), None)] * still_before
+    for k in range(reach):
+        # In, then out again: progress rises to 1 and falls back to 0.
+        progress = 1 - abs(2 * (k + 1) / (reach + 1) - 1)
+        on_table = list(before) + (list(played) if k >= reach // 2 else [])
+        steps.append((on_table, reach_from_seat(renderer.layout, seat, target, progress)))
+    steps += [(list(before) + list(played), None)] * still_after
+    for n, (on_table, hand) in enumerate(steps):
+        # Each frame has its own sensor noise, as a live camera would.
+        frame_rng = np.random.default_rng(int(rng.integers(0, 2**31)))
+        scene = renderer.render(on_table, frame_rng, cond, camera, [hand] if hand else [])
+        frames.append((start + n / fps, scene))
+    return frames
+
+
+def demo_library(*games: str) -> CardLibrary:
+    """A library enrolled from the demo art of these games (all four if none given)."""
+    library = CardLibrary()
+    for game in games or GAMES:
+        for item in game_items(game):
+            library.enroll(item.item_id, draw_face(item))
+    return library
