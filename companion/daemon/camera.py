@@ -73,6 +73,9 @@ class SceneReader:
 
         scene = TableScene(tuple(replace(piece, zone=self.table.zone_of(piece.centre_mm))
                                  for piece in scene.pieces), scene.markers)
+        if self.before is None and self.game_name == "rumble":
+            self.before = scene  # the board as first seen is where the pieces stand
+            return []
         before, self.before = self.before or TableScene(()), scene
         public = game.view(None)
         turn = public.get("turn")

@@ -44,6 +44,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                           "the table, each stored before the next; exit 0 when it is consumed")
     run.set_defaults(func=run_daemon)
 
+    demo = subparsers.add_parser(
+        "demo", help="play a whole game of each game through the whole pipeline",
+        description="Play a whole random game (of GAME, or of each of the four games) through "
+                    "the whole pipeline: rendered camera pictures, card recognition, the rules "
+                    "engine, the screens. Prints the score table; writes the screens as PNG "
+                    "files and an animated GIF, and the table log, into --out.")
+    demo.add_argument("game", metavar="GAME", nargs="?", choices=DEMO_ORDER,
+                      help=", ".join(DEMO_ORDER) + " (default: all four)")
+    demo.add_argument("--out", metavar="DIR", default="demo-out",
+                      help="where the images and logs go (default: ./demo-out)")
+    demo.add_argument("--seed", metavar="N", type=int, default=1,
+                      help="seed of the random games (default: 1)")
+    demo.set_defaults(func=run_demo)
+
 
 def setup_logging(level: str) -> None:
     """Log lines on stdout, which journald keeps under systemd."""
@@ -132,3 +146,20 @@ def stop_on_signals(daemon: Daemon) -> None:
 
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+
+
+#: The demo's games, in the order it plays them.
+DEMO_ORDER = ("traps", "deathtrap", "tricky", "rumble")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from companion.daemon.demo import check_requirements, play_demo, score_table
+
+    check_requirements()
+    out = Path(args.out)
+    for game in [args.game] if args.game else DEMO_ORDER:
+        result = play_demo(game, out, args.seed)
+        print(score_table(result))
+        print("  wrote: " + ", ".join(str(path) for path in result.files))
+        print()
+    return 0

@@ -17,8 +17,8 @@ from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
 from companion.table.log import Header
 
-#: Longest list a field of a manual entry may get (a Deathtrap play is at most a few cards).
-MAX_LIST = 6
+#: Longest list a field of a manual entry may get (a deal's counts: one per seat, up to 8).
+MAX_LIST = 8
 DONE = object()
 LEAVE_OUT = object()
 
@@ -52,7 +52,7 @@ def confirm(description: str) -> Steps:
     return answer
 
 
-def _field_entries(game: Game, key: str, spec: Field, item: bool = False
+def field_entries(game: Game, key: str, spec: Field, item: bool = False
                    ) -> list[tuple[str, Any]]:
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -64,7 +64,7 @@ def _field_entries(game: Game, key: str, spec: Field, item: bool = False
         return [("no", False), ("yes", True)]
     if int in kinds:
         low = spec.minimum if spec.minimum is not None else 0
-        high = min(spec.maximum if spec.maximum is not None else 12, low + 40)
+        high = min(spec.maximum if spec.maximum is not None else low + 40, low + 40)
         return [(str(n), n) for n in range(low, high + 1)]
     return [(value, value) for value in candidates(game, key)]
 
@@ -72,11 +72,16 @@ def _field_entries(game: Game, key: str, spec: Field, item: bool = False
 def _pick_list(game: Game, key: str, spec: Field) -> Steps:
     chosen: list[Any] = []
     while len(chosen) < MAX_LIST:
-        entries = [("(done)", DONE)] if chosen else []
+        if chosen:
+            entries = [("(done)", DONE)]
+        else:
+            entries = [] if spec.required else [("(leave out)", LEAVE_OUT)]
         value = yield Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
-                           entries + _field_entries(game, key, spec, item=True))
+                           entries + field_entries(game, key, spec, item=True))
         if value is DONE:
             break
+        if value is LEAVE_OUT:
+            return LEAVE_OUT
         chosen.append(value)
     return chosen
 
@@ -96,9 +101,11 @@ def manual_entry(game: Game, seat: int | None = None,
             event[key] = known[key]
             continue
         if spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
-            event[key] = yield from _pick_list(game, key, spec)
+            picked = yield from _pick_list(game, key, spec)
+            if picked is not LEAVE_OUT:
+                event[key] = picked
             continue
-        entries = _field_entries(game, key, spec)
+        entries = field_entries(game, key, spec)
         if not spec.required:
             entries = [("(leave out)", LEAVE_OUT), *entries]
         if not entries:

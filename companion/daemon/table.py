@@ -91,6 +91,7 @@ class Daemon:
         self.exit_code = 0
         self.error: CompanionError | None = None
         self.stored = 0  # events stored by this run
+        self.scenes_read = 0  # settled camera scenes read by this run
 
     # --- the outside world puts items here ---------------------------------------------
 
@@ -242,6 +243,7 @@ class Daemon:
         self.next_confirmation()
 
     def on_scene(self, seen: SceneSeen) -> None:
+        self.scenes_read += 1
         if self.table is None or self.reader is None:
             return
         try:
@@ -326,7 +328,8 @@ class Daemon:
                 self.ui.handle(InputEvent("press", MENU), self.clock())
 
     def choose(self) -> None:
-        assert self.dialogue is not None
+        if self.dialogue is None:
+            return
         completed, decided = self.dialogue.choose()
         if completed:
             self.close_dialogue(decided, completed=True)

@@ -1,0 +1,204 @@
+"""``companion demo [GAME]``: a whole game of each game through the whole pipeline.
+
+A random legal game (the games' own simulators) is played at a simulated table: cards and
+Rumble pieces are rendered into camera pictures and read by the vision pipeline, the trap
+dial is turned detent by detent, buttons are tapped, the rest is entered with the dial; the
+daemon's loop checks and stores every event and draws every screen. At the end the score
+table is printed, the log is exported and replayed (the two must agree), and the screens are
+written as PNG files and an animated GIF.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.daemon.displays import MemoryScreen
+from companion.daemon.items import Stop
+from companion.daemon.player import Hands, TablePlayer
+from companion.daemon.table import Daemon
+from companion.errors import CompanionError
+from companion.hardware.events import InputEvent
+from companion.table import Header, TableSession, TableStore
+
+#: Seats and option overrides that keep each demo game to a few hundred events at most.
+DEMO_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "traps": (3, {}),
+    "deathtrap": (4, {"rounds": 1}),
+    "tricky": (3, {"rounds_per_player": 1}),
+    "rumble": (3, {}),
+}
+#: The camera's sightings below this confidence go through the confirm step.
+CONFIRM_BELOW = 0.6
+#: Frames of the GIF at most (a long game is sampled evenly), and each frame's time.
+GIF_FRAMES, GIF_MS = 240, 180
+SCALE = 2
+
+
+class DirectHands(Hands):
+    """The daemon runs in the caller's thread: every input is handled at once."""
+
+    def __init__(self, daemon: Daemon, eyes: Any) -> None:
+        self.daemon = daemon
+        self.eyes = eyes
+        self.pictures = 0
+        self.last_picture: Any = None
+
+    def _give(self, *items: Any) -> None:
+        for item in items:
+            self.daemon.handle(item)
+            self.daemon.refresh()
+
+    def tap(self, control: str, until: Any) -> None:
+        self._give(InputEvent("press", control, 0, "demo"), InputEvent("release", control, 0,
+                                                                         "demo"))
+
+    def hold(self, control: str, until: Any) -> None:
+        self._give(InputEvent("press", control, 0, "demo"), InputEvent("hold", control, 1, "demo"),
+                   InputEvent("release", control, 0, "demo"))
+
+    def turn(self, detents: int, until: Any) -> None:
+        step = 1 if detents > 0 else -1
+        self._give(*[InputEvent("dial", "encoder:0", step, "demo") for _ in range(abs(detents))])
+
+    def show(self, picture: Any, until: Any) -> None:
+        self.pictures += 1
+        self.last_picture = picture
+        self._give(*self.eyes.look(picture))
+
+
+@dataclass
+class DemoResult:
+    game: str
+    seats: list[str]
+    totals: list[int]
+    rounds: list[list[int]]
+    winners: list[int]
+    events: int
+    routes: dict[str, int]
+    pictures: int
+    seconds: float
+    files: list[Path] = field(default_factory=list)
+
+
+def check_requirements() -> None:
+    """Fail clearly, before anything starts, if a part the demo needs is missing."""
+    for module, package in (("cv2", "opencv-python-headless"), ("PIL", "pillow"),
+                            ("luma.core", "luma.core")):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise CompanionError(f"the demo needs {package}: pip install -e . from the "
+                                 f"repository installs it") from None
+
+
+def play_demo(game: str, out: Path, seed: int = 1) -> DemoResult:
+    """Play one whole game through the pipeline; write its log, screens and GIF into ``out``."""
+    from companion.daemon.stage import Eyes, Stage
+
+    if game not in DEMO_GAMES:
+        raise CompanionError(f"unknown game {game!r} (games: {', '.join(DEMO_GAMES)})")
+    started = time.perf_counter()
+    seats, options = DEMO_GAMES[game]
+    simulator = importlib.import_module(f"companion.games.{game}_sim")
+    header_json, events = simulator.random_game(seed, seats, **options)
+    header = Header.from_json(header_json)
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / f"{game}.db"
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        path.unlink(missing_ok=True)
+    names = ["table"] + [f"seat:{seat}" for seat in range(seats)]
+    screens = [MemoryScreen(name) for name in names]
+    with TableStore(db) as store:
+        daemon = Daemon(store, screens=screens, confirm_below=CONFIRM_BELOW, watching=True)
+        daemon.supervisor.start_all(time.monotonic())
+        # The demo's game is dealt from the simulator's seed, so it starts from its header.
+        daemon.use_table(store.new_session(header))
+        daemon.refresh()
+        stage = Stage(game, seats, seed)
+        hands = DirectHands(daemon, Eyes(game, stage.layout))
+        player = TablePlayer(daemon, hands, stage)
+        frames = [tiled(screens, header.seats)]
+        for event in events:
+            player.play(event)
+            frames.append(tiled(screens, header.seats))
+        daemon.handle(Stop("end of the demo"))
+        daemon.supervisor.stop_all()
+        assert daemon.table is not None
+        lines = daemon.table.export_lines()
+    log = out / f"{game}.jsonl"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    result = replayed(log)
+    files = [log, *write_images(out, game, screens, frames, hands.last_picture)]
+    return DemoResult(game, list(header.seats), result["totals"], result["rounds"],
+                      result["winners"], len(events), player.routes, hands.pictures,
+                      time.perf_counter() - started, files)
+
+
+def replayed(log: Path) -> dict[str, Any]:
+    """``companion replay`` of the exported log: the demo's score comes from it."""
+    from companion.table import read_log
+
+    header, events = read_log(log)
+    session = TableSession(header)
+    for _, event in events:
+        session.apply(event)
+    return session.result()
+
+
+def tiled(screens: list[MemoryScreen], seats: tuple[str, ...]) -> Image.Image:
+    """Every screen's latest image side by side, labelled, scaled up to be seen."""
+    width, height, label = 128 * SCALE, 64 * SCALE, 14
+    columns = 3
+    rows = (len(screens) + columns - 1) // columns
+    sheet = Image.new("L", (columns * (width + 8) + 8, rows * (height + label + 8) + 8), 40)
+    pen = ImageDraw.Draw(sheet)
+    for index, screen in enumerate(screens):
+        x = 8 + (index % columns) * (width + 8)
+        y = 8 + (index // columns) * (height + label + 8)
+        name = screen.name if screen.name == "table" else seats[int(screen.name[5:])]
+        pen.text((x, y), name, fill=230)
+        image = screen.images[-1] if screen.images else Image.new("1", (128, 64))
+        sheet.paste(image.convert("L").resize((width, height), Image.NEAREST), (x, y + label))
+    return sheet
+
+
+def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list[Image.Image],
+                 picture: Any) -> list[Path]:
+    written = []
+    for screen in screens:
+        if screen.images:
+            path = out / f"{game}-{screen.name.replace(':', '')}.png"
+            screen.images[-1].save(path)
+            written.append(path)
+    step = max(1, len(frames) // GIF_FRAMES)
+    shown = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
+    gif = out / f"{game}.gif"
+    shown[0].save(gif, save_all=True, append_images=shown[1:], duration=GIF_MS, loop=0)
+    written.append(gif)
+    if picture is not None:
+        camera = out / f"{game}-camera.png"
+        Image.fromarray(picture[:, :, ::-1]).save(camera)
+        written.append(camera)
+    return written
+
+
+def score_table(result: DemoResult) -> str:
+    """The score table as the demo prints it."""
+    width = max(len(name) for name in result.seats)
+    head = f"  {'seat':<{width}} {'total':>6}" + "".join(
+        f" {'r' + str(i + 1):>4}" for i in range(len(result.rounds)))
+    lines = [f"{result.game}: {result.events} events in {result.seconds:.1f} s "
+             f"({result.pictures} camera pictures)", head]
+    for seat, name in enumerate(result.seats):
+        cells = "".join(f" {scores[seat]:>4}" for scores in result.rounds)
+        lines.append(f"  {name:<{width}} {result.totals[seat]:>6}{cells}")
+    lines.append("  winners: " + ", ".join(result.seats[s] for s in result.winners))
+    lines.append("  events in by: " + ", ".join(f"{route} {count}"
+                                               for route, count in sorted(result.routes.items())))
+    return "\n".join(lines)
