@@ -38,9 +38,14 @@ from companion.table import Header, StoredSession, TableStore
 log = logging.getLogger("companion.daemon")
 
 #: The table's own controls (the pin map's names): the dial's switch, the menu button.
+#: Any dial's push switch does (the Pi's is encoder-switch:0, the hub's are numbered from 1).
 SWITCH, MENU = "encoder-switch:0", "menu"
 #: How long the loop sleeps at most when nothing happens (watchdog, retries).
 TICK = 0.25
+
+
+def is_switch(control: str) -> bool:
+    return control.startswith("encoder-switch:")
 
 
 def now_iso() -> str:
@@ -291,12 +296,12 @@ class Daemon:
         elif self.dialogue is not None:
             if event.kind == "dial":
                 self.dialogue.turn(event.value)
-            elif event.kind == "press" and event.control == SWITCH:
+            elif event.kind == "press" and is_switch(event.control):
                 self.choose()
         elif self.table is None or self.table.game.finished:
-            if event.kind == "press" and event.control == SWITCH:
+            if event.kind == "press" and is_switch(event.control):
                 self.offer_new_game()
-        elif event.control == SWITCH and (event.kind == "hold" or (
+        elif is_switch(event.control) and (event.kind == "hold" or (
                 event.kind == "press" and self.table.header.game != "traps")):
             # The trap dial has its own flow (a tap), so a long press enters by hand in every
             # game; in the other games a tap does too.

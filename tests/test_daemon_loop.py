@@ -1,0 +1,216 @@
+"""The daemon's loop in this thread: new game, undo, refusals, confirm step, manual entry,
+screens that fail and come back, and logs that carry no secrets."""
+
+import logging
+
+import pytest
+
+from companion.daemon.camera import SceneReader, SceneSeen
+from companion.daemon.displays import MemoryScreen
+from companion.daemon.items import Fed, Seen
+from companion.daemon.table import Daemon
+from companion.games.rumble_sim import random_game
+from companion.hardware.events import InputEvent
+from companion.table import Header, TableStore
+from companion.vision.scene import Piece, TableScene
+
+DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
+
+
+def tap(control):
+    return [InputEvent("press", control), InputEvent("release", control)]
+
+
+def hold(control):
+    return [InputEvent("press", control), InputEvent("hold", control, 1),
+            InputEvent("release", control)]
+
+
+def turn(detents):
+    return [InputEvent("dial", "encoder:0", 1 if detents > 0 else -1)] * abs(detents)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path):
+    store = TableStore(tmp_path / "table.db")
+    yield store
+    store.close()
+
+
+def daemon_for(store, seats=4, header=None, **options):
+    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(seats)]
+    daemon = Daemon(store, screens=screens, **options)
+    daemon.supervisor.start_all(daemon.clock())
+    if header is not None:
+        daemon.use_table(store.new_session(header))
+    else:
+        daemon.resume_or_offer()
+    daemon.refresh()
+    return daemon, {screen.name: screen for screen in screens}
+
+
+def give(daemon, *groups):
+    for group in groups:
+        for item in group if isinstance(group, list) else [group]:
+            daemon.handle(item)
+            daemon.refresh()
+
+
+def choose(daemon, value):
+    """Turn the dial to the menu entry with this value and press the dial."""
+    menu = daemon.dialogue.menu
+    index = [v for _, v in menu.entries].index(value)
+    give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
+
+
+def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
+    daemon, screens = daemon_for(table, default_game="tricky", default_seats=["Ann", "Bob"])
+    assert daemon.purpose == "new game" and daemon.table is None
+    assert daemon.dialogue.menu.entries[0][1] == "tricky"  # the configured game comes first
+    choose(daemon, "rumble")
+    assert daemon.dialogue.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
+    choose(daemon, 4)
+    assert daemon.table is not None and daemon.dialogue is None
+    assert daemon.table.header.game == "rumble"
+    assert daemon.table.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
+    assert [info.header.game for info in table.sessions()] == ["rumble"]
+    assert screens["seat:3"].images, "every seat's screen shows the new game"
+
+
+def test_the_unfinished_session_is_resumed(table):
+    stored = table.new_session(DEATHTRAP, [{"type": "deal"}])
+    daemon, _ = daemon_for(table)
+    assert daemon.table.id == stored.id and daemon.dialogue is None
+    assert len(daemon.table.session.entries) == 1
+
+
+def test_a_long_press_of_the_menu_button_undoes_the_latest_event(table):
+    daemon, _ = daemon_for(table, header=DEATHTRAP)
+    give(daemon, Seen({"type": "deal"}))
+    assert len(daemon.table.session.in_force) == 1
+    give(daemon, hold("menu"))
+    assert daemon.table.session.in_force == []
+    _, entries = table.load(daemon.table.id)
+    assert [e["type"] for e in entries] == ["deal", "undo"]
+    give(daemon, tap("menu"))  # a tap is not a long press: nothing more is undone
+    assert len(table.load(daemon.table.id)[1]) == 2
+
+
+def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog):
+    daemon, screens = daemon_for(table, header=DEATHTRAP)
+    give(daemon, Seen({"type": "deal"}))
+    seat2_before = screens["seat:2"].images[-1].tobytes()
+    seat1_before = screens["seat:1"].images[-1].tobytes()
+    with caplog.at_level(logging.INFO, logger="companion"):
+        give(daemon, tap("seat:2"))  # a pass before the Exploding Pig is played
+    assert len(table.load(daemon.table.id)[1]) == 1
+    assert daemon.ui.error(2) is not None
+    assert screens["seat:2"].images[-1].tobytes() != seat2_before
+    assert screens["seat:1"].images[-1].tobytes() == seat1_before
+    assert daemon.table_notice.startswith("refused: ")
+    assert "refused pass seat 2" in caplog.text and daemon.ui.error(2) not in caplog.text
+
+
+def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
+    daemon, _ = daemon_for(table, header=DEATHTRAP, confirm_below=0.8)
+    give(daemon, Seen({"type": "deal"}, confidence=0.5, description="a deal"))
+    assert daemon.purpose == "confirm" and daemon.table.session.in_force == []
+    choose(daemon, True)
+    assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
+    give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
+    choose(daemon, False)
+    assert len(daemon.table.session.in_force) == 1 and daemon.dialogue is None
+    give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
+    assert len(daemon.table.session.in_force) == 2
+
+
+def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
+    daemon, _ = daemon_for(table, header=DEATHTRAP)
+    give(daemon, tap("encoder-switch:0"))
+    assert daemon.purpose == "entry"
+    choose(daemon, "deal")
+    for _ in range(2):  # dealer and counts are optional: leave them out
+        choose(daemon, [v for _, v in daemon.dialogue.menu.entries][0])
+    give(daemon, tap("encoder-switch:0"))
+    choose(daemon, "pig")
+    choose(daemon, 2)
+    choose(daemon, "troll")
+    choose(daemon, [v for _, v in daemon.dialogue.menu.entries][0])  # no lead named
+    in_force = [{k: v for k, v in e.items() if k != "t"} for e in daemon.table.session.in_force]
+    assert in_force == [{"type": "deal"}, {"type": "pig", "seat": 2, "discard": "troll"}]
+
+
+def test_a_long_press_leaves_a_menu_without_storing_anything(table):
+    daemon, _ = daemon_for(table, header=DEATHTRAP)
+    give(daemon, tap("encoder-switch:0"), hold("menu"))
+    assert daemon.dialogue is None and daemon.table.session.entries == []
+
+
+def test_camera_scenes_become_events_through_the_loop(table):
+    daemon, _ = daemon_for(table, header=DEATHTRAP, watching=True, confirm_below=0.5)
+    assert isinstance(daemon.reader, SceneReader)
+    give(daemon, Seen({"type": "deal"}), Seen({"type": "pig", "seat": 0, "discard": "orc"}))
+    turn_seat = daemon.table.game.view(None)["turn"]
+    zone = daemon.reader.table.seat_position(turn_seat)
+    cards = TableScene((Piece("troll", zone, None), Piece("troll", zone, None)))
+    give(daemon, SceneSeen(cards, 0.9))
+    assert daemon.table.session.in_force[-1]["cards"] == ["troll", "troll"]
+    assert daemon.table.session.in_force[-1]["seat"] == turn_seat
+
+
+class FlakyScreen(MemoryScreen):
+    broken = False
+
+    def show(self, image):
+        if self.broken:
+            raise OSError("no answer on the bus")
+        super().show(image)
+
+
+def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
+    clock = Clock()
+    flaky = FlakyScreen("seat:1")
+    others = [MemoryScreen("table"), MemoryScreen("seat:0")]
+    daemon = Daemon(table, screens=[*others, flaky], retry_seconds=5, clock=clock)
+    daemon.supervisor.start_all(0.0)
+    daemon.use_table(table.new_session(DEATHTRAP))
+    daemon.refresh()
+    table_before = others[0].images[-1].tobytes()
+    flaky.broken = True
+    give(daemon, Seen({"type": "deal"}), tap("seat:1"))  # a refusal to show on seat 1's screen
+    assert daemon.supervisor.failures() == {"seat:1": "no answer on the bus"}
+    assert others[0].images[-1].tobytes() != table_before, "the table screen shows the failure"
+    assert len(daemon.table.session.in_force) == 1, "the game goes on"
+    flaky.broken = False
+    clock.now = 4.0
+    assert not daemon.supervisor.tick(clock.now)  # not yet time to retry
+    clock.now = 5.5
+    assert daemon.supervisor.tick(clock.now)
+    daemon.refresh()
+    assert daemon.supervisor.failures() == {}
+    assert flaky.images, "the screen is drawn again once it answers"
+
+
+def test_the_log_names_event_types_and_seats_but_no_secret(table, caplog):
+    header, events = random_game(4, 3)
+    events = events[:40]
+    assert any(event["type"] == "secrets" for event in events)
+    daemon, _ = daemon_for(table, seats=3, header=Header.from_json(header))
+    with caplog.at_level(logging.DEBUG, logger="companion"):
+        for line, event in enumerate(events, start=2):
+            fed = Fed(line, event)
+            give(daemon, fed)
+            assert fed.error is None and fed.done.is_set()
+    words = {value for event in events for key, value in event.items()
+             if key not in ("type", "seat") and isinstance(value, str)}
+    words |= {name for event in events for name in event.get("characters", [])}
+    assert "stored #40: " in caplog.text
+    assert not [word for word in words if word in caplog.text]
