@@ -54,7 +54,8 @@ class SettleGate:
             return None
         if self._since is None:
             self._since = at
-        if at - self._since >= self.settle_seconds and scene != self._reported:
+        # A hair of slack: frame times summed in floating point fall just short.
+        if at - self._since >= self.settle_seconds - 1e-6 and scene != self._reported:
             self._reported = scene
             return Settled(at, scene)
         return None

@@ -248,19 +248,21 @@ class SceneRenderer:
 
     def _spoil(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
         h, w = frame.shape[:2]
+        # The room's light stays put over a sequence; only the sensor noise is per frame.
+        light = np.random.default_rng(cond.table_seed + 1)
         if cond.light_gradient:
-            gx, gy = rng.uniform(-1, 1, 2)
+            gx, gy = light.uniform(-1, 1, 2)
             xs, ys = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
             ramp = (gx * xs + gy * ys) / (abs(gx) + abs(gy) + 1e-9)
             frame *= (1 - cond.light_gradient * (ramp + 1) / 2)[..., None].astype(np.float32)
         if cond.glare:
-            cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
-            sigma = rng.uniform(0.05, 0.12) * w
+            cx, cy = light.uniform(0.2, 0.8) * w, light.uniform(0.2, 0.8) * h
+            sigma = light.uniform(0.05, 0.12) * w
             xs, ys = np.meshgrid(np.arange(w), np.arange(h))
             spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2))
             frame += (spot * cond.glare * 255)[..., None].astype(np.float32)
         if cond.colour_cast:
-            frame *= (1 + rng.uniform(-cond.colour_cast, cond.colour_cast, 3)).astype(np.float32)
+            frame *= (1 + light.uniform(-cond.colour_cast, cond.colour_cast, 3)).astype(np.float32)
         if cond.blur > 0.2:
             frame = cv2.GaussianBlur(frame, (0, 0), cond.blur)
         if cond.noise:

@@ -32,7 +32,11 @@ class TableWatcher:
     """Turns camera frames into settled table scenes (each new still scene once)."""
 
     def __init__(self, library: CardLibrary, layout: TableLayout,
-                 settle_seconds: float = 0.8, motion_limit: float = 4.0) -> None:
+                 settle_seconds: float = 0.8, motion_limit: float = 4.0,
+                 tokens: bool = False) -> None:
+        """``tokens``: also place the Rumble character and chest markers (rumble only: in
+        other games a card's artwork could now and then read as one)."""
+        self.tokens = tokens
         self.finder = MarkerFinder()
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library)
@@ -46,8 +50,9 @@ class TableWatcher:
         sightings = self.finder.find(frame)
         view = self.rectifier.locate(frame, sightings)
         detections = self.recognizer.recognize(frame, sightings)
+        tokens = sightings if self.tokens else []
         scene = None if view is None else table_scene(
-            detections, sightings, view, self.rectifier.layout)
+            detections, tokens, view, self.rectifier.layout)
         self.last = Sighting(detections, scene, motion)
         return self.last
 
