@@ -1,0 +1,117 @@
+"""``companion vision``: enroll, recognize (JSON shape, EXIF orientation), calibrate, markers,
+art, and user errors as one line with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from companion.cli import main
+from companion.vision.art import game_items
+from companion.vision.markers import CORNER_IDS, MarkerFinder
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> str:
+    folder = tmp_path_factory.mktemp("art")
+    assert main(["vision", "art", "tricky", "--out", str(folder / "faces")]) == 0
+    out = str(folder / "tricky.npz")
+    assert main(["vision", "enroll", str(folder / "faces"), "--out", out]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def table_photo(tmp_path_factory):
+    items = game_items("tricky")
+    renderer = SceneRenderer(size=(1280, 720))
+    placed = [Placement(items[2], (250, 200), 20), Placement(items[30], (560, 380), 110)]
+    scene = renderer.render(placed, np.random.default_rng(3), Conditions("oak", noise=2),
+                            renderer.camera(np.random.default_rng(3)))
+    path = tmp_path_factory.mktemp("photos") / "table.png"
+    cv2.imwrite(str(path), scene.image)
+    return path, scene
+
+
+def test_enroll_writes_a_library_of_every_image_and_no_bar_off_a_terminal(tmp_path, capsys):
+    faces = tmp_path / "faces"
+    main(["vision", "art", "rumble", "--out", str(faces)])
+    capsys.readouterr()
+    assert main(["vision", "enroll", str(faces), "--out", str(tmp_path / "r.npz")]) == 0
+    out, err = capsys.readouterr()
+    assert "enrolled 12 cards" in out and err == ""
+
+
+def test_recognize_json_gives_ids_corners_and_confidence(library, table_photo, capsys):
+    path, scene = table_photo
+    capsys.readouterr()
+    assert main(["vision", "recognize", "--library", library, str(path), "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    assert result["image"] == str(path)
+    assert sorted(f["id"] for f in result["found"]) == sorted(t.item_id for t in scene.truth)
+    for found in result["found"]:
+        assert set(found) == {"id", "corners", "confidence"}
+        assert len(found["corners"]) == 4 and all(len(c) == 2 for c in found["corners"])
+        assert 0 < found["confidence"] <= 1
+        truth = next(t for t in scene.truth if t.item_id == found["id"])
+        assert np.abs(np.array(found["corners"]) - truth.corners).max() < 6
+
+
+def test_recognize_gives_corners_in_the_photo_as_shown_after_exif_orientation(
+        library, table_photo, tmp_path, capsys):
+    path, scene = table_photo
+    shown = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
+    # Stored turned a quarter anticlockwise, tagged "turn 90 clockwise to show" (6).
+    stored = Image.fromarray(shown).transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    phone = tmp_path / "phone.jpg"
+    stored.save(phone, quality=95, exif=exif)
+    capsys.readouterr()
+    assert main(["vision", "recognize", "--library", library, str(phone), "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    assert sorted(f["id"] for f in result["found"]) == sorted(t.item_id for t in scene.truth)
+    for found in result["found"]:
+        truth = next(t for t in scene.truth if t.item_id == found["id"])
+        assert np.abs(np.array(found["corners"]) - truth.corners).max() < 8
+
+
+def test_calibrate_draws_markers_zones_and_cards(library, table_photo, tmp_path, capsys):
+    path, _ = table_photo
+    out = tmp_path / "calibration.png"
+    assert main(["vision", "calibrate", "--image", str(path), "--library", library,
+                 "--out", str(out)]) == 0
+    assert "4 of 4 corner markers, 2 cards" in capsys.readouterr().out
+    drawn = cv2.imread(str(out))
+    assert drawn.shape == (720, 1280, 3)
+    assert not np.array_equal(drawn, cv2.imread(str(path)))
+
+
+def test_the_marker_sheet_prints_markers_that_read_back(tmp_path):
+    out = tmp_path / "sheet.png"
+    assert main(["vision", "markers", "--out", str(out), "--dpi", "150"]) == 0
+    sheet = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    found = {s.marker_id for s in MarkerFinder().find(sheet)}
+    assert set(CORNER_IDS) | set(range(10, 22)) | {30} <= found
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["vision", "enroll", "/nonexistent", "--out", "x.npz"], "not a folder"),
+    (["vision", "recognize", "--library", "/nonexistent.npz", "a.png"], "cannot read"),
+    (["vision", "markers", "--out", "x.png", "--dpi", "5"], "--dpi"),
+])
+def test_user_errors_are_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_unreadable_photo_is_named(library, tmp_path, capsys):
+    bad = tmp_path / "bad.png"
+    bad.write_text("not an image")
+    assert main(["vision", "recognize", "--library", library, str(bad)]) == 2
+    assert "bad.png" in capsys.readouterr().err
