@@ -164,7 +164,7 @@ def main() -> None:
     else:
         synthetic(args)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"process peak resident size: {peak:.0f} MB (includes every rendered frame held)")
+    print(f"process peak resident size: {peak:.0f} MB (includes all frames held in memory)")
 
 
 if __name__ == "__main__":
