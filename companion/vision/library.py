@@ -57,10 +57,13 @@ def template_size(aspect: float) -> tuple[int, int]:
     return max(8, round(TEMPLATE_LONG / aspect)), TEMPLATE_LONG
 
 
-def _grey(image_bgr: np.ndarray) -> np.ndarray:
-    """Blurred colour planes, each less its mean: the pattern, not the light's level."""
+def _grey(image_bgr: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+    """Blurred colour planes, each less its mean (over the pixels ``seen``, if given): the
+    pattern, not the light's level."""
     planes = cv2.GaussianBlur(image_bgr.astype(np.float32), (0, 0), 1.5)
-    return planes - planes.mean(axis=(0, 1))
+    if seen is None:
+        return planes - planes.mean(axis=(0, 1))
+    return planes - planes[seen > 0].mean(axis=0)
 
 
 def _unit(values: np.ndarray) -> np.ndarray:
@@ -68,12 +71,27 @@ def _unit(values: np.ndarray) -> np.ndarray:
     return flat / (np.linalg.norm(flat) + 1e-6)
 
 
-def grey_scores(shape: dict, image_bgr: np.ndarray) -> np.ndarray:
-    """Correlation of a warped quad with every face of a class in every turn, turn-major."""
-    grey = _grey(image_bgr)
-    # Bring the quad to the contrast of an enrolled face before taking the average away.
-    grey *= shape["contrast"] / (float(grey.std()) + 1e-6)
-    return np.concatenate([t["grey"] @ _unit(grey - t["common"]) for t in shape["turns"]])
+def grey_scores(shape: dict, image_bgr: np.ndarray, seen: np.ndarray | None = None
+                ) -> np.ndarray:
+    """Correlation of a warped quad with every face of a class in every turn, turn-major.
+
+    ``seen``: 1 where the quad's face is in view, 0 where a card known to lie on top of it
+    hides it; the correlation is then taken over what is in view only.
+    """
+    grey = _grey(image_bgr, seen)
+    if seen is None:
+        # Bring the quad to the contrast of an enrolled face before taking the average away.
+        grey *= shape["contrast"] / (float(grey.std()) + 1e-6)
+        return np.concatenate([t["grey"] @ _unit(grey - t["common"]) for t in shape["turns"]])
+    weight = np.repeat(seen.astype(np.float32)[..., None], 3, axis=2)
+    grey *= shape["contrast"] / (float(grey[seen > 0].std()) + 1e-6)
+    flat = weight.ravel()
+    scores = []
+    for turn in shape["turns"]:
+        shown = turn["grey"] * flat
+        query = _unit((grey - turn["common"]).ravel() * flat)
+        scores.append(shown @ query / (np.linalg.norm(shown, axis=1) + 1e-6))
+    return np.concatenate(scores)
 
 
 def detail(image_bgr: np.ndarray) -> float:
@@ -88,6 +106,12 @@ def chroma_grid(image_bgr: np.ndarray) -> np.ndarray:
     cells = cv2.resize(image_bgr, (3, 4), interpolation=cv2.INTER_AREA).astype(np.float32)
     total = cells.sum(axis=2, keepdims=True) + 1.0
     return (cells[..., :2] / total).ravel()
+
+
+def seen_cells(seen: np.ndarray) -> np.ndarray:
+    """Which values of chroma_grid come from cells mostly in view (for a part-hidden card)."""
+    share = cv2.resize(seen.astype(np.float32), (3, 4), interpolation=cv2.INTER_AREA)
+    return np.repeat((share > 0.6).ravel(), 2)
 
 
 class CardLibrary:

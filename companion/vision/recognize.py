@@ -19,6 +19,7 @@ clear of the runner-up, else nothing is reported: a card is left out rather than
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -31,6 +32,7 @@ from companion.vision.library import (
     chroma_grid,
     detail,
     grey_scores,
+    seen_cells,
 )
 from companion.vision.markers import MarkerFinder, MarkerSighting
 from companion.vision.quads import (
@@ -167,6 +169,7 @@ class Recognizer:
             short = min(width, height)
             sizes.update({(short / aspect, short), (short, short * aspect)})
         hits: list[Detection] = []
+        tried: list[np.ndarray] = []
         for short, long in sizes:
             for a, b in ((short, long), (long, short)):
                 if a > width * 1.08 or b > height * 1.08:
@@ -176,6 +179,7 @@ class Recognizer:
                     quad = np.float32([corner, corner + du * a, corner + du * a + dv * b,
                                        corner + dv * b])
                     quad = snap_to_outline(order_corners(quad), blob.contour)
+                    tried.append(quad)
                     hit = self.identify(image, quad, self.limits.split_score,
                                         self.limits.split_margin)
                     if hit is not None:
@@ -184,6 +188,17 @@ class Recognizer:
         kept: list[Detection] = []
         for hit in hits:
             if not any(_overlaps(hit, k) for k in kept):
+                kept.append(hit)
+        if not kept:
+            return kept
+        # The cards found lie on top; look again under them, leaving out what they hide.
+        for quad in tried:
+            hidden_by = [k.corners for k in kept if _intersect(k.corners, quad)]
+            if not hidden_by:
+                continue
+            hit = self.identify(image, quad, self.limits.split_score, self.limits.split_margin,
+                                on_top=hidden_by)
+            if hit is not None and not any(_overlaps(hit, k) for k in kept):
                 kept.append(hit)
         return kept
 
@@ -200,8 +215,13 @@ class Recognizer:
         return bool(self._compatible(max(top, side) / max(min(top, side), 1.0)))
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
-                 margin: float | None = None) -> Detection | None:
-        """The enrolled face in one quad, or None if no face stands clear of the rest."""
+                 margin: float | None = None, on_top: Sequence[np.ndarray] = ()
+                 ) -> Detection | None:
+        """The enrolled face in one quad, or None if no face stands clear of the rest.
+
+        ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
+        hide is left out of the comparison.
+        """
         top, side = quad_sides(quad)
         quad = quad if side >= top else np.roll(quad, -3, axis=0)  # long side vertical
         aspect = max(top, side) / max(min(top, side), 1.0)
@@ -213,8 +233,12 @@ class Recognizer:
                 quad.astype(np.float32), dst), (w, h), flags=cv2.INTER_AREA)
             if detail(warped) < self.limits.detail * shape["least_detail"]:
                 continue  # a blank patch of table is not a card, whatever its shape
-            scores = grey_scores(shape, warped)
-            colour = np.abs(shape["colour"] - chroma_grid(warped)).mean(axis=1)
+            seen = _in_view(quad, (w, h), on_top)
+            if seen is not None and seen.mean() < 0.6:
+                continue  # too little of it shows to tell it from its neighbours
+            scores = grey_scores(shape, warped, seen)
+            cells = slice(None) if seen is None else seen_cells(seen)
+            colour = np.abs(shape["colour"][:, cells] - chroma_grid(warped)[cells]).mean(axis=1)
             scores = scores - self.limits.colour_weight * colour
             for row in np.argsort(scores)[::-1][:8]:
                 entry, turn = shape["owners"][row]
@@ -325,3 +349,23 @@ def _on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
         if cv2.pointPolygonTest(grown.astype(np.float32), centre, False) >= 0:
             return True
     return False
+
+
+def _intersect(a: np.ndarray, b: np.ndarray) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 0.05 * cv2.contourArea(b.astype(np.float32))
+
+
+def _in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
+             ) -> np.ndarray | None:
+    """1 where the upright face of ``quad`` (template size) is not under a card on top."""
+    if not on_top:
+        return None
+    w, h = size
+    to_face = cv2.getPerspectiveTransform(
+        quad.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    seen = np.ones((h, w), np.uint8)
+    for outline in on_top:
+        hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_face)
+        cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+    return seen
