@@ -46,13 +46,15 @@ def scenes(size, count, seed, **kwargs):
 def test_at_least_99_percent_of_512_cards_at_1280x720_and_none_invented(recognizer):
     total, right, invented = score(recognizer, scenes((1280, 720), 64, seed=7))
     assert total == 512
-    assert right / total >= 0.99, f"{right}/{total}"  # measured 509/512
+    assert right / total >= 0.99, f"{right}/{total}"  # measured 510/512
     assert invented == 0
 
 
 def test_at_640x480_the_small_cards_still_read_and_none_are_invented(recognizer):
-    total, right, invented = score(recognizer, scenes((640, 480), 32, seed=8))
-    assert right / total >= 0.96, f"{right}/{total}"  # measured 98.4 % over 512 cards
+    total, right, invented = score(recognizer, scenes((640, 480), 64, seed=8))
+    assert total == 512
+    # Cards 45 pixels wide: measured 507/512 with this seed, 509/512 with seed 7.
+    assert right / total >= 0.985, f"{right}/{total}"
     assert invented == 0
 
 
@@ -60,7 +62,7 @@ def test_touching_and_overlapping_cards_invent_nothing_and_most_are_found(recogn
     total, right, invented = score(
         recognizer, scenes((1280, 720), 12, seed=9, overlaps=2, touching=1))
     assert invented == 0
-    assert right / total >= 0.65, f"{right}/{total}"
+    assert right / total >= 0.75, f"{right}/{total}"  # measured 80/96
 
 
 def test_a_row_of_touching_cards_is_read_card_by_card(recognizer):
