@@ -233,7 +233,7 @@ def test_square_of_the_wrong_type():
 
 
 def test_unknown_event_type():
-    refused({"type": "counterattack", "seat": 0, "square": "T1"},
+    refused({"type": "dance", "seat": 0, "square": "T1"},
             error=EventError, says="unknown event type")
 
 

@@ -113,6 +113,13 @@ class Traps(Game):
                    "mode": Field(str, choices=("quick", "slow")),
                    "dice": Field(list, required=False, items=int),
                    "variable_die": Field(int, required=False)},
+        # Beyond CONTRACT.md: a counterattack on a triggered Jaws of Doom. Either the players
+        # say whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
+        "counterattack": {"seat": Field(int), "square": Field(str),
+                          "damaged": Field(bool, required=False),
+                          "attack": Field(int, required=False, minimum=0, maximum=100),
+                          "dice": Field(list, required=False, items=int),
+                          "damage": Field(int, required=False, minimum=0, maximum=100)},
     }
     # The dials never change once drawn: no need to copy them for restore-on-error.
     _fixed_attributes = Game._fixed_attributes | {"dials"}
@@ -355,6 +362,38 @@ class Traps(Game):
         else:
             self._spring(square, seat, "failed to disarm", f" ({mode}, {total} < {number})")
 
+    def on_counterattack(self, event: dict[str, Any]) -> None:
+        """A counterattack on a triggered Jaws of Doom: damage disarms it without XP; a miss
+        takes the figure off the board and the trap stays armed (rules: Jaws of Doom)."""
+        self.step += 1
+        square, state = self._square(event)
+        reading = self._reading(square) if state["status"] == TRIGGERED else None
+        if not isinstance(reading, dict) or reading["trap"] != "jaws-of-doom":
+            raise RuleViolation("counterattack-jaws", f"only a triggered Jaws of Doom can be "
+                                                      f"counterattacked, not {square}")
+        rolled = [key for key in ("attack", "dice", "damage") if key in event]
+        if "damaged" in event:
+            if rolled:
+                raise RuleViolation("counterattack-fields", f"give either damaged or "
+                                                            f"{', '.join(rolled)}, not both")
+            damaged = event["damaged"]
+        elif len(rolled) == 3:
+            damaged = self.jaws_counterattack(
+                event["attack"], event["dice"], event["damage"])["outcome"] == "damaged"
+        else:
+            raise RuleViolation("counterattack-fields", "a counterattack needs damaged (true or "
+                                                        "false) or attack, dice and damage")
+        who = self._who(event["seat"])
+        if damaged:
+            state["status"] = DISARMED
+            state["disarmed_by"] = None
+            state["released"], state["prisoner"] = state["prisoner"], None
+            self.last = f"{who} damaged the Jaws of Doom on {square}: disarmed, no XP"
+        else:
+            self.last = (f"{who} failed to damage the Jaws of Doom on {square}: the figure "
+                         f"leaves the board, the trap stays armed")
+        self.note = {"seat": None, "text": ""}
+
     # --- what the screens and the referee see ----------------------------------------
 
     def _public_square(self, square: str) -> dict[str, Any]:
@@ -378,7 +417,9 @@ class Traps(Game):
                 shown["attack"] = dict(trap["attack"])
         if state["status"] == DISARMED:
             shown["disarmed_by"] = state["disarmed_by"]
-            shown["xp_gained"] = reading_at(self.dials[square], state["position"])["xp"]
+            by_counterattack = state["disarmed_by"] is None
+            shown["xp_gained"] = 0 if by_counterattack else reading_at(
+                self.dials[square], state["position"])["xp"]
             shown["released"] = state["released"]
         return shown
 
