@@ -71,7 +71,7 @@ def _unit(values: np.ndarray) -> np.ndarray:
     return flat / (np.linalg.norm(flat) + 1e-6)
 
 
-def grey_scores(shape: dict, image_bgr: np.ndarray, seen: np.ndarray | None = None
+def pattern_scores(shape: dict, image_bgr: np.ndarray, seen: np.ndarray | None = None
                 ) -> np.ndarray:
     """Correlation of a warped quad with every face of a class in every turn, turn-major.
 

@@ -2,8 +2,9 @@
 
 Cards are lighter than the table around them; an adaptive threshold follows lighting
 gradients, and a CLAHE-equalised edge pass catches what a flat or washed-out frame hides.
-Blobs that are not one clean quadrilateral (touching or overlapping cards, a hand over a
-card) are handed back as regions for the feature matcher.
+Each blob comes back with its outline if that is one card, the closed rims inside it
+(cards touching or lying on others), and its box and contour for the row splitter and the
+feature matcher (cards partly covered, a hand over a card).
 """
 
 from __future__ import annotations

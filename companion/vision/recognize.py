@@ -31,7 +31,7 @@ from companion.vision.library import (
     CardLibrary,
     chroma_grid,
     detail,
-    grey_scores,
+    pattern_scores,
     seen_cells,
 )
 from companion.vision.markers import MarkerFinder, MarkerSighting
@@ -69,7 +69,7 @@ class Detection:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """How sure a match must be. Scores are grey correlation minus the colour penalty."""
+    """How sure a match must be. Scores are pattern correlation minus the colour penalty."""
 
     min_score: float = 0.3
     margin: float = 0.1
@@ -236,7 +236,7 @@ class Recognizer:
             seen = _in_view(quad, (w, h), on_top)
             if seen is not None and seen.mean() < 0.6:
                 continue  # too little of it shows to tell it from its neighbours
-            scores = grey_scores(shape, warped, seen)
+            scores = pattern_scores(shape, warped, seen)
             cells = slice(None) if seen is None else seen_cells(seen)
             colour = np.abs(shape["colour"][:, cells] - chroma_grid(warped)[cells]).mean(axis=1)
             scores = scores - self.limits.colour_weight * colour
