@@ -142,3 +142,24 @@ def test_rumble_a_move_seen_by_the_camera_becomes_a_move_event(renderer):
     after = rumble_positions(watch_tokens(renderer, end), GRID, CHARACTERS)
     assert rumble_events(before, after, seat=3, entry="A1") == [
         {"type": "move", "seat": 3, "character": "elf", "to": "B4", "chest": True}]
+
+
+def test_rumble_rooms_located_by_their_enrolled_tiles(renderer):
+    from companion.vision.art import game_items
+    from companion.vision.synthetic import Placement, demo_library
+
+    tiles = {t.item_id: t for t in game_items("rumble")}
+    # Tiles laid with a gap of a few centimetres; touching tiles merge into one blob.
+    spaced = RoomLayout.grid(ROOMS, columns=4, entry="A1", origin_mm=(80, 60), tile_mm=130)
+    centres = {room: tuple(float(v) for v in spaced.rooms[room].mean(axis=0)) for room in ROOMS}
+    placed = [Placement(tiles[room], centres[room], 3) for room in ROOMS]
+    frame = renderer.render(placed, np.random.default_rng(8), Conditions("slate", noise=2)).image
+    watcher = TableWatcher(demo_library("rumble"), renderer.layout)
+    scene = watcher.see(frame).scene
+    seen = RoomLayout.from_scene(scene, ROOMS, entry="A1")
+    for room in ROOMS:
+        assert seen.room_of(centres[room]) == room
+        assert np.abs(seen.rooms[room].mean(axis=0) - centres[room]).max() < 5
+    with pytest.raises(SceneError, match="not seen: C4"):
+        RoomLayout.from_scene(TableScene(tuple(p for p in scene.pieces if p.item_id != "C4")),
+                              ROOMS, "A1")

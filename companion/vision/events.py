@@ -96,14 +96,22 @@ class RoomLayout:
         return cls(outlines, entry)
 
     @classmethod
-    def from_scene(cls, scene: TableScene, tiles: dict[str, np.ndarray], entry: str
-                   ) -> RoomLayout:
-        """Rooms located by enrolment: the outlines of the recognised tiles (table mm)."""
-        seen = {p.item_id for p in scene.pieces}
-        missing = [room for room in tiles if room not in seen]
+    def from_scene(cls, scene: TableScene, rooms: list[str], entry: str) -> RoomLayout:
+        """Rooms located by enrolment: the outlines of the recognised room tiles.
+
+        Every room must be seen exactly once (photograph the board with no hand over it).
+        """
+        outlines: dict[str, np.ndarray] = {}
+        for piece in scene.pieces:
+            if piece.item_id not in rooms:
+                continue
+            if piece.item_id in outlines:
+                raise SceneError(f"room tile {piece.item_id} seen twice")
+            outlines[piece.item_id] = np.float32(piece.corners_mm)
+        missing = [room for room in rooms if room not in outlines]
         if missing:
             raise SceneError(f"room tiles not seen: {', '.join(missing)}")
-        return cls(dict(tiles), entry)
+        return cls(outlines, entry)
 
     def room_of(self, point: tuple[float, float]) -> str | None:
         for room, outline in self.rooms.items():

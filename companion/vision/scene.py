@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,6 +19,8 @@ class Piece:
     item_id: str
     centre_mm: tuple[float, float]
     zone: int | None  # a seat, or None for the centre
+    #: The outline on the table (mm, the face's own corner order), when it was seen.
+    corners_mm: tuple[tuple[float, float], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,8 @@ def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
         centres = view.to_table(np.array([d.centre for d in detections]))
         for detection, (x, y) in zip(detections, centres, strict=True):
             point = (float(x), float(y))
-            pieces.append(Piece(detection.item_id, point, layout.zone_of(point)))
+            outline = tuple((float(a), float(b)) for a, b in view.to_table(detection.corners))
+            pieces.append(Piece(detection.item_id, point, layout.zone_of(point), outline))
     tokens = [s for s in sightings
               if CHARACTER_BASE_ID <= s.marker_id < CHARACTER_BASE_ID + CHARACTER_COUNT
               or s.marker_id == CHEST_ID]
