@@ -128,3 +128,31 @@ def test_an_image_folder_plays_as_a_camera(tmp_path):
     reads = [source.read() for _ in range(4)]
     assert [r[0] for r in reads[:3]] == [0.0, 0.5, 1.0] and reads[3] is None
     assert TableScene(()).key() == frozenset()
+
+
+def test_a_video_file_plays_through_opencv_capture(tmp_path):
+    import cv2
+
+    from companion.vision.sources import VideoCapture
+
+    path = str(tmp_path / "table.avi")
+    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for n in range(5):
+        writer.write(np.full((48, 64, 3), 40 + 30 * n, np.uint8))
+    writer.release()
+    ticks = iter(range(100))
+    watch = CameraWatch(VideoCapture(path, clock=lambda: next(ticks) / 10))
+    got = [watch.next() for _ in range(6)]
+    assert [round(g[0][1].mean() / 30) for g in got[:5]] == [1, 2, 3, 4, 5]
+    assert got[5][0] is None and got[5][1].kind == "dropped"
+
+
+def test_without_picamera2_the_pi_camera_says_what_to_install():
+    import importlib.util
+
+    from companion.vision.sources import CameraError, Picamera2Source
+
+    if importlib.util.find_spec("picamera2") is not None:
+        pytest.skip("Picamera2 is installed here")
+    with pytest.raises(CameraError, match="python3-picamera2"):
+        Picamera2Source().open()
