@@ -109,10 +109,8 @@ class Recognizer:
             markers = self.marker_finder.find(image)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         detections: list[Detection] = []
-        leftovers = []
-        blobs = self.finder.find(grey)
         crowded = []
-        for blob in blobs:
+        for blob in self.finder.find(grey):
             hits, unexplained = self._identify_blob(image, blob, markers)
             detections.extend(hits)
             if unexplained:
@@ -120,17 +118,13 @@ class Recognizer:
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
         for blob in crowded:
-            hits = self._split(image, blob, card_long) if self.use_templates else []
-            for hit in hits:
+            found = self._split(image, blob, card_long) if self.use_templates else []
+            if self.use_features:
+                # Cards partly under the ones found may still be in there.
+                found += self._match_features(grey, blob.box, card_long)
+            for hit in found:
                 if not any(_overlaps(hit, d) for d in detections):
                     detections.append(hit)
-            # Cards partly under the ones found may still be in there.
-            leftovers.append(blob.box)
-        if self.use_features and leftovers:
-            for region in leftovers:
-                for hit in self._match_features(grey, region, card_long):
-                    if not any(_overlaps(hit, d) for d in detections):
-                        detections.append(hit)
         return detections
 
     def _identify_blob(self, image: np.ndarray, blob: Blob, markers: list[MarkerSighting]
