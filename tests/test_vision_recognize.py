@@ -128,3 +128,31 @@ def test_the_library_file_round_trips_and_a_bad_one_is_named(tmp_path):
 def test_enrolment_refuses_an_image_that_is_not_a_card():
     with pytest.raises(LibraryError, match="x"):
         CardLibrary().enroll("x", np.zeros((4, 4), np.uint8))
+
+
+def test_cards_enrolled_from_photos_on_the_table_are_recognised():
+    from companion.vision.table import TableLayout
+
+    items = game_items("tricky")
+    close_up = SceneRenderer(TableLayout(width_mm=200, height_mm=150, marker_mm=10),
+                             size=(800, 600))
+    rng = np.random.default_rng(1)
+    library = CardLibrary()
+    for item in items:
+        photo = close_up.render([Placement(item, (100, 75), float(rng.uniform(-8, 8)))], rng,
+                                Conditions.random(rng), close_up.camera(rng, 0.03))
+        library.enroll(item.item_id, photo.image)
+    assert all(1.3 < face.shape[0] / face.shape[1] < 1.5 for face in library.faces)
+    renderer = SceneRenderer(size=(1280, 720))
+    rng = np.random.default_rng(4)
+    total, right, invented = score(
+        Recognizer(library), [renderer.random_scene(rng, items, cards=8) for _ in range(16)])
+    assert invented == 0
+    assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_a_photo_with_no_card_in_it_is_refused_by_name():
+    table = SceneRenderer(size=(320, 240)).render([], np.random.default_rng(0),
+                                                   Conditions("wood"))
+    with pytest.raises(LibraryError, match="orc: no card found"):
+        CardLibrary().enroll("orc", table.image)

@@ -61,6 +61,8 @@ def _grey(image_bgr: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
     """Blurred colour planes, each less its mean (over the pixels ``seen``, if given): the
     pattern, not the light's level."""
     planes = cv2.GaussianBlur(image_bgr.astype(np.float32), (0, 0), 1.5)
+    # Less the light's slow slope across the card (a lamp to one side, a glare spot).
+    planes -= cv2.GaussianBlur(planes, (0, 0), 8.0)
     if seen is None:
         return planes - planes.mean(axis=(0, 1))
     return planes - planes[seen > 0].mean(axis=0)
@@ -114,6 +116,29 @@ def seen_cells(seen: np.ndarray) -> np.ndarray:
     return np.repeat((share > 0.6).ravel(), 2)
 
 
+def _edge_contrast(grey: np.ndarray, quad: np.ndarray) -> float:
+    """How much lighter a thin band just inside a quad is than one just outside it."""
+    centre = quad.mean(axis=0)
+    bands = []
+    for grow in (0.97, 1.03):
+        mask = np.zeros(grey.shape, np.uint8)
+        outline = (centre + (quad - centre) * grow).round().astype(np.int32)
+        cv2.polylines(mask, [outline], True, 255, 2)
+        bands.append(cv2.mean(grey, mask)[0])
+    return bands[0] - bands[1]
+
+
+def _light_all_round(image: np.ndarray) -> bool:
+    """Is the image's edge a light, even rim (a card scanned or drawn edge to edge) rather
+    than table?"""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = grey.shape
+    band = max(1, min(h, w) // 40)
+    edge = np.concatenate([grey[:band].ravel(), grey[-band:].ravel(),
+                           grey[:, :band].ravel(), grey[:, -band:].ravel()])
+    return float(np.median(edge)) > 150 and float(np.median(edge)) >= float(np.median(grey))
+
+
 class CardLibrary:
     """Enrolled faces by id, with what the recognizer needs to match them."""
 
@@ -122,7 +147,8 @@ class CardLibrary:
         self.faces: list[np.ndarray] = []
         self._derived: dict | None = None
         self._features = cv2.SIFT_create(nfeatures=150)
-        self._finder = QuadFinder(min_fraction=0.2, max_fraction=1.0)
+        self._finders = [QuadFinder(min_fraction=0.02, max_fraction=1.0, contrast=c)
+                         for c in (30, 18, 50)]
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -134,7 +160,7 @@ class CardLibrary:
             raise LibraryError("an enrolled card needs an id")
         if image is None or image.ndim != 3 or min(image.shape[:2]) < 16:
             raise LibraryError(f"{item_id}: not a colour image of a card")
-        face = upright(self._crop_card(image))
+        face = upright(self._crop_card(item_id, image))
         h, w = face.shape[:2]
         scale = FACE_LONG / max(h, w)
         face = cv2.resize(face, (max(8, round(w * scale)), FACE_LONG), interpolation=cv2.INTER_AREA)
@@ -145,18 +171,32 @@ class CardLibrary:
             self.faces.append(face)
         self._derived = None
 
-    def _crop_card(self, image: np.ndarray) -> np.ndarray:
-        """The card in a photo: the largest quad covering a quarter of it, else the whole."""
+    def _crop_card(self, item_id: str, image: np.ndarray) -> np.ndarray:
+        """The card in a photo: the largest card-shaped quad covering at least 4 % of it (a
+        card photographed on the table), else the whole image if that is all card (a scan,
+        or clean artwork, with its light rim all round); else a LibraryError."""
         h, w = image.shape[:2]
         pad = max(8, min(h, w) // 12)
         # A dark frame lets a card photographed edge to edge show as a bright quad.
         framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
         grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
-        quads = [b.outline for b in self._finder.find(grey)
-                 if b.outline is not None and cv2.contourArea(b.outline) >= 0.25 * h * w]
-        if not quads:
-            return image
-        quad = max(quads, key=cv2.contourArea)
+        # A photo is worth a few tries: a lower bar for a dim rim, a higher for a bright table.
+        # A photo is worth a few tries (a lower bar for a dim rim, a higher for a bright
+        # table); the outline whose inside edge stands out most from the table wins. The
+        # photo's own edge shows as a quad too: only a photo all of card may use it.
+        found = []
+        for finder in self._finders:
+            quads = [b.outline for b in finder.find(grey) if b.outline is not None
+                     and 0.04 * h * w <= cv2.contourArea(b.outline) <= 0.8 * h * w
+                     and max(quad_sides(b.outline)) <= 2 * min(quad_sides(b.outline))]
+            if quads:
+                found.append(max(quads, key=cv2.contourArea))
+        if not found:
+            if _light_all_round(image):
+                return image
+            raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
+                               "plain, darker surface, filling at least a fifth of the frame)")
+        quad = max(found, key=lambda q: _edge_contrast(grey, q))
         top, side = quad_sides(quad)
         size = (max(8, round(top)), max(8, round(side)))
         dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
