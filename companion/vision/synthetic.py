@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.art import ART_PX_PER_MM, GAMES, ArtItem, draw_face, game_items
+from companion.vision.art import GAMES, ArtItem, draw_face, game_items
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, marker_image
 from companion.vision.table import TableLayout
@@ -380,9 +380,6 @@ def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
     """Clean faces by id: what a table would enrol by showing each card to the camera."""
     return {item.item_id: draw_face(item) for item in items}
 
-
-#: Exported for the synthetic enrolment of demo art.
-PX_PER_MM = ART_PX_PER_MM
 
 
 def play_frames(renderer: SceneRenderer, rng: np.random.Generator,
