@@ -115,6 +115,8 @@ class Camera(Part):
         self.open_source = open_source
         self.watcher = watcher
         self.interval = 1 / fps
+        self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
+        self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
 
@@ -123,8 +125,10 @@ class Camera(Part):
 
         self._stop.clear()
         self.source = self.open_source()
+        # Opened once here so that a missing camera is reported at once; the watch reopens it.
+        self.source.open()
+        self.source.close()
         watch = CameraWatch(self.source)
-        watch.next()  # opens it now, so a missing camera is reported at once
         threading.Thread(target=self._run, args=(watch, submit), name="camera",
                          daemon=True).start()
 
@@ -150,7 +154,9 @@ class Camera(Part):
             scene = self.watcher.look(at, frame)
             if scene is not None:
                 sighting = self.watcher.last
+                self.scenes_sent += 1
                 submit(SceneSeen(scene, lowest_confidence(sighting.detections)))
+            self.frames_seen += 1
 
     def stop(self) -> None:
         self._stop.set()

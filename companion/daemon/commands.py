@@ -105,7 +105,9 @@ def camera(config: Config) -> Part:
     from companion.vision.watch import TableWatcher
 
     library = library_for(tuple(sorted(ENGINES)), config.vision.library)
-    watcher = TableWatcher(library, TableLayout(), settle_seconds=config.vision.settle_seconds)
+    # Markers are read too (Rumble's pieces); the card games' readers never look at them.
+    watcher = TableWatcher(library, TableLayout(), settle_seconds=config.vision.settle_seconds,
+                           tokens=True)
     cam = config.camera
     return Camera(open_camera(cam.source, cam.device, cam.files), watcher, cam.fps)
 

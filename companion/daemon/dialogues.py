@@ -75,7 +75,7 @@ def _pick_list(game: Game, key: str, spec: Field) -> Steps:
         if chosen:
             entries = [("(done)", DONE)]
         else:
-            entries = [] if spec.required else [("(leave out)", LEAVE_OUT)]
+            entries = [] if spec.required else [("(leave out)", LEAVE_OUT), ("(none)", DONE)]
         value = yield Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
                            entries + field_entries(game, key, spec, item=True))
         if value is DONE:

@@ -38,7 +38,9 @@ class Hands(Protocol):
 
     def turn(self, detents: int, until: Check) -> None: ...
 
-    def show(self, picture: Any, until: Check) -> None: ...
+    def show(self, picture: Any, until: Check) -> None:
+        """Put a picture before the camera; return once the daemon has acted on whatever
+        the camera made of it (a still table that looks unchanged makes nothing)."""
 
 
 class PlayError(CompanionError):
@@ -62,7 +64,6 @@ class TablePlayer:
         self.hands = hands
         self.stage = stage
         self.routes: dict[str, int] = {}
-        self.scenes = 0  # scenes the daemon has read so far (each picture makes one)
 
     # --- what the daemon shows ----------------------------------------------------------
 
@@ -97,7 +98,10 @@ class TablePlayer:
                 route = "corrected"
             else:
                 route = "by hand" if route == "by hand" else "corrected"
-            self.by_hand(event)
+            try:
+                self.by_hand(event)
+            except PlayError as error:
+                raise PlayError(f"{event}: {error}") from None
         if not self.done(count, event):
             raise PlayError(f"could not play {event} at the table")
         self.routes[route] = self.routes.get(route, 0) + 1
@@ -121,9 +125,7 @@ class TablePlayer:
     # --- the camera -----------------------------------------------------------------------
 
     def look(self, picture: Any) -> None:
-        self.scenes += 1
-        wanted = self.scenes
-        self.hands.show(picture, lambda: self.daemon.scenes_read >= wanted)
+        self.hands.show(picture, lambda: True)
 
     def by_camera(self, event: dict[str, Any], count: int) -> None:
         assert self.stage is not None

@@ -101,7 +101,8 @@ class Eyes:
         # Rumble is read from the markers alone (the rooms lie where the map says), so its
         # tiles need not be recognised in every picture.
         library = CardLibrary() if game == "rumble" else library_for((game,))
-        self.watcher = TableWatcher(library, layout, settle_seconds=0.0)
+        self.watcher = TableWatcher(library, layout, settle_seconds=0.0,
+                                    tokens=game == "rumble")
         self.clock = 0.0
 
     def look(self, picture: np.ndarray) -> list[SceneSeen]:

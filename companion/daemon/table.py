@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -97,6 +98,7 @@ class Daemon:
         self.error: CompanionError | None = None
         self.stored = 0  # events stored by this run
         self.scenes_read = 0  # settled camera scenes read by this run
+        self.ready = threading.Event()  # set once the parts are started and the screens drawn
 
     # --- the outside world puts items here ---------------------------------------------
 
@@ -144,6 +146,7 @@ class Daemon:
             self.resume_or_offer()
         self.refresh()
         self.notifier.ready(self.status())
+        self.ready.set()
         log.info("ready: %s", self.status())
         try:
             while not self.stopping:
@@ -248,7 +251,12 @@ class Daemon:
         self.next_confirmation()
 
     def on_scene(self, seen: SceneSeen) -> None:
-        self.scenes_read += 1
+        try:
+            self.read_scene(seen)
+        finally:
+            self.scenes_read += 1  # counted once it has been acted on
+
+    def read_scene(self, seen: SceneSeen) -> None:
         if self.table is None or self.reader is None:
             return
         try:

@@ -1,0 +1,190 @@
+"""End to end, per game: a scripted game goes through the running daemon (its own thread)
+with mock GPIO pins, the serial hub on a pty, dummy luma screens and camera frames rendered
+for the vision pipeline; the final scores equal those of `companion replay` on the exported
+log. The traps game also loses its hub halfway and gets it back.
+"""
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.daemon.camera import Camera
+from companion.daemon.displays import PanelScreen
+from companion.daemon.items import Stop
+from companion.daemon.player import PlayError, TablePlayer
+from companion.daemon.sources import GpioControls, HubLink
+from companion.daemon.stage import Stage
+from companion.daemon.table import Daemon
+from companion.games import deathtrap_sim, rumble_sim, traps_sim, tricky_sim
+from companion.hardware.hubfake import FakeHub
+from companion.hardware.pins import load_pinmap
+from companion.table import Header, TableStore
+from companion.vision.library import CardLibrary
+from companion.vision.watch import TableWatcher
+
+SMALL_DECK = {"creatures": [{"id": "orc", "name": "Orc", "value": 2, "copies": 3},
+                            {"id": "troll", "name": "Troll", "value": 9, "copies": 3}]}
+GAMES = {
+    "traps": lambda: traps_sim.random_game(5, 3),
+    "deathtrap": lambda: deathtrap_sim.random_game(2, 4, rounds=1, deck=SMALL_DECK),
+    "tricky": lambda: tricky_sim.random_game(2, 2, rounds_per_player=1),
+    "rumble": lambda: rumble_sim.random_game(3, 3, adventures=1),
+}
+
+
+class FrameQueue:
+    """A camera whose frames the test hands in one by one."""
+
+    def __init__(self):
+        self.frames = queue.Queue()
+        self.closed = threading.Event()
+
+    def open(self):
+        self.closed.clear()
+
+    def read(self):
+        while not self.closed.is_set():
+            try:
+                return time.monotonic(), self.frames.get(timeout=0.05)
+            except queue.Empty:
+                continue
+        return None
+
+    def close(self):
+        self.closed.set()
+
+
+class HardwareHands:
+    """Taps on mock pins, holds and detents through the fake hub, pictures to the camera."""
+
+    def __init__(self, daemon, camera, factory, pinmap, hub, frames):
+        self.daemon, self.camera = daemon, camera
+        self.factory, self.pinmap, self.hub, self.frames = factory, pinmap, hub, frames
+
+    def pin(self, control):
+        if control.startswith("seat:"):
+            return self.pinmap.seat_buttons[int(control[5:])]
+        return {"menu": self.pinmap.menu, "encoder-switch:0": self.pinmap.encoder_switch}[control]
+
+    def until(self, check, what="the daemon to answer"):
+        deadline = time.monotonic() + 15
+        while not check():
+            if time.monotonic() > deadline:
+                raise PlayError(f"timed out waiting for {what} ({self.state()})")
+            time.sleep(0.003)
+
+    def state(self):
+        daemon = self.daemon
+        return (f"menu {daemon.purpose!r}, dial {daemon.ui.dial}, "
+                f"failures {daemon.supervisor.failures()}, queued {daemon.queue.qsize()}, "
+                f"stored {daemon.stored}, in force {len(daemon.table.session.in_force)}")
+
+    def tap(self, control, until):
+        pin = self.factory.pin(self.pin(control))
+        pin.drive_low()
+        time.sleep(0.012)  # longer than the pin map's 5 ms bounce window
+        pin.drive_high()
+        time.sleep(0.008)
+        self.until(until, f"a tap of {control}")
+
+    def hold(self, control, until):
+        name, index = (control, 0) if control == "menu" else ("encoder-switch", 1)
+        for kind, value in (("press", 0), ("hold", 1), ("release", 0)):
+            self.hub.add_event(kind, name, index, value)
+        self.until(until, f"a long press of {control}")
+
+    def turn(self, detents, until):
+        self.hub.turn(1, detents)
+        self.until(until, f"{detents} detents")
+
+    def show(self, picture, until):
+        seen = self.camera.frames_seen
+        self.frames.frames.put(picture)
+        self.frames.frames.put(picture)
+        self.until(lambda: self.camera.frames_seen >= seen + 2, "the camera's two frames")
+        self.until(lambda: self.daemon.scenes_read >= self.camera.scenes_sent,
+                   "the daemon to read the scene")
+
+
+def replay_totals(log_path):
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json",
+                           str(log_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_scripted_game_through_the_whole_daemon(game, tmp_path):
+    header_json, events = GAMES[game]()
+    header = Header.from_json(header_json)
+    seats = len(header.seats)
+    pinmap = load_pinmap()
+    factory = MockFactory()
+    hub = FakeHub(tmp_path / "hub").plug()
+    frames = FrameQueue()
+    stage = Stage(game, seats, seed=1)
+    library = CardLibrary() if game == "rumble" else None
+    if library is None:
+        from companion.daemon.camera import library_for
+        library = library_for((game,))
+    watcher = TableWatcher(library, stage.layout, settle_seconds=0.0, tokens=game == "rumble")
+    screens = [PanelScreen(name, pinmap, simulate=True)
+               for name in ["table"] + [f"seat:{n}" for n in range(seats)]]
+    parts = [GpioControls(pinmap, factory), HubLink(str(tmp_path / "hub"), 115200),
+             Camera(lambda: frames, watcher, fps=100)]
+    store = TableStore(tmp_path / "table.db")
+    daemon = Daemon(store, screens=screens, parts=parts, confirm_below=0.6,
+                    retry_seconds=0.3, watching=True)
+    daemon.use_table(store.new_session(header))
+    hands = HardwareHands(daemon, parts[2], factory, pinmap, hub, frames)
+    player = TablePlayer(daemon, hands, stage)
+    failed = []
+
+    def play():
+        # The people play in their own thread; the daemon keeps this one (and its store).
+        try:
+            link = parts[1]
+            hands.until(lambda: daemon.ready.is_set() and link.hub is not None
+                        and link.hub.connected, "the daemon and the hub to be ready")
+            for number, event in enumerate(events):
+                if game == "traps" and number == len(events) // 2:
+                    hub.unplug()
+                    hands.until(lambda: "hub" in daemon.supervisor.failures(), "hub: unplugged")
+                    hub.plug()
+                    hands.until(lambda: "hub" not in daemon.supervisor.failures(), "the hub")
+                player.play(event)
+        except BaseException as error:
+            failed.append(error)
+        finally:
+            daemon.submit(Stop("end of the script"))
+
+    people = threading.Thread(target=play)
+    people.start()
+    try:
+        assert daemon.run() == 0
+    finally:
+        people.join(timeout=60)
+        hub.close()
+        store.close()
+    if failed:
+        raise failed[0]
+    with TableStore(tmp_path / "table.db") as store:
+        stored_header, entries = store.load(store.latest())
+        session = store.open_session(store.latest())
+        result = session.session.result()
+    log = tmp_path / "exported.jsonl"
+    log.write_text("".join(json.dumps(obj) + "\n" for obj in [stored_header.to_json(), *entries]))
+    replayed = replay_totals(log)
+    assert replayed["totals"] == result["totals"] and replayed["rounds"] == result["rounds"]
+    assert replayed["finished"], "the scripted game is played to its end"
+    in_force = [{k: v for k, v in e.items() if k != "t"} for e in session.session.in_force]
+    assert in_force == events
+    assert sum(player.routes.values()) == len(events)
+    if game != "traps":
+        assert player.routes.get("camera", 0) > 0, "the camera read some of the game"
