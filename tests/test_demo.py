@@ -1,0 +1,46 @@
+"""`companion demo`: whole games through the pipeline, a score table, PNG screens and a GIF."""
+
+import json
+import subprocess
+import sys
+
+from PIL import Image
+
+from companion.daemon.demo import play_demo, score_table
+
+DEMO = [sys.executable, "-m", "companion.cli", "demo"]
+
+
+def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
+    done = subprocess.run([*DEMO, "traps", "--out", str(tmp_path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("traps: ") and "winners: " in done.stdout
+    assert "dial" in done.stdout.split("events in by:")[1]
+    for name in ("traps-table.png", "traps-seat0.png", "traps-seat2.png"):
+        assert Image.open(tmp_path / name).size == (128, 64)
+    gif = Image.open(tmp_path / "traps.gif")
+    assert gif.n_frames > 5
+    replay = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json",
+                             str(tmp_path / "traps.jsonl")], capture_output=True, text=True)
+    totals = json.loads(replay.stdout)["totals"]
+    printed = [int(line.split()[1]) for line in done.stdout.splitlines()[2:5]]
+    assert printed == totals
+
+
+def test_a_card_game_demo_is_read_by_the_camera(tmp_path):
+    result = play_demo("tricky", tmp_path, seed=2)
+    assert result.routes.get("camera", 0) > result.events // 2
+    assert sum(result.routes.values()) == result.events
+    assert (tmp_path / "tricky-camera.png").exists()
+    table = score_table(result)
+    assert table.splitlines()[0].startswith(f"tricky: {result.events} events")
+    rows = table.splitlines()[2:2 + len(result.seats)]
+    assert result.totals == [int(line.split()[1]) for line in rows]
+
+
+def test_an_unknown_game_is_refused_in_one_line(tmp_path):
+    done = subprocess.run([*DEMO, "chess", "--out", str(tmp_path)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "invalid choice: 'chess'" in done.stderr
+    assert "Traceback" not in done.stderr
