@@ -57,7 +57,7 @@ def test_sigkill_at_50_random_moments_loses_no_acknowledged_event(tmp_path):
         out = tmp_path / f"run{kills}.out"
         with open(out, "w") as handle:
             process = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, env=env)
-            time.sleep(moments.uniform(0.2, 0.7))
+            time.sleep(moments.uniform(0.2, 0.5))
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
         acked = acknowledged(out.read_text())
