@@ -4,6 +4,8 @@ screens that fail and come back, and logs that carry no secrets."""
 import logging
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.daemon.camera import SceneReader, SceneSeen
 from companion.daemon.displays import MemoryScreen
@@ -214,3 +216,29 @@ def test_the_log_names_event_types_and_seats_but_no_secret(table, caplog):
     words |= {name for event in events for name in event.get("characters", [])}
     assert "stored #40: " in caplog.text
     assert not [word for word in words if word in caplog.text]
+
+
+CONTROLS = ["menu", "encoder-switch:0", "encoder:0", "seat:0", "seat:1", "seat:2"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(game=st.sampled_from(["traps", "tricky", "rumble"]),
+       presses=st.lists(st.tuples(st.sampled_from(CONTROLS),
+                                  st.sampled_from(["press", "release", "hold", "dial"]),
+                                  st.sampled_from([-1, 1])), max_size=60))
+def test_any_fumbling_at_the_controls_leaves_a_store_that_replays(tmp_path_factory, game,
+                                                                  presses):
+    """Whatever is pressed, the loop never fails, and the store holds exactly the session."""
+    store = TableStore(tmp_path_factory.mktemp("fumble") / "table.db")
+    try:
+        daemon, _ = daemon_for(store, seats=3, header=Header(game, ("Ann", "Bob", "Cy"), 5, {}))
+        for control, kind, value in presses:
+            if kind == "dial":
+                give(daemon, InputEvent("dial", "encoder:0", value))
+            elif control != "encoder:0":
+                give(daemon, InputEvent(kind, control, 1 if kind == "hold" else 0))
+        _, entries = store.load(daemon.table.id)
+        assert entries == daemon.table.session.entries
+        assert store.open_session(daemon.table.id).game.totals() == daemon.table.game.totals()
+    finally:
+        store.close()
