@@ -16,8 +16,8 @@ from typing import Any
 
 from companion.games.deathtrap import Deathtrap
 from companion.games.deathtrap_deck import EXPLODING_PIG, KILLING_MACHINE, SPECIALS, WILDS, Pack
+from companion.games.sim import seat_names
 
-NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 PASS_ANYWAY = 0.2      # a player who could follow passes anyway ("to save them")
 KILLING_MOMENT = 0.03  # chance, before each action, that the Killing Machine's holder plays it
 
@@ -174,7 +174,7 @@ def random_game(seed: int, seats: int, **options: Any
     resolved = Deathtrap.resolve_options(options)
     pack = Pack.from_option(resolved["deck"])
     cards = [card for card, copies in pack.copies.items() for _ in range(copies)]
-    header = {"game": "deathtrap", "seats": list(NAMES[:seats]), "seed": seed,
+    header = {"game": "deathtrap", "seats": seat_names(seats), "seed": seed,
               "options": dict(options)}
     events: list[dict[str, Any]] = []
     dealer = resolved["first_dealer"]

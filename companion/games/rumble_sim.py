@@ -6,7 +6,7 @@ for fights and for carrying the chest towards the entry, so that escapes happen 
 
 >>> header, events = random_game(3, 4)
 >>> header["game"], header["seats"]
-('rumble', ['Seat 1', 'Seat 2', 'Seat 3', 'Seat 4'])
+('rumble', ['Ann', 'Bob', 'Cy', 'Dee'])
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from companion.games.rumble import PLAY, REVEAL, Rumble
+from companion.games.sim import seat_names
 
 
 def _distances(game: Rumble, goal: str) -> dict[str, int]:
@@ -52,7 +53,7 @@ def random_game(seed: int, seats: int,
                 **options: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A table-log header and the events of one complete random legal game."""
     table = random.Random(seed)
-    header = {"game": "rumble", "seats": [f"Seat {i + 1}" for i in range(seats)], "seed": seed,
+    header = {"game": "rumble", "seats": seat_names(seats), "seed": seed,
               "options": options}
     game = Rumble(header["seats"], seed, options)
     to_entry = _distances(game, game.options["map"]["entry"])

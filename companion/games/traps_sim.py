@@ -15,9 +15,8 @@ import random
 from typing import Any
 
 from companion.errors import RuleViolation
+from companion.games.sim import seat_names
 from companion.games.traps import EXPOSED, HIDDEN, TRIGGERED, Traps
-
-NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 #: After this many events per square the heroes play it safe (slow disarms, good dice),
 #: so a game ends even with an unlucky seed.
@@ -77,7 +76,7 @@ def random_game(seed: int, seats: int, **options: Any) -> tuple[dict[str, Any], 
     ``PATIENCE`` * 2 events per square.
     """
     rnd = random.Random(seed)
-    names = list(NAMES[:seats]) if seats <= len(NAMES) else [f"P{n}" for n in range(seats)]
+    names = seat_names(seats)
     header = {"game": "traps", "seats": names, "seed": seed, "options": options}
     game = Traps(names, seed, options)
     events: list[dict[str, Any]] = []

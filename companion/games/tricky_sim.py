@@ -13,15 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.games.sim import seat_names
 from companion.games.tricky import TWO_PLAYER_EXCHANGE, Tricky
 from companion.games.tricky_heroes import CHOSEN_TRUMP, NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
-
-SEAT_NAMES = ("Ann", "Bob", "Cy", "Dee")
 
 
 def random_game(seed: int, seats: int, **options: Any) -> tuple[dict[str, Any], list[dict]]:
     """A table-log header and the events of one complete random legal game."""
-    names = list(SEAT_NAMES[:seats])
+    names = seat_names(seats)
     header = {"game": "tricky", "seats": names, "seed": seed, "options": dict(options)}
     game = Tricky(names, seed, options)
     player = _Player(game, random.Random(seed))
