@@ -64,7 +64,7 @@ class HubConfig:
     """The serial hub (a microcontroller with more controls, on USB)."""
 
     enabled: bool = False
-    port: str = "/dev/ttyACM0"
+    port: str = ""  # empty: /dev/companion-hub (the udev rule), else the Pico's /dev/serial/by-id
     baud: int = field(default=115200, metadata=_range(1200, 4_000_000))
 
 

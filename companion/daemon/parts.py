@@ -46,7 +46,7 @@ class Part:
 def describe(error: BaseException) -> str:
     """An error in a few words for the table screen and the log."""
     text = str(error) or type(error).__name__
-    return text if len(text) <= 80 else text[:77] + "..."
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 class Supervisor:

@@ -189,11 +189,11 @@ class HubLink(Part):
 
         if self.hub is None:
             # A fresh link gets a grace period to connect (the watcher's); a retry does not.
-            self.hub = Hub(submit, self.port, baudrate=self.baud).start()
+            self.hub = Hub(submit, self.port or None, baudrate=self.baud).start()
         elif self.hub.fault is not None:
             raise OSError(str(self.hub.fault))
         elif not self.hub.connected:
-            raise OSError(f"not connected ({self.port})")
+            raise OSError(f"not connected ({self.port or 'looking for the hub'})")
         self._stop.clear()
         threading.Thread(target=self._watch, args=(submit,), name="hub-watch",
                          daemon=True).start()
