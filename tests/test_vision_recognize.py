@@ -62,7 +62,8 @@ def test_touching_and_overlapping_cards_invent_nothing_and_most_are_found(recogn
     total, right, invented = score(
         recognizer, scenes((1280, 720), 12, seed=9, overlaps=2, touching=1))
     assert invented == 0
-    assert right / total >= 0.75, f"{right}/{total}"  # measured 80/96
+    # Measured 87/96; two of the misses are cards more than half hidden.
+    assert right / total >= 0.85, f"{right}/{total}"
 
 
 def test_a_row_of_touching_cards_is_read_card_by_card(recognizer):

@@ -280,3 +280,30 @@ def _without_tails(contour: np.ndarray) -> np.ndarray | None:
     if cv2.contourArea(body) < 0.5 * cv2.contourArea(contour):
         return None
     return body + np.int32([x - 1, y - 1])
+
+
+def outline_corners(contour: np.ndarray, tolerance: float
+                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """The square-ish outer corners of a blob's outline, as (corner, unit vector along one
+    side, unit vector along the other, the two sides' lengths). Every card in a cluster that
+    is not covered at both ends shows at least one such corner, whatever the cluster's shape.
+    """
+    poly = cv2.approxPolyDP(contour.reshape(-1, 1, 2).astype(np.float32), tolerance, True)
+    poly = poly.reshape(-1, 2).astype(np.float32)
+    if len(poly) < 3:
+        return []
+    # Outer corners turn the way the polygon runs; a notch between two cards turns back.
+    turning = np.sign(cv2.contourArea(poly, oriented=True))
+    corners = []
+    for i, corner in enumerate(poly):
+        before, after = poly[i - 1] - corner, poly[(i + 1) % len(poly)] - corner
+        lengths = np.linalg.norm(before), np.linalg.norm(after)
+        if min(lengths) < 2 * tolerance:
+            continue
+        u, v = before / lengths[0], after / lengths[1]
+        if abs(float(u @ v)) > 0.45:  # between about 63 and 117 degrees
+            continue
+        if np.sign(float(u[0] * v[1] - u[1] * v[0])) == turning:
+            continue
+        corners.append((corner, u, v, float(lengths[0]), float(lengths[1])))
+    return corners

@@ -39,6 +39,7 @@ from companion.vision.quads import (
     Blob,
     QuadFinder,
     order_corners,
+    outline_corners,
     quad_sides,
     snap_to_outline,
 )
@@ -76,7 +77,7 @@ class Thresholds:
     colour_weight: float = 4.0
     #: Stricter for a guessed rectangle inside a blob of several cards.
     split_score: float = 0.3
-    split_margin: float = 0.2
+    split_margin: float = 0.1
     detail: float = 0.5  # least share of the plainest enrolled face's detail a quad must show
     min_inliers: int = 12
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
@@ -108,6 +109,7 @@ class Recognizer:
         if markers is None:
             markers = self.marker_finder.find(image)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        markers = [m for m in markers if _printed_in_black_and_white(image, m)]
         detections: list[Detection] = []
         crowded = []
         for blob in self.finder.find(grey):
@@ -118,8 +120,9 @@ class Recognizer:
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
         for blob in crowded:
-            found = self._split(image, blob, card_long) if self.use_templates else []
-            if self.use_features:
+            known = [d for d in detections if _inside(d.corners, blob)]
+            found = self._split(image, blob, card_long, known) if self.use_templates else []
+            if self.use_features and not _explained(blob, known + found):
                 # Cards partly under the ones found may still be in there.
                 found += self._match_features(grey, blob.box, card_long)
             for hit in found:
@@ -144,42 +147,62 @@ class Recognizer:
         hits = [hit for hit in (self.identify(image, q) for q in inner) if hit is not None]
         return hits, len(hits) < max(1, len(inner))
 
-    def _split(self, image: np.ndarray, blob: Blob, card_long: float | None
-               ) -> list[Detection]:
+    def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
+              known: Sequence[Detection] = ()) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
-        rectangle in each corner of the blob, both ways round, and keep what is clearly
-        one card. A set laid down in a row or fanned out is found this way."""
+        rectangle in each square outer corner of the blob's outline (and of the rectangle
+        round it), both ways round, and keep what is clearly one card. Rows, fans and
+        clusters of any shape are found this way, except a card covered at both ends.
+        ``known``: cards already read in this blob."""
         rect = blob.rect
-        u, v = rect[1] - rect[0], rect[3] - rect[0]
-        width, height = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+        width = float(np.linalg.norm(rect[1] - rect[0]))
+        height = float(np.linalg.norm(rect[3] - rect[0]))
         if min(width, height) < 8:
             return []
-        u, v = u / width, v / height
+        aspects = sorted({shape["class"].aspect for shape in self.library.derived["classes"]})
+        short = min(width, height)
+        scale = card_long or short * aspects[-1]
+        corners = outline_corners(blob.contour, max(2.0, 0.03 * scale))
+        for k in range(4):
+            u, v = rect[k - 1] - rect[k], rect[(k + 1) % 4] - rect[k]
+            lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+            corners.append((rect[k], u / lu, v / lv, lu, lv))
         sizes = set()
-        for shape in self.library.derived["classes"]:
-            aspect = shape["class"].aspect
+        for aspect in aspects:
             if card_long:
                 sizes.add((card_long / aspect, card_long))
-            short = min(width, height)
             sizes.update({(short / aspect, short), (short, short * aspect)})
-        hits: list[Detection] = []
+        sizes |= {(t, s) for s, t in sizes}
+        inside = blob.contour.reshape(-1, 1, 2)
+        reach = max(3.0, 0.04 * scale)
         tried: list[np.ndarray] = []
-        for short, long in sizes:
-            for a, b in ((short, long), (long, short)):
-                if a > width * 1.08 or b > height * 1.08:
+        hits: list[Detection] = []
+        for corner, du, dv, lu, lv in corners:
+            own = set()
+            if any(abs(max(lu, lv) / max(min(lu, lv), 1.0) - aspect) < 0.12 * aspect
+                   for aspect in aspects):
+                own.add((lu, lv))  # both sides whole: the card's own size
+            for a, b in sizes | own:
+                quad = np.float32([corner, corner + du * a, corner + du * a + dv * b,
+                                   corner + dv * b])
+                # A card in the blob has its middle and the middles of its sides in it (give
+                # or take perspective: the cards far from the camera look smaller).
+                checks = [quad.mean(axis=0)] + [(quad[i] + quad[i - 1]) / 2 for i in range(4)]
+                if any(cv2.pointPolygonTest(inside, (float(x), float(y)), True) < -4 * reach
+                       for x, y in checks):
                     continue
-                for corner, du, dv in ((rect[0], u, v), (rect[1], -u, v), (rect[2], -u, -v),
-                                       (rect[3], u, -v)):
-                    quad = np.float32([corner, corner + du * a, corner + du * a + dv * b,
-                                       corner + dv * b])
-                    quad = snap_to_outline(order_corners(quad), blob.contour)
-                    tried.append(quad)
-                    hit = self.identify(image, quad, self.limits.split_score,
-                                        self.limits.split_margin)
-                    if hit is not None:
-                        hits.append(hit)
+                quad = snap_to_outline(order_corners(quad), blob.contour)
+                centre = quad.mean(axis=0)
+                if any(float(np.linalg.norm(t.mean(axis=0) - centre)) < reach
+                       and float(np.abs(t - quad).max()) < 2 * reach for t in tried):
+                    continue
+                tried.append(quad)
+                hit = self.identify(image, quad, self.limits.split_score,
+                                    self.limits.split_margin)
+                if hit is not None:
+                    hits.append(hit)
         hits.sort(key=lambda d: -d.confidence)
-        kept: list[Detection] = []
+        kept = list(known)
         for hit in hits:
             if not any(_overlaps(hit, k) for k in kept):
                 kept.append(hit)
@@ -194,7 +217,7 @@ class Recognizer:
                                 on_top=hidden_by)
             if hit is not None and not any(_overlaps(hit, k) for k in kept):
                 kept.append(hit)
-        return kept
+        return kept[len(known):]
 
     # --- fast path ---------------------------------------------------------------------
     def _compatible(self, aspect: float) -> list[dict]:
@@ -336,13 +359,52 @@ def _overlaps(a: Detection, b: Detection) -> bool:
 
 def _on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
     centre = tuple(float(v) for v in quad.mean(axis=0))
+    area = cv2.contourArea(quad.astype(np.float32))
     for marker in markers:
+        # A card is much larger than a marker: one with a marker-like speck of art (or a
+        # character standing on a tile) is still a card.
+        if area > 4 * cv2.contourArea(marker.corners.astype(np.float32)):
+            continue
         middle = marker.corners.mean(axis=0)
         # The marker grown to its white margin and a bit: where a false outline would sit.
         grown = (middle + (marker.corners - middle) * 1.8).reshape(-1, 1, 2)
         if cv2.pointPolygonTest(grown.astype(np.float32), centre, False) >= 0:
             return True
     return False
+
+
+def _inside(corners: np.ndarray, blob: Blob) -> bool:
+    centre = corners.mean(axis=0)
+    return cv2.pointPolygonTest(blob.contour.reshape(-1, 1, 2), (float(centre[0]),
+                                                                 float(centre[1])), False) >= 0
+
+
+def _explained(blob: Blob, cards: Sequence[Detection]) -> bool:
+    """Do the cards found cover the blob, bar slivers narrower than a tenth of a card?"""
+    if not cards:
+        return False
+    x, y, w, h = blob.box
+    left = np.zeros((h + 2, w + 2), np.uint8)
+    offset = np.float32([x - 1, y - 1])
+    cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
+    for card in cards:
+        cv2.fillConvexPoly(left, (card.corners - offset).round().astype(np.int32), 0)
+    short = min(min(quad_sides(card.corners)) for card in cards)
+    # Thin rims and table specks left along the edges are opened away; a hidden card is not.
+    size = max(3, int(short / 10) | 1)
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    return cv2.countNonZero(left) < 0.15 * short * short
+
+
+def _printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
+    """A real marker is grey; colourful card art that ArUco happened to decode is not."""
+    x, y, w, h = cv2.boundingRect(marker.corners.astype(np.int32))
+    x, y = max(0, x), max(0, y)
+    patch = image[y:y + h, x:x + w]
+    if patch.size == 0:
+        return True
+    saturation = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)[..., 1]
+    return float(np.median(saturation)) < 90
 
 
 def _intersect(a: np.ndarray, b: np.ndarray) -> bool:
