@@ -39,6 +39,10 @@ def test_the_example_config_is_valid_and_an_empty_one_takes_the_defaults():
     ("[options.tricky]\nflavour = 1\n", "[options.tricky]: unknown option 'flavour'"),
     ("[hardware.encoder]\nc = 4\n", "[hardware.encoder] c: unknown key"),
     ("[hardware.encoder]\na = 5\n", "GPIO 5 is used twice"),
+    ("[vision]\ntable_width_mm = 20\n", "[vision] table_width_mm: must be between"),
+    ("[vision]\ntable_width_mm = 400\nmarker_mm = 200\n", "[vision] table_width_mm / "
+     "table_height_mm / marker_mm: marker_mm must be positive and small beside the table"),
+    ("[vision]\nroom_columns = 0\n", "[vision] room_columns: must be between"),
 ])
 def test_a_broken_config_names_its_section_and_key(text, named):
     with pytest.raises(ConfigError) as error:
@@ -54,3 +58,18 @@ def test_a_missing_config_file_is_one_clear_line_and_exit_2(tmp_path, capsys):
     broken.write_text("[hub]\nbaud = -1\n")
     assert main(["run", "--config", str(broken)]) == 2
     assert "[hub] baud" in capsys.readouterr().err
+
+
+def test_the_table_geometry_reaches_the_camera_zones_and_the_rumble_rooms():
+    from companion.daemon.camera import SceneReader
+    from companion.games import engine
+
+    config = parse_config("[vision]\ntable_width_mm = 1000\ntable_height_mm = 700\n"
+                          "room_columns = 3\nrooms_x_mm = 50\nrooms_y_mm = 20\n"
+                          "room_tile_mm = 150\n")
+    game = engine("rumble")(["Ann", "Bob", "Cy"], 1, {})
+    reader = SceneReader(game, config.vision.geometry())
+    assert (reader.table.width_mm, reader.table.height_mm, reader.table.seats) == (1000, 700, 3)
+    # the 4th room starts the second row of three: x from 50 mm, y from 20 + 150 mm
+    corners = reader.layout.rooms[game.options["map"]["rooms"][3]]
+    assert corners[0].tolist() == [50.0, 170.0] and corners[2].tolist() == [200.0, 320.0]

@@ -22,8 +22,34 @@ from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
 
-#: Room tiles of the default Rumble map as the camera expects them laid (rows of four).
-RUMBLE_COLUMNS = 4
+@dataclass(frozen=True)
+class TableGeometry:
+    """The marked play area and where the Rumble room tiles lie on it, in millimetres.
+
+    The config's ``[vision]`` keys set it; the defaults match the printed marker sheet's
+    instructions (hardware/markers.md) and the default 3 x 4 Rumble map.
+    """
+
+    width_mm: float = 800.0
+    height_mm: float = 560.0
+    marker_mm: float = 40.0
+    room_columns: int = 4  # the default map's rows of four
+    rooms_origin_mm: tuple[float, float] = (100.0, 60.0)
+    room_tile_mm: float = 100.0
+
+    def table(self, seats: int = 4) -> Any:
+        """The vision TableLayout for ``seats`` seats (ConfigError if the sizes do not fit)."""
+        from companion.vision.table import TableLayout
+
+        return TableLayout(width_mm=self.width_mm, height_mm=self.height_mm,
+                           marker_mm=self.marker_mm, seats=seats)
+
+    def rooms(self, rooms: list[str], entry: str) -> Any:
+        """The Rumble rooms as laid: rows of ``room_columns`` tiles from ``rooms_origin_mm``."""
+        from companion.vision.events import RoomLayout
+
+        return RoomLayout.grid(rooms, self.room_columns, entry, self.rooms_origin_mm,
+                               self.room_tile_mm)
 
 
 @dataclass(frozen=True)
@@ -51,19 +77,17 @@ def library_for(games: tuple[str, ...], path: str = "") -> Any:
 class SceneReader:
     """Reads settled scenes of one game into proposed events (in the daemon's loop)."""
 
-    def __init__(self, game: Game) -> None:
-        from companion.vision.events import RoomLayout
-        from companion.vision.table import TableLayout
-
+    def __init__(self, game: Game, geometry: TableGeometry | None = None) -> None:
+        geometry = geometry or TableGeometry()
         self.game_name = game.name
         self.before: Any = None
         # Zones are the seats of this game: the camera itself does not know how many there are.
-        self.table = TableLayout(seats=len(game.seats))
+        self.table = geometry.table(len(game.seats))
         self.layout = None
         if game.name == "rumble":
             board = game.options.get("map") or {}
             rooms = board.get("rooms") or [f"{r}{c}" for r in "ABC" for c in "1234"]
-            self.layout = RoomLayout.grid(list(rooms), RUMBLE_COLUMNS, board.get("entry", rooms[0]))
+            self.layout = geometry.rooms(list(rooms), board.get("entry", rooms[0]))
 
     def read(self, scene: Any, game: Game, confidence: float) -> list[Seen]:
         """The events that turn the previous settled scene into this one (SceneError if the

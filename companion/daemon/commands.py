@@ -101,12 +101,12 @@ def camera(config: Config) -> Part:
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled)."""
     from companion.daemon.camera import Camera, library_for, open_camera
     from companion.games import ENGINES
-    from companion.vision.table import TableLayout
     from companion.vision.watch import TableWatcher
 
     library = library_for(tuple(sorted(ENGINES)), config.vision.library)
     # Markers are read too (Rumble's pieces); the card games' readers never look at them.
-    watcher = TableWatcher(library, TableLayout(), settle_seconds=config.vision.settle_seconds,
+    watcher = TableWatcher(library, config.vision.geometry().table(),
+                           settle_seconds=config.vision.settle_seconds,
                            tokens=True)
     cam = config.camera
     return Camera(open_camera(cam.source, cam.device, cam.files), watcher, cam.fps)
@@ -134,7 +134,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         confirm_below=config.vision.confirm_below,
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,
-                        watching=config.camera.enabled and not args.feed)
+                        watching=config.camera.enabled and not args.feed,
+                        geometry=config.vision.geometry())
         if table is not None:
             daemon.use_table(table)
         stop_on_signals(daemon)

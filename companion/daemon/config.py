@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from companion.daemon.camera import TableGeometry
 from companion.errors import CompanionError, ConfigError
 from companion.games import ENGINES, engine
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
@@ -86,6 +87,20 @@ class VisionConfig:
     library: str = ""  # empty: the card library shipped with the package
     confirm_below: float = field(default=0.8, metadata=_range(0, 1))
     settle_seconds: float = field(default=0.8, metadata=_range(0, 10))
+    # The play area between the corner markers' centres, and the markers' printed size.
+    table_width_mm: float = field(default=800.0, metadata=_range(100, 5000))
+    table_height_mm: float = field(default=560.0, metadata=_range(100, 5000))
+    marker_mm: float = field(default=40.0, metadata=_range(5, 500))
+    # Rumble's room tiles: rows of room_columns tiles of room_tile_mm from (rooms_x_mm, rooms_y_mm).
+    room_columns: int = field(default=4, metadata=_range(1, 12))
+    rooms_x_mm: float = field(default=100.0, metadata=_range(0, 5000))
+    rooms_y_mm: float = field(default=60.0, metadata=_range(0, 5000))
+    room_tile_mm: float = field(default=100.0, metadata=_range(20, 1000))
+
+    def geometry(self) -> TableGeometry:
+        return TableGeometry(self.table_width_mm, self.table_height_mm, self.marker_mm,
+                             self.room_columns, (self.rooms_x_mm, self.rooms_y_mm),
+                             self.room_tile_mm)
 
 
 @dataclass(frozen=True)
@@ -214,6 +229,11 @@ def parse_config(text: str, origin: str = "config") -> Config:
         config.pinmap()
     except ConfigError as exc:
         raise ConfigError(f"[hardware] / [inputs] pinmap: {exc}") from None
+    try:
+        config.vision.geometry().table()
+    except ConfigError as exc:
+        raise ConfigError(f"[vision] table_width_mm / table_height_mm / marker_mm: "
+                          f"{str(exc).removeprefix('vision: ')}") from None
     return config
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.daemon.camera import RUMBLE_COLUMNS, SceneSeen, library_for, lowest_confidence
+from companion.daemon.camera import SceneSeen, TableGeometry, library_for, lowest_confidence
 from companion.vision.art import ArtItem, game_items
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CHEST_ID, character_marker
@@ -25,8 +25,8 @@ from companion.vision.watch import TableWatcher
 
 #: Where a seat's cards lie: this fraction of the way from its table edge to the centre.
 ZONE_DEPTH = 0.3
-#: Rumble room tiles: first tile's corner and pitch (table mm), as RoomLayout.grid lays them.
-ROOM_ORIGIN, ROOM_PITCH = (100.0, 60.0), 100.0
+#: Rumble room tiles as the daemon's default geometry expects them laid.
+ROOMS = TableGeometry()
 #: Character markers inside a room, offsets from its centre (mm): up to nine share a tile.
 SLOTS = [(dx, dy) for dy in (-27, 0, 27) for dx in (-27, 0, 27)]
 
@@ -72,8 +72,8 @@ class Stage:
     def board(self, rooms: Sequence[str], positions: Mapping[str, str], chest: str | None,
               characters: Sequence[str]) -> np.ndarray:
         """The Rumble board: room tiles, each character's marker in its room, the chest."""
-        centres = {room: (ROOM_ORIGIN[0] + (n % RUMBLE_COLUMNS + 0.5) * ROOM_PITCH,
-                          ROOM_ORIGIN[1] + (n // RUMBLE_COLUMNS + 0.5) * ROOM_PITCH)
+        (x0, y0), pitch, columns = ROOMS.rooms_origin_mm, ROOMS.room_tile_mm, ROOMS.room_columns
+        centres = {room: (x0 + (n % columns + 0.5) * pitch, y0 + (n // columns + 0.5) * pitch)
                    for n, room in enumerate(rooms)}
         tiles = [Placement(self.items[room], centres[room]) for room in rooms
                  if room in self.items]

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.daemon.camera import SceneReader, SceneSeen
+from companion.daemon.camera import SceneReader, SceneSeen, TableGeometry
 from companion.daemon.dialogues import confirm, manual_entry, new_game
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
@@ -72,6 +72,7 @@ class Daemon:
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  confirm_below: float = 0.8, retry_seconds: float = 5.0,
                  peek_timeout_s: float = 5.0, watching: bool = False,
+                 geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
@@ -83,6 +84,7 @@ class Daemon:
         self.confirm_below = confirm_below
         self.peek_timeout_s = peek_timeout_s
         self.watching = watching  # a camera is part of this table: read its scenes
+        self.geometry = geometry or TableGeometry()
         self.reader: SceneReader | None = None
         self.notifier = notifier or Notifier(clock)
         self.clock = clock
@@ -128,7 +130,7 @@ class Daemon:
         """Play ``table`` from now on (a resumed, new or fed session)."""
         self.table = table
         game = table.game
-        self.reader = SceneReader(game) if self.watching else None
+        self.reader = SceneReader(game, self.geometry) if self.watching else None
         self.ui = TableUI(game.name, len(game.seats), squares=game.options.get("squares", ()),
                           peek_timeout_s=self.peek_timeout_s)
         self.table_notice = ""
