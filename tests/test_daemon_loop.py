@@ -242,3 +242,29 @@ def test_any_fumbling_at_the_controls_leaves_a_store_that_replays(tmp_path_facto
         assert store.open_session(daemon.table.id).game.totals() == daemon.table.game.totals()
     finally:
         store.close()
+
+
+def test_the_sim_board_draws_lit_screens_in_place_with_the_log_under_them():
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from companion.daemon.displays import TerminalBoard, TerminalScreen
+
+    stream = io.StringIO()
+    board = TerminalBoard(stream, footer="keys: q quit")
+    table, seat, dark = (TerminalScreen(name, board) for name in ("table", "seat:0", "seat:7"))
+    lit = Image.new("1", (128, 64))
+    ImageDraw.Draw(lit).rectangle((0, 0, 9, 1), fill=1)  # a 10 x 2 bar in the top-left corner
+    table.show(lit)
+    seat.show(lit)
+    dark.show(Image.new("1", (128, 64)))
+    board.note("companion: ready")
+    text = board.text(width=300, height=100)
+    first, second = text.splitlines()[:2]
+    assert "table" in first and "seat:0" in first and "seat:7" not in text  # side by side
+    assert second.startswith("\u2588" * 10 + " ") and second.count("\u2588" * 10) == 2
+    assert text.endswith("companion: ready\nkeys: q quit")
+    # clipped to the terminal, its last line left free for the cursor
+    assert len(board.text(width=130, height=20).splitlines()) == 19
+    assert stream.getvalue().count("\x1b[H\x1b[J") == 4  # drawn in place at every change

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.daemon.config import Config, load_config
-from companion.daemon.displays import PanelScreen, Screen, TerminalScreen
+from companion.daemon.displays import (
+    BoardLog,
+    PanelScreen,
+    Screen,
+    TerminalBoard,
+    TerminalScreen,
+)
 from companion.daemon.feed import feed_session
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
@@ -59,9 +65,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=run_demo)
 
 
-def setup_logging(level: str) -> None:
-    """Log lines on stdout, which journald keeps under systemd."""
-    handler = logging.StreamHandler(sys.stdout)
+def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
+    """Log lines on stdout, which journald keeps under systemd (under the board in --sim)."""
+    handler: logging.Handler = BoardLog(board) if board else logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("companion: %(message)s"))
     logger = logging.getLogger("companion")
     logger.handlers[:] = [handler]
@@ -69,12 +75,12 @@ def setup_logging(level: str) -> None:
     logger.propagate = False
 
 
-def screens(config: Config, sim: bool) -> list[Screen]:
+def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> list[Screen]:
     """The table screen and a screen per seat, as wired in the pin map."""
     pinmap = config.pinmap()
     names = [wiring.name for wiring in pinmap.screens]
-    if sim and sys.stdout.isatty():
-        return [TerminalScreen(name) for name in names]
+    if board is not None:
+        return [TerminalScreen(name, board) for name in names]
     if sim or not config.screens.enabled:
         return [PanelScreen(name, pinmap, simulate=True) for name in names]
     return [PanelScreen(name, pinmap) for name in names]
@@ -116,7 +122,9 @@ def run_daemon(args: argparse.Namespace) -> int:
     config = load_config(args.config)  # checked whole before anything starts
     if args.feed and not args.sim:
         raise ConfigError("--feed needs --sim (a fed log stands in for the table's hardware)")
-    setup_logging(config.daemon.log_level)
+    # In --sim on a terminal every screen is drawn in place, the log lines under them.
+    board = TerminalBoard(footer=KEY_HELP) if args.sim and sys.stdout.isatty() else None
+    setup_logging(config.daemon.log_level, board)
     db = Path(args.db or config.table.db or default_db())
     with TableStore(db) as store:
         daemon_parts = parts(config, args.sim)
@@ -128,7 +136,7 @@ def run_daemon(args: argparse.Namespace) -> int:
                 "feeding %s into session %d: %d of %d events already stored",
                 args.feed, table.id, done, len(events))
             daemon_parts = [FeedSource(events[done:])]
-        daemon = Daemon(store, screens=screens(config, args.sim),
+        daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
                         confirm_below=config.vision.confirm_below,

@@ -2,14 +2,17 @@
 
 ``PanelScreen`` is an OLED of the pin map (or luma's ``dummy`` device when simulated);
 ``MemoryScreen`` keeps every image it showed (the demo's PNG files and GIF);
-``TerminalScreen`` draws the image in a terminal as half-block art.
+``TerminalScreen`` draws it on the ``TerminalBoard`` of ``--sim`` (all screens, in place).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import shutil
 import sys
 import threading
+from collections import deque
 from typing import Any, TextIO
 
 from PIL import Image
@@ -84,18 +87,74 @@ def half_blocks(image: Image.Image, scale: int = 1) -> list[str]:
 
 
 class TerminalScreen(Screen):
-    """Draws its image on a text stream (``--sim``) as half-block art under its name."""
+    """One screen of ``--sim``: its images go to the terminal board shared by all screens."""
 
-    lock = threading.Lock()  # screens of one terminal must not interleave their lines
-
-    def __init__(self, name: str, stream: TextIO | None = None) -> None:
+    def __init__(self, name: str, board: TerminalBoard) -> None:
         super().__init__(name)
-        self.stream = stream
+        self.board = board
 
     def show(self, image: Image.Image) -> None:
-        stream = self.stream or sys.stdout
-        lines = [f"+-- {self.name} " + "-" * max(0, 122 - len(self.name))]
-        lines += ["|" + row for row in half_blocks(image)]
+        self.board.update(self.name, image)
+
+
+class TerminalBoard:
+    """Every screen of ``--sim`` drawn together, in place, as a grid of half-block pictures
+    (one character per pixel across, two down: small type stays legible), with the latest
+    log lines and the keys under them. Zoom the terminal out to see more screens at once.
+
+    A screen that is all dark (a seat not in the game) takes no room.
+    """
+
+    def __init__(self, stream: TextIO | None = None, footer: str = "", log_lines: int = 6
+                 ) -> None:
+        self.stream = stream
+        self.footer = footer
+        self.images: dict[str, Image.Image] = {}
+        self.log: deque[str] = deque(maxlen=log_lines)
+        self.lock = threading.Lock()
+
+    def update(self, name: str, image: Image.Image) -> None:
         with self.lock:
-            stream.write("\n".join(lines) + "\n")
-            stream.flush()
+            self.images[name] = image.convert("1")
+            self._draw()
+
+    def note(self, line: str) -> None:
+        with self.lock:
+            self.log.append(line)
+            self._draw()
+
+    def text(self, width: int, height: int) -> str:
+        """The board for a terminal of ``width`` x ``height`` characters: as many screens as
+        fit (the table screen first), then the log lines and the keys."""
+        tiles = [[f" {name} ".center(TILE_WIDTH, "-"), *half_blocks(image)]
+                 for name, image in self.images.items() if image.getbbox()]
+        per_row = max(1, (width + 1) // (TILE_WIDTH + 1))
+        lines: list[str] = []
+        for first in range(0, len(tiles), per_row):
+            row = tiles[first:first + per_row]
+            lines += [" ".join(tile[n] for tile in row) for n in range(len(row[0]))]
+            lines.append("")
+        below = [*self.log, self.footer]
+        return "\n".join([*lines[:max(0, height - len(below) - 1)], *below])
+
+    def _draw(self) -> None:
+        stream = self.stream or sys.stdout
+        size = shutil.get_terminal_size()
+        # Home and clear, so the board stays in place instead of scrolling.
+        stream.write("\x1b[H\x1b[J" + self.text(size.columns, size.lines))
+        stream.flush()
+
+
+class BoardLog(logging.Handler):
+    """Log records shown under the board instead of scrolling it away."""
+
+    def __init__(self, board: TerminalBoard) -> None:
+        super().__init__()
+        self.board = board
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.board.note(self.format(record))
+
+
+#: Characters across one screen on the board (one per pixel).
+TILE_WIDTH = 128
