@@ -58,12 +58,14 @@ def test_at_640x480_the_small_cards_still_read_and_none_are_invented(recognizer)
     assert invented == 0
 
 
-def test_touching_and_overlapping_cards_invent_nothing_and_most_are_found(recognizer):
-    total, right, invented = score(
-        recognizer, scenes((1280, 720), 12, seed=9, overlaps=2, touching=1))
+def test_touching_and_overlapping_cards_invent_nothing_and_nearly_all_are_found(recognizer):
+    crowded = scenes((1280, 720), 24, seed=9, overlaps=2, touching=1)
+    total, right, invented = score(recognizer, crowded)
     assert invented == 0
-    # Measured 87/96; two of the misses are cards more than half hidden.
-    assert right / total >= 0.85, f"{right}/{total}"
+    assert right / total >= 0.92, f"{right}/{total}"  # measured 184/192
+    # Cards mostly hidden under others are not expected; all but a few of the rest are.
+    half_seen = sum(t.visible >= 0.5 for scene in crowded for t in scene.truth)
+    assert right / half_seen >= 0.95, f"{right}/{half_seen}"  # measured 184/186
 
 
 def test_a_row_of_touching_cards_is_read_card_by_card(recognizer):

@@ -282,28 +282,29 @@ def _without_tails(contour: np.ndarray) -> np.ndarray | None:
     return body + np.int32([x - 1, y - 1])
 
 
-def outline_corners(contour: np.ndarray, tolerance: float
-                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
-    """The square-ish outer corners of a blob's outline, as (corner, unit vector along one
-    side, unit vector along the other, the two sides' lengths). Every card in a cluster that
-    is not covered at both ends shows at least one such corner, whatever the cluster's shape.
-    """
+def outline_sides(contour: np.ndarray, tolerance: float, shortest: float
+                  ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float]]:
+    """The straight stretches of a blob's outline at least ``shortest`` long, each as both its
+    ends: (end, unit vector along the stretch from that end, unit vector into the blob, its
+    length). A card in a cluster shows at least one side with a corner at one end, whatever
+    the cluster's shape, unless it is covered at both ends."""
     poly = cv2.approxPolyDP(contour.reshape(-1, 1, 2).astype(np.float32), tolerance, True)
     poly = poly.reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
-    # Outer corners turn the way the polygon runs; a notch between two cards turns back.
-    turning = np.sign(cv2.contourArea(poly, oriented=True))
-    corners = []
-    for i, corner in enumerate(poly):
-        before, after = poly[i - 1] - corner, poly[(i + 1) % len(poly)] - corner
-        lengths = np.linalg.norm(before), np.linalg.norm(after)
-        if min(lengths) < 2 * tolerance:
+    inside = poly.reshape(-1, 1, 2)
+    sides = []
+    for i, start in enumerate(poly):
+        end = poly[(i + 1) % len(poly)]
+        length = float(np.linalg.norm(end - start))
+        if length < shortest:
             continue
-        u, v = before / lengths[0], after / lengths[1]
-        if abs(float(u @ v)) > 0.45:  # between about 63 and 117 degrees
-            continue
-        if np.sign(float(u[0] * v[1] - u[1] * v[0])) == turning:
-            continue
-        corners.append((corner, u, v, float(lengths[0]), float(lengths[1])))
-    return corners
+        along = (end - start) / length
+        inward = np.float32([-along[1], along[0]])
+        middle = (start + end) / 2
+        probe = middle + inward * 2 * tolerance
+        if cv2.pointPolygonTest(inside, (float(probe[0]), float(probe[1])), False) < 0:
+            inward = -inward
+        sides.append((start, along, inward, length))
+        sides.append((end, -along, inward, length))
+    return sides
