@@ -39,7 +39,7 @@ def new_game(default_game: str, default_seats: Sequence[str],
     cls = engine(name)
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
-    menu = Menu(f"{cls.title}: seats", [(str(n), n) for n in counts])
+    menu = Menu(f"Seats: {cls.title}", [(str(n), n) for n in counts])  # cut at the end
     menu.cursor = preferred - cls.min_seats
     count = yield menu
     return Header(name, seat_names(default_seats, count), secrets.randbelow(2**31),
@@ -57,7 +57,8 @@ def field_entries(game: Game, key: str, spec: Field, item: bool = False
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if key == "seat" or spec.is_seat:
-        return [(f"{i} {name}", i) for i, name in enumerate(game.seats)]
+        # Names as the seats' own screens show them (an index would count from 0).
+        return [(name, i) for i, name in enumerate(game.seats)]
     if spec.choices is not None:
         return [(str(choice), choice) for choice in spec.choices]
     if bool in kinds:
@@ -76,8 +77,11 @@ def _pick_list(game: Game, key: str, spec: Field) -> Steps:
             entries = [("(done)", DONE)]
         else:
             entries = [] if spec.required else [("(leave out)", LEAVE_OUT), ("(none)", DONE)]
-        value = yield Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
-                           entries + field_entries(game, key, spec, item=True))
+        menu = Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
+                    entries + field_entries(game, key, spec, item=True))
+        if chosen:  # the cursor stays on the item just picked: a pair is two presses
+            menu.cursor = [value for _, value in menu.entries].index(chosen[-1])
+        value = yield menu
         if value is DONE:
             break
         if value is LEAVE_OUT:

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import shutil
 import sys
+import textwrap
 import threading
 from collections import deque
 from typing import Any, TextIO
@@ -86,6 +87,25 @@ def half_blocks(image: Image.Image, scale: int = 1) -> list[str]:
     return rows
 
 
+#: Quadrant blocks by their lit pixels: bit 1 top left, 2 top right, 4 bottom left, 8 bottom
+#: right.
+QUADRANTS = (" \u2598\u259d\u2580\u2596\u258c\u259e\u259b"
+             "\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588")
+
+
+def quadrant_blocks(image: Image.Image) -> list[str]:
+    """A one-bit image as terminal text, two by two pixels per character: every pixel kept,
+    in half the width of ``half_blocks`` (the pixels drawn narrow)."""
+    pixels: Any = image.convert("1").load()
+
+    def lit(x: int, y: int) -> int:
+        return int(bool(pixels[x, y]))
+
+    return ["".join(QUADRANTS[lit(x, y) | lit(x + 1, y) << 1 | lit(x, y + 1) << 2
+                              | lit(x + 1, y + 1) << 3] for x in range(0, image.width, 2))
+            for y in range(0, image.height, 2)]
+
+
 class TerminalScreen(Screen):
     """One screen of ``--sim``: its images go to the terminal board shared by all screens."""
 
@@ -124,18 +144,23 @@ class TerminalBoard:
             self._draw()
 
     def text(self, width: int, height: int) -> str:
-        """The board for a terminal of ``width`` x ``height`` characters: as many screens as
-        fit (the table screen first), then the log lines and the keys."""
-        tiles = [[f" {name} ".center(TILE_WIDTH, "-"), *half_blocks(image)]
-                 for name, image in self.images.items() if image.getbbox()]
-        per_row = max(1, (width + 1) // (TILE_WIDTH + 1))
-        lines: list[str] = []
-        for first in range(0, len(tiles), per_row):
-            row = tiles[first:first + per_row]
-            lines += [" ".join(tile[n] for tile in row) for n in range(len(row[0]))]
-            lines.append("")
-        below = [*self.log, self.footer]
-        return "\n".join([*lines[:max(0, height - len(below) - 1)], *below])
+        """The board for a terminal of ``width`` x ``height`` characters: every lit screen
+        (the table screen first) as half blocks, or as quadrant blocks if only they fit; the
+        screens that fit neither way are named. Then the log lines and the keys."""
+        below = [part for line in [*self.log, self.footer]
+                 for part in textwrap.wrap(line, width) or [""]]
+        room = max(0, height - len(below) - 1)  # the last line stays free for the cursor
+        lit = [(name, image) for name, image in self.images.items() if image.getbbox()]
+        for draw, tile_width in ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2)):
+            tiles = [(name, [f" {name} ".center(tile_width, "-"), *draw(image)])
+                     for name, image in lit]
+            lines, hidden = _grid(tiles, tile_width, width, room)
+            if not hidden:
+                break
+        if hidden:
+            lines = [*_grid(tiles, tile_width, width, room - 1)[0],
+                     f"not shown: {', '.join(hidden)} (a larger terminal shows them)"]
+        return "\n".join([*lines[:room], *below])
 
     def _draw(self) -> None:
         stream = self.stream or sys.stdout
@@ -143,6 +168,21 @@ class TerminalBoard:
         # Home and clear, so the board stays in place instead of scrolling.
         stream.write("\x1b[H\x1b[J" + self.text(size.columns, size.lines))
         stream.flush()
+
+
+def _grid(tiles: list[tuple[str, list[str]]], tile_width: int, width: int, room: int
+          ) -> tuple[list[str], list[str]]:
+    """Tiles side by side in rows within ``room`` lines (the first row even if it must be
+    cut); the names of those left out."""
+    per_row = max(1, (width + 1) // (tile_width + 1))
+    lines: list[str] = []
+    for first in range(0, len(tiles), per_row):
+        row = [tile for _, tile in tiles[first:first + per_row]]
+        block = [" ".join(tile[n] for tile in row) for n in range(len(row[0]))]
+        if lines and len(lines) + len(block) > room:
+            return lines, [name for name, _ in tiles[first:]]
+        lines += [*block, ""]
+    return lines, []
 
 
 class BoardLog(logging.Handler):

@@ -82,13 +82,47 @@ KEYS: dict[str, tuple[InputEvent, ...]] = {
                        InputEvent("release", f"seat:{seat}", 0, "keyboard"))
        for seat in range(8)},
 }
+#: ``h`` then one of these keys holds that control (a key cannot be held down in a terminal).
+HOLDS: dict[str, str] = {" ": "encoder-switch:0", "m": "menu",
+                         **{str(seat + 1): f"seat:{seat}" for seat in range(8)}}
 KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
-            " | 1-8 seat buttons | q quit")
+            " | 1-8 seat buttons | h then 1-8 hold (peek), h then space hold the dial"
+            " (enter by hand) | q quit")
+
+
+class KeyPresses:
+    """Keys to input events. ``h`` makes the next key a hold: a seat button stays held (its
+    peek shown) until the next key; the dial switch and the menu button are let go at once."""
+
+    def __init__(self) -> None:
+        self.holding = False  # ``h`` was typed: the next control key is held
+        self.held: str | None = None  # the seat button held down until the next key
+
+    def events(self, key: str) -> list[InputEvent]:
+        found: list[InputEvent] = []
+        if self.held is not None:
+            found.append(InputEvent("release", self.held, 0, "keyboard"))
+            self.held = None
+        key = key.lower()
+        if key == "h":
+            self.holding = True
+            return found
+        control = HOLDS.get(key) if self.holding else None
+        self.holding = False
+        if control is None:
+            return found + list(KEYS.get(key, ()))
+        found += [InputEvent("press", control, 0, "keyboard"),
+                  InputEvent("hold", control, 1, "keyboard")]
+        if control.startswith("seat:"):
+            self.held = control
+        else:
+            found.append(InputEvent("release", control, 0, "keyboard"))
+        return found
 
 
 class Keyboard(Part):
-    """Keys for the encoder and buttons (``--sim``); one key a character, Enter not needed
-    on a terminal. ``q`` or the end of input stops the daemon."""
+    """Keys for the encoder and buttons (``--sim``, see ``KeyPresses``); one key a character,
+    Enter not needed on a terminal. ``q`` or the end of input stops the daemon."""
 
     name = "keyboard"
 
@@ -111,13 +145,14 @@ class Keyboard(Part):
 
     def _keys(self, submit: Submit) -> None:
         stream = self.stream or sys.stdin
+        presses = KeyPresses()
         with _cbreak(stream):
             while True:
                 key = stream.read(1)
                 if key in ("", "q"):
                     submit(Stop("end of keyboard input" if key == "" else "q pressed"))
                     return
-                for event in KEYS.get(key.lower(), ()):
+                for event in presses.events(key):
                     submit(event)
 
 

@@ -18,6 +18,14 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         best = max(view["totals"])
         winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
         return scoreboard("Final scores", seats, view["totals"], winners)
+    # Between turns the table is told what the companion waits for (scores: the menu button).
+    if view["phase"] == "deal":
+        return headline(f"Round {view['round'] + 1}/{view['rounds']}", "Deal",
+                        "then press the dial: deal")
+    if view["phase"] == "exchange":
+        return headline(f"{round_title} over", "Exchange", "then deal: press the dial")
+    if view["phase"] == "pig":
+        return headline(round_title, "Exploding Pig", "its holder: press the dial, pig")
     if view["phase"] != "play" or view["turn"] is None:
         return scoreboard(f"{round_title}: scores", seats, view["totals"])
     to_play = seats[view["turn"]]
@@ -48,5 +56,7 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     elif view["turn"] is not None:
         body(draw, box, seats[view["turn"]], "to play")
     else:
-        body(draw, box, f"{view['totals'][me]} pts", f"round {view['round']}/{view['rounds']}")
+        waiting = {"deal": "waiting for the deal", "pig": "waiting for the Pig"}
+        body(draw, box, f"{view['totals'][me]} pts",
+             waiting.get(view["phase"], f"round {view['round']}/{view['rounds']}"))
     return image

@@ -24,7 +24,7 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
     """The public steps of the trap dial: square, action, clicks turned, dice entered."""
     square, step = flow["square"], flow["step"]
     if step == "square":
-        return headline("Trap dial: which square?", square, "turn, then press the dial")
+        return headline("Which square?", square, "turn, then press the dial")
     if step == "action":
         return headline(f"{square}: what happens?", ACTIONS[flow["action"]],
                         "turn, then press the dial")
@@ -32,9 +32,10 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
         clicks = flow["clicks"]
         return headline(f"{ACTIONS[flow['action']]} {square}",
                         f"{clicks} click{'s' * (clicks != 1)}", "turn left, tap seat: done")
-    dice = " + ".join(str(die) if die else "_" for die in flow["dice"])
-    return headline(f"{ACTIONS[flow['action']]} {square}", dice,
-                    "press: next die, seat: done")
+    # The die the dial sets is in brackets: a press moves them to the other die.
+    dice = " + ".join(f"[{die}]" if index == flow["die"] else str(die)
+                      for index, die in enumerate(flow["dice"]))
+    return headline(f"{ACTIONS[flow['action']]} {square}", dice, "press: other die, tap seat")
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
@@ -53,7 +54,8 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         fit_text(draw, (left, middle, left + width, bottom),
                  mark or STATUS_MARKS.get(state["status"], state["status"]),
                  largest=bottom - middle)
-    fit_text(draw, (0, bottom, WIDTH, HEIGHT), view.get("last") or "", largest=11)
+    fit_text(draw, (0, bottom, WIDTH, HEIGHT), view.get("last") or "press the dial to begin",
+             largest=11)
     return image
 
 

@@ -1,0 +1,119 @@
+"""What a table finds playing ``companion run --sim`` by keyboard: holds (peeks, manual entry
+in Traps), seat names in menus, repeated cards, and every screen on the terminal board."""
+
+import io
+
+import pytest
+from PIL import Image
+
+from companion.daemon.displays import MemoryScreen, TerminalBoard, TerminalScreen
+from companion.daemon.sources import KeyPresses
+from companion.daemon.table import Daemon
+from companion.screens import traps
+from companion.table import Header, TableStore
+
+TRAPS = Header("traps", ("Ann", "Bob"), 3, {
+    "squares": ["T1", "T2"],
+    "dials": {"T1": ["start", "x", {"trap": "monstrous-hand", "disarm": 10, "xp": 20}],
+              "T2": ["start", {"trap": "falling-weight", "disarm": 7, "xp": 5}]}})
+DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with TableStore(tmp_path / "table.db") as table_store:
+        yield table_store
+
+
+def daemon_for(store, header):
+    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
+                                         for n in range(len(header.seats))]
+    daemon = Daemon(store, screens=screens)
+    daemon.supervisor.start_all(daemon.clock())
+    daemon.use_table(store.new_session(header))
+    daemon.refresh()
+    return daemon, {screen.name: screen for screen in screens}
+
+
+def type_keys(daemon, keys, presses=None):
+    presses = presses or KeyPresses()
+    for key in keys:
+        for event in presses.events(key):
+            daemon.handle(event)
+            daemon.refresh()
+    return presses
+
+
+def shown(screen):
+    return screen.images[-1].tobytes()
+
+
+def test_h_then_a_control_key_holds_it_a_seat_until_the_next_key():
+    presses = KeyPresses()
+    assert presses.events("h") == []
+    assert [(e.kind, e.control) for e in presses.events("1")] == [
+        ("press", "seat:0"), ("hold", "seat:0")]
+    assert [(e.kind, e.control) for e in presses.events(".")] == [
+        ("release", "seat:0"), ("dial", "encoder:0")]
+    assert [(e.kind, e.control) for e in presses.events("h") + presses.events(" ")] == [
+        ("press", "encoder-switch:0"), ("hold", "encoder-switch:0"),
+        ("release", "encoder-switch:0")]
+    assert [e.kind for e in presses.events("1")] == ["press", "release"]  # a plain tap again
+
+
+def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_reading(store):
+    daemon, screens = daemon_for(store, TRAPS)
+    presses = type_keys(daemon, " " + " " + " " + ",," + "1")  # expose T1, 2 clicks, by Ann
+    assert daemon.table.session.entries[-1]["type"] == "expose"
+    hint = {name: shown(screen) for name, screen in screens.items()}
+    type_keys(daemon, "h1", presses)
+    seats = daemon.table.header.seats
+    assert shown(screens["seat:0"]) == traps.seat(daemon.table.game.view(0), seats,
+                                                  True).tobytes()
+    assert shown(screens["seat:0"]) != hint["seat:0"]
+    assert shown(screens["table"]) == hint["table"] and shown(screens["seat:1"]) == hint["seat:1"]
+    type_keys(daemon, "h2", presses)  # Bob holds: he has no reading; Ann's peek has ended
+    assert {name: shown(screen) for name, screen in screens.items()} == hint
+    assert len(daemon.table.session.entries) == 1  # holding is not a tap: nothing stored
+
+
+def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
+    daemon, _ = daemon_for(store, TRAPS)
+    type_keys(daemon, "h ")
+    assert daemon.purpose == "entry" and daemon.ui.dial is None
+    assert daemon.dialogue.menu.title == "Enter by hand"
+
+
+def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_press(store):
+    daemon, screens = daemon_for(store, DEATHTRAP)
+    daemon.table.append({"type": "deal"})
+    daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
+    leader = daemon.table.game.view(None)["turn"]
+    type_keys(daemon, " ..")  # enter by hand: play
+    type_keys(daemon, " ")
+    assert [label for label, _ in daemon.dialogue.menu.entries] == list(DEATHTRAP.seats)
+    type_keys(daemon, "." * leader + " " + ". " + " ")  # the leader; orc, orc again
+    assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "orc"
+    type_keys(daemon, ",, ")  # back past rat-man to "(done)"
+    assert daemon.table.session.entries[-1]["cards"] == ["orc", "orc"]
+    assert daemon.table.session.entries[-1]["seat"] == leader
+
+
+def lit_screen():
+    image = Image.new("1", (128, 64))
+    image.putpixel((0, 0), 1)
+    image.putpixel((3, 1), 1)
+    return image
+
+
+def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
+    board = TerminalBoard(io.StringIO(), footer="keys: q quit")
+    for name in ("table", "seat:0", "seat:1", "seat:2", "seat:3"):
+        TerminalScreen(name, board).show(lit_screen())
+    text = board.text(width=270, height=90)
+    assert all(f" {name} " in text for name in board.images) and "not shown" not in text
+    first_row = text.splitlines()[1]
+    assert first_row.startswith("\u2598\u2597 ") and len(first_row) == 4 * 64 + 3
+    # a terminal too small even for quadrant blocks says which screens it leaves out
+    small = board.text(width=130, height=50)
+    assert "not shown: seat:1, seat:2, seat:3" in small and " seat:0 " in small
