@@ -61,8 +61,9 @@ def run(recognizer: Recognizer, frames: list[np.ndarray]) -> tuple[list[float], 
     return times, found
 
 
-def accuracy_synthetic(scenes, found) -> tuple[int, int, int]:
-    total = right = invented = 0
+def accuracy_synthetic(scenes, found) -> tuple[int, int, int, int, int]:
+    """(cards, found right, invented, cards at least half in view, of those found right)."""
+    total = right = invented = half_seen = half_right = 0
     for scene, detections in zip(scenes, found, strict=True):
         free = list(range(len(scene.truth)))
         for d in detections:
@@ -72,10 +73,12 @@ def accuracy_synthetic(scenes, found) -> tuple[int, int, int]:
             if match:
                 free.remove(match[0])
                 right += 1
+                half_right += scene.truth[match[0]].visible >= 0.5
             else:
                 invented += 1
         total += len(scene.truth)
-    return total, right, invented
+        half_seen += sum(t.visible >= 0.5 for t in scene.truth)
+    return total, right, invented, half_seen, half_right
 
 
 def accuracy_by_ids(truth: list[list[str]], found) -> tuple[int, int, int]:
@@ -97,11 +100,15 @@ def peak_traced_mb(recognizer: Recognizer, frames: list[np.ndarray]) -> float:
     return peak / 2**20
 
 
-def report(label: str, times: list[float], counts: tuple[int, int, int]) -> None:
-    total, right, invented = counts
+def report(label: str, times: list[float], counts: tuple[int, ...]) -> None:
+    total, right, invented = counts[:3]
     median, p95 = np.median(times), np.percentile(times, 95)
     print(f"  {label:<34} median {median:6.1f} ms   p95 {p95:6.1f} ms"
           f"   top-1 {right}/{total} = {100 * right / max(total, 1):5.1f} %   invented {invented}")
+    if len(counts) == 5 and counts[3] < total:
+        half_seen, half_right = counts[3:]
+        print(f"  {'':<34} cards at least half in view: {half_right}/{half_seen}"
+              f" = {100 * half_right / max(half_seen, 1):5.1f} %")
 
 
 def synthetic(args: argparse.Namespace) -> None:

@@ -73,11 +73,13 @@ class Thresholds:
     """How sure a match must be. Scores are pattern correlation minus the colour penalty."""
 
     min_score: float = 0.3
-    margin: float = 0.1
+    margin: float = 0.15
     colour_weight: float = 4.0
     #: Stricter for a guessed rectangle inside a blob of several cards.
     split_score: float = 0.3
-    split_margin: float = 0.1
+    split_margin: float = 0.15
+    #: Clear of its own face turned round, too: a wrong match often fits both ways.
+    turn_margin: float = 0.25
     detail: float = 0.5  # least share of the plainest enrolled face's detail a quad must show
     min_inliers: int = 12
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
@@ -273,6 +275,9 @@ class Recognizer:
         runner_up = next((s for s, e, _ in best[1:] if e != entry), -1.0)
         if (score < (self.limits.min_score if min_score is None else min_score)
                 or score - runner_up < (self.limits.margin if margin is None else margin)):
+            return None
+        turned = next((s for s, e, _ in best[1:] if e == entry), -1.0)
+        if score - turned < self.limits.turn_margin:
             return None
         # Template turned k quarter turns anticlockwise: the face's top-left is corner -k.
         corners = np.roll(quad, -((4 - turn) % 4), axis=0)
