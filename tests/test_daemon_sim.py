@@ -117,3 +117,17 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
     # a terminal too small even for quadrant blocks says which screens it leaves out
     small = board.text(width=130, height=50)
     assert "not shown: seat:1, seat:2, seat:3" in small and " seat:0 " in small
+
+
+def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
+    daemon, screens = daemon_for(store, TRAPS)
+    type_keys(daemon, " " + " " + "." + " " + "2")  # trigger T1 with no clicks, by Bob
+    assert daemon.table.session.entries == [] and daemon.table_notice.startswith("refused")
+    assert daemon.ui.dial.step == "clicks" and daemon.ui.dial.action == "trigger"
+    type_keys(daemon, ",," + "2")  # the d8 said 2: turned, and tapped again
+    assert daemon.table.session.entries[-1]["clicks"] == 2
+    type_keys(daemon, " ")  # a new dial flow ...
+    type_keys(daemon, "u")  # ... left by a long press: the trigger is not undone
+    assert daemon.ui.dial is None and len(daemon.table.session.entries) == 1
+    type_keys(daemon, "u")  # with no dial open, the long press undoes
+    assert daemon.table.session.entries[-1]["type"] == "undo"

@@ -318,9 +318,11 @@ class Daemon:
             self.ui.dial = None
             self.open_dialogue("entry", manual_entry(self.table.game))
         else:
+            flow = self.ui.dial
             decided = self.ui.handle(event, self.clock())
-            if decided is not None:
-                self.append({**decided, "t": now_iso()})
+            if decided is not None and self.append({**decided, "t": now_iso()}) is None:
+                # Refused: the trap dial stays as it was, to be put right and tapped again.
+                self.ui.dial = flow
 
     def on_menu(self, kind: str) -> None:
         """Menu button: a tap chooses in a menu (else flips play/scores), a long press undoes
@@ -331,6 +333,8 @@ class Daemon:
             self.menu_held = True
             if self.dialogue is not None:
                 self.close_dialogue(None, completed=False)
+            elif self.ui.dial is not None:
+                self.ui.dial = None  # the trap dial is left like a menu, nothing undone
             elif self.table is not None and self.table.session.in_force:
                 log.info("undo of the latest event (long press)")
                 self.append({"type": "undo", "t": now_iso()})
