@@ -86,6 +86,9 @@ class Traps(Game):
         Option("variable_disarm_fixed", True, "an n+ disarm number is n + 1d6 rolled at the "
                "first attempt and kept for the game (false: rolled at every attempt)",
                check_bool),
+        Option("blind_disarm", False, "any seat may try to disarm an exposed trap it has not "
+               "read (default: only a seat that read the dial where it is now, or anyone once "
+               "triggered; a blind try's refusal could tell an X)", check_bool),
         Option("reveal_exposed_x", False, "an exposed X shows as clear on every screen at once "
                "(default: a private reading like any other, public when triggered)", check_bool),
         Option("diagonal_trigger_max", 3, "a diagonal move past a trap triggers it on a d6 at "
@@ -153,6 +156,7 @@ class Traps(Game):
         self.squares: dict[str, dict[str, Any]] = {square: {
             "position": 0, "status": HIDDEN, "read_by": {}, "exposed_by": [], "triggers": [],
             "fixed_disarm": {}, "prisoner": None, "released": None, "disarmed_by": None,
+            "figure_gone": False,
         } for square in squares}
         self.xp: list[int] = [0] * len(self.seats)
         self.step = 0
@@ -278,6 +282,7 @@ class Traps(Game):
             state["prisoner"] = seat
         state["triggers"].append({"seat": seat, "damage": damage})
         state["status"] = TRIGGERED
+        state["figure_gone"] = False
         hurt = (f"{damage} clicks of damage" if damage else
                 "imprisoned" if trap["imprisons"] else trap["effect"])
         self.last = f"{self._who(seat)} {how} {square}{roll}: {trap['name']}, {hurt}"
@@ -329,6 +334,12 @@ class Traps(Game):
         }
         if state["status"] in refusals:
             raise RuleViolation(*refusals[state["status"]])
+        if (state["status"] == EXPOSED and not self.options["blind_disarm"]
+                and state["read_by"].get(str(seat)) != state["position"]):
+            # Decided on public facts only (who turned the dial how far): any answer that
+            # looked at the reading would tell this seat, and the table, what it hides.
+            raise RuleViolation("disarm-unread", f"{self._who(seat)} has not read {square} "
+                                                 f"where its dial is now: expose it first")
         reading = self._reading(square)
         if reading == "x":
             raise RuleViolation("disarm-no-trap", f"there is no trap on {square} to disarm")
@@ -371,6 +382,11 @@ class Traps(Game):
         if not isinstance(reading, dict) or reading["trap"] != "jaws-of-doom":
             raise RuleViolation("counterattack-jaws", f"only a triggered Jaws of Doom can be "
                                                       f"counterattacked, not {square}")
+        if state["figure_gone"]:
+            raise RuleViolation("counterattack-jaws", f"the Jaws of Doom figure on {square} "
+                                                      f"left the board after a missed "
+                                                      f"counterattack: it attacks again only "
+                                                      f"when set off again")
         rolled = [key for key in ("attack", "dice", "damage") if key in event]
         if "damaged" in event:
             if rolled:
@@ -390,6 +406,7 @@ class Traps(Game):
             state["released"], state["prisoner"] = state["prisoner"], None
             self.last = f"{who} damaged the Jaws of Doom on {square}: disarmed, no XP"
         else:
+            state["figure_gone"] = True
             self.last = (f"{who} failed to damage the Jaws of Doom on {square}: the figure "
                          f"leaves the board, the trap stays armed")
         self.note = {"seat": None, "text": ""}

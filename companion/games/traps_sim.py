@@ -61,6 +61,11 @@ def _next_event(game: Traps, rnd: random.Random, patient: bool) -> dict[str, Any
         return {"type": "trigger", "seat": seat, "square": square}
     if status == TRIGGERED and not once and choice < 0.2 and not patient:
         return {"type": "trigger", "seat": seat, "square": square}
+    if status == EXPOSED and not game.options["blind_disarm"]:
+        # Only a seat that read the dial where it is now knows what it is disarming.
+        readers = [int(reader) for reader, at in sorted(state["read_by"].items())
+                   if at == state["position"]]
+        seat = rnd.choice(readers)
     mode = "slow" if patient or rnd.random() < 0.5 else "quick"
     event = {"type": "disarm", "seat": seat, "square": square, "mode": mode}
     if not leave_out:
