@@ -10,6 +10,7 @@ from companion.daemon.displays import MemoryScreen, TerminalBoard, TerminalScree
 from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
 from companion.screens import traps
+from companion.screens.screen_set import compose
 from companion.table import Header, TableStore
 
 TRAPS = Header("traps", ("Ann", "Bob"), 3, {
@@ -131,3 +132,25 @@ def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(st
     assert daemon.ui.dial is None and len(daemon.table.session.entries) == 1
     type_keys(daemon, "u")  # with no dial open, the long press undoes
     assert daemon.table.session.entries[-1]["type"] == "undo"
+
+
+def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store):
+    header = Header("rumble", ("Ann", "Bob", "Cy"), 4, {"deal_secrets": False})
+    daemon, screens = daemon_for(store, header)
+    before = {name: shown(screen) for name, screen in screens.items()}
+    type_keys(daemon, " ")  # a tap opens the entry in Rumble: "secrets" comes first
+    assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "secrets"
+    type_keys(daemon, " " + ". ")  # secrets, for Bob
+    assert daemon.dialogue.menu.seat == 1
+    table_now = shown(screens["table"])
+    type_keys(daemon, ". ")  # Bob picks a character: its name is in the menu's title
+    assert daemon.dialogue.menu.title.startswith("characters: ")
+    assert shown(screens["table"]) == table_now  # the table screen only says who is at it
+    for other in ("seat:0", "seat:2"):
+        assert shown(screens[other]) == before[other]
+    assert shown(screens["seat:1"]) != before["seat:1"]
+    type_keys(daemon, ". ,,, ")  # a second character, then back to "(done)"
+    assert daemon.dialogue is None
+    assert daemon.table.session.entries[-1]["type"] == "secrets"
+    images = compose(daemon.table.game, daemon.ui)  # every screen back to the game
+    assert all(shown(screens[name]) == image.tobytes() for name, image in images.items())

@@ -17,6 +17,9 @@ from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
 from companion.table.log import Header
 
+#: Events whose fields after ``seat`` may be that seat's secret (Rumble's secret characters,
+#: Tricky's face-down card): entered on the seat's own screen once the seat is chosen.
+PRIVATE_ENTRIES = {"rumble": ("secrets",), "tricky": ("play",)}
 #: Longest list a field of a manual entry may get (a deal's counts: one per seat, up to 8).
 MAX_LIST = 8
 DONE = object()
@@ -70,7 +73,7 @@ def field_entries(game: Game, key: str, spec: Field, item: bool = False
     return [(value, value) for value in candidates(game, key)]
 
 
-def _pick_list(game: Game, key: str, spec: Field) -> Steps:
+def _pick_list(game: Game, key: str, spec: Field, seat: int | None = None) -> Steps:
     chosen: list[Any] = []
     while len(chosen) < MAX_LIST:
         if chosen:
@@ -78,7 +81,7 @@ def _pick_list(game: Game, key: str, spec: Field) -> Steps:
         else:
             entries = [] if spec.required else [("(leave out)", LEAVE_OUT), ("(none)", DONE)]
         menu = Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
-                    entries + field_entries(game, key, spec, item=True))
+                    entries + field_entries(game, key, spec, item=True), seat=seat)
         if chosen:  # the cursor stays on the item just picked: a pair is two presses
             menu.cursor = [value for _, value in menu.entries].index(chosen[-1])
         value = yield menu
@@ -100,12 +103,14 @@ def manual_entry(game: Game, seat: int | None = None,
     kind = yield Menu("Enter by hand", [(name, name) for name in game.EVENTS])
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
+    private = kind in PRIVATE_ENTRIES.get(game.name, ())
     for key, spec in game.EVENTS[kind].items():
+        owner = event.get("seat") if private else None  # where the secret may be entered
         if key in known:
             event[key] = known[key]
             continue
         if spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
-            picked = yield from _pick_list(game, key, spec)
+            picked = yield from _pick_list(game, key, spec, owner)
             if picked is not LEAVE_OUT:
                 event[key] = picked
             continue
@@ -114,7 +119,7 @@ def manual_entry(game: Game, seat: int | None = None,
             entries = [("(leave out)", LEAVE_OUT), *entries]
         if not entries:
             continue
-        value = yield Menu(f"{kind}: {key}", entries)
+        value = yield Menu(f"{kind}: {key}", entries, seat=owner)
         if value is not LEAVE_OUT:
             event[key] = value
     return event

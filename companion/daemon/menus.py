@@ -25,11 +25,13 @@ VISIBLE = 4
 
 @dataclass
 class Menu:
-    """A title and (label, value) entries; ``cursor`` is the highlighted entry."""
+    """A title and (label, value) entries; ``cursor`` is the highlighted entry. ``seat``: the
+    menu holds that seat's secret, so it is drawn on its screen instead of the table's."""
 
     title: str
     entries: Sequence[tuple[str, Any]]
     cursor: int = 0
+    seat: int | None = None
 
     def lines(self) -> list[str]:
         """The title, then the entries around the cursor, the chosen one marked with '>'."""

@@ -362,7 +362,13 @@ class Daemon:
         images: dict[str, Image.Image] = {}
         if self.table is not None:
             images = compose(self.table.game, self.ui)
-        if self.dialogue is not None:
+        owner = self.dialogue.menu.seat if self.dialogue is not None else None
+        if self.dialogue is not None and owner is not None and self.table is not None:
+            # A seat's secret is entered on its own screen; the table only says who is at it.
+            images[f"seat:{owner}"] = draw(Page(*self.dialogue.title_and_lines()))
+            images["table"] = draw(Page("Enter by hand", (
+                f"{self.table.header.seats[owner]}: on your", "own screen, with the dial")))
+        elif self.dialogue is not None:
             images["table"] = draw(Page(*self.dialogue.title_and_lines()))
         elif self.table is None:
             images["table"] = draw(Page("Dungeon Table", ("starting...",)))
