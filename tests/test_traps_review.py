@@ -6,9 +6,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import RuleViolation
 from companion.games.traps import Traps
+from companion.games.traps_sim import random_game
 
 PIT = {"trap": "spiked-pit", "disarm": 7, "xp": 10}
 SAW = {"trap": "buzz-saw", "disarm": "6+", "xp": 20}
@@ -174,3 +177,52 @@ def test_once_triggered_any_seat_may_disarm():
     g.apply({"type": "trigger", "seat": 0, "square": "T1", "clicks": 1})
     g.apply({"type": "disarm", "seat": 2, "square": "T1", "mode": "quick", "dice": [5, 2]})
     assert g.totals() == [0, 0, 10]
+
+
+READINGS = ["x", PIT, SAW, CAGE, JAWS, {"trap": "falling-weight", "disarm": 7, "xp": 5},
+            {"trap": "monstrous-hand", "disarm": 10, "xp": 20}]
+PROBES = [
+    {"type": "disarm", "mode": "quick", "dice": [6, 6]},
+    {"type": "disarm", "mode": "slow", "dice": [1, 1]},
+    {"type": "disarm", "mode": "quick", "dice": [3, 4], "variable_die": 2},
+    {"type": "disarm", "mode": "quick"},
+    {"type": "trigger"},
+    {"type": "trigger", "clicks": 2},
+    {"type": "expose", "clicks": 3},
+    {"type": "counterattack", "damaged": True},
+]
+
+
+def answer(g: Traps, event: dict) -> tuple:
+    """How the engine answers ``event``: accepted, or the refusal's rule and message."""
+    try:
+        copy.deepcopy(g).apply(event)
+    except RuleViolation as refusal:
+        return (refusal.rule, str(refusal))
+    return ("accepted",)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 4), st.data())
+def test_no_refusal_depends_on_a_reading_the_acting_seat_has_not_seen(seed, seats, data):
+    header, events = random_game(seed, seats)
+    cut = data.draw(st.integers(0, len(events)))
+    g = Traps(header["seats"], header["seed"], header["options"])
+    for event in events[:cut]:
+        g.apply(event)
+    for square, state in g.squares.items():
+        if state["status"] != "exposed":
+            continue
+        for seat in range(seats):
+            if state["read_by"].get(str(seat)) == state["position"]:
+                continue
+            for probe in PROBES:
+                event = {**probe, "seat": seat, "square": square}
+                answers = set()
+                for reading in READINGS:
+                    twin = copy.deepcopy(g)
+                    twin.dials[square][state["position"]] = reading
+                    found = answer(twin, event)
+                    # An accepted trigger shows the trap to all, as the rules want.
+                    answers.add(found if found[0] != "accepted" else ("accepted",))
+                assert len(answers) == 1, (event, answers)
