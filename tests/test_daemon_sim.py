@@ -154,3 +154,22 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     assert daemon.table.session.entries[-1]["type"] == "secrets"
     images = compose(daemon.table.game, daemon.ui)  # every screen back to the game
     assert all(shown(screens[name]) == image.tobytes() for name, image in images.items())
+
+
+def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished(store):
+    daemon, _ = daemon_for(store, TRAPS)
+    type_keys(daemon, "   ,,1")  # Ann exposes T1
+    first = daemon.table.id
+    type_keys(daemon, "h ,")  # manual entry; its last entry (a turn back) is "(new game)"
+    assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][0] == "(new game)"
+    type_keys(daemon, " ")
+    assert daemon.purpose == "new game"
+    type_keys(daemon, "u")  # thought better of it: back to the game, nothing stored
+    assert daemon.dialogue is None and daemon.table.id == first
+    assert len(daemon.table.session.entries) == 1
+    type_keys(daemon, "h , ")
+    menu = daemon.dialogue.menu
+    type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " ")
+    assert daemon.table.header.game == "deathtrap" and daemon.table.id != first
+    assert store.latest(unfinished=True) == daemon.table.id  # the one resumed after a restart
+    assert {info.id: info.finished for info in store.sessions()}[first] is False

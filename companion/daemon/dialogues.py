@@ -24,6 +24,9 @@ PRIVATE_ENTRIES = {"rumble": ("secrets",), "tricky": ("play",)}
 MAX_LIST = 8
 DONE = object()
 LEAVE_OUT = object()
+#: Chosen instead of an event type: leave this game unfinished (it stays in the store) and
+#: pick a new one.
+NEW_GAME = object()
 
 
 def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
@@ -95,12 +98,15 @@ def _pick_list(game: Game, key: str, spec: Field, seat: int | None = None) -> St
 
 def manual_entry(game: Game, seat: int | None = None,
                  presets: Mapping[str, Any] | None = None) -> Steps:
-    """An event of the game built field by field.
+    """An event of the game built field by field (or NEW_GAME, its menu's last entry).
 
     ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
     dial) fill in their fields without asking, where the chosen event type has them.
     """
-    kind = yield Menu("Enter by hand", [(name, name) for name in game.EVENTS])
+    kind = yield Menu("Enter by hand", [*((name, name) for name in game.EVENTS),
+                                        ("(new game)", NEW_GAME)])
+    if kind is NEW_GAME:
+        return NEW_GAME
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
     private = kind in PRIVATE_ENTRIES.get(game.name, ())

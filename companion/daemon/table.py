@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.camera import SceneReader, SceneSeen, TableGeometry
-from companion.daemon.dialogues import confirm, manual_entry, new_game
+from companion.daemon.dialogues import NEW_GAME, confirm, manual_entry, new_game
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
@@ -289,6 +289,10 @@ class Daemon:
                 self.start_game(decided)
             elif self.table is None:
                 self.offer_new_game()  # there is nothing else to show without a game
+        elif purpose == "entry" and completed and decided is NEW_GAME:
+            log.info("a new game asked for: session %s left unfinished",
+                     self.table.id if self.table else None)
+            self.offer_new_game()
         elif purpose == "entry" and completed:
             self.append({**decided, "t": now_iso()})
         elif purpose == "confirm":
