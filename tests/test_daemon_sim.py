@@ -173,3 +173,14 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
     assert daemon.table.header.game == "deathtrap" and daemon.table.id != first
     assert store.latest(unfinished=True) == daemon.table.id  # the one resumed after a restart
     assert {info.id: info.finished for info in store.sessions()}[first] is False
+
+
+def test_tricky_deal_offers_its_active_player_by_name(store):
+    daemon, _ = daemon_for(store, Header("tricky", ("Ann", "Bob", "Cy"), 2, {}))
+    type_keys(daemon, "  ")  # enter by hand: deal
+    assert daemon.dialogue.menu.title == "deal: active"
+    assert [label for label, _ in daemon.dialogue.menu.entries] == ["(leave out)", "Ann", "Bob",
+                                                                    "Cy"]
+    type_keys(daemon, ".. ")
+    assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
+                                                "type": "deal", "active": 1}

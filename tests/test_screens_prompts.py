@@ -45,3 +45,13 @@ def test_a_fresh_traps_table_says_how_to_begin() -> None:
     assert fresh.crop((0, 64 - 13, 128, 64)).getbbox() is not None  # the bottom line has text
     game.apply({"type": "expose", "seat": 0, "square": "T1", "clicks": 1})
     assert not same(fresh, traps.table(game.view(None), ["Ann", "Bob"]))  # then: what happened
+
+
+def test_tricky_table_asks_for_the_deal() -> None:
+    from companion.games.tricky import Tricky
+    from companion.screens import tricky
+
+    game = Tricky(["Ann", "Bob", "Cy"], seed=1)
+    total = game.view(None)["rounds_total"]
+    assert same(tricky.table(game.view(None), ["Ann", "Bob", "Cy"]),
+                headline(f"Round 1/{total}", "Deal", "then press the dial: deal"))

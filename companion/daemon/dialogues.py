@@ -20,6 +20,9 @@ from companion.table.log import Header
 #: Events whose fields after ``seat`` may be that seat's secret (Rumble's secret characters,
 #: Tricky's face-down card): entered on the seat's own screen once the seat is chosen.
 PRIVATE_ENTRIES = {"rumble": ("secrets",), "tricky": ("play",)}
+#: Fields that name a seat (offered by name) whether or not their engine marks them so: Tricky's
+#: ``active`` player of a deal.
+SEAT_KEYS = ("seat", "active")
 #: Longest list a field of a manual entry may get (a deal's counts: one per seat, up to 8).
 MAX_LIST = 8
 DONE = object()
@@ -62,7 +65,7 @@ def field_entries(game: Game, key: str, spec: Field, item: bool = False
                    ) -> list[tuple[str, Any]]:
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    if key == "seat" or spec.is_seat:
+    if key in SEAT_KEYS or spec.is_seat:
         # Names as the seats' own screens show them (an index would count from 0).
         return [(name, i) for i, name in enumerate(game.seats)]
     if spec.choices is not None:

@@ -26,7 +26,11 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     title = f"Round {view['round']}/{view['rounds_total']}"
     if view["phase"] == "finished":
         return scoreboard("Final gold", seats, view["gold"], view["winners"])
-    if view["phase"] == "deal" or view["to_play"] is None:
+    if view["phase"] == "deal":
+        # The companion waits for the deal (scores: the menu button).
+        return headline(f"Round {view['round'] + 1}/{view['rounds_total']}", "Deal",
+                        "then press the dial: deal")
+    if view["to_play"] is None:
         return scoreboard(f"{title}: gold", seats, view["gold"])
     if view["phase"] == "play":
         title += f"  trick {view['trick_number']}"
