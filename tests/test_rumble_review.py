@@ -210,3 +210,40 @@ def test_a_character_not_alone_moves_only_with_the_chest_and_the_chest_stays_put
     # The skeleton, alone in C2 now, walks off without it.
     game.apply({"type": "move", "seat": 1, "character": "skeleton", "to": "C3"})
     assert game.view(None)["chest"] == "B2"
+
+
+def test_giving_tokens_before_play_tells_no_seat_what_another_seat_holds():
+    # Ann holds the elf. Bob (by mistake, or probing) says he holds the elf too. Whatever
+    # Ann holds, Bob's event must be answered the same way; the clash shows up, naming no
+    # character and no seat, when play would begin.
+    answers = set()
+    for anns in (["elf", "knight"], ["wizard", "knight"]):
+        game = Rumble(SEATS, seed=5)
+        game.apply({"type": "secrets", "seat": 0, "characters": anns})
+        try:
+            game.apply({"type": "secrets", "seat": 1, "characters": ["dwarf", "elf"]})
+            answers.add("accepted")
+        except RuleViolation as refusal:
+            answers.add(str(refusal))
+    assert answers == {"accepted"}
+    game = Rumble(SEATS, seed=5)
+    for seat, pair in enumerate([["elf", "knight"], ["dwarf", "elf"], ["thief", "goblin"]]):
+        game.apply({"type": "secrets", "seat": seat, "characters": pair})
+    game.apply({"type": "start", "seat": 0})
+    with pytest.raises(RuleViolation) as refusal:
+        game.apply({"type": "move", "seat": 0, "character": "knight", "to": "A2"})
+    assert refusal.value.rule == "secrets-taken"
+    assert "Elf" not in str(refusal.value) and "elf" not in str(refusal.value)
+    assert game.legal_actions(0) == []
+
+
+def test_a_token_revealed_twice_at_the_end_is_refused_naming_it():
+    # Reveals are public, so the refusal may name the character.
+    game = Rumble(SEATS, seed=5, options={"deal_secrets": False})
+    game.apply({"type": "start", "seat": 0})
+    for event in events(0):
+        game.apply(event)
+    game.apply({"type": "secrets", "seat": 0, "characters": ["elf", "knight"]})
+    with pytest.raises(RuleViolation) as refusal:
+        game.apply({"type": "secrets", "seat": 1, "characters": ["dwarf", "elf"]})
+    assert refusal.value.rule == "secrets-taken" and "Elf" in str(refusal.value)

@@ -105,8 +105,10 @@ def test_secrets_must_be_two_different_known_characters():
 
 
 def test_a_secret_token_is_held_by_one_seat():
-    game = game_after(secrets(0, "elf", "knight"))
-    refused(game, secrets(1, "dwarf", "elf"), "secrets-taken", "Elf")
+    # Told in private, a clash is not named (it would tell Bob Ann's token): it holds up play.
+    game = game_after(secrets(0, "elf", "knight"), secrets(1, "dwarf", "elf"),
+                      secrets(2, "thief", "goblin"))
+    refused(game, move(0, "knight", "A2"), "secrets-taken", "same secret character")
     refused(game, secrets(0, "dwarf", "thief"), "secrets-once", "Ann has already given")
 
 

@@ -165,6 +165,10 @@ class Rumble(Game):
         if characters[0] == characters[1]:
             return RuleViolation("secrets-count", "the two secret characters must be different, "
                                  f"got {_name(characters[0])} twice")
+        if self.phase != REVEAL:
+            # Told in private before play: naming a clash here would tell this seat another
+            # seat's token. The clash holds up the first action instead, naming nothing.
+            return None
         taken = {c for pair in self.secrets[self.adventure] if pair for c in pair}
         for character in characters:
             if character in taken:
@@ -206,7 +210,15 @@ class Rumble(Game):
             return RuleViolation("secrets-missing", f"{', '.join(self.seats[s] for s in missing)} "
                                  "must give secret characters first (or undo the secrets "
                                  "given, and the companion deals them all)")
+        if self.actions == 0 and self._tokens_clash():
+            return RuleViolation("secrets-taken", "two seats gave the same secret character "
+                                 f"for adventure {self.adventure + 1}: each seat checks its "
+                                 "tokens, then undo the wrong secrets and give them again")
         return getattr(self, "_" + event["type"] + "_refusal")(event)
+
+    def _tokens_clash(self) -> bool:
+        given = [c for pair in self.secrets[self.adventure] if pair for c in pair]
+        return len(given) != len(set(given))
 
     def _move_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
         character, to = event["character"], event["to"]
