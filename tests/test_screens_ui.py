@@ -61,7 +61,9 @@ def test_dice_wrap_from_six_to_one_and_the_menu_cancels_the_dial() -> None:
     ui.handle(InputEvent("dial", "encoder:0", 2), 0.8)
     assert ui.dial_shown()["dice"] == [6, 3]
     ui.handle(press("menu"), 0.9)
-    assert ui.dial_shown() is None and ui.page == "scores"
+    assert ui.dial_shown() is None and ui.page == "play"  # left the dial, nothing else
+    ui.handle(press("menu"), 0.95)
+    assert ui.page == "scores"
     assert ui.handle(release("seat:1"), 1.0) is None
 
 

@@ -8,7 +8,8 @@ calls ``refused`` so the error shows on that seat's screen).
   button is released or ``peek_timeout_s`` has passed.
 - A seat button tapped (released before the hold time) is that seat's action: in
   ``deathtrap`` a pass; in ``traps`` the exposing or disarming seat confirming the dial.
-- The menu button switches the table screen between play and scores, and cancels the dial.
+- The menu button cancels the trap dial if it is open, else switches the table screen between
+  play and scores.
 - The trap dial (``traps``): press the dial, turn to the square, press, turn to the action,
   press, then turn counter-clockwise one detent per click (or enter the two dice), and the
   acting seat taps its button.
@@ -140,8 +141,10 @@ class TableUI:
         if event.control.startswith("seat:"):
             return self._seat(int(event.control[5:]), event.kind, now)
         if event.control == "menu" and event.kind == "press":
-            self.dial = None
-            self.page = "scores" if self.page == "play" else "play"
+            if self.dial is not None:
+                self.dial = None  # a tap leaves the dial, back to the squares
+            else:
+                self.page = "scores" if self.page == "play" else "play"
         elif self.game == "traps" and self.squares:
             if event.control.startswith("encoder-switch") and event.kind == "press":
                 if self.dial is None:
