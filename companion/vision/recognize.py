@@ -115,7 +115,7 @@ class Recognizer:
         detections: list[Detection] = []
         crowded = []
         for blob in self.finder.find(grey):
-            hits, unexplained = self._identify_blob(image, blob, markers)
+            hits, unexplained = self._identify_blob(image, grey, blob, markers)
             detections.extend(hits)
             if unexplained:
                 crowded.append(blob)
@@ -124,7 +124,7 @@ class Recognizer:
         for blob in crowded:
             known = [d for d in detections if _inside(d.corners, blob)]
             found = self._split(image, blob, card_long, known) if self.use_templates else []
-            if self.use_features and not _explained(blob, known + found):
+            if self.use_features and not self._explained(grey, blob, known + found):
                 # Cards partly under the ones found may still be in there.
                 found += self._match_features(grey, blob.box, card_long)
             for hit in found:
@@ -132,8 +132,8 @@ class Recognizer:
                     detections.append(hit)
         return detections
 
-    def _identify_blob(self, image: np.ndarray, blob: Blob, markers: list[MarkerSighting]
-                       ) -> tuple[list[Detection], bool]:
+    def _identify_blob(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
+                       markers: list[MarkerSighting]) -> tuple[list[Detection], bool]:
         """Faces in one blob by the fast path, and whether part of it is still unexplained
         (cards partly covered, a hand over them: work for the feature matcher)."""
         outline = blob.outline
@@ -148,7 +148,32 @@ class Recognizer:
         inner = [q for q in blob.inner if self.fits_a_face(q) and not _on_marker(q, markers)]
         hits = [hit for hit in (self.identify(image, q) for q in inner) if hit is not None]
         # Cards with a light face leave no closed rim: the rims read need not be all.
-        return hits, not _explained(blob, hits)
+        return hits, not self._explained(grey, blob, hits)
+
+    def _explained(self, grey: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
+        """Do the cards found cover the blob, bar slivers narrower than a tenth of a card and
+        patches of bare table (lit grain or glare stuck to a card: nothing printed)?"""
+        if not cards:
+            return False
+        x, y, w, h = blob.box
+        left = np.zeros((h + 2, w + 2), np.uint8)
+        offset = np.float32([x - 1, y - 1])
+        cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
+        for card in cards:
+            cv2.fillConvexPoly(left, (card.corners - offset).round().astype(np.int32), 0)
+        short = min(min(quad_sides(card.corners)) for card in cards)
+        # Thin rims and table specks left along the edges are opened away; a hidden card is
+        # not.
+        size = max(3, int(short / 10) | 1)
+        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+        if cv2.countNonZero(left) < 0.15 * short * short:
+            return True
+        top, side = max(0, y - 1), max(0, x - 1)
+        patch = grey[top:y + h + 1, side:x + w + 1]
+        inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
+        shown = patch[inside > 0]
+        plainest = min(shape["least_detail"] for shape in self.library.derived["classes"])
+        return bool(shown.std() / (shown.mean() + 1.0) < self.limits.detail * plainest)
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
               known: Sequence[Detection] = ()) -> list[Detection]:
@@ -387,23 +412,6 @@ def _inside(corners: np.ndarray, blob: Blob) -> bool:
     centre = corners.mean(axis=0)
     return cv2.pointPolygonTest(blob.contour.reshape(-1, 1, 2), (float(centre[0]),
                                                                  float(centre[1])), False) >= 0
-
-
-def _explained(blob: Blob, cards: Sequence[Detection]) -> bool:
-    """Do the cards found cover the blob, bar slivers narrower than a tenth of a card?"""
-    if not cards:
-        return False
-    x, y, w, h = blob.box
-    left = np.zeros((h + 2, w + 2), np.uint8)
-    offset = np.float32([x - 1, y - 1])
-    cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
-    for card in cards:
-        cv2.fillConvexPoly(left, (card.corners - offset).round().astype(np.int32), 0)
-    short = min(min(quad_sides(card.corners)) for card in cards)
-    # Thin rims and table specks left along the edges are opened away; a hidden card is not.
-    size = max(3, int(short / 10) | 1)
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    return cv2.countNonZero(left) < 0.15 * short * short
 
 
 def _printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
