@@ -2,6 +2,7 @@
 in Traps), seat names in menus, repeated cards, and every screen on the terminal board."""
 
 import io
+import logging
 
 import pytest
 from PIL import Image
@@ -184,3 +185,14 @@ def test_tricky_deal_offers_its_active_player_by_name(store):
     type_keys(daemon, ".. ")
     assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
                                                 "type": "deal", "active": 1}
+
+
+def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(store, caplog):
+    daemon, screens = daemon_for(store, TRAPS)
+    type_keys(daemon, "   ," + "1")  # Ann exposes T1 one click: no trap ("x"), on her dial only
+    with caplog.at_level(logging.INFO, logger="companion"):
+        type_keys(daemon, " " + " " + ".." + " " + "1")  # ... and tries a quick disarm of it
+    assert "disarm-no-trap" in daemon.ui.error(0)  # Ann's own screen says why
+    assert daemon.table_notice == "refused: see Ann's screen"
+    assert "no-trap" not in caplog.text and "refused disarm seat 0" in caplog.text
+    assert shown(screens["seat:1"]) == compose(daemon.table.game, daemon.ui)["seat:1"].tobytes()

@@ -219,14 +219,18 @@ class Daemon:
             log.info("game over: totals %s", game.totals())
 
     def refused(self, event: Mapping[str, Any], error: CompanionError) -> None:
-        # The rule's name is public; its message may name cards of a hand, so it goes to
-        # the acting seat's own screen only.
+        # Even the rule that refused a seat's action can tell that seat's secret (no trap under
+        # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
+        # the message go to the acting seat's own screen only. A seatless event's rule is told.
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
-        log.info("refused %s (%s)", describe_event(event), rule)
-        self.table_notice = f"refused: {rule}"
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
+            log.info("refused %s", describe_event(event))
+            self.table_notice = f"refused: see {self.table.header.seats[seat]}'s screen"
             self.ui.refused(seat, str(error), self.clock())
+        else:
+            log.info("refused %s (%s)", describe_event(event), rule)
+            self.table_notice = f"refused: {rule}"
 
     def on_fed(self, fed: Fed) -> None:
         try:
