@@ -193,6 +193,6 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
     with caplog.at_level(logging.INFO, logger="companion"):
         type_keys(daemon, " " + " " + ".." + " " + "1")  # ... and tries a quick disarm of it
     assert "disarm-no-trap" in daemon.ui.error(0)  # Ann's own screen says why
-    assert daemon.table_notice == "refused: see Ann's screen"
+    assert daemon.table_notice == "refused: see Ann"
     assert "no-trap" not in caplog.text and "refused disarm seat 0" in caplog.text
     assert shown(screens["seat:1"]) == compose(daemon.table.game, daemon.ui)["seat:1"].tobytes()

@@ -226,7 +226,7 @@ class Daemon:
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
             log.info("refused %s", describe_event(event))
-            self.table_notice = f"refused: see {self.table.header.seats[seat]}'s screen"
+            self.table_notice = f"refused: see {self.table.header.seats[seat]}"  # its screen
             self.ui.refused(seat, str(error), self.clock())
         else:
             log.info("refused %s (%s)", describe_event(event), rule)
