@@ -196,3 +196,12 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
     assert daemon.table_notice == "refused: see Ann"
     assert "no-trap" not in caplog.text and "refused disarm seat 0" in caplog.text
     assert shown(screens["seat:1"]) == compose(daemon.table.game, daemon.ui)["seat:1"].tobytes()
+
+
+def test_turning_the_dial_begins_the_trap_dial_too(store):
+    daemon, _ = daemon_for(store, TRAPS)
+    type_keys(daemon, ".")
+    assert daemon.ui.dial_shown()["step"] == "square" and daemon.ui.dial_shown()["square"] == "T2"
+    type_keys(daemon, " " + " " + "," + "2")  # expose T2 one click, by Bob
+    assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
+                                                "type": "expose", "square": "T2", "seat": 1}

@@ -10,9 +10,9 @@ calls ``refused`` so the error shows on that seat's screen).
   ``deathtrap`` a pass; in ``traps`` the exposing or disarming seat confirming the dial.
 - The menu button cancels the trap dial if it is open, else switches the table screen between
   play and scores.
-- The trap dial (``traps``): press the dial, turn to the square, press, turn to the action,
-  press, then turn counter-clockwise one detent per click (or enter the two dice), and the
-  acting seat taps its button.
+- The trap dial (``traps``): press (or turn) the dial, turn to the square, press, turn to the
+  action, press, then turn counter-clockwise one detent per click (or enter the two dice), and
+  the acting seat taps its button.
 
 >>> ui = TableUI("deathtrap", seats=4)
 >>> ui.handle(InputEvent("press", "seat:2"), 0.0)
@@ -151,7 +151,9 @@ class TableUI:
                     self.dial = DialFlow(self.squares)
                 else:
                     self.dial.press()
-            elif event.kind == "dial" and self.dial is not None:
+            elif event.kind == "dial":
+                if self.dial is None:  # turning the dial begins it too, at the first square
+                    self.dial = DialFlow(self.squares)
                 self.dial.turn(event.value)
         return None
 
