@@ -290,3 +290,14 @@ def test_five_players_points_titles_and_the_middle_seat_exchanges_nothing():
     assert (game.view(2)["exchange"], game.view(2)["prompt"]) == ([], None)
     assert game.view(3)["prompt"] == "Give your highest creature card to Bob, then take 1 back"
     assert game.view(4)["prompt"] == "Give your 2 highest creature cards to Ann, then take 2 back"
+
+
+@pytest.mark.parametrize(("seats", "dealer", "counts"), [
+    # 82 cards one at a time from the dealer's left: the first (82 mod N) seats get one more.
+    (4, 0, [20, 21, 21, 20]), (4, 3, [21, 21, 20, 20]), (5, 0, [16, 17, 17, 16, 16]),
+    (6, 0, [13, 14, 14, 14, 14, 13]), (7, 6, [12, 12, 12, 12, 12, 11, 11]),
+    (8, 0, [10, 11, 11, 10, 10, 10, 10, 10])])
+def test_hand_counts_of_the_whole_pack_dealt_from_the_dealers_left(seats, dealer, counts):
+    game = Deathtrap([f"P{seat}" for seat in range(seats)], 1, {})
+    game.apply({"type": "deal", "dealer": dealer})
+    assert game.view(None)["counts"] == counts
