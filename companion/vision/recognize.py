@@ -178,9 +178,9 @@ class Recognizer:
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
               known: Sequence[Detection] = ()) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
-        rectangle in each square outer corner of the blob's outline (and of the rectangle
-        round it), both ways round, and keep what is clearly one card. Rows, fans and
-        clusters of any shape are found this way, except a card covered at both ends.
+        rectangle from each end of every straight stretch of the blob's outline (and of the
+        rectangle round it), both ways round, and keep what is clearly one card. Rows, fans
+        and clusters of any shape are found this way, except a card covered at both ends.
         ``known``: cards already read in this blob."""
         rect = blob.rect
         width = float(np.linalg.norm(rect[1] - rect[0]))
