@@ -167,6 +167,8 @@ class Picamera2Source:
 
 def read_image(path: str | Path) -> np.ndarray:
     """An image file as BGR, turned as its EXIF orientation says."""
+    if not Path(path).is_file():  # checked first: OpenCV would print its own warning
+        raise CameraError(f"{path}: no such image file")
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)  # applies EXIF orientation
     if frame is None:
         raise CameraError(f"{path}: not a readable image")
