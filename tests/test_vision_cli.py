@@ -115,3 +115,10 @@ def test_an_unreadable_photo_is_named(library, tmp_path, capsys):
     bad.write_text("not an image")
     assert main(["vision", "recognize", "--library", library, str(bad)]) == 2
     assert "bad.png" in capsys.readouterr().err
+
+
+def test_a_missing_photo_is_one_line_naming_it(library, tmp_path, capfd):
+    missing = tmp_path / "gone.jpg"
+    assert main(["vision", "recognize", "--library", library, str(missing)]) == 2
+    err = capfd.readouterr().err  # capfd: OpenCV would write its warning to fd 2 directly
+    assert err == f"companion: {missing}: no such image file\n"
