@@ -38,7 +38,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from companion.vision.art import game_items  # noqa: E402
-from companion.vision.library import CardLibrary  # noqa: E402
+from companion.vision.library import CardLibrary, LibraryError  # noqa: E402
 from companion.vision.markers import MarkerFinder  # noqa: E402
 from companion.vision.recognize import Recognizer  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
@@ -134,22 +134,50 @@ def synthetic(args: argparse.Namespace) -> None:
         print(f"  peak traced memory while recognising: {peak_traced_mb(fast, frames):.1f} MB")
 
 
-def real(args: argparse.Namespace) -> None:
-    library = CardLibrary()
-    for path in sorted(Path(args.enroll).iterdir()):
+def enrol_folder(folder: str) -> tuple[CardLibrary, list[str]]:
+    """A library of every photo in a folder that shows a card, and the reasons for the rest."""
+    library, skipped = CardLibrary(), []
+    for path in sorted(Path(folder).iterdir()):
         if path.suffix.lower() in IMAGE_SUFFIXES:
-            library.enroll(path.stem, read_image(path))
+            try:
+                library.enroll(path.stem, read_image(path))
+            except LibraryError as exc:
+                skipped.append(str(exc))
+    return library, skipped
+
+
+def at_width(frame: np.ndarray, width: int) -> np.ndarray:
+    scale = width / frame.shape[1]
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def real(args: argparse.Namespace) -> None:
+    start = time.perf_counter()
+    library, skipped = enrol_folder(args.enroll)
+    enrol_s = time.perf_counter() - start
     truth = json.loads(Path(args.truth).read_text())
     names = sorted(truth)
-    frames = [read_image(Path(args.scenes) / name) for name in names]
-    print(f"library: {len(library)} enrolled from {args.enroll}; {len(frames)} photos")
-    fast, baseline = Recognizer(library), Recognizer(library, use_templates=False)
+    photos = [read_image(Path(args.scenes) / name) for name in names]
+    print(f"library: {len(library)} enrolled from {args.enroll} in {enrol_s:.1f} s"
+          f" ({len(skipped)} skipped{': ' if skipped else ''}{'; '.join(skipped)});"
+          f" {len(photos)} photos, {sum(map(len, truth.values()))} cards")
     want = [truth[n] for n in names]
-    run(fast, frames[:1])
-    times, found = run(fast, frames)
-    report("companion (templates, then SIFT)", times, accuracy_by_ids(want, found))
-    times, found = run(baseline, frames)
-    report("baseline (SIFT + RANSAC only)", times, accuracy_by_ids(want, found))
+    fast, baseline = Recognizer(library), Recognizer(library, use_templates=False)
+    run(fast, [at_width(photos[0], 1280)])  # warm-up: derive the library's matching data once
+    for label, frames in (("1280 px wide", [at_width(p, 1280) for p in photos]),
+                          ("full size", photos)):
+        size = "x".join(str(v) for v in frames[0].shape[1::-1])
+        print(f"{label} (first: {size}):")
+        times, found = run(fast, frames)
+        report("companion", times, accuracy_by_ids(want, found))
+        if args.verbose:
+            for name, ids, detections in zip(names, want, found, strict=True):
+                got = sorted(f"{d.item_id}({d.confidence:.2f},{d.method[0]})"
+                             for d in detections)
+                print(f"    {name}: want {sorted(ids)}\n    {'':{len(name)}}  got  {got}")
+        if label == "1280 px wide":
+            times, found = run(baseline, frames)
+            report("baseline (SIFT + RANSAC only)", times, accuracy_by_ids(want, found))
     print(f"  peak traced memory while recognising: {peak_traced_mb(fast, frames):.1f} MB")
 
 
@@ -160,6 +188,7 @@ def main() -> None:
     parser.add_argument("--enroll", metavar="DIR", help="folder of card photos, one per id")
     parser.add_argument("--scenes", metavar="DIR", help="folder of table photos")
     parser.add_argument("--truth", metavar="FILE", help='JSON {"photo": ["id", ...]}')
+    parser.add_argument("--verbose", action="store_true", help="print what each photo gave")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print("command: " + " ".join(shlex.quote(a) for a in [sys.executable] + sys.argv))

@@ -1,8 +1,8 @@
 """The enrolled library: the table's own cards and tiles, each shown to the camera once.
 
-A library file (.npz) holds each enrolled face as a small upright image; the matching
-features (templates in every rotation, colour grid, SIFT keypoints) are derived on load,
-so the file stays compact and a newer matcher reads an older library.
+A library file (.npz) holds each enrolled face as an upright image, 448 pixels on its long
+side; what the recognizer compares (patterns, SIFT keypoints) is derived on load, so the file
+stays plain and a newer matcher reads an older library.
 
 >>> lib = CardLibrary()
 >>> lib.enroll("orc", np.full((88, 63, 3), 200, np.uint8))
@@ -13,38 +13,32 @@ so the file stays compact and a newer matcher reads an older library.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
+from companion.vision.finder import edge_mask, quads_in_mask
 from companion.vision.quads import QuadFinder, order_corners, quad_sides
 
 FORMAT = "companion-card-library"
 VERSION = 1
-#: Long side of a stored face, pixels: enough detail for SIFT, small on disk.
-FACE_LONG = 192
-#: Long side of the fast-path template, pixels.
-TEMPLATE_LONG = 48
-#: Aspect (long / short) below which a face is square and matched in four rotations.
-SQUARE_ASPECT = 1.15
+#: Long side of a stored face, pixels: detail enough for the feature matcher on part of a card.
+FACE_LONG = 448
+#: Enrolment looks for the card on a copy this long: outlines need shape, not detail.
+FIND_LONG = 800
+#: Most faces a library file may hold, and the largest a face may be (a crafted file).
+MAX_FACES = 2000
+MAX_FACE_SIDE = 2048
 
 
 class LibraryError(CompanionError):
     """A library file that cannot be read, or an enrolment that cannot be made."""
-
-
-@dataclass(frozen=True)
-class ShapeClass:
-    """Faces sharing one template size; square ones are tried in four rotations."""
-
-    aspect: float
-    size: tuple[int, int]  # template width, height
-    entries: list[int]
-    rotations: int
 
 
 def upright(image: np.ndarray) -> np.ndarray:
@@ -53,90 +47,105 @@ def upright(image: np.ndarray) -> np.ndarray:
     return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h * SQUARE_ASPECT else image
 
 
-def template_size(aspect: float) -> tuple[int, int]:
-    return max(8, round(TEMPLATE_LONG / aspect)), TEMPLATE_LONG
+def find_card(image: np.ndarray) -> np.ndarray | None:
+    """The outline (image pixels, clockwise from top-left) of the one card or tile a photo
+    shows, lying on any plain surface, also when it fills the photo or touches its edge; None
+    if there is none. A scan or artwork that is all card is not found here (see ``crop``)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, FIND_LONG / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                   interpolation=cv2.INTER_AREA)
+    ring = np.concatenate([small[:4].reshape(-1, 3), small[-4:].reshape(-1, 3),
+                           small[:, :4].reshape(-1, 3), small[:, -4:].reshape(-1, 3)])
+    surface = np.median(ring, axis=0)
+    # A frame of the surface's colour closes the outline of a card that touches the edge.
+    pad = max(8, max(small.shape[:2]) // 25)
+    framed = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                value=[float(v) for v in surface])
+    area = framed.shape[0] * framed.shape[1]
+    limits = (0.04 * area, 0.95 * area)
+    lab = cv2.cvtColor(cv2.GaussianBlur(framed, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    surface_lab = cv2.cvtColor(np.uint8([[surface]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    distance = np.clip(np.linalg.norm(lab - surface_lab, axis=2) * 2, 0, 255).astype(np.uint8)
+    level, mask = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    quads = []
+    if level >= 30:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+        quads += quads_in_mask(mask, *limits, fill=0.85)
+    quads += quads_in_mask(edge_mask(framed), *limits, retrieval=cv2.RETR_LIST, fill=0.85)
+    grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
+    for contrast in (30, 18, 50):
+        finder = QuadFinder(min_fraction=0.04, max_fraction=0.95, contrast=contrast)
+        quads += [b.outline for b in finder.find(grey) if b.outline is not None]
+    quads = [q for q in quads if max(quad_sides(q)) <= 2 * min(quad_sides(q))
+             and limits[0] <= cv2.contourArea(q) <= limits[1]]
+    if not quads:
+        return None
+    # The largest outline that stands out from what lies round it: the card's, not the art
+    # panel printed on it (often the starker outline), nor the card with a patch of table.
+    contrast = [_border_contrast(lab, q) for q in quads]
+    clear = [q for q, c in zip(quads, contrast, strict=True) if c >= 0.5 * max(contrast)]
+    best = max(clear, key=cv2.contourArea)
+    return order_corners((best - pad) / scale)
 
 
-def _grey(image_bgr: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
-    """Blurred colour planes, each less its mean (over the pixels ``seen``, if given): the
-    pattern, not the light's level."""
-    planes = cv2.GaussianBlur(image_bgr.astype(np.float32), (0, 0), 1.5)
-    # Less the light's slow slope across the card (a lamp to one side, a glare spot).
-    planes -= cv2.GaussianBlur(planes, (0, 0), 8.0)
-    if seen is None:
-        return planes - planes.mean(axis=(0, 1))
-    return planes - planes[seen > 0].mean(axis=0)
-
-
-def _unit(values: np.ndarray) -> np.ndarray:
-    flat = values.ravel()
-    return flat / (np.linalg.norm(flat) + 1e-6)
-
-
-def pattern_scores(shape: dict, image_bgr: np.ndarray, seen: np.ndarray | None = None
-                ) -> np.ndarray:
-    """Correlation of a warped quad with every face of a class in every turn, turn-major.
-
-    ``seen``: 1 where the quad's face is in view, 0 where a card known to lie on top of it
-    hides it; the correlation is then taken over what is in view only.
-    """
-    grey = _grey(image_bgr, seen)
-    if seen is None:
-        # Bring the quad to the contrast of an enrolled face before taking the average away.
-        grey *= shape["contrast"] / (float(grey.std()) + 1e-6)
-        return np.concatenate([t["grey"] @ _unit(grey - t["common"]) for t in shape["turns"]])
-    weight = np.repeat(seen.astype(np.float32)[..., None], 3, axis=2)
-    grey *= shape["contrast"] / (float(grey[seen > 0].std()) + 1e-6)
-    flat = weight.ravel()
-    scores = []
-    for turn in shape["turns"]:
-        shown = turn["grey"] * flat
-        query = _unit((grey - turn["common"]).ravel() * flat)
-        scores.append(shown @ query / (np.linalg.norm(shown, axis=1) + 1e-6))
-    return np.concatenate(scores)
-
-
-def detail(image_bgr: np.ndarray) -> float:
-    """Contrast relative to brightness: high on printed art, low on bare table, and the
-    same under dim or bright light."""
-    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return float(grey.std() / (grey.mean() + 1.0))
-
-
-def chroma_grid(image_bgr: np.ndarray) -> np.ndarray:
-    """Blue and green shares of brightness in a 3x4 grid: colour without the light's level."""
-    cells = cv2.resize(image_bgr, (3, 4), interpolation=cv2.INTER_AREA).astype(np.float32)
-    total = cells.sum(axis=2, keepdims=True) + 1.0
-    return (cells[..., :2] / total).ravel()
-
-
-def seen_cells(seen: np.ndarray) -> np.ndarray:
-    """Which values of chroma_grid come from cells mostly in view (for a part-hidden card)."""
-    share = cv2.resize(seen.astype(np.float32), (3, 4), interpolation=cv2.INTER_AREA)
-    return np.repeat((share > 0.6).ravel(), 2)
-
-
-def _edge_contrast(grey: np.ndarray, quad: np.ndarray) -> float:
-    """How much lighter a thin band just inside a quad is than one just outside it."""
+def _border_contrast(lab: np.ndarray, quad: np.ndarray) -> float:
+    """How clearly a quad's weakest side stands out: the Lab distance between the mean
+    colours of thin bands just inside and just outside each side, the least of the four (a
+    quad that cuts across the table on one side is not an outline)."""
     centre = quad.mean(axis=0)
-    bands = []
-    for grow in (0.97, 1.03):
-        mask = np.zeros(grey.shape, np.uint8)
-        outline = (centre + (quad - centre) * grow).round().astype(np.int32)
-        cv2.polylines(mask, [outline], True, 255, 2)
-        bands.append(cv2.mean(grey, mask)[0])
-    return bands[0] - bands[1]
+    sides = []
+    for i in range(4):
+        means = []
+        for grow in (0.96, 1.04):
+            band = np.zeros(lab.shape[:2], np.uint8)
+            ends = (centre + (quad[[i, (i + 1) % 4]] - centre) * grow).round().astype(np.int32)
+            cv2.line(band, tuple(ends[0].tolist()), tuple(ends[1].tolist()), 255, 2)
+            means.append(np.float32(cv2.mean(lab, band)[:3]))
+        sides.append(float(np.linalg.norm(means[0] - means[1])))
+    return min(sides)
 
 
-def _light_all_round(image: np.ndarray) -> bool:
-    """Is the image's edge a light, even rim (a card scanned or drawn edge to edge) rather
-    than table?"""
+def _all_card(image: np.ndarray) -> bool:
+    """Is the image itself a card (a scan or artwork cut to its edge): shaped like one, with
+    an even light rim all round and print inside?"""
+    h, w = image.shape[:2]
+    if max(h, w) > 2.0 * min(h, w):
+        return False
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    h, w = grey.shape
     band = max(1, min(h, w) // 40)
     edge = np.concatenate([grey[:band].ravel(), grey[-band:].ravel(),
                            grey[:, :band].ravel(), grey[:, -band:].ravel()])
-    return float(np.median(edge)) > 150 and float(np.median(edge)) >= float(np.median(grey))
+    small = cv2.resize(image, (96, 134) if h >= w else (134, 96), interpolation=cv2.INTER_AREA)
+    printed = float(np.abs(pattern(small)).mean())
+    return (float(np.median(edge)) > 150 and float(np.median(edge)) >= float(np.median(grey))
+            and printed > 2.0)
+
+
+def crop(item_id: str, image: np.ndarray) -> np.ndarray:
+    """The card alone, upright, ``FACE_LONG`` pixels long, from a photo of it or a scan; a
+    LibraryError naming the id and the reason if there is no card in it."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+        raise LibraryError(f"{item_id}: not a colour image of a card")
+    quad = find_card(image)
+    if quad is None:
+        if not _all_card(image):
+            raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
+                               "plain surface of another colour, filling at least a tenth of "
+                               "the frame)")
+        face = image
+    else:
+        top, side = quad_sides(quad)
+        size = (max(8, round(top)), max(8, round(side)))
+        dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+        face = cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, dst), size,
+                                   flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    face = upright(face)
+    h, w = face.shape[:2]
+    scale = FACE_LONG / max(h, w)
+    return cv2.resize(face, (max(8, round(w * scale)), FACE_LONG),
+                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
 
 
 class CardLibrary:
@@ -145,148 +154,129 @@ class CardLibrary:
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.faces: list[np.ndarray] = []
-        self._derived: dict | None = None
-        self._features = cv2.SIFT_create(nfeatures=150)
-        self._finders = [QuadFinder(min_fraction=0.02, max_fraction=1.0, contrast=c)
-                         for c in (30, 18, 50)]
+        self._index: FaceIndex | None = None
+        self._features: dict | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
 
     # --- enrolment ---------------------------------------------------------------------
     def enroll(self, item_id: str, image: np.ndarray) -> None:
-        """Add (or replace) a face from a photo of it alone, or from its clean artwork."""
+        """Add (or replace) a face from a photo of it alone, a scan, or its clean artwork."""
         if not item_id:
             raise LibraryError("an enrolled card needs an id")
-        if image is None or image.ndim != 3 or min(image.shape[:2]) < 16:
-            raise LibraryError(f"{item_id}: not a colour image of a card")
-        face = upright(self._crop_card(item_id, image))
-        h, w = face.shape[:2]
-        scale = FACE_LONG / max(h, w)
-        face = cv2.resize(face, (max(8, round(w * scale)), FACE_LONG), interpolation=cv2.INTER_AREA)
+        self.add_face(item_id, crop(item_id, image))
+
+    def add_face(self, item_id: str, face: np.ndarray) -> None:
+        """Add (or replace) a face that is already the card alone, upright."""
         if item_id in self.ids:
             self.faces[self.ids.index(item_id)] = face
         else:
             self.ids.append(item_id)
             self.faces.append(face)
-        self._derived = None
-
-    def _crop_card(self, item_id: str, image: np.ndarray) -> np.ndarray:
-        """The card in a photo: the largest card-shaped quad covering at least 4 % of it (a
-        card photographed on the table), else the whole image if that is all card (a scan,
-        or clean artwork, with its light rim all round); else a LibraryError."""
-        h, w = image.shape[:2]
-        pad = max(8, min(h, w) // 12)
-        # A dark frame lets a card photographed edge to edge show as a bright quad.
-        framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-        grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
-        # A photo is worth a few tries: a lower bar for a dim rim, a higher for a bright table.
-        # A photo is worth a few tries (a lower bar for a dim rim, a higher for a bright
-        # table); the outline whose inside edge stands out most from the table wins. The
-        # photo's own edge shows as a quad too: only a photo all of card may use it.
-        found = []
-        for finder in self._finders:
-            quads = [b.outline for b in finder.find(grey) if b.outline is not None
-                     and 0.04 * h * w <= cv2.contourArea(b.outline) <= 0.8 * h * w
-                     and max(quad_sides(b.outline)) <= 2 * min(quad_sides(b.outline))]
-            if quads:
-                found.append(max(quads, key=cv2.contourArea))
-        if not found:
-            if _light_all_round(image):
-                return image
-            raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
-                               "plain, darker surface, filling at least a fifth of the frame)")
-        quad = max(found, key=lambda q: _edge_contrast(grey, q))
-        top, side = quad_sides(quad)
-        size = (max(8, round(top)), max(8, round(side)))
-        dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
-        return cv2.warpPerspective(framed, cv2.getPerspectiveTransform(order_corners(quad), dst),
-                                   size)
+        self._index = None
+        self._features = None
 
     # --- derived matching data ---------------------------------------------------------
     @property
-    def derived(self) -> dict:
-        if self._derived is None:
-            self._derived = self._derive()
-        return self._derived
+    def index(self) -> FaceIndex:
+        """The faces as patterns, for the fast comparison."""
+        if self._index is None:
+            self._index = FaceIndex(self.faces)
+        return self._index
+
+    @property
+    def features(self) -> dict:
+        """SIFT keypoints of every face, for cards seen only in part (built on first use)."""
+        if self._features is None:
+            self._features = _features_of(self.faces)
+        return self._features
 
     def aspect(self, index: int) -> float:
         h, w = self.faces[index].shape[:2]
         return h / w
 
-    def _derive(self) -> dict:
-        classes: dict[tuple[int, int], list[int]] = {}
-        for n in range(len(self.ids)):
-            classes.setdefault(template_size(self.aspect(n)), []).append(n)
-        shape_classes = []
-        for size, entries in classes.items():
-            aspect = size[1] / size[0]
-            rotations = 4 if aspect < SQUARE_ASPECT else 2
-            smalls = [cv2.resize(self.faces[n], size, interpolation=cv2.INTER_AREA)
-                      for n in entries]
-            # What every face shares (rim, title band, value disc) says nothing about which
-            # face it is: correlate what is left once the class's average face is taken away.
-            average = np.mean([_grey(s) for s in smalls], axis=0)
-            turns, colour_rows, owners = [], [], []
-            for k in range(rotations):
-                quarter = k * (4 // rotations)
-                common = np.rot90(average, quarter).copy()
-                rows = [_unit(np.rot90(_grey(s), quarter) - common) for s in smalls]
-                turns.append({"quarter": quarter, "common": common, "grey": np.stack(rows)})
-                colour_rows.extend(chroma_grid(np.rot90(s, quarter).copy()) for s in smalls)
-                owners.extend((n, quarter) for n in entries)
-            contrast = float(np.mean([_grey(s).std() for s in smalls]))
-            least_detail = float(min(detail(s) for s in smalls))
-            shape_classes.append({"class": ShapeClass(aspect, size, entries, rotations),
-                                  "turns": turns, "contrast": contrast,
-                                  "least_detail": least_detail,
-                                  "colour": np.stack(colour_rows), "owners": owners})
-        points, descriptors, owners = [], [], []
-        for n, face in enumerate(self.faces):
-            keypoints, desc = self._features.detectAndCompute(
-                cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
-            if desc is None:
-                continue
-            points.extend(k.pt for k in keypoints)
-            descriptors.append(desc)
-            owners.extend([n] * len(keypoints))
-        all_descriptors = (np.concatenate(descriptors) if descriptors
-                           else np.zeros((0, 128), np.float32))
-        # A k-d forest: brute force over every enrolled descriptor costs too much per frame.
-        matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 48})
-        if len(all_descriptors):
-            matcher.add([all_descriptors])
-            matcher.train()
-        return {"classes": shape_classes,
-                "points": np.float32(points).reshape(-1, 2),
-                "descriptors": all_descriptors,
-                "owners": np.int32(owners),
-                "matcher": matcher}
-
     # --- file --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        """Write the library as one compressed .npz file."""
+        """Write the library as one compressed .npz file, atomically: a failed write (a full
+        disk, a read-only folder) leaves any library already there as it was."""
+        target = Path(path)
+        if target.is_dir():
+            raise LibraryError(f"{target}: is a folder, not a library file")
+        folder = target.parent
+        if not folder.is_dir():
+            raise LibraryError(f"{folder}: no such folder")
         header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids})
         arrays = {f"face_{n}": face for n, face in enumerate(self.faces)}
-        with open(path, "wb") as out:
-            np.savez_compressed(out, header=np.array(header), **arrays)
+        temp = None
+        try:
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+            with os.fdopen(fd, "wb") as out:
+                np.savez_compressed(out, header=np.array(header), **arrays)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, target)
+            temp = None
+        except OSError as exc:
+            raise LibraryError(f"{target}: cannot write the library ({exc.strerror or exc})"
+                               ) from None
+        finally:
+            if temp is not None:
+                Path(temp).unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path) -> CardLibrary:
         """Read a library file, or raise LibraryError saying what is wrong with it."""
         try:
             with np.load(path, allow_pickle=False) as data:
+                if not hasattr(data, "files") or "header" not in data.files:
+                    raise LibraryError(f"{path}: not a card library")
                 header = json.loads(str(data["header"]))
-                if header.get("format") != FORMAT:
+                if not isinstance(header, dict) or header.get("format") != FORMAT:
                     raise LibraryError(f"{path}: not a card library")
                 if header.get("version") != VERSION:
                     raise LibraryError(f"{path}: library version {header.get('version')} "
                                        f"(this companion reads version {VERSION})")
+                ids = header.get("ids")
+                if (not isinstance(ids, list) or len(ids) > MAX_FACES
+                        or not all(isinstance(i, str) and i for i in ids)
+                        or len(set(ids)) != len(ids)):
+                    raise LibraryError(f"{path}: the header's ids are not a list of distinct "
+                                       "names")
                 library = cls()
-                library.ids = [str(i) for i in header["ids"]]
-                library.faces = [data[f"face_{n}"] for n in range(len(library.ids))]
+                library.ids = list(ids)
+                library.faces = [_checked_face(path, i, data[f"face_{n}"])
+                                 for n, i in enumerate(ids)]
         except LibraryError:
             raise
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise LibraryError(f"{path}: cannot read the card library ({exc})") from None
         return library
+
+
+def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarray:
+    if (face.dtype != np.uint8 or face.ndim != 3 or face.shape[2] != 3
+            or not 8 <= min(face.shape[:2]) <= max(face.shape[:2]) <= MAX_FACE_SIDE):
+        raise LibraryError(f"{path}: the face of {item_id!r} is not a colour image")
+    return face
+
+
+def _features_of(faces: list[np.ndarray]) -> dict:
+    sift = cv2.SIFT_create(nfeatures=400)
+    points, descriptors, owners = [], [], []
+    for n, face in enumerate(faces):
+        keypoints, desc = sift.detectAndCompute(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
+        if desc is None:
+            continue
+        points.extend(k.pt for k in keypoints)
+        descriptors.append(desc)
+        owners.extend([n] * len(keypoints))
+    all_descriptors = (np.concatenate(descriptors) if descriptors
+                       else np.zeros((0, 128), np.float32))
+    # A k-d forest: brute force over every enrolled descriptor costs too much per frame.
+    matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+    if len(all_descriptors):
+        matcher.add([all_descriptors])
+        matcher.train()
+    return {"points": np.float32(points).reshape(-1, 2), "descriptors": all_descriptors,
+            "owners": np.int32(owners), "matcher": matcher}

@@ -1,10 +1,17 @@
 """Recognising enrolled cards and tiles in a camera image.
 
-Fast path: every clean quadrilateral is warped upright to a small template and compared with
-every enrolled face in every rotation (grey correlation, less a colour penalty). Fallback:
-regions that are not one clean quad (cards touching or overlapping, a hand over a card) are
-matched with SIFT features and RANSAC homographies. Either way the best match must stand
-clear of the runner-up, else nothing is reported: a card is left out rather than guessed.
+1. ``CardFinder`` proposes outlines (edges, light blobs, distance from the table's colour)
+   on a small copy of the frame.
+2. Each outline is compared with every enrolled face (``FaceIndex``: high-passed colour in all
+   four turns). The best face must score well on its own and stand clear of the best *other*
+   face; else the outline is left out, never guessed.
+3. Blobs that the cards read do not cover (cards touching or lying on each other) are cut
+   into card-sized guesses along their straight sides, and what is still unexplained goes to
+   the feature matcher: SIFT keypoints against the enrolled faces, a ratio test within each
+   face, a RANSAC homography, and a check of the part of the card that shows.
+
+A photo larger than ``WORK_LONG`` on its long side is read at that size; corners always come
+back in the pixels of the image given.
 
 >>> from companion.vision.art import draw_face, game_items
 >>> lib = CardLibrary()
@@ -20,37 +27,29 @@ clear of the runner-up, else nothing is reported: a card is left out rather than
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from companion.vision.library import (
-    FACE_LONG,
-    SQUARE_ASPECT,
-    CardLibrary,
-    chroma_grid,
-    detail,
-    pattern_scores,
-    seen_cells,
-)
+from companion.vision.faces import Score
+from companion.vision.finder import CardFinder, TableBackground
+from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
-from companion.vision.quads import (
-    Blob,
-    QuadFinder,
-    order_corners,
-    outline_sides,
-    quad_sides,
-    snap_to_outline,
-)
+from companion.vision.quads import Blob, order_corners, outline_sides, quad_sides, snap_to_outline
+
+#: Photos larger than this (long side, pixels) are read at this size.
+WORK_LONG = 2048
 
 
 @dataclass(frozen=True)
 class Detection:
     """An enrolled face found in an image.
 
-    ``corners``: image pixels, the face's own top-left, top-right, bottom-right, bottom-left.
-    ``confidence``: 0..1; ``method``: ``template`` or ``features``.
+    ``corners``: image pixels, the face's own top-left, top-right, bottom-right, bottom-left
+    (for a card that looks the same turned round, either of its two ways up).
+    ``confidence``: 0..1, how far the face stands clear of the nearest other one;
+    ``method``: ``template`` or ``features``.
     """
 
     item_id: str
@@ -70,98 +69,103 @@ class Detection:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """How sure a match must be. Scores are pattern correlation minus the colour penalty."""
+    """How sure a match must be. Scores are correlations of high-passed colour (-1..1)."""
 
-    min_score: float = 0.3
-    margin: float = 0.15
-    colour_weight: float = 4.0
+    min_score: float = 0.6
+    #: Clear of the best other face by this much, once lined up (look-alikes such as the 7
+    #: and 8 of clubs stood 0.09-0.12 clear when right, on real photos).
+    margin: float = 0.05
     #: Stricter for a guessed rectangle inside a blob of several cards.
-    split_score: float = 0.3
-    split_margin: float = 0.15
-    #: Clear of its own face turned round, too: a wrong match often fits both ways.
-    turn_margin: float = 0.25
-    detail: float = 0.5  # least share of the plainest enrolled face's detail a quad must show
-    min_inliers: int = 12
+    split_score: float = 0.65
+    split_margin: float = 0.06
+    #: A margin this wide or wider is full confidence, and needs no lining up.
+    sure_margin: float = 0.15
+    #: Below this first score a quad is not worth lining up.
+    align_from: float = 0.3
+    detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
+    min_inliers: int = 10
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
+    part_score: float = 0.4  # the part of a feature-matched card in view must score this
 
 
 class Recognizer:
     """Finds the enrolled faces of a library in BGR images."""
 
-    def __init__(self, library: CardLibrary, finder: QuadFinder | None = None,
+    def __init__(self, library: CardLibrary, finder: CardFinder | None = None,
                  thresholds: Thresholds | None = None, use_features: bool = True,
                  use_templates: bool = True) -> None:
         self.library = library
-        self.finder = finder or QuadFinder()
+        self.finder = finder or CardFinder()
         self.limits = thresholds or Thresholds()
         self.use_features = use_features
         self.use_templates = use_templates
         self.marker_finder = MarkerFinder()
-        self._features = cv2.SIFT_create(nfeatures=600)
+        self._sift = cv2.SIFT_create(nfeatures=1500)
 
-    def recognize(self, image: np.ndarray,
-                  markers: list[MarkerSighting] | None = None) -> list[Detection]:
+    def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
+                  background: TableBackground | None = None) -> list[Detection]:
         """Every enrolled face clearly seen in a BGR image.
 
         ``markers``: the ArUco markers already found in it (else they are looked for): a
-        marker with a speck of light table beside it can look like a card's outline.
+        marker's white margin can look like a card's outline. ``background``: the empty
+        table as this camera sees it, if known.
         """
         if len(self.library) == 0:
             return []
+        factor = min(1.0, WORK_LONG / max(image.shape[:2]))
+        work = image if factor == 1.0 else cv2.resize(image, None, fx=factor, fy=factor,
+                                                      interpolation=cv2.INTER_AREA)
         if markers is None:
-            markers = self.marker_finder.find(image)
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        markers = [m for m in markers if _printed_in_black_and_white(image, m)]
-        detections: list[Detection] = []
-        crowded = []
-        for blob in self.finder.find(grey):
-            hits, unexplained = self._identify_blob(image, grey, blob, markers)
-            detections.extend(hits)
-            if unexplained:
-                crowded.append(blob)
+            markers = self.marker_finder.find(work)
+        else:
+            markers = [replace(m, corners=m.corners * factor) for m in markers]
+        markers = [m for m in markers if _printed_in_black_and_white(work, m)]
+        found = self.detect(work, markers, background)
+        if factor == 1.0:
+            return found
+        return [replace(d, corners=(d.corners / factor).astype(np.float32)) for d in found]
+
+    def detect(self, image: np.ndarray, markers: list[MarkerSighting],
+               background: TableBackground | None = None) -> list[Detection]:
+        candidates = self.finder.find(image, background)
+        hits = []
+        if self.use_templates:
+            for quad in candidates.quads:
+                if not _on_marker(quad, markers) and self.fits_a_face(quad):
+                    hit = self.identify(image, quad)
+                    if hit is not None:
+                        hits.append(hit)
+        detections = _strongest(hits)
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
-        for blob in crowded:
+        grey = None
+        for blob in candidates.blobs:
+            if blob.outline is not None and _on_marker(blob.outline, markers):
+                continue
             known = [d for d in detections if _inside(d.corners, blob)]
+            if self._explained(image, blob, known):
+                continue
             found = self._split(image, blob, card_long, known) if self.use_templates else []
-            if self.use_features and not self._explained(grey, blob, known + found):
+            if self.use_features and not self._explained(image, blob, known + found):
                 # Cards partly under the ones found may still be in there.
-                found += self._match_features(grey, blob.box, card_long)
+                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
+                found += self._match_features(image, grey, blob, card_long, known + found)
             for hit in found:
                 if not any(_overlaps(hit, d) for d in detections):
                     detections.append(hit)
         return detections
 
-    def _identify_blob(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
-                       markers: list[MarkerSighting]) -> tuple[list[Detection], bool]:
-        """Faces in one blob by the fast path, and whether part of it is still unexplained
-        (cards partly covered, a hand over them: work for the feature matcher)."""
-        outline = blob.outline
-        if outline is not None and _on_marker(outline, markers):
-            return [], False
-        if not self.use_templates:
-            return [], True
-        if outline is not None and self.fits_a_face(outline):
-            hit = self.identify(image, outline)
-            if hit is not None:
-                return [hit], False
-        inner = [q for q in blob.inner if self.fits_a_face(q) and not _on_marker(q, markers)]
-        hits = [hit for hit in (self.identify(image, q) for q in inner) if hit is not None]
-        # Cards with a light face leave no closed rim: the rims read need not be all.
-        return hits, not self._explained(grey, blob, hits)
-
-    def _explained(self, grey: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
+    def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
         """Do the cards found cover the blob, bar slivers narrower than a tenth of a card and
         patches of bare table (lit grain or glare stuck to a card: nothing printed)?"""
-        if not cards:
-            return False
         x, y, w, h = blob.box
         left = np.zeros((h + 2, w + 2), np.uint8)
         offset = np.float32([x - 1, y - 1])
         cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
         for card in cards:
             cv2.fillConvexPoly(left, (card.corners - offset).round().astype(np.int32), 0)
-        short = min(min(quad_sides(card.corners)) for card in cards)
+        short = (min(min(quad_sides(card.corners)) for card in cards) if cards
+                 else 0.5 * min(w, h))
         # Thin rims and table specks left along the edges are opened away; a hidden card is
         # not.
         size = max(3, int(short / 10) | 1)
@@ -169,14 +173,21 @@ class Recognizer:
         if cv2.countNonZero(left) < 0.15 * short * short:
             return True
         top, side = max(0, y - 1), max(0, x - 1)
-        patch = grey[top:y + h + 1, side:x + w + 1]
+        patch = cv2.cvtColor(image[top:y + h + 1, side:x + w + 1], cv2.COLOR_BGR2GRAY)
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
-        shown = patch[inside > 0]
-        plainest = min(shape["least_detail"] for shape in self.library.derived["classes"])
-        return bool(shown.std() / (shown.mean() + 1.0) < self.limits.detail * plainest)
+        return _print_level(patch, inside) < 0.5 * self._plainest_print()
+
+    def _plainest_print(self) -> float:
+        if not hasattr(self, "_plainest"):
+            levels = []
+            for face in self.library.faces:
+                grey = cv2.cvtColor(cv2.resize(face, (96, 134)), cv2.COLOR_BGR2GRAY)
+                levels.append(_print_level(grey, np.full(grey.shape, 255, np.uint8)))
+            self._plainest = min(levels)
+        return self._plainest
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
-              known: Sequence[Detection] = ()) -> list[Detection]:
+               known: Sequence[Detection] = ()) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
         rectangle from each end of every straight stretch of the blob's outline (and of the
         rectangle round it), both ways round, and keep what is clearly one card. Rows, fans
@@ -187,7 +198,8 @@ class Recognizer:
         height = float(np.linalg.norm(rect[3] - rect[0]))
         if min(width, height) < 8:
             return []
-        aspects = sorted({shape["class"].aspect for shape in self.library.derived["classes"]})
+        aspects = sorted({round(self.library.aspect(n), 2) for n in range(len(self.library))})
+        aspects = [a if a >= 1 else 1 / a for a in aspects]
         short = min(width, height)
         scale = card_long or short * aspects[-1]
         sides = []
@@ -234,11 +246,7 @@ class Recognizer:
                                     self.limits.split_margin)
                 if hit is not None:
                     hits.append(hit)
-        hits.sort(key=lambda d: -d.confidence)
-        kept = list(known)
-        for hit in hits:
-            if not any(_overlaps(hit, k) for k in kept):
-                kept.append(hit)
+        kept = list(known) + _strongest(hits, list(known))
         if not kept:
             return kept
         # The cards found lie on top; look again under them, leaving out what they hide.
@@ -253,16 +261,15 @@ class Recognizer:
         return kept[len(known):]
 
     # --- fast path ---------------------------------------------------------------------
-    def _compatible(self, aspect: float) -> list[dict]:
-        """The library's shape classes that a quad of this aspect could show."""
-        # Perspective stretches a quad; a square tile still reads below a card's aspect.
-        return [shape for shape in self.library.derived["classes"]
-                if shape["class"].aspect / 1.3 <= aspect <= shape["class"].aspect * 1.3
-                or (shape["class"].aspect < SQUARE_ASPECT and aspect < 1.25)]
-
     def fits_a_face(self, quad: np.ndarray) -> bool:
+        """Could this quad be an enrolled face seen at a slant? Perspective squeezes a card
+        towards a square (a card seen at a slant can look square), so only a quad longer than
+        any face could look is ruled out."""
         top, side = quad_sides(quad)
-        return bool(self._compatible(max(top, side) / max(min(top, side), 1.0)))
+        seen = max(top, side) / max(min(top, side), 1.0)
+        longest = max(max(a, 1 / a) for a in (self.library.aspect(n)
+                                              for n in range(len(self.library))))
+        return seen <= longest * 1.45
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = ()
@@ -270,77 +277,89 @@ class Recognizer:
         """The enrolled face in one quad, or None if no face stands clear of the rest.
 
         ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
-        hide is left out of the comparison.
+        hide is left out of the comparison (and too little in view is no read at all).
         """
-        top, side = quad_sides(quad)
-        quad = quad if side >= top else np.roll(quad, -3, axis=0)  # long side vertical
-        aspect = max(top, side) / max(min(top, side), 1.0)
-        best: list[tuple[float, int, int]] = []
-        for shape in self._compatible(aspect):
-            w, h = shape["class"].size
-            dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-            warped = cv2.warpPerspective(image, cv2.getPerspectiveTransform(
-                quad.astype(np.float32), dst), (w, h), flags=cv2.INTER_AREA)
-            if detail(warped) < self.limits.detail * shape["least_detail"]:
-                continue  # a blank patch of table is not a card, whatever its shape
-            seen = _in_view(quad, (w, h), on_top)
-            if seen is not None and seen.mean() < 0.6:
-                continue  # too little of it shows to tell it from its neighbours
-            scores = pattern_scores(shape, warped, seen)
-            cells = slice(None) if seen is None else seen_cells(seen)
-            colour = np.abs(shape["colour"][:, cells] - chroma_grid(warped)[cells]).mean(axis=1)
-            scores = scores - self.limits.colour_weight * colour
-            for row in np.argsort(scores)[::-1][:8]:
-                entry, turn = shape["owners"][row]
-                best.append((float(scores[row]), entry, turn))
-        if not best:
+        if on_top and _share_in_view(quad, on_top) < 0.55:
             return None
-        best.sort(reverse=True)
-        score, entry, turn = best[0]
-        runner_up = next((s for s, e, _ in best[1:] if e != entry), -1.0)
-        if (score < (self.limits.min_score if min_score is None else min_score)
-                or score - runner_up < (self.limits.margin if margin is None else margin)):
+        index = self.library.index
+        scores = index.scores(image, order_corners(quad), list(on_top) or None,
+                              self.limits.detail)
+        if not scores or scores[0].score < self.limits.align_from:
             return None
-        turned = next((s for s, e, _ in best[1:] if e == entry), -1.0)
-        if score - turned < self.limits.turn_margin:
+        if not on_top and _gap(scores) < self.limits.sure_margin:
+            # A close call: line the likeliest face up with the print and compare again.
+            aligned = index.align(image, scores[0].corners, scores[0].entry)
+            if aligned is not None:
+                again = index.scores(image, aligned, None, self.limits.detail)
+                if again and again[0].score > scores[0].score:
+                    scores = again
+        return self._decide(scores, self.limits.min_score if min_score is None else min_score,
+                            self.limits.margin if margin is None else margin, "template")
+
+    def _decide(self, scores: list[Score], min_score: float, margin: float, method: str
+                ) -> Detection | None:
+        if not scores:
             return None
-        # Template turned k quarter turns anticlockwise: the face's top-left is corner -k.
-        corners = np.roll(quad, -((4 - turn) % 4), axis=0)
-        return Detection(self.library.ids[entry], corners.astype(np.float32),
-                         float(min(1.0, score)), "template")
+        best, gap = scores[0], _gap(scores)
+        if best.score < min_score or gap < margin:
+            return None
+        confidence = float(np.clip(gap / self.limits.sure_margin, 0.0, 1.0))
+        return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
+                         confidence, method)
 
     # --- fallback ----------------------------------------------------------------------
-    def _match_features(self, grey: np.ndarray, region: tuple[int, int, int, int],
-                        card_long: float | None) -> list[Detection]:
-        derived = self.library.derived
-        if len(derived["descriptors"]) == 0:
+    def _match_features(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
+                        card_long: float | None, known: Sequence[Detection]
+                        ) -> list[Detection]:
+        """Cards in a blob seen only in part: SIFT keypoints of the blob's region matched to
+        the enrolled faces (a ratio test within each face, so a pip repeated on many faces
+        still counts), a RANSAC homography per face, and the part in view checked by the
+        face comparison."""
+        features = self.library.features
+        if len(features["descriptors"]) == 0:
             return []
-        x, y, w, h = region
-        pad = max(w, h) // 8 + 4
+        x, y, w, h = blob.box
+        pad = max(w, h) // 10 + 4
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
         crop = grey[y0:y1, x0:x1]
-        estimate = card_long or min(crop.shape) * 0.9
-        # Small cards carry too few keypoints; magnify them towards the enrolled size.
-        zoom = float(np.clip(FACE_LONG * 0.6 / max(estimate, 1.0), 1.0, 3.0))
-        if zoom > 1.05:
-            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-        keypoints, desc = self._features.detectAndCompute(crop, None)
+        estimate = card_long or 0.9 * min(crop.shape)
+        # Bring the cards to about the enrolled faces' size: keypoints match across scale,
+        # but not across a factor of five.
+        zoom = float(np.clip(0.8 * FACE_LONG / max(estimate, 1.0), 0.25, 2.5))
+        if abs(zoom - 1.0) > 0.1:
+            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA
+                              if zoom < 1 else cv2.INTER_LINEAR)
+        keypoints, desc = self._sift.detectAndCompute(crop, None)
         if desc is None or len(keypoints) < self.limits.min_inliers:
             return []
-        pairs = derived["matcher"].knnMatch(desc, k=2)
-        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < 0.8 * p[1].distance]
-        scene_pts = np.float32([keypoints[m.queryIdx].pt for m in good]).reshape(-1, 2)
-        lib_pts = derived["points"][[m.trainIdx for m in good]].reshape(-1, 2)
-        owners = derived["owners"][[m.trainIdx for m in good]]
+        owners_all = features["owners"]
+        pairs = features["matcher"].knnMatch(desc, k=8)
+        lib_idx, scene_idx = [], []
+        for query in pairs:
+            by_owner: dict[int, list] = {}
+            for m in query:
+                by_owner.setdefault(int(owners_all[m.trainIdx]), []).append(m)
+            for matches in by_owner.values():
+                # Ratio test within one face: the next-best point on the same face, or the
+                # last neighbour looked at if the face has no other near point.
+                second = matches[1].distance if len(matches) > 1 else query[-1].distance
+                if matches[0].distance < 0.8 * second:
+                    lib_idx.append(matches[0].trainIdx)
+                    scene_idx.append(matches[0].queryIdx)
+        if len(lib_idx) < self.limits.min_inliers:
+            return []
+        scene_pts = np.float32([keypoints[i].pt for i in scene_idx]).reshape(-1, 2)
+        lib_pts = features["points"][lib_idx].reshape(-1, 2)
+        owners = owners_all[lib_idx]
         candidates = []
         for entry in np.unique(owners):
             chosen = owners == entry
             while chosen.sum() >= self.limits.min_inliers:
-                found = self._fit(entry, lib_pts[chosen], scene_pts[chosen])
-                if found is None:
+                fitted = self._fit(int(entry), lib_pts[chosen], scene_pts[chosen])
+                if fitted is None:
                     break
-                inliers, corners, used = found
+                inliers, corners, used = fitted
                 candidates.append((inliers, int(entry), corners / zoom + np.float32([x0, y0])))
                 # The same card may lie twice in one region: look again without these points.
                 indices = np.flatnonzero(chosen)
@@ -351,15 +370,28 @@ class Recognizer:
             rivals = [c for c in candidates if c[1] != entry and _near(c[2], corners)]
             if rivals and max(r[0] for r in rivals) > self.limits.inlier_ratio * inliers:
                 continue
-            hit = Detection(self.library.ids[entry], corners.astype(np.float32),
-                            float(min(1.0, inliers / 40)), "features")
-            if not any(_overlaps(hit, d) for d in accepted):
-                accepted.append(hit)
+            corners = corners.astype(np.float32)
+            if any(_near(corners, d.corners) for d in [*known, *accepted]):
+                continue
+            hidden_by = [d.corners for d in [*known, *accepted] if _intersect(d.corners, corners)]
+            if not self._part_agrees(image, corners, entry, hidden_by):
+                continue
+            accepted.append(Detection(self.library.ids[entry], corners,
+                                      float(min(1.0, inliers / 40)), "features"))
         return accepted
+
+    def _part_agrees(self, image: np.ndarray, corners: np.ndarray, entry: int,
+                     hidden_by: list[np.ndarray]) -> bool:
+        """Does the part of the card in view look like the face the keypoints named?"""
+        seen = _share_in_view(corners, hidden_by) if hidden_by else 1.0
+        if seen < 0.25:
+            return False
+        scores = self.library.index.scores(image, corners, hidden_by or None, only=entry)
+        return bool(scores) and scores[0].score >= self.limits.part_score
 
     def _fit(self, entry: int, lib_pts: np.ndarray, scene_pts: np.ndarray
              ) -> tuple[int, np.ndarray, np.ndarray] | None:
-        homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 4.0)
+        homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 5.0)
         if homography is None:
             return None
         used = mask.ravel().astype(bool)
@@ -373,6 +405,33 @@ class Recognizer:
         return int(used.sum()), corners, used
 
 
+def _gap(scores: list[Score]) -> float:
+    """How far the best face stands clear of the best other one."""
+    return scores[0].score - (scores[1].score if len(scores) > 1 else 0.0)
+
+
+def _print_level(grey: np.ndarray, mask: np.ndarray) -> float:
+    """How much is printed where ``mask`` is set: mean high-pass strength over brightness."""
+    if cv2.countNonZero(mask) == 0:
+        return 0.0
+    values = grey.astype(np.float32)
+    high = np.abs(cv2.GaussianBlur(values, (0, 0), 1.0) - cv2.GaussianBlur(values, (0, 0), 5.0))
+    inside = mask > 0
+    return float(high[inside].mean() / (values[inside].mean() + 8.0))
+
+
+def _strongest(hits: list[Detection], kept: list[Detection] | None = None) -> list[Detection]:
+    """The surest hits, each where no surer one lies (one outline seen by two cues, a
+    rectangle guessed over two cards)."""
+    taken = list(kept or [])
+    chosen = []
+    for hit in sorted(hits, key=lambda d: -d.confidence):
+        if not any(_overlaps(hit, k) for k in taken):
+            taken.append(hit)
+            chosen.append(hit)
+    return chosen
+
+
 def _plausible(corners: np.ndarray, aspect: float) -> bool:
     """A projected outline that a real card lying on a table could have."""
     if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
@@ -381,7 +440,7 @@ def _plausible(corners: np.ndarray, aspect: float) -> bool:
     if min(top, side) < 8:
         return False
     seen = side / top
-    return aspect / 1.4 <= seen <= aspect * 1.4
+    return aspect / 1.5 <= seen <= aspect * 1.5
 
 
 def _near(a: np.ndarray, b: np.ndarray) -> bool:
@@ -431,16 +490,13 @@ def _intersect(a: np.ndarray, b: np.ndarray) -> bool:
     return area > 0.05 * cv2.contourArea(b.astype(np.float32))
 
 
-def _in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
-             ) -> np.ndarray | None:
-    """1 where the upright face of ``quad`` (template size) is not under a card on top."""
-    if not on_top:
-        return None
-    w, h = size
-    to_face = cv2.getPerspectiveTransform(
-        quad.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    seen = np.ones((h, w), np.uint8)
+def _share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:
+    """The share of a quad's area that no outline in ``on_top`` covers."""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    offset = np.float32([x - 1, y - 1])
+    cv2.fillConvexPoly(mask, (quad - offset).round().astype(np.int32), 1)
+    total = max(1, cv2.countNonZero(mask))
     for outline in on_top:
-        hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_face)
-        cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
-    return seen
+        cv2.fillConvexPoly(mask, (outline - offset).round().astype(np.int32), 0)
+    return cv2.countNonZero(mask) / total

@@ -1,0 +1,264 @@
+"""Telling enrolled faces apart: an aligned comparison of high-passed colour.
+
+A quad seen in a frame is warped onto a face-sized grid in all four turns (no assumption of
+which side is long: a foreshortened card can look square) and compared with every enrolled
+face of a similar shape. The pattern is the colour planes less their slow slope (the light's
+gradient, vignetting, a cast shadow), lightly blurred so that a corner fitted a pixel or two
+off still lines up. A face and the same face turned 180° are one card: most printed cards
+look alike both ways round, so that turn is never held against a match.
+
+>>> face = np.zeros((134, 96, 3), np.uint8); face[20:60, 20:50] = 255
+>>> index = FaceIndex([face])
+>>> quad = np.float32([[0, 0], [96, 0], [96, 134], [0, 134]])
+>>> [(s.entry, round(s.score, 2)) for s in index.scores(face, quad)][:1]
+[(0, 1.0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Size of the compared grid for a card's shape (width, height): fine enough to count pips
+#: and tell a diamond from a heart, coarse enough to forgive a corner fitted a little off.
+CARD_GRID = (96, 134)
+#: Faces whose long / short side is below this are square (tiles) and kept in four turns.
+SQUARE_ASPECT = 1.15
+#: Share of each side left out of the comparison: rounded corners and the table round them.
+INSET = 0.05
+
+
+@dataclass(frozen=True)
+class Score:
+    """How well a quad matches one enrolled face: the face's index, the score (a correlation,
+    -1..1), and the quad's corners in the face's own order (top-left first)."""
+
+    entry: int
+    score: float
+    corners: np.ndarray
+
+
+def grid_for(aspect: float) -> tuple[int, int]:
+    """The compared grid (width, height) of a face whose height / width is ``aspect``: the
+    same number of cells as a card's, shaped like the face."""
+    cells = CARD_GRID[0] * CARD_GRID[1]
+    width = int(round(np.sqrt(cells / aspect)))
+    return width, int(round(cells / width))
+
+
+def sample(image: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The quad's content warped to ``size`` (width, height), without aliasing: a quad much
+    larger than the grid is first averaged down (its bounding box only) and warped from
+    there."""
+    w, h = size
+    longest = float(max(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    # A whole factor keeps OpenCV's averaging on its fast path.
+    step = int(longest // (max(w, h) * 1.5))
+    if step >= 2:
+        x, y, bw, bh = cv2.boundingRect(quad.astype(np.float32))
+        x0, y0 = max(0, x - 2), max(0, y - 2)
+        box = image[y0:y + bh + 2, x0:x + bw + 2]
+        if box.size:
+            image = cv2.resize(box, None, fx=1 / step, fy=1 / step,
+                               interpolation=cv2.INTER_AREA)
+            quad = (quad - np.float32([x0, y0])) / step
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad.astype(np.float32), dst),
+                               (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def pattern(grid: np.ndarray) -> np.ndarray:
+    """The high-passed colour planes of a sampled face, inset, as float32 (h, w, 3)."""
+    planes = grid.astype(np.float32)
+    planes = cv2.GaussianBlur(planes, (0, 0), 1.2)
+    # Less the slow slope of light across the card (lamp to one side, vignetting, shadow).
+    planes -= cv2.GaussianBlur(planes, (0, 0), 6.0)
+    h, w = planes.shape[:2]
+    dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
+    return planes[dy:h - dy, dx:w - dx]
+
+
+def unit(values: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray:
+    """Zero-mean, unit-length flattening (over the weighted part, if a weight is given)."""
+    flat = values.reshape(-1).astype(np.float32)
+    if weight is not None:
+        w = np.repeat(weight.reshape(-1).astype(np.float32), values.size // weight.size)
+        flat = (flat - float((flat * w).sum() / max(w.sum(), 1.0))) * w
+    else:
+        flat = flat - float(flat.mean())
+    return flat / (float(np.linalg.norm(flat)) + 1e-6)
+
+
+def detail(grid: np.ndarray, planes: np.ndarray | None = None) -> float:
+    """How much is printed on a sampled face, relative to its brightness: high on a card,
+    low on bare table or a blank sheet, the same under dim or bright light."""
+    planes = pattern(grid) if planes is None else planes
+    return float(np.abs(planes).mean() / (float(grid.mean()) + 8.0))
+
+
+def tint(grid: np.ndarray) -> np.ndarray:
+    """Blue and green shares of brightness in a 3 x 4 grid of cells: the colour the high-pass
+    leaves out (a blue card and a green one of the same layout), without the light's level."""
+    cells = cv2.resize(grid, (3, 4), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return (cells[..., :2] / (cells.sum(axis=2, keepdims=True) + 1.0)).reshape(-1)
+
+
+def coarse(planes: np.ndarray) -> np.ndarray:
+    """A pattern at half its size: a quick first comparison with every face."""
+    h, w = planes.shape[:2]
+    return cv2.resize(planes, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+
+def _classes_by_aspect(faces: Sequence[np.ndarray]) -> list[list[int]]:
+    """Faces of one shape (aspects within 8 % of each other) share a grid."""
+    aspects = [face.shape[0] / face.shape[1] for face in faces]
+    groups: list[list[int]] = []
+    for n in sorted(range(len(faces)), key=lambda n: aspects[n]):
+        if groups and aspects[n] <= 1.08 * aspects[groups[-1][0]]:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return groups
+
+
+@dataclass
+class _ShapeClass:
+    size: tuple[int, int]
+    entries: list[int]
+    rows: np.ndarray  # (len(entries), features): each face's pattern, unit length
+    quick: np.ndarray  # the same at half size
+    tints: np.ndarray  # (len(entries), 24): each face's tint
+    least_detail: float
+
+
+class FaceIndex:
+    """Every enrolled face as a pattern, grouped by shape, ready to score quads against."""
+
+    #: Faces compared at full size after the quick comparison: the likeliest few.
+    SHORTLIST = 6
+    #: Weight of the difference in tint (a share of brightness per cell) against the pattern.
+    TINT_WEIGHT = 2.0
+
+    def __init__(self, faces: Sequence[np.ndarray]) -> None:
+        self.classes: list[_ShapeClass] = []
+        self._faces = list(faces)
+        self._grey: dict[int, np.ndarray] = {}
+        for entries in _classes_by_aspect(faces):
+            aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
+            size = grid_for(float(np.median(aspects)))
+            grids = [cv2.resize(faces[n], size, interpolation=cv2.INTER_AREA) for n in entries]
+            planes = [pattern(g) for g in grids]
+            self.classes.append(_ShapeClass(
+                size, entries, np.stack([unit(p) for p in planes]),
+                np.stack([unit(coarse(p)) for p in planes]), np.stack([tint(g) for g in grids]),
+                min(detail(g, p) for g, p in zip(grids, planes, strict=True))))
+
+    @property
+    def least_detail(self) -> float:
+        return min((c.least_detail for c in self.classes), default=0.0)
+
+    def _tint_penalty(self, faces: np.ndarray, tints: np.ndarray, cells: np.ndarray
+                      ) -> np.ndarray:
+        """(faces, turns): the weighted mean tint difference over the cells in view."""
+        diff = np.abs(faces[:, None, :] - tints[None, :, :]) * cells[None]
+        return self.TINT_WEIGHT * diff.sum(axis=2) / np.maximum(cells.sum(axis=1), 1.0)[None]
+
+    def align(self, image: np.ndarray, corners: np.ndarray, entry: int) -> np.ndarray | None:
+        """The corners of a quad read as face ``entry``, moved so that the face's print lines
+        up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
+        card corners and a slight bend are each a pixel or two off. None if it does not
+        converge or wanders off."""
+        shape = next(c for c in self.classes if entry in c.entries)
+        w, h = shape.size
+        if entry not in self._grey:
+            face = cv2.resize(self._faces[entry], (w, h), interpolation=cv2.INTER_AREA)
+            self._grey[entry] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
+        warp = np.eye(3, dtype=np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-4)
+        try:
+            _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
+                                           cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
+        except cv2.error:
+            return None
+        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        moved = cv2.perspectiveTransform(box.reshape(-1, 1, 2), warp).reshape(4, 2)
+        if float(np.abs(moved - box).max()) > 0.15 * w:
+            return None  # a jump that large is not a refinement
+        to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
+        return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
+
+    def scores(self, image: np.ndarray, quad: np.ndarray,
+               seen: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,
+               only: int | None = None) -> list[Score]:
+        """The likeliest enrolled faces' best scores over the quad's four turns, best first.
+
+        ``seen``: outlines (image pixels) of cards known to lie on top of this quad; what they
+        hide is left out. ``min_detail``: a quad with less print than this share of the
+        plainest face's is bare table, whatever its shape, and scores nothing. ``only``: the
+        score of this one face (its index), whether likely or not.
+        """
+        found: list[Score] = []
+        quad = quad.astype(np.float32)
+        for shape in self.classes:
+            if only is not None and only not in shape.entries:
+                continue
+            rolls = [np.roll(quad, -k, axis=0) for k in range(4)]
+            # Half a turn of the corners is the grid turned round: two warps give all four.
+            grids = [sample(image, r, shape.size) for r in rolls[:2]]
+            planes = [pattern(g) for g in grids]
+            if detail(grids[0], planes[0]) < min_detail * shape.least_detail:
+                continue
+            planes += [p[::-1, ::-1] for p in planes]
+            grids += [g[::-1, ::-1] for g in grids]
+            views = ([None] * 4 if not seen else [_in_view(r, shape.size, seen) for r in rolls])
+            masks = [None if v is None else pattern_mask(v) for v in views]
+            # (turns, 24) tints and which cells of each are mostly in view.
+            tints = np.stack([tint(g) for g in grids])
+            cells = np.stack([np.ones(24, np.float32) if v is None else np.repeat(
+                cv2.resize(v, (3, 4), interpolation=cv2.INTER_AREA).reshape(-1) > 0.6, 2)
+                for v in views]).astype(np.float32)
+            if only is not None:
+                rows = [shape.entries.index(only)]
+            else:
+                quick = np.stack([unit(coarse(p), None if m is None else coarse(m))
+                                  for p, m in zip(planes, masks, strict=True)])
+                first = (shape.quick @ quick.T - self._tint_penalty(shape.tints, tints, cells))
+                rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
+            queries = np.stack([unit(p, m) for p, m in zip(planes, masks, strict=True)])
+            table = shape.rows[rows] @ queries.T  # (rows, turns)
+            if seen:
+                # A face's own hidden part must not count: renormalise over what shows.
+                norms = np.stack([np.linalg.norm(shape.rows[rows] * np.repeat(
+                    m.reshape(-1), 3)[None], axis=1) for m in masks], axis=1)
+                table = table / np.maximum(norms, 1e-3)
+            table = table - self._tint_penalty(shape.tints[rows], tints, cells)
+            turn = table.argmax(axis=1)
+            for k, row in enumerate(rows):
+                found.append(Score(shape.entries[row], float(table[k, turn[k]]),
+                                   rolls[turn[k]]))
+        found.sort(key=lambda s: -s.score)
+        return found
+
+
+def pattern_mask(seen: np.ndarray) -> np.ndarray:
+    """The in-view mask cut to the pattern's inset (1 where compared)."""
+    h, w = seen.shape[:2]
+    dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
+    return seen[dy:h - dy, dx:w - dx]
+
+
+def _in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
+             ) -> np.ndarray:
+    """1 where the face warped from ``quad`` is not under one of the ``on_top`` outlines."""
+    w, h = size
+    to_face = cv2.getPerspectiveTransform(
+        quad.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    seen = np.ones((h, w), np.float32)
+    for outline in on_top:
+        hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_face)
+        cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0.0)
+    return seen

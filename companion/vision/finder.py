@@ -1,0 +1,212 @@
+"""Where the cards may be: candidate outlines from three independent cues.
+
+- **Edges**: a card's outline is a closed, four-sided edge; wood grain, cloth folds and
+  keyboards are not. Found on the lightness channel, so any table colour works.
+- **Light blobs** (``QuadFinder``): cards lighter than the table round them; also gives
+  the blobs of cards touching or lying on each other, for the splitter.
+- **The table's own colour**: with a fixed camera, the empty table seen before play
+  (``TableBackground``), else the photo's dominant colour; a card is whatever is far from
+  it in Lab, lit or in shadow alike.
+
+Every cue works on a copy ``WORK_WIDTH`` wide (shape, not detail, is wanted here); outlines
+come back in the pixels of the image given.
+
+>>> frame = np.full((480, 640, 3), (30, 60, 30), np.uint8)
+>>> cv2.rectangle(frame, (100, 100), (190, 226), (235, 235, 235), -1) is not None
+True
+>>> [q.round().astype(int).tolist() for q in CardFinder().find(frame).quads][:1]
+[[[100, 100], [190, 100], [190, 226], [100, 226]]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.quads import WORK_WIDTH, Blob, QuadFinder, order_corners, quad_sides
+
+
+@dataclass
+class Candidates:
+    """Quads that may each be one card (best first), and blobs to split if they are not."""
+
+    quads: list[np.ndarray] = field(default_factory=list)
+    blobs: list[Blob] = field(default_factory=list)
+
+
+def work_scale(shape: tuple[int, ...]) -> float:
+    return min(1.0, WORK_WIDTH / shape[1])
+
+
+def to_work(image: np.ndarray) -> np.ndarray:
+    scale = work_scale(image.shape)
+    if scale == 1.0:
+        return image
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+class TableBackground:
+    """The empty table as the fixed camera sees it, in Lab at work size.
+
+    Seen before play, then refreshed from frames where nothing is on the table, so a lamp
+    switched on or the daylight fading does not turn the whole table into 'card'.
+
+    >>> empty = np.full((480, 640, 3), (30, 60, 30), np.uint8)
+    >>> background = TableBackground(empty)
+    >>> frame = empty.copy(); frame[100:200, 100:170] = 230
+    >>> int(background.mask(frame)[150, 130] > 0), int(background.mask(frame)[10, 10] > 0)
+    (1, 0)
+    """
+
+    #: Lab distance (after a light blur) that counts as not table.
+    THRESHOLD = 22.0
+
+    def __init__(self, empty_frame: np.ndarray) -> None:
+        self.lab = self._lab(empty_frame)
+
+    @staticmethod
+    def _lab(frame: np.ndarray) -> np.ndarray:
+        small = cv2.GaussianBlur(to_work(frame), (5, 5), 0)
+        return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    def distance(self, frame: np.ndarray) -> np.ndarray:
+        lab = self._lab(frame)
+        if lab.shape != self.lab.shape:
+            raise ValueError("the frame's size differs from the empty table's")
+        return np.linalg.norm(lab - self.lab, axis=2)
+
+    def mask(self, frame: np.ndarray) -> np.ndarray:
+        return np.uint8(self.distance(frame) > self.THRESHOLD) * 255
+
+    def refresh(self, frame: np.ndarray, rate: float = 0.2) -> None:
+        """Blend a frame of the bare table in (call only when nothing lies on it)."""
+        lab = self._lab(frame)
+        if lab.shape != self.lab.shape:
+            self.lab = lab
+        else:
+            self.lab = (1 - rate) * self.lab + rate * lab
+
+
+def dominant_colour_mask(small: np.ndarray) -> np.ndarray | None:
+    """Pixels far (in Lab) from the photo's most common colour, split by Otsu; None when the
+    split is not card-like (no clear table colour, or 'not table' covers most of the photo)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    # The most common colour, from a coarse histogram of a quarter-size copy.
+    few = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_NEAREST)
+    few = few.reshape(-1, 3).astype(np.int32)
+    code = ((few[:, 0] // 16) * 16 + few[:, 1] // 16) * 16 + few[:, 2] // 16
+    table = few[code == int(np.bincount(code, minlength=4096).argmax())].mean(axis=0)
+    diff = cv2.absdiff(lab, np.full_like(lab, table.round().astype(np.uint8)))
+    squares = cv2.multiply(diff, diff, dtype=cv2.CV_32F)
+    distance = cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))
+    scaled = cv2.convertScaleAbs(distance, alpha=2.0)
+    level, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level < 40 or cv2.countNonZero(mask) > 0.6 * mask.size:
+        return None
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def quads_in_mask(mask: np.ndarray, min_area: float, max_area: float,
+                  retrieval: int = cv2.RETR_EXTERNAL, fill: float = 0.88) -> list[np.ndarray]:
+    """Four-sided outlines in a binary mask (work pixels): contours that fill at least
+    ``fill`` of the quadrilateral that best encloses them."""
+    contours, _ = cv2.findContours(mask, retrieval, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        if not min_area <= hull_area <= max_area:
+            continue
+        area = cv2.contourArea(contour)
+        if area < fill * hull_area:
+            continue
+        quad = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
+        quad = quad.reshape(-1, 2).astype(np.float32)
+        if len(quad) != 4 or area < fill * cv2.contourArea(quad):
+            continue
+        top, side = quad_sides(quad)
+        if max(top, side) > 2.2 * min(top, side):
+            continue  # no card or tile is that long, even foreshortened
+        found.append(order_corners(quad))
+    return found
+
+
+def edge_mask(small: np.ndarray) -> np.ndarray:
+    """Closed outlines of light-dark steps: Canny on the lightness, bridged by a pixel."""
+    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
+    lightness = cv2.GaussianBlur(lightness, (5, 5), 0)
+    return cv2.dilate(cv2.Canny(lightness, 40, 100), np.ones((3, 3), np.uint8))
+
+
+class CardFinder:
+    """Candidate card outlines and blobs in a BGR frame (see the module's docstring)."""
+
+    def __init__(self, min_fraction: float = 0.003, max_fraction: float = 0.6) -> None:
+        self.min_fraction = min_fraction
+        self.max_fraction = max_fraction
+        self.blobs = QuadFinder(min_fraction=min_fraction, max_fraction=max_fraction)
+
+    def find(self, image: np.ndarray, background: TableBackground | None = None
+             ) -> Candidates:
+        scale = work_scale(image.shape)
+        small = to_work(image)
+        frame_area = small.shape[0] * small.shape[1]
+        limits = (self.min_fraction * frame_area, self.max_fraction * frame_area)
+        quads: list[np.ndarray] = []
+        if background is not None:
+            mask = background.mask(image)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+            quads += quads_in_mask(mask, *limits)
+        else:
+            mask = dominant_colour_mask(small)
+            if mask is not None:
+                quads += quads_in_mask(mask, *limits)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        blobs = self.blobs.find(grey)  # in work pixels, as is everything here
+        for blob in blobs:
+            quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
+        # Last: an edge band's outer outline lies a pixel or two outside the card.
+        quads += quads_in_mask(edge_mask(small), *limits, retrieval=cv2.RETR_LIST, fill=0.85)
+        if background is not None:
+            blobs += _blobs_of(mask, limits)
+        return Candidates(_distinct([q / scale for q in quads]),
+                          [_scaled(b, 1 / scale) for b in blobs])
+
+
+def _blobs_of(mask: np.ndarray, limits: tuple[float, float]) -> list[Blob]:
+    """The background mask's blobs that are not one quad: cards touching or overlapping."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    blobs = []
+    for contour in contours:
+        area = cv2.contourArea(cv2.convexHull(contour))
+        if not limits[0] <= area <= 3 * limits[1]:
+            continue
+        rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+        blobs.append(Blob(None, [], cv2.boundingRect(contour), rect,
+                          contour.reshape(-1, 2).astype(np.float32)))
+    return blobs
+
+
+def _scaled(blob: Blob, factor: float) -> Blob:
+    if factor == 1.0:
+        return blob
+    x, y, w, h = blob.box
+    return Blob(None if blob.outline is None else blob.outline * factor,
+                [q * factor for q in blob.inner],
+                (int(x * factor), int(y * factor), int(w * factor) + 1, int(h * factor) + 1),
+                blob.rect * factor, blob.contour * factor)
+
+
+def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Quads with near-duplicates (the same card seen by two cues) dropped: the first cue's
+    outline is kept."""
+    kept: list[np.ndarray] = []
+    for quad in quads:
+        reach = 0.08 * min(quad_sides(quad))
+        if not any(float(np.abs(quad[:, None] - k[None]).sum(axis=2).min(axis=1).max()) < reach
+                   for k in kept):
+            kept.append(quad)
+    return kept
