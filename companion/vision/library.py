@@ -4,10 +4,11 @@ A library file (.npz) holds each enrolled face as an upright image, 448 pixels o
 side; what the recognizer compares (patterns, SIFT keypoints) is derived on load, so the file
 stays plain and a newer matcher reads an older library.
 
+>>> from companion.vision.art import ArtItem, draw_face
 >>> lib = CardLibrary()
->>> lib.enroll("orc", np.full((88, 63, 3), 200, np.uint8))
->>> lib.ids
-['orc']
+>>> lib.enroll("orc", draw_face(ArtItem("orc", "Orc", "2", (60, 140, 60), "card")))
+>>> lib.ids, lib.faces[0].shape
+(['orc'], (448, 320, 3))
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ VERSION = 1
 FACE_LONG = 448
 #: Enrolment looks for the card on a copy this long: outlines need shape, not detail.
 FIND_LONG = 800
+#: Least Lab distance between the colours just inside and just outside a card's outline.
+MIN_CONTRAST = 10.0
 #: Most faces a library file may hold, and the largest a face may be (a crafted file).
 MAX_FACES = 2000
 MAX_FACE_SIDE = 2048
@@ -85,6 +88,8 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
     # The largest outline that stands out from what lies round it: the card's, not the art
     # panel printed on it (often the starker outline), nor the card with a patch of table.
     contrast = [_border_contrast(lab, q) for q in quads]
+    if max(contrast) < MIN_CONTRAST:
+        return None  # only the photo's own edge, or a fold of the cloth
     clear = [q for q, c in zip(quads, contrast, strict=True) if c >= 0.5 * max(contrast)]
     best = max(clear, key=cv2.contourArea)
     return order_corners((best - pad) / scale)

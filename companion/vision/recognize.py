@@ -81,7 +81,7 @@ class Thresholds:
     #: A margin this wide or wider is full confidence, and needs no lining up.
     sure_margin: float = 0.15
     #: Below this first score a quad is not worth lining up.
-    align_from: float = 0.3
+    align_from: float = 0.15
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
     min_inliers: int = 10
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
