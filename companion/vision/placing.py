@@ -32,6 +32,7 @@ def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
     vx, vy = -math.sin(a), math.cos(a)  # along its height
     out: list[Placement] = []
     mid = (copies - 1) / 2
+    drift = float(rng.uniform(0, 2 * np.pi))  # a loose pile spreads one way, as a hand drops it
     for k in range(copies):
         t = k - mid
         if style == "fan":
@@ -48,10 +49,10 @@ def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
                       centre_mm[1] + t * shift * uy + t * 2 * vy)
             angle = base + float(rng.uniform(-3, 3))
         else:
-            shift = float(rng.uniform(0.35, 0.6))
-            ang = rng.uniform(0, 2 * np.pi)
+            shift = float(rng.uniform(0.25, 0.5))
+            ang = drift + float(rng.uniform(-0.4, 0.4))
             centre = (centre_mm[0] + t * shift * w * math.cos(ang),
-                      centre_mm[1] + t * shift * h * math.sin(ang))
+                      centre_mm[1] + t * shift * w * math.sin(ang))
             angle = base + float(rng.uniform(-25, 25))
         out.append(Placement(item, (float(centre[0]), float(centre[1])), angle))
     return out
