@@ -7,8 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "events", "library", "markers", "recognize", "settle", "sheet", "sources",
-           "synthetic", "table", "watch"]
+MODULES = ["art", "deck", "events", "library", "markers", "optics", "photo", "placing",
+           "recognize", "settle", "sheet", "sources", "suits", "surfaces", "synthetic", "table",
+           "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 
 import cv2
@@ -39,6 +40,10 @@ class ArtItem:
     value: str
     colour: tuple[int, int, int]
     kind: str  # a key of SIZES_MM
+    #: Draws this item's face instead of the demo art (e.g. a standard-deck card).
+    draw: Callable[[ArtItem], np.ndarray] | None = field(default=None, compare=False, repr=False)
+    #: Radius of the printed card's rounded corners; the table shows through outside them.
+    corner_mm: float = 0.0
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -143,7 +148,10 @@ def _pattern(img: np.ndarray, box: tuple[int, int, int, int], seed: int) -> None
 
 
 def draw_face(item: ArtItem) -> np.ndarray:
-    """The face of a card or tile, BGR, ART_PX_PER_MM pixels per millimetre."""
+    """The face of a card or tile, BGR, ART_PX_PER_MM pixels per millimetre (or the item's own
+    drawer's resolution)."""
+    if item.draw is not None:
+        return item.draw(item)
     w, h = (round(s * ART_PX_PER_MM) for s in item.size_mm)
     img = np.full((h, w, 3), (232, 238, 242), np.uint8)
     m = 4 * ART_PX_PER_MM

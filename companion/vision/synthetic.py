@@ -4,6 +4,10 @@ Renders demo art (or any enrolled faces) onto a textured table with the four cor
 seen through a tilted camera, with lighting gradients, glare, blur, noise, partial overlaps
 and hands crossing the table. Every scene carries its ground truth.
 
+``Conditions.real`` opts into scenes as hard as phone photos (real surfaces, vignetting, cast
+shadows, glare on cards, white-balance casts, uneven focus, JPEG); ``pile`` lays identical cards
+together and ``photo_scene`` frames part of the table as a hand-held phone does, without markers.
+
 >>> renderer = SceneRenderer(size=(320, 240))
 >>> scene = renderer.random_scene(np.random.default_rng(1), game_items("tricky"), cards=3)
 >>> scene.image.shape, len(scene.truth)
@@ -22,6 +26,16 @@ import numpy as np
 from companion.vision.art import GAMES, ArtItem, draw_face, game_items
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.optics import (
+    cast_shadow,
+    defocus,
+    glare,
+    jpeg,
+    sensor_noise,
+    vignette,
+    white_balance,
+)
+from companion.vision.surfaces import SURFACES, surface
 from companion.vision.table import TableLayout
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
@@ -78,6 +92,38 @@ class Conditions:
     noise: float = 0.0  # Gaussian sigma, grey levels
     colour_cast: float = 0.0  # up to this fraction per channel
     table_seed: int = 0  # the table's grain: fixed for a sequence, as a real table is
+    # Harder, photo-like effects; all off by default so older figures stay as they were.
+    surface: str = ""  # a kind of surfaces.SURFACES instead of ``background``'s simple texture
+    vignette: float = 0.0  # corners this fraction darker
+    shadow: float = 0.0  # darkness of one soft cast shadow across the scene
+    card_shadow: float = 0.0  # darkness of the soft shadow each card casts on what is below it
+    specular: float = 0.0  # a lamp's glare on one card, 0..1
+    white_balance: float = 0.0  # 0..1 of a warm, cool, magenta or green cast
+    defocus: float = 0.0  # Gaussian sigma at a 1280-px frame, rising across the frame
+    jpeg_quality: int = 0  # 0: no JPEG round trip
+    paper: float = 0.0  # uneven light across each card (bent paper), fraction darker
+
+    @classmethod
+    def real(cls, rng: np.random.Generator) -> Conditions:
+        """Conditions like phone photos of a real table (see docs/vision.md, issue 13)."""
+        return cls(background="wood", surface=str(rng.choice(SURFACES)),
+                   light_gradient=float(rng.uniform(0.05, 0.35)),
+                   blur=float(rng.uniform(0.3, 1.0)),
+                   noise=float(rng.uniform(2, 7)),
+                   colour_cast=float(rng.uniform(0, 0.04)),
+                   table_seed=int(rng.integers(0, 2**31)),
+                   vignette=float(rng.uniform(0.15, 0.55)),
+                   shadow=float(rng.uniform(0.3, 0.6)) if rng.random() < 0.5 else 0.0,
+                   card_shadow=float(rng.uniform(0.3, 0.7)),
+                   specular=float(rng.uniform(0.3, 0.8)) if rng.random() < 0.4 else 0.0,
+                   white_balance=float(rng.uniform(0, 1)),
+                   defocus=float(rng.uniform(0.5, 2.0)),
+                   jpeg_quality=int(rng.integers(60, 91)),
+                   paper=float(rng.uniform(0.03, 0.15)))
+
+    @property
+    def hard(self) -> bool:
+        return bool(self.surface)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> Conditions:
@@ -168,7 +214,7 @@ class SceneRenderer:
         return img.copy()
 
     def _paste(self, frame: np.ndarray, labels: np.ndarray, label: int, image: np.ndarray,
-               to_frame: np.ndarray) -> None:
+               to_frame: np.ndarray, alpha: np.ndarray | None = None) -> None:
         """Warp an image onto the frame through a homography, within its bounding box only."""
         ih, iw = image.shape[:2]
         corners = np.float32([[0, 0], [iw, 0], [iw, ih], [0, ih]]).reshape(-1, 1, 2)
@@ -182,7 +228,8 @@ class SceneRenderer:
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_frame
         size = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(image, shift, size, flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full((ih, iw), 255, np.uint8), shift, size,
+        alpha = np.full((ih, iw), 255, np.uint8) if alpha is None else alpha
+        mask = cv2.warpPerspective(alpha, shift, size,
                                    flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
         if warped.ndim == 2:
             warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
@@ -246,7 +293,8 @@ class SceneRenderer:
         frame[skin > 0] = SKIN_TONES[hand.tone % len(SKIN_TONES)]
         labels[skin > 0] = -1
 
-    def _spoil(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
+    def _spoil(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator,
+               labels: np.ndarray | None = None) -> np.ndarray:
         h, w = frame.shape[:2]
         # The room's light stays put over a sequence; only the sensor noise is per frame.
         light = np.random.default_rng(cond.table_seed + 1)
@@ -263,37 +311,77 @@ class SceneRenderer:
             frame += (spot * cond.glare * 255)[..., None].astype(np.float32)
         if cond.colour_cast:
             frame *= (1 + light.uniform(-cond.colour_cast, cond.colour_cast, 3)).astype(np.float32)
+        if cond.hard:
+            return self._spoil_more(frame, cond, rng, labels)
         if cond.blur > 0.2:
             frame = cv2.GaussianBlur(frame, (0, 0), cond.blur)
         if cond.noise:
             frame += rng.normal(0, cond.noise, frame.shape).astype(np.float32)
         return np.clip(frame, 0, 255).astype(np.uint8)
 
+    def _spoil_more(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator,
+                    labels: np.ndarray | None) -> np.ndarray:
+        """The photo-like effects, in the order light and a phone apply them."""
+        light = np.random.default_rng(cond.table_seed + 3)
+        scale = max(frame.shape[:2]) / 1280  # blur is set for a 1280-px frame
+        if cond.specular and labels is not None and (labels >= 0).any():
+            card = int(light.choice(np.unique(labels[labels >= 0])))
+            glare(frame, labels == card, cond.specular, light)
+        if cond.shadow:
+            cast_shadow(frame, cond.shadow, light)
+        if cond.vignette:
+            vignette(frame, cond.vignette, light)
+        if cond.white_balance:
+            white_balance(frame, cond.white_balance, light)
+        # A phone exposes for the scene: the brightest card paper comes out near white.
+        bright = float(np.percentile(frame[::7, ::7], 99.5))
+        frame *= float(light.uniform(215, 250)) / max(bright, 1.0)
+        if cond.blur > 0.2:
+            frame = cv2.GaussianBlur(frame, (0, 0), cond.blur * scale)
+        frame = defocus(frame, cond.defocus * scale, light)
+        if cond.noise:
+            sensor_noise(frame, cond.noise, rng)
+        image = np.clip(frame, 0, 255).astype(np.uint8)
+        return jpeg(image, cond.jpeg_quality) if cond.jpeg_quality else image
+
     # --- scenes -----------------------------------------------------------------------------
     def render(self, placements: Sequence[Placement], rng: np.random.Generator,
                conditions: Conditions | None = None, table_to_image: np.ndarray | None = None,
-               hands: Sequence[Hand] = (), tokens: Sequence[Token] = ()) -> Scene:
-        """One frame with these faces (later ones on top), tokens and hands."""
+               hands: Sequence[Hand] = (), tokens: Sequence[Token] = (),
+               markers: bool = True) -> Scene:
+        """One frame with these faces (later ones on top), tokens and hands; ``markers=False``
+        leaves out the corner markers, as in photos of tables that have none."""
         cond = conditions or Conditions()
         h_img = self.camera() if table_to_image is None else table_to_image
-        frame = self.texture(cond.background, cond.table_seed)
+        if cond.hard:
+            frame = self._surface(cond, h_img)
+        else:
+            frame = self.texture(cond.background, cond.table_seed)
         labels = np.full(frame.shape[:2], -1, np.int32)
         lay = self.layout
-        for marker_id, corner in zip(CORNER_IDS, [(0, 0), (lay.width_mm, 0),
-                                                  (lay.width_mm, lay.height_mm),
-                                                  (0, lay.height_mm)], strict=True):
+        corners_mm = [(0, 0), (lay.width_mm, 0), (lay.width_mm, lay.height_mm),
+                      (0, lay.height_mm)]
+        for marker_id, corner in zip(CORNER_IDS, corners_mm if markers else [], strict=False):
             img = self._marker_with_margin(marker_id)
             size = lay.marker_mm * 8 / 6
             self._paste(frame, labels, -1, img,
                         self._mm_image(img, (size, size), corner, 0, h_img))
+        # The room's light is one per sequence: every card's shadow falls the same way.
+        light = np.random.default_rng(cond.table_seed + 2)
+        shadow_dir = light.uniform(-1, 1, 2)
         full_areas = []
         for index, place in enumerate(placements):
-            face = self.face(place.item)
+            face, alpha = self._card_image(place, h_img, cond, light)
             to_frame = self._mm_image(face, place.item.size_mm, place.centre_mm,
                                       place.angle_deg, h_img)
-            self._paste(frame, labels, index, face, to_frame)
-            full_areas.append(abs(cv2.contourArea(
-                cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img))))
+            if cond.card_shadow:
+                self._drop_shadow(frame, place, h_img, cond.card_shadow, shadow_dir)
+            self._paste(frame, labels, index, face, to_frame, alpha)
+            quad = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img)
+            w, h = place.item.size_mm
+            r = min(place.item.corner_mm, w / 2, h / 2)
+            # A rounded card is a little smaller than its rectangle.
+            full_areas.append(abs(cv2.contourArea(quad)) * (1 - (4 - math.pi) * r * r / (w * h)))
         for token in tokens:
             img = self._marker_with_margin(token.marker_id)
             size = token.size_mm * 8 / 6
@@ -307,7 +395,75 @@ class SceneRenderer:
             corners = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img)
             truth.append(SceneTruth(place.item.item_id, corners.reshape(4, 2), place.centre_mm,
                                     float(min(1.0, counts[index] / max(full_areas[index], 1)))))
-        return Scene(self._spoil(frame, cond, rng), truth, h_img, list(tokens))
+        return Scene(self._spoil(frame, cond, rng, labels), truth, h_img, list(tokens))
+
+    def _surface(self, cond: Conditions, table_to_image: np.ndarray) -> np.ndarray:
+        """A photo-like surface in table millimetres, seen through the camera."""
+        w, h = self.size
+        back = np.linalg.inv(table_to_image)
+        frame_mm = cv2.perspectiveTransform(
+            np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2), back).reshape(-1, 2)
+        lo, hi = frame_mm.min(axis=0) - 5, frame_mm.max(axis=0) + 5
+        # Enough pixels per mm for the nearest part of the view, capped to stay quick.
+        px_mm = min(4.0, 1.3 * math.sqrt(w * h / max(abs(cv2.contourArea(frame_mm)), 1)))
+        span = (hi - lo) * px_mm
+        scale = min(1.0, 4000 / max(span))
+        px_mm *= scale
+        tex_size = (int(span[0] * scale) + 1, int(span[1] * scale) + 1)
+        tex = surface(cond.surface, tex_size, np.random.default_rng(cond.table_seed), px_mm,
+                      highlight=0.0 if cond.surface == "cloth" else 0.35)
+        to_tex = np.array([[px_mm, 0, -lo[0] * px_mm], [0, px_mm, -lo[1] * px_mm], [0, 0, 1]])
+        return cv2.warpPerspective(tex, to_tex @ np.linalg.inv(table_to_image), (w, h),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REFLECT)
+
+    def _card_image(self, place: Placement, table_to_image: np.ndarray, cond: Conditions,
+                    light: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+        """The face as pasted: reduced to about its size in the frame (no aliasing), with its
+        paper's uneven light, and a mask of its rounded corners."""
+        face = self.face(place.item)
+        quad = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), table_to_image)
+        side = float(np.linalg.norm(quad[0, 0] - quad[3, 0]))
+        if (cond.hard or place.item.draw is not None) and face.shape[0] > 2 * side > 8:
+            f = 1.5 * side / face.shape[0]
+            face = cv2.resize(face, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        if cond.paper:
+            fh, fw = face.shape[:2]
+            gx, gy = light.uniform(-1, 1, 2)
+            xs = np.linspace(-1, 1, fw, dtype=np.float32)
+            ys = np.linspace(-1, 1, fh, dtype=np.float32)
+            ramp = (gx * xs[None, :] + gy * ys[:, None]) / (abs(gx) + abs(gy) + 1e-9)
+            face = np.clip(face * (1 - cond.paper * (ramp + 1) / 2)[..., None], 0, 255
+                           ).astype(np.uint8)
+        if place.item.corner_mm <= 0:
+            return face, None
+        fh, fw = face.shape[:2]
+        r = max(1, int(round(place.item.corner_mm * fw / place.item.size_mm[0])))
+        alpha = np.zeros((fh, fw), np.uint8)
+        cv2.rectangle(alpha, (r, 0), (fw - 1 - r, fh - 1), 255, -1)
+        cv2.rectangle(alpha, (0, r), (fw - 1, fh - 1 - r), 255, -1)
+        for cx, cy in ((r, r), (fw - 1 - r, r), (r, fh - 1 - r), (fw - 1 - r, fh - 1 - r)):
+            cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+        return face, alpha
+
+    def _drop_shadow(self, frame: np.ndarray, place: Placement, table_to_image: np.ndarray,
+                     strength: float, direction: np.ndarray) -> None:
+        """The soft shadow a card casts on what lies below: a dark line along overlaps."""
+        corners = place.corners_mm() + np.float32(direction * 1.2)
+        quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+        side = float(np.linalg.norm(quad[0] - quad[3]))
+        sigma = max(0.8, side / 88 * 1.2)  # about a millimetre and a bit
+        pad = int(3 * sigma) + 2
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - pad
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + pad
+        fh, fw = frame.shape[:2]
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, fw), min(y1, fh)
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.fillPoly(mask, [(quad - [x0, y0]).astype(np.int32)], 1.0, cv2.LINE_AA)
+        mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+        frame[y0:y1, x0:x1] *= (1 - strength * mask)[..., None]
 
     def scatter(self, rng: np.random.Generator, items: Sequence[ArtItem], cards: int,
                 overlaps: int = 0, touching: int = 0) -> list[Placement]:
@@ -346,9 +502,16 @@ class SceneRenderer:
 
     def random_scene(self, rng: np.random.Generator, items: Sequence[ArtItem], cards: int = 8,
                      overlaps: int = 0, touching: int = 0, hands: int = 0,
-                     conditions: Conditions | None = None) -> Scene:
-        """A scene with random cards, camera and conditions (and optional hands)."""
+                     conditions: Conditions | None = None, piles: int = 0,
+                     markers: bool = True) -> Scene:
+        """A scene with random cards, camera and conditions (and optional hands), plus ``piles``
+        piles of 2-5 identical cards; hard conditions get a keystoned camera."""
         placements = self.scatter(rng, items, cards, overlaps, touching)
+        if piles:
+            placements = self._with_piles(rng, items, placements, piles)
+        if conditions is not None and conditions.hard:
+            return self.render(placements, rng, conditions, self.keystone_camera(rng), (),
+                               markers=markers)
         lay = self.layout
         reach = [Hand(self.layout.seat_position(int(rng.integers(0, lay.seats))),
                       (float(rng.uniform(100, lay.width_mm - 100)),
@@ -356,7 +519,85 @@ class SceneRenderer:
                  for _ in range(hands)]
         reach = [Hand(_outside(lay, h.from_mm), h.to_mm, h.tone) for h in reach]
         return self.render(placements, rng, conditions or Conditions.random(rng),
-                           self.camera(rng), reach)
+                           self.camera(rng), reach, markers=markers)
+
+    def _with_piles(self, rng: np.random.Generator, items: Sequence[ArtItem],
+                    placements: list[Placement], piles: int) -> list[Placement]:
+        # Imported here: placing builds on this module's Placement.
+        from companion.vision.placing import pile, spread
+
+        lay = self.layout
+        m = lay.marker_mm + 60
+        region = np.float32([[m, m], [lay.width_mm - m, m], [lay.width_mm - m, lay.height_mm - m],
+                             [m, lay.height_mm - m]])
+        out = list(placements)
+        for _ in range(piles):
+            item = items[int(rng.integers(0, len(items)))]
+            spot = spread([item], region, rng, out, gap=1.8)
+            if spot:
+                out += pile(item, spot[0].centre_mm, int(rng.integers(2, 6)), rng)
+        return out
+
+    def pile(self, rng: np.random.Generator, item: ArtItem, centre_mm: tuple[float, float],
+             copies: int, style: str | None = None) -> list[Placement]:
+        """``copies`` of one card laid together (``fan``, ``offset`` or ``loose``): each copy
+        is its own placement, so its own truth entry with its own corners and visible part."""
+        from companion.vision.placing import pile
+
+        return pile(item, centre_mm, copies, rng, style)
+
+    def keystone_camera(self, rng: np.random.Generator, keystone: float = 0.3) -> np.ndarray:
+        """The whole table seen from a camera not straight overhead: one side of the table up to
+        ``keystone`` shorter in the frame than the opposite side."""
+        w, h = self.size
+        base = self.camera()
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        side = int(rng.integers(0, 4))
+        squeeze = float(rng.uniform(0.05, keystone)) / 2
+        a, b = side, (side + 1) % 4
+        # Pull both ends of one side towards its middle: that side of the table is further away.
+        mid = (corners[a] + corners[b]) / 2
+        corners[a] += (mid - corners[a]) * squeeze * 2
+        corners[b] += (mid - corners[b]) * squeeze * 2
+        corners += rng.uniform(-0.02, 0.02, (4, 2)).astype(np.float32) * np.float32([w, h])
+        squeeze_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+                                                    corners)
+        return squeeze_frame @ base
+
+    def photo_scene(self, rng: np.random.Generator, items: Sequence[ArtItem],
+                    cards: int | None = None, piles: int = 0, overlaps: int = 0,
+                    conditions: Conditions | None = None, markers: bool = False,
+                    view_mm: tuple[float, float] = (200.0, 400.0)) -> Scene:
+        """A phone photo of part of the table, like the real dev set: 4-7 cards (or ``cards``),
+        ``piles`` piles of identical cards, ``overlaps`` cards covering 10-50 % of another,
+        strong perspective, no markers, photo-like conditions."""
+        from companion.vision.placing import cover, phone_view, pile, spread, view_polygon
+
+        cond = conditions or Conditions.real(rng)
+        count = int(rng.integers(4, 8)) if cards is None else cards
+        width = float(rng.uniform(*view_mm))
+        camera = phone_view(self.size, self.layout.centre_mm, width, rng)
+        region = view_polygon(camera, self.size, inset=0.03)
+        placed: list[Placement] = []
+        for _ in range(piles):
+            item = items[int(rng.integers(0, len(items)))]
+            spot = spread([item], region, rng, placed, gap=1.8)
+            if spot:
+                placed += pile(item, spot[0].centre_mm, int(rng.integers(2, 6)), rng)
+        # A real deck has one of each card: no repeats outside the piles when it can be helped.
+        picks = rng.permutation(len(items)) if len(items) >= count else rng.integers(
+            0, len(items), count)
+        chosen = [items[int(i)] for i in picks[:max(0, count - overlaps)]]
+        spare = [items[int(i)] for i in picks[max(0, count - overlaps):count]]
+        singles = spread(chosen, region, rng, placed)
+        placed += singles
+        for _ in range(overlaps):
+            if not singles:
+                break
+            base = singles[int(rng.integers(0, len(singles)))]
+            item = spare.pop() if spare else items[int(rng.integers(0, len(items)))]
+            placed.append(cover(base, item, float(rng.uniform(0.1, 0.5)), rng))
+        return self.render(placed, rng, cond, camera, markers=markers)
 
 
 def _outside(layout: TableLayout, edge: tuple[float, float]) -> tuple[float, float]:

@@ -1,0 +1,288 @@
+"""Look-alike card decks that are as hard to tell apart as real ones.
+
+``standard_deck()`` is a 52-card poker deck: white faces with rounded corners, the rank and
+suit index in two opposite corners, pips laid out as printed decks do (7 and 8 of clubs differ
+by one pip; a face looks nearly the same turned 180°), an ornate ace of spades and framed,
+point-symmetric court pictures. ``creature_deck()`` is a Deathtrap-like deck where one creature
+comes at several values with the same picture. Ids match the real dev set (``7clubs``).
+
+>>> deck = standard_deck()
+>>> len(deck), deck[0].item_id, deck[-1].item_id
+(52, 'Aspades', 'Kclubs')
+>>> face = draw_face(card("7clubs"))
+>>> face.shape
+(528, 378, 3)
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import cv2
+import numpy as np
+
+from companion.vision.art import ArtItem, draw_face
+from companion.vision.suits import BLACK, SUITS, draw_suit, suit_colour
+
+__all__ = ["DECK_PX_PER_MM", "RANKS", "card", "creature_deck", "draw_creature_face",
+           "draw_standard_face", "standard_deck"]
+
+#: Face resolution: high enough for full-size phone frames (a card ~700 px tall).
+DECK_PX_PER_MM = 6
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+PAPER = (236, 242, 244)  # BGR: a white card is a little warm, never pure white
+CORNER_MM = 3.2
+COURT_BLUE = (170, 70, 35)
+
+# Pip centres as (column, row): columns 0/1/2 = left/middle/right, rows 0..1 top to bottom.
+_SIDES4 = [(0, 0), (2, 0), (0, 1), (2, 1)]
+PIPS: dict[str, list[tuple[int, float]]] = {
+    "2": [(1, 0), (1, 1)],
+    "3": [(1, 0), (1, 0.5), (1, 1)],
+    "4": _SIDES4,
+    "5": _SIDES4 + [(1, 0.5)],
+    "6": _SIDES4 + [(0, 0.5), (2, 0.5)],
+    "7": _SIDES4 + [(0, 0.5), (2, 0.5), (1, 0.25)],
+    "8": _SIDES4 + [(0, 0.5), (2, 0.5), (1, 0.25), (1, 0.75)],
+    "9": [(c, r) for c in (0, 2) for r in (0, 1 / 3, 2 / 3, 1)] + [(1, 0.5)],
+    "10": [(c, r) for c in (0, 2) for r in (0, 1 / 3, 2 / 3, 1)] + [(1, 1 / 6), (1, 5 / 6)],
+}
+
+
+def _mm(v: float) -> int:
+    return int(round(v * DECK_PX_PER_MM))
+
+
+def _split(item_id: str) -> tuple[str, str]:
+    for suit in SUITS:
+        if item_id.endswith(suit) and item_id[:-len(suit)] in RANKS:
+            return item_id[:-len(suit)], suit
+    raise ValueError(f"not a standard card id: {item_id!r} (e.g. 'Aspades', '10hearts')")
+
+
+def card(item_id: str) -> ArtItem:
+    """The standard-deck item of an id like ``Qhearts``."""
+    rank, suit = _split(item_id)
+    return ArtItem(item_id, f"{rank} of {suit}", rank, suit_colour(suit), "card",
+                   draw=draw_standard_face, corner_mm=CORNER_MM)
+
+
+def standard_deck() -> list[ArtItem]:
+    """All 52 cards, spades, hearts, diamonds, clubs, each from ace to king."""
+    return [card(rank + suit) for suit in SUITS for rank in RANKS]
+
+
+def _blank() -> np.ndarray:
+    w, h = _mm(63), _mm(88)
+    return np.full((h, w, 3), PAPER, np.uint8)
+
+
+def _text(img: np.ndarray, text: str, centre: tuple[int, int], height: int,
+          colour: tuple[int, int, int], font: int = cv2.FONT_HERSHEY_COMPLEX,
+          max_width: int | None = None) -> None:
+    thickness = max(1, height // 7)
+    scale = height / 22
+    (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
+    if max_width and w > max_width:
+        scale *= max_width / w
+        (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
+    cv2.putText(img, text, (int(centre[0] - w / 2), int(centre[1] + h / 2)), font, scale, colour,
+                thickness, cv2.LINE_AA)
+
+
+def _index(rank: str, suit: str, colour: tuple[int, int, int]) -> np.ndarray:
+    """A blank face with the top-left index only: turned 180° it is the bottom-right one."""
+    img = _blank()
+    _text(img, rank, (_mm(5.2), _mm(7.5)), _mm(6.5), colour, max_width=_mm(8.6))
+    draw_suit(img, suit, (_mm(5.2), _mm(14.5)), _mm(4.6), colour)
+    return img
+
+
+def _with_index(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int]) -> None:
+    index = _index(rank, suit, colour)
+    # Ink darkens paper: the minimum composes both corners without a mask.
+    np.minimum(img, index, out=img)
+    np.minimum(img, index[::-1, ::-1], out=img)
+
+
+def _pip_centre(col: int, row: float) -> tuple[float, float]:
+    xs = (19.0, 31.5, 44.0)
+    return _mm(xs[col]), _mm(17.0 + row * 54.0)
+
+
+def _ace_of_spades(img: np.ndarray, rng: np.random.Generator) -> None:
+    cx, cy = _mm(31.5), _mm(44)
+    draw_suit(img, "spades", (cx, cy), _mm(42), BLACK)
+    draw_suit(img, "spades", (cx, cy - _mm(1)), _mm(34), (236, 242, 244))
+    draw_suit(img, "spades", (cx, cy - _mm(1.5)), _mm(28), BLACK)
+    # Filigree: curls and dots around the big pip, as on a maker's ace.
+    for k in range(14):
+        a = k / 14 * 2 * np.pi
+        r = _mm(21 + 2 * np.sin(3 * a))
+        px, py = int(cx + r * np.cos(a) * 0.9), int(cy + r * np.sin(a) * 1.05)
+        cv2.ellipse(img, (px, py), (_mm(2.2), _mm(1.3)), float(np.degrees(a)), 0, 250, BLACK, 2,
+                    cv2.LINE_AA)
+        cv2.circle(img, (px, py), 2, BLACK, -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy - _mm(2)), _mm(6), (236, 242, 244), -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy - _mm(2)), _mm(6), BLACK, 2, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy - _mm(2)), _mm(4), BLACK, 1, cv2.LINE_AA)
+    for k in range(3):
+        words = "".join(chr(int(c)) for c in rng.integers(65, 91, 14))
+        _text(img, words, (_mm(31.5), _mm(16 + k * 2.4)), _mm(1.6), BLACK,
+              font=cv2.FONT_HERSHEY_PLAIN)
+
+
+def _court_half(w: int, h: int, rank: str, suit: str, seed: int) -> np.ndarray:
+    """The upper half of a court picture: crown, face, robe in red, gold, blue and black."""
+    rng = np.random.default_rng(seed)
+    img = np.full((h, w, 3), PAPER, np.uint8)
+    red, gold, blue, skin, black = (40, 40, 200), (40, 185, 235), (165, 80, 40), \
+        (175, 205, 240), (30, 30, 30)
+    palette = [red, gold, blue, black]
+    cx = w // 2 + int(rng.integers(-w // 12, w // 12))
+    head_y, head_r = int(h * 0.36), int(w * 0.14)
+    # Robe: stripes of the palette from the shoulders down to the split.
+    shoulders = np.array([[cx - w * 0.42, h * 0.62], [cx + w * 0.42, h * 0.62], [w, h], [0, h]])
+    cv2.fillPoly(img, [shoulders.astype(np.int32)], palette[int(rng.integers(0, 4))], cv2.LINE_AA)
+    for k in range(6):
+        colour = palette[(k + int(rng.integers(0, 4))) % 4]
+        x = int(w * (0.08 + k * 0.16))
+        cv2.rectangle(img, (x, int(h * 0.68)), (x + int(w * 0.08), h), colour, -1)
+    for _ in range(18):
+        colour = palette[int(rng.integers(0, 4))]
+        x, y = int(rng.integers(0, w)), int(rng.integers(int(h * 0.66), h))
+        cv2.circle(img, (x, y), int(rng.integers(2, 6)), colour, -1, cv2.LINE_AA)
+    collar = [(cx - head_r * 2, int(h * 0.6)), (cx + head_r * 2, int(h * 0.6)), (cx, int(h * 0.78))]
+    cv2.fillConvexPoly(img, np.array(collar, np.int32), gold, cv2.LINE_AA)
+    # Hair and face.
+    hair = gold if rank == "Q" else (rng.choice([black, (40, 90, 150)]))
+    cv2.ellipse(img, (cx, head_y + head_r // 3), (int(head_r * 1.35), int(head_r * 1.5)), 0, 0,
+                360, tuple(int(c) for c in hair), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (cx, head_y), (head_r, int(head_r * 1.2)), 0, 0, 360, skin, -1, cv2.LINE_AA)
+    for dx in (-head_r // 2.5, head_r // 2.5):
+        cv2.circle(img, (int(cx + dx), head_y - head_r // 5), max(2, head_r // 8), black, -1)
+    cv2.line(img, (cx - head_r // 3, head_y + head_r // 2), (cx + head_r // 3,
+                                                             head_y + head_r // 2), red, 2)
+    if rank == "K":
+        cv2.ellipse(img, (cx, head_y + head_r), (head_r, head_r), 0, 0, 180, gold, -1)
+    # Headwear: a crown for K and Q, a cap for J.
+    top = head_y - int(head_r * 1.2)
+    if rank == "J":
+        cap = np.array([[cx - head_r * 1.4, top + head_r * 0.5], [cx + head_r * 1.6, top],
+                        [cx + head_r * 1.2, top - head_r * 0.7], [cx - head_r, top - head_r * 0.4]])
+        cv2.fillPoly(img, [cap.astype(np.int32)], red, cv2.LINE_AA)
+    else:
+        spikes = 5 if rank == "K" else 3
+        crown = [(cx - head_r * 1.2, top + head_r * 0.3)]
+        for k in range(spikes * 2 + 1):
+            x = cx - head_r * 1.2 + k * head_r * 2.4 / (spikes * 2)
+            crown.append((x, top - head_r * (0.9 if k % 2 == 0 else 0.3)))
+        crown.append((cx + head_r * 1.2, top + head_r * 0.3))
+        cv2.fillPoly(img, [np.array(crown, np.int32)], gold, cv2.LINE_AA)
+        cv2.polylines(img, [np.array(crown, np.int32)], True, black, 1, cv2.LINE_AA)
+        for k in range(3):
+            cv2.circle(img, (int(cx + (k - 1) * head_r * 0.7), int(top)), max(2, head_r // 7),
+                       red if k != 1 else blue, -1)
+    # A sceptre, sword or flower held at the side.
+    side = int(w * (0.16 if rng.random() < 0.5 else 0.84))
+    cv2.line(img, (side, int(h * 0.15)), (side, h), gold if rank != "J" else black, 4, cv2.LINE_AA)
+    draw_suit(img, suit, (int(w * 0.14), int(h * 0.14)), int(w * 0.2), suit_colour(suit))
+    return img
+
+
+def _court(img: np.ndarray, rank: str, suit: str, item_id: str) -> None:
+    x0, y0, x1, y1 = _mm(9.5), _mm(6.5), _mm(53.5), _mm(81.5)
+    w, h = x1 - x0, y1 - y0
+    half = _court_half(w, h // 2, rank, suit, zlib.crc32(item_id.encode()))
+    pic = np.full((h, w, 3), PAPER, np.uint8)
+    pic[:h // 2] = half
+    # The lower half is the upper turned round: the picture reads from both ends.
+    pic[h - h // 2:] = half[::-1, ::-1]
+    cv2.line(pic, (0, h // 2), (w, h // 2), COURT_BLUE, 2, cv2.LINE_AA)
+    img[y0:y1, x0:x1] = pic
+    cv2.rectangle(img, (x0, y0), (x1, y1), COURT_BLUE, 2, cv2.LINE_AA)
+
+
+def draw_standard_face(item: ArtItem) -> np.ndarray:
+    """The face of a standard-deck card, BGR, DECK_PX_PER_MM pixels per millimetre."""
+    rank, suit = _split(item.item_id)
+    colour = suit_colour(suit)
+    img = _blank()
+    if rank == "A":
+        if suit == "spades":
+            _ace_of_spades(img, np.random.default_rng(7))
+        else:
+            draw_suit(img, suit, (_mm(31.5), _mm(44)), _mm(14), colour)
+    elif rank in PIPS:
+        size = _mm(12.5 if rank != "10" else 11.5)
+        for col, row in PIPS[rank]:
+            draw_suit(img, suit, _pip_centre(col, row), size, colour, turned=row > 0.5)
+    else:
+        _court(img, rank, suit, item.item_id)
+    _with_index(img, rank, suit, colour)
+    return img
+
+
+# --- Deathtrap-like creature cards --------------------------------------------------------------
+CREATURES = ("rat-man", "orc", "skeleton", "zombie", "warrior", "troll")
+
+
+def creature_deck(creatures: tuple[str, ...] = CREATURES, values: int = 2) -> list[ArtItem]:
+    """Creature cards ``name-value``: one picture per creature at ``values`` different values,
+    so the same creature at another value differs only in its numbers."""
+    items = []
+    for n, name in enumerate(creatures):
+        hue = int(n / len(creatures) * 179)
+        bgr = cv2.cvtColor(np.uint8([[[hue, 150, 170]]]), cv2.COLOR_HSV2BGR)[0, 0]
+        for v in range(n + 1, n + 1 + values):
+            items.append(ArtItem(f"{name}-{v}", name.replace("-", " ").title(), str(v),
+                                 tuple(int(c) for c in bgr), "card", draw=draw_creature_face,
+                                 corner_mm=CORNER_MM))
+    return items
+
+
+def draw_creature_face(item: ArtItem) -> np.ndarray:
+    """A framed creature card: title banner, a monster seeded by its name, value in two corners."""
+    img = _blank()
+    w, h = img.shape[1], img.shape[0]
+    name = item.item_id.rsplit("-", 1)[0]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    dark = tuple(int(c * 0.5) for c in item.colour)
+    cv2.rectangle(img, (_mm(3), _mm(3)), (w - _mm(3), h - _mm(3)), dark, -1)
+    art = (_mm(6), _mm(17), w - _mm(6), h - _mm(17))
+    cv2.rectangle(img, art[:2], art[2:], item.colour, -1)
+    _text(img, item.title, (w // 2, _mm(10)), _mm(5), (240, 240, 240), cv2.FONT_HERSHEY_DUPLEX,
+          max_width=w - _mm(22))
+    # The monster: a body, a head, eyes and limbs, the same for every value of this creature.
+    cx, cy = (art[0] + art[2]) // 2, (art[1] + art[3]) // 2
+    body = tuple(int(c) for c in rng.integers(20, 200, 3))
+    for _ in range(4):
+        a = rng.uniform(0, 2 * np.pi)
+        end = (int(cx + np.cos(a) * _mm(20)), int(cy + np.sin(a) * _mm(24)))
+        cv2.line(img, (cx, cy), end, body, _mm(2.5), cv2.LINE_AA)
+    cv2.ellipse(img, (cx, cy + _mm(4)), (_mm(11), _mm(15)), 0, 0, 360, body, -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy - _mm(12)), _mm(8), body, -1, cv2.LINE_AA)
+    for dx in (-_mm(3), _mm(3)):
+        cv2.circle(img, (cx + dx, cy - _mm(13)), _mm(1.6), (240, 250, 250), -1, cv2.LINE_AA)
+        cv2.circle(img, (cx + dx, cy - _mm(13)), _mm(0.7), (10, 10, 10), -1, cv2.LINE_AA)
+    for _ in range(8):
+        x, y = int(rng.integers(art[0], art[2])), int(rng.integers(art[1], art[3]))
+        cv2.circle(img, (x, y), int(rng.integers(3, 10)), tuple(int(c) for c in
+                                                                   rng.integers(0, 256, 3)), -1)
+    # Value in two opposite corners: a white disc with the number.
+    corner = _blank()
+    corner[:] = 255
+    cv2.circle(corner, (_mm(9), _mm(9)), _mm(6), (245, 245, 245), -1, cv2.LINE_AA)
+    cv2.circle(corner, (_mm(9), _mm(9)), _mm(6), (20, 20, 20), 2, cv2.LINE_AA)
+    _text(corner, item.value, (_mm(9), _mm(9)), _mm(6), (20, 20, 20), max_width=_mm(8))
+    disc = np.zeros(corner.shape[:2], np.uint8)
+    cv2.circle(disc, (_mm(9), _mm(9)), _mm(6) + 2, 255, -1)
+    for layer, mask in ((corner, disc), (corner[::-1, ::-1], disc[::-1, ::-1])):
+        img[mask > 0] = layer[mask > 0]
+    return img
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look: python -m companion.vision.deck
+    sheet = np.vstack([np.hstack([draw_face(c) for c in standard_deck()[r * 13:(r + 1) * 13]])
+                       for r in range(4)])
+    cv2.imwrite("/tmp/deck.png", cv2.resize(sheet, None, fx=0.4, fy=0.4))

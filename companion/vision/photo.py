@@ -1,0 +1,150 @@
+"""Enrolment photos as people take them: one card on a dark cloth or a lighter table, filling
+20-90 % of a phone frame, a little turned and foreshortened, vignetted, sometimes touching or cut
+by the frame's edge; a scan (the card alone, cropped to its edge); and a photo with no card.
+Each comes with the truth of where the card is.
+
+>>> from companion.vision.deck import card
+>>> from companion.vision.art import draw_face
+>>> shot = enrolment_photo(draw_face(card("Qhearts")), np.random.default_rng(0), size=(300, 400))
+>>> shot.image.shape, shot.corners.shape, 0.1 < shot.fill < 0.95
+((400, 300, 3), (4, 2), True)
+>>> empty_photo(np.random.default_rng(1), size=(300, 400)).corners is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.optics import defocus, glare, jpeg, sensor_noise, vignette, white_balance
+from companion.vision.surfaces import surface
+
+__all__ = ["PHONE_SIZE", "EnrolmentPhoto", "empty_photo", "enrolment_photo", "scan_photo"]
+
+PHONE_SIZE = (1200, 1600)  # (w, h): a phone photo, already reduced from 12 MP
+CARD_MM = (63.0, 88.0)
+CORNER_FRACTION = 3.2 / 63  # corner radius over card width
+DARK, LIGHT = ("cloth", "felt"), ("wood", "grey")
+
+
+@dataclass(frozen=True)
+class EnrolmentPhoto:
+    """A photo and its truth: the face's corners (TL, TR, BR, BL of the upright face, image
+    pixels, possibly outside the frame) or None, the fraction of the frame the card covers, and
+    whether the card touches or is cut by the frame's edge."""
+
+    image: np.ndarray
+    corners: np.ndarray | None
+    fill: float
+    touches_edge: bool
+
+
+def _rounded_alpha(h: int, w: int) -> np.ndarray:
+    r = max(1, int(round(CORNER_FRACTION * w)))
+    alpha = np.zeros((h, w), np.uint8)
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return alpha
+
+
+def _card_quad(rng: np.random.Generator, size: tuple[int, int], fill: float, cut: bool) -> \
+        np.ndarray:
+    """Where the card's corners land: turned a little, foreshortened, maybe over the edge."""
+    w, h = size
+    ch = float(np.sqrt(fill * w * h * CARD_MM[1] / CARD_MM[0]))
+    cw = ch * CARD_MM[0] / CARD_MM[1]
+    local = np.float32([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]])
+    # Foreshortening: one end of the card a few per cent narrower than the other.
+    squeeze = float(rng.uniform(0, 0.08))
+    local[:2, 0] *= 1 - squeeze
+    local += rng.normal(0, 0.012, (4, 2)).astype(np.float32) * np.float32([cw, ch])
+    a = np.radians(float(rng.uniform(-8, 8)) + float(rng.choice([0, 0, 0, 180])))
+    turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    quad = local @ turn.T
+    span = quad.max(axis=0) - quad.min(axis=0)
+    room = np.maximum(np.float32([w, h]) - span, 0) / 2
+    centre = np.float32([w / 2, h / 2]) + rng.uniform(-1, 1, 2).astype(np.float32) * room * 0.9
+    if cut:
+        # Slide the card so one side crosses the frame's edge by up to an eighth of the card.
+        axis = int(rng.integers(0, 2))
+        sign = float(rng.choice([-1, 1]))
+        over = float(rng.uniform(0, 0.12)) * span[axis]
+        centre[axis] = (np.float32([w, h])[axis] / 2 + sign * (np.float32([w, h])[axis] / 2
+                        - span[axis] / 2 + over))
+    return (quad + centre).astype(np.float32)
+
+
+def _finish(frame: np.ndarray, rng: np.random.Generator, card: np.ndarray | None) -> np.ndarray:
+    """The phone's part: vignette, colour cast, glare, soft focus, noise, exposure, JPEG."""
+    if card is not None and rng.random() < 0.4:
+        glare(frame, card, float(rng.uniform(0.2, 0.6)), rng)
+    vignette(frame, float(rng.uniform(0.2, 0.65)), rng)
+    white_balance(frame, float(rng.uniform(0, 1)), rng)
+    bright = float(np.percentile(frame[::5, ::5], 99.5))
+    frame *= float(rng.uniform(215, 250)) / max(bright, 1.0)
+    frame = defocus(frame, float(rng.uniform(0.5, 2.0)) * max(frame.shape[:2]) / 1280, rng)
+    sensor_noise(frame, float(rng.uniform(2, 7)), rng)
+    return jpeg(np.clip(frame, 0, 255).astype(np.uint8), int(rng.integers(60, 91)))
+
+
+def _background(rng: np.random.Generator, size: tuple[int, int], kind: str | None,
+                px_mm: float) -> np.ndarray:
+    kind = kind or str(rng.choice(DARK if rng.random() < 0.6 else LIGHT))
+    return surface(kind, size, rng, px_mm, highlight=0.0 if kind == "cloth" else 0.3)
+
+
+def enrolment_photo(face: np.ndarray, rng: np.random.Generator,
+                    size: tuple[int, int] = PHONE_SIZE, surface_kind: str | None = None,
+                    fill: float | None = None, cut: bool | None = None) -> EnrolmentPhoto:
+    """A phone photo of this face alone: ``fill`` of the frame (20-90 % if None), on
+    ``surface_kind`` (dark cloth/felt or a lighter wood/grey if None), cut by the edge when
+    ``cut`` (a quarter of the time if None)."""
+    w, h = size
+    fill = float(rng.uniform(0.2, 0.9)) if fill is None else fill
+    cut = bool(rng.random() < 0.25) if cut is None else cut
+    quad = _card_quad(rng, size, fill, cut)
+    px_mm = float(np.linalg.norm(quad[0] - quad[3])) / CARD_MM[1]
+    frame = _background(rng, size, surface_kind, px_mm)
+    fh, fw = face.shape[:2]
+    to_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]), quad)
+    alpha = cv2.warpPerspective(_rounded_alpha(fh, fw), to_frame, size).astype(np.float32) / 255
+    # A soft contact shadow around the card, then the card itself.
+    shade = cv2.GaussianBlur(alpha, (0, 0), max(1.0, px_mm * 1.2))
+    frame *= (1 - 0.5 * shade)[..., None]
+    warped = cv2.warpPerspective(face, to_frame, size, flags=cv2.INTER_AREA).astype(np.float32)
+    frame = frame * (1 - alpha[..., None]) + warped * alpha[..., None]
+    inside = alpha > 0.5
+    edge = bool(inside[0].any() or inside[-1].any() or inside[:, 0].any() or inside[:, -1].any())
+    image = _finish(frame, rng, inside)
+    return EnrolmentPhoto(image, quad, float(inside.mean()), edge)
+
+
+def scan_photo(face: np.ndarray, rng: np.random.Generator, width: int | None = None) -> \
+        EnrolmentPhoto:
+    """The card alone, cropped to its edge as a scanner or a publisher's image gives it: the
+    corners are the image's corners, the rounded corners show the scanner's lid."""
+    fh, fw = face.shape[:2]
+    width = int(rng.integers(300, 900)) if width is None else width
+    height = int(round(width * fh / fw))
+    img = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
+    lid = np.float32([250, 250, 250] if rng.random() < 0.5 else [15, 15, 15])
+    alpha = _rounded_alpha(height, width).astype(np.float32)[..., None] / 255
+    img = img * alpha + lid * (1 - alpha)
+    img = img * np.float32(1 + rng.uniform(-0.04, 0.04, 3)) + float(rng.uniform(-8, 8))
+    sensor_noise(img, float(rng.uniform(0.5, 2)), rng)
+    image = jpeg(np.clip(img, 0, 255).astype(np.uint8), int(rng.integers(75, 96)))
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    return EnrolmentPhoto(image, corners, 1.0, True)
+
+
+def empty_photo(rng: np.random.Generator, size: tuple[int, int] = PHONE_SIZE,
+                surface_kind: str | None = None) -> EnrolmentPhoto:
+    """A photo of the bare surface, no card: what enrolment must name and skip."""
+    px_mm = size[1] / float(rng.uniform(150, 400))
+    frame = _background(rng, size, surface_kind, px_mm)
+    return EnrolmentPhoto(_finish(frame, rng, None), None, 0.0, False)

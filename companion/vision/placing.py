@@ -1,0 +1,130 @@
+"""Where cards lie in harder scenes: piles of identical cards, cards partly covering others,
+and a hand-held phone's view of part of the table (strong perspective, no markers).
+
+>>> from companion.vision.deck import card
+>>> rng = np.random.default_rng(0)
+>>> copies = pile(card("7clubs"), (300.0, 200.0), 4, rng)
+>>> len(copies), {p.item.item_id for p in copies}
+(4, {'7clubs'})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision.art import ArtItem
+from companion.vision.synthetic import Placement
+
+
+def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
+         rng: np.random.Generator, style: str | None = None) -> list[Placement]:
+    """``copies`` of one card laid together, as a Deathtrap play: ``fan`` (turned about a
+    common corner), ``offset`` (a straight row, each showing its index) or ``loose``."""
+    style = style or str(rng.choice(["fan", "offset", "loose"]))
+    w, h = item.size_mm
+    base = float(rng.uniform(0, 360))
+    a = math.radians(base)
+    ux, uy = math.cos(a), math.sin(a)  # along the card's width
+    vx, vy = -math.sin(a), math.cos(a)  # along its height
+    out: list[Placement] = []
+    mid = (copies - 1) / 2
+    drift = float(rng.uniform(0, 2 * np.pi))  # a loose pile spreads one way, as a hand drops it
+    for k in range(copies):
+        t = k - mid
+        if style == "fan":
+            # Each copy turned 8-15° about a point below the cards, like a hand of cards.
+            step = float(rng.uniform(8, 15))
+            ang = math.radians(t * step)
+            r = h * 0.9
+            dx, dy = math.sin(ang) * r, (1 - math.cos(ang)) * r
+            centre = (centre_mm[0] + dx * ux + dy * vx, centre_mm[1] + dx * uy + dy * vy)
+            angle = base + t * step
+        elif style == "offset":
+            shift = w * float(rng.uniform(0.25, 0.45))
+            centre = (centre_mm[0] + t * shift * ux + t * 2 * vx,
+                      centre_mm[1] + t * shift * uy + t * 2 * vy)
+            angle = base + float(rng.uniform(-3, 3))
+        else:
+            shift = float(rng.uniform(0.25, 0.5))
+            ang = drift + float(rng.uniform(-0.4, 0.4))
+            centre = (centre_mm[0] + t * shift * w * math.cos(ang),
+                      centre_mm[1] + t * shift * w * math.sin(ang))
+            angle = base + float(rng.uniform(-25, 25))
+        out.append(Placement(item, (float(centre[0]), float(centre[1])), angle))
+    return out
+
+
+def cover(base: Placement, item: ArtItem, fraction: float, rng: np.random.Generator) -> Placement:
+    """A card laid on ``base`` covering about ``fraction`` of it, from a random side."""
+    w, h = base.item.size_mm
+    side = int(rng.integers(0, 4))
+    span = w if side % 2 == 0 else h
+    a = math.radians(base.angle_deg + 90 * side)
+    off = span * (1 - fraction)
+    angle = base.angle_deg + float(rng.uniform(-12, 12))
+    return Placement(item, (base.centre_mm[0] + off * math.cos(a),
+                            base.centre_mm[1] + off * math.sin(a)), angle)
+
+
+def phone_view(size: tuple[int, int], centre_mm: tuple[float, float], width_mm: float,
+               rng: np.random.Generator, max_keystone: float = 0.3) -> np.ndarray:
+    """A table-mm -> image homography of a phone held over the table: it sees ``width_mm`` of
+    table across the near edge, the far edge up to ``max_keystone`` wider (so things there look
+    that much smaller), turned by a random angle."""
+    w, h = size
+    near = width_mm
+    far = near * (1 + float(rng.uniform(0.03, max_keystone)))
+    depth = near * h / w * (1 + (far / near - 1) / 2)
+    skew = float(rng.uniform(-0.08, 0.08)) * near
+    # Image top = far side of the table (wider in mm), image bottom = near side.
+    quad = np.float32([[-far / 2 + skew, -depth / 2], [far / 2 + skew, -depth / 2],
+                       [near / 2, depth / 2], [-near / 2, depth / 2]])
+    a = float(rng.uniform(0, 2 * np.pi))
+    turn = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    quad = quad @ turn.T + np.float32(centre_mm)
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(quad.astype(np.float32), frame)
+
+
+def view_polygon(table_to_image: np.ndarray, size: tuple[int, int], inset: float = 0.0) -> \
+        np.ndarray:
+    """The part of the table a frame shows (table mm), shrunk by ``inset`` of the frame."""
+    w, h = size
+    dx, dy = inset * w, inset * h
+    frame = np.float32([[dx, dy], [w - dx, dy], [w - dx, h - dy], [dx, h - dy]])
+    back = np.linalg.inv(table_to_image)
+    return cv2.perspectiveTransform(frame.reshape(-1, 1, 2), back).reshape(-1, 2)
+
+
+def spread(items: Sequence[ArtItem], region_mm: np.ndarray, rng: np.random.Generator,
+           taken: Sequence[Placement] = (), gap: float = 1.04) -> list[Placement]:
+    """Cards apart from each other (and from ``taken``), centres inside ``region_mm``; a card
+    that finds no free spot in 300 tries is left out."""
+    lo, hi = region_mm.min(axis=0), region_mm.max(axis=0)
+    contour = region_mm.reshape(-1, 1, 2).astype(np.float32)
+    placed = [_grown(p, gap) for p in taken]
+    out: list[Placement] = []
+    for item in items:
+        reach = math.hypot(*item.size_mm) / 2
+        for _ in range(300):
+            c = (float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1])))
+            if cv2.pointPolygonTest(contour, c, True) < reach * 0.8:
+                continue
+            place = Placement(item, c, float(rng.uniform(0, 360)))
+            grown = _grown(place, gap)
+            if all(cv2.intersectConvexConvex(grown, q)[0] < 1.0 for q in placed):
+                placed.append(grown)
+                out.append(place)
+                break
+    return out
+
+
+def _grown(place: Placement, gap: float) -> np.ndarray:
+    """The card's outline scaled about its centre by ``gap``: cards keep a little apart."""
+    corners = place.corners_mm()
+    centre = corners.mean(axis=0)
+    return ((corners - centre) * gap + centre).astype(np.float32)
