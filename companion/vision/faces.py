@@ -29,6 +29,9 @@ CARD_GRID = (96, 134)
 SQUARE_ASPECT = 1.15
 #: Share of each side left out of the comparison: rounded corners and the table round them.
 INSET = 0.05
+#: Blur (grid cells) of both sides before comparing: a sharp enrolment photo and a softer
+#: camera frame must look alike.
+SHARPNESS = 2.0
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,16 @@ def sample(image: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.nda
 def pattern(grid: np.ndarray) -> np.ndarray:
     """The high-passed colour planes of a sampled face, inset, as float32 (h, w, 3)."""
     planes = grid.astype(np.float32)
-    planes = cv2.GaussianBlur(planes, (0, 0), 1.2)
+    planes = cv2.GaussianBlur(planes, (0, 0), SHARPNESS)
     # Less the slow slope of light across the card (lamp to one side, vignetting, shadow).
     planes -= cv2.GaussianBlur(planes, (0, 0), 6.0)
     h, w = planes.shape[:2]
     dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
-    return planes[dy:h - dy, dx:w - dx]
+    planes = planes[dy:h - dy, dx:w - dx]
+    # Soft-limited: a few very strong steps (a sliver of dark table at the edge, a glare
+    # spot's rim) must not outweigh the print.
+    limit = 2.5 * float(np.abs(planes).mean()) + 1e-3
+    return (limit * np.tanh(planes / limit)).astype(np.float32)
 
 
 def unit(values: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray:
@@ -100,10 +107,13 @@ def detail(grid: np.ndarray, planes: np.ndarray | None = None) -> float:
 
 
 def tint(grid: np.ndarray) -> np.ndarray:
-    """Blue and green shares of brightness in a 3 x 4 grid of cells: the colour the high-pass
-    leaves out (a blue card and a green one of the same layout), without the light's level."""
+    """Blue and green shares of brightness in a 3 x 4 grid of cells, less their average: the
+    colour layout the high-pass leaves out (a blue panel or a green one on the same card),
+    without the light's level or colour."""
     cells = cv2.resize(grid, (3, 4), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return (cells[..., :2] / (cells.sum(axis=2, keepdims=True) + 1.0)).reshape(-1)
+    shares = cells[..., :2] / (cells.sum(axis=2, keepdims=True) + 1.0)
+    # Less the card's own average: the light's colour (a warm lamp, daylight) is not the card's.
+    return (shares - shares.mean(axis=(0, 1))).reshape(-1)
 
 
 def coarse(planes: np.ndarray) -> np.ndarray:
@@ -132,6 +142,7 @@ class _ShapeClass:
     quick: np.ndarray  # the same at half size
     tints: np.ndarray  # (len(entries), 24): each face's tint
     least_detail: float
+    pattern_shape: tuple[int, ...]
 
 
 class FaceIndex:
@@ -154,11 +165,23 @@ class FaceIndex:
             self.classes.append(_ShapeClass(
                 size, entries, np.stack([unit(p) for p in planes]),
                 np.stack([unit(coarse(p)) for p in planes]), np.stack([tint(g) for g in grids]),
-                min(detail(g, p) for g, p in zip(grids, planes, strict=True))))
+                min(detail(g, p) for g, p in zip(grids, planes, strict=True)),
+                planes[0].shape))
 
     @property
     def least_detail(self) -> float:
         return min((c.least_detail for c in self.classes), default=0.0)
+
+    def likeness(self, first: int, second: int) -> float:
+        """How alike two faces are (their patterns' correlation, either way round); -1 for
+        faces of different shapes."""
+        for shape in self.classes:
+            if first in shape.entries and second in shape.entries:
+                a = shape.rows[shape.entries.index(first)]
+                b = shape.rows[shape.entries.index(second)]
+                turned = b.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
+                return float(max(a @ b, a @ turned))
+        return -1.0
 
     def _tint_penalty(self, faces: np.ndarray, tints: np.ndarray, cells: np.ndarray
                       ) -> np.ndarray:

@@ -91,8 +91,56 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
     if max(contrast) < MIN_CONTRAST:
         return None  # only the photo's own edge, or a fold of the cloth
     clear = [q for q, c in zip(quads, contrast, strict=True) if c >= 0.5 * max(contrast)]
-    best = max(clear, key=cv2.contourArea)
+    best = snap_sides(lab, max(clear, key=cv2.contourArea))
     return order_corners((best - pad) / scale)
+
+
+def snap_sides(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad with each side moved onto the sharpest colour step near it (within 4 % of
+    the card's size): outlines from masks and edge bands sit a pixel or two off, and a
+    card's soft shadow widens a mask on one side."""
+    light = cv2.GaussianBlur(lab, (3, 3), 0)
+    h, w = lab.shape[:2]
+    reach = max(3, int(0.04 * min(quad_sides(quad))))
+    steps = np.arange(-reach, reach + 1, dtype=np.float32)
+    centre = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = (b - a) / (np.linalg.norm(b - a) + 1e-6)
+        normal = np.float32([-along[1], along[0]])
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal
+        points = []
+        for t in np.linspace(0.12, 0.88, 24):
+            base = a + (b - a) * t
+            probe = base[None] + steps[:, None] * normal[None]
+            xs, ys = probe[:, 0], probe[:, 1]
+            if xs.min() < 0 or ys.min() < 0 or xs.max() > w - 1 or ys.max() > h - 1:
+                continue
+            profile = cv2.remap(light, xs.reshape(1, -1).astype(np.float32),
+                                ys.reshape(1, -1).astype(np.float32),
+                                cv2.INTER_LINEAR)[0].astype(np.float32)
+            jump = np.linalg.norm(np.diff(profile, axis=0), axis=1)
+            k = int(jump.argmax())
+            if jump[k] > 6:
+                points.append(base + normal * (steps[k] + 0.5))
+        if len(points) < 8:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(np.float32(points), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+    corners = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        det = u[0] * -v[1] - u[1] * -v[0]
+        if abs(det) < 1e-6:
+            return quad
+        t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det
+        corners.append(p + t * u)
+    snapped = np.float32(corners)
+    if float(np.abs(snapped - quad).max()) > 2 * reach:
+        return quad  # a side caught on the print or the cloth: keep the outline found
+    return snapped
 
 
 def _border_contrast(lab: np.ndarray, quad: np.ndarray) -> float:
@@ -128,12 +176,31 @@ def _all_card(image: np.ndarray) -> bool:
             and printed > 2.0)
 
 
+def touches_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Does a side of the quad run along the photo's edge (the card may be cut by it)?"""
+    h, w = shape[:2]
+    margin = 0.01 * max(h, w)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        for axis, limit in ((0, 0.0), (0, w - 1.0), (1, 0.0), (1, h - 1.0)):
+            if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
+                return True
+    return False
+
+
 def crop(item_id: str, image: np.ndarray) -> np.ndarray:
     """The card alone, upright, ``FACE_LONG`` pixels long, from a photo of it or a scan; a
     LibraryError naming the id and the reason if there is no card in it."""
+    return cut_out(item_id, image)[0]
+
+
+def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
+    """``crop``, and whether the card's outline runs along the photo's edge somewhere (it
+    may be cut by it: see ``Enrolment``)."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         raise LibraryError(f"{item_id}: not a colour image of a card")
     quad = find_card(image)
+    edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
         if not _all_card(image):
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
@@ -150,7 +217,7 @@ def crop(item_id: str, image: np.ndarray) -> np.ndarray:
     h, w = face.shape[:2]
     scale = FACE_LONG / max(h, w)
     return cv2.resize(face, (max(8, round(w * scale)), FACE_LONG),
-                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC), edge
 
 
 class CardLibrary:
@@ -179,6 +246,12 @@ class CardLibrary:
         else:
             self.ids.append(item_id)
             self.faces.append(face)
+        self._index = None
+        self._features = None
+
+    def remove(self, item_id: str) -> None:
+        index = self.ids.index(item_id)
+        del self.ids[index], self.faces[index]
         self._index = None
         self._features = None
 

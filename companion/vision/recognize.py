@@ -80,6 +80,10 @@ class Thresholds:
     split_margin: float = 0.06
     #: A margin this wide or wider is full confidence, and needs no lining up.
     sure_margin: float = 0.15
+    #: Near twins: the likeliest face must fit this closely, and the gap be this share of
+    #: the twins' own difference (the quad lies this far past the midpoint, towards it).
+    twin_score: float = 0.92
+    twin_share: float = 0.3
     #: Below this first score a quad is not worth lining up.
     align_from: float = 0.15
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
@@ -301,9 +305,19 @@ class Recognizer:
         if not scores:
             return None
         best, gap = scores[0], _gap(scores)
-        if best.score < min_score or gap < margin:
+        if best.score < min_score:
             return None
-        confidence = float(np.clip(gap / self.limits.sure_margin, 0.0, 1.0))
+        sure = gap / self.limits.sure_margin
+        if gap < margin:
+            # Near twins (the 3 of spades and of clubs: a pip's top apart): the gap is small
+            # because the faces are, so measure it against their own difference, and only
+            # when the likeliest face fits the print closely.
+            runner = scores[1].entry
+            apart = 1.0 - self.library.index.likeness(best.entry, runner)
+            if best.score < self.limits.twin_score or gap < self.limits.twin_share * apart:
+                return None
+            sure = gap / apart - self.limits.twin_share
+        confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method)
 

@@ -1,0 +1,91 @@
+"""Enrolling a folder of photos: every card that can be cut out, the rest named and skipped,
+and a contact sheet to check the crops at a glance.
+
+>>> from companion.vision.art import ArtItem, draw_face
+>>> faces = {"orc": draw_face(ArtItem("orc", "Orc", "2", (60, 140, 60), "card")),
+...          "blank": np.zeros((400, 300, 3), np.uint8)}
+>>> result = enrol_images([(name, lambda image=image: image) for name, image in faces.items()])
+>>> result.library.ids, [item for item, _ in result.skipped]
+(['orc'], ['blank'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.vision.library import CardLibrary, cut_out
+
+#: A card touching the photo's edge whose shape differs from the others' by more than this
+#: share was cut by the edge: its face would be part of a card (photos of one deck differ by
+#: 1.5 % at most: perspective).
+CUT_TOLERANCE = 0.025
+
+
+@dataclass
+class Enrolment:
+    """The library enrolled, and each photo skipped with the reason."""
+
+    library: CardLibrary = field(default_factory=CardLibrary)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
+                 progress: Callable[[int, str], None] | None = None) -> Enrolment:
+    """Enrol each (id, load) in turn; one photo that fails never stops the rest. ``load``
+    reads the image (a CompanionError from it skips that photo, naming why)."""
+    result = Enrolment()
+    touching: list[str] = []
+    for done, (item_id, load) in enumerate(photos, start=1):
+        try:
+            face, edge = cut_out(item_id, load())
+        except CompanionError as exc:
+            result.skipped.append((item_id, str(exc)))
+        else:
+            result.library.add_face(item_id, face)
+            if edge:
+                touching.append(item_id)
+        if progress is not None:
+            progress(done, item_id)
+    _drop_cut_cards(result, touching)
+    return result
+
+
+def _drop_cut_cards(result: Enrolment, touching: list[str]) -> None:
+    """Cards touching the photo's edge that are not shaped like the cards clear of it."""
+    library = result.library
+    clear = [library.aspect(n) for n, i in enumerate(library.ids) if i not in touching]
+    if not clear or not touching:
+        return
+    typical = float(np.median(clear))
+    for item_id in touching:
+        aspect = library.aspect(library.ids.index(item_id))
+        # Only cards of the others' kind can be judged (a square tile among cards cannot).
+        if abs(aspect / typical - 1) > 0.25 or abs(aspect / typical - 1) <= CUT_TOLERANCE:
+            continue
+        library.remove(item_id)
+        result.skipped.append((item_id, f"{item_id}: the card is cut by the photo's edge "
+                                        "(photograph it again with a margin all round)"))
+
+
+def contact_sheet(library: CardLibrary, columns: int = 8, cell: tuple[int, int] = (140, 220)
+                  ) -> np.ndarray:
+    """Every enrolled face, small, with its id under it: is every crop the whole card?"""
+    w, h = cell
+    rows = max(1, -(-len(library) // columns))
+    sheet = np.full((rows * (h + 24), columns * w, 3), 255, np.uint8)
+    for n, (item_id, face) in enumerate(zip(library.ids, library.faces, strict=True)):
+        fh, fw = face.shape[:2]
+        scale = min((w - 8) / fw, (h - 8) / fh)
+        small = cv2.resize(face, (max(1, round(fw * scale)), max(1, round(fh * scale))),
+                           interpolation=cv2.INTER_AREA)
+        x = (n % columns) * w + (w - small.shape[1]) // 2
+        y = (n // columns) * (h + 24) + 4
+        sheet[y:y + small.shape[0], x:x + small.shape[1]] = small
+        cv2.putText(sheet, item_id[:16], ((n % columns) * w + 6, y + h + 10),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+    return sheet
