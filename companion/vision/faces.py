@@ -249,10 +249,14 @@ class FaceIndex:
             else:
                 quick = np.stack([unit(coarse(p), None if m is None else coarse(m))
                                   for p, m in zip(planes, masks, strict=True)])
-                first = (shape.quick @ quick.T - self._tint_penalty(shape.tints, tints, cells))
+                # One matrix-vector product per turn: far quicker here than one product of
+                # two matrices (a transposed operand is copied first).
+                first = (np.stack([shape.quick @ v for v in quick], axis=1)
+                         - self._tint_penalty(shape.tints, tints, cells))
                 rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
             queries = np.stack([unit(p, m) for p, m in zip(planes, masks, strict=True)])
-            table = shape.rows[rows] @ queries.T  # (rows, turns)
+            chosen = shape.rows[rows]
+            table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
             if seen:
                 # A face's own hidden part must not count: renormalise over what shows.
                 norms = np.stack([np.linalg.norm(shape.rows[rows] * np.repeat(

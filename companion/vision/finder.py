@@ -37,7 +37,9 @@ class Candidates:
 
 
 def work_scale(shape: tuple[int, ...]) -> float:
-    return min(1.0, WORK_WIDTH / shape[1])
+    """The work copy fits in WORK_WIDTH x WORK_WIDTH: a portrait photo is not worked on at
+    twice a landscape frame's size."""
+    return min(1.0, WORK_WIDTH / shape[1], WORK_WIDTH / shape[0])
 
 
 def to_work(image: np.ndarray) -> np.ndarray:
@@ -89,16 +91,16 @@ class TableBackground:
             self.lab = (1 - rate) * self.lab + rate * lab
 
 
-def dominant_colour_mask(small: np.ndarray) -> np.ndarray | None:
-    """Pixels far (in Lab) from the photo's most common colour, split by Otsu; None when the
-    split is not card-like (no clear table colour, or 'not table' covers most of the photo)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+def dominant_colour_mask(lab: np.ndarray) -> np.ndarray | None:
+    """Pixels far from the photo's most common colour (``lab``: the work copy, blurred, in
+    Lab), split by Otsu; None when the split is not card-like (no clear table colour, or
+    'not table' covers most of the photo)."""
     # The most common colour, from a coarse histogram of a quarter-size copy.
     few = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_NEAREST)
     few = few.reshape(-1, 3).astype(np.int32)
     code = ((few[:, 0] // 16) * 16 + few[:, 1] // 16) * 16 + few[:, 2] // 16
     table = few[code == int(np.bincount(code, minlength=4096).argmax())].mean(axis=0)
-    diff = cv2.absdiff(lab, np.full_like(lab, table.round().astype(np.uint8)))
+    diff = cv2.absdiff(lab, tuple(float(v) for v in table.round()) + (0.0,))
     squares = cv2.multiply(diff, diff, dtype=cv2.CV_32F)
     distance = cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))
     scaled = cv2.convertScaleAbs(distance, alpha=2.0)
@@ -134,11 +136,14 @@ def quads_in_mask(mask: np.ndarray, min_area: float, max_area: float,
     return found
 
 
-def edge_mask(small: np.ndarray) -> np.ndarray:
-    """Closed outlines of light-dark steps: Canny on the lightness, bridged by a pixel."""
-    lightness = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
-    lightness = cv2.GaussianBlur(lightness, (5, 5), 0)
+def edge_mask(lightness: np.ndarray) -> np.ndarray:
+    """Closed outlines of light-dark steps: Canny on the (blurred) lightness, bridged by a
+    pixel."""
     return cv2.dilate(cv2.Canny(lightness, 40, 100), np.ones((3, 3), np.uint8))
+
+
+def work_lab(small: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
 
 
 class CardFinder:
@@ -160,8 +165,9 @@ class CardFinder:
             mask = background.mask(image)
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
             quads += quads_in_mask(mask, *limits)
-        else:
-            mask = dominant_colour_mask(small)
+        lab = work_lab(small)
+        if background is None:
+            mask = dominant_colour_mask(lab)
             if mask is not None:
                 quads += quads_in_mask(mask, *limits)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -169,7 +175,8 @@ class CardFinder:
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Last: an edge band's outer outline lies a pixel or two outside the card.
-        quads += quads_in_mask(edge_mask(small), *limits, retrieval=cv2.RETR_LIST, fill=0.85)
+        quads += quads_in_mask(edge_mask(lab[..., 0]), *limits, retrieval=cv2.RETR_LIST,
+                               fill=0.85)
         if background is not None:
             blobs += _blobs_of(mask, limits)
         return Candidates(_distinct([q / scale for q in quads]),

@@ -24,7 +24,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
-from companion.vision.finder import edge_mask, quads_in_mask
+from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.quads import QuadFinder, order_corners, quad_sides
 
 FORMAT = "companion-card-library"
@@ -76,7 +76,8 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         quads += quads_in_mask(mask, *limits, fill=0.85)
-    quads += quads_in_mask(edge_mask(framed), *limits, retrieval=cv2.RETR_LIST, fill=0.85)
+    quads += quads_in_mask(edge_mask(work_lab(framed)[..., 0]), *limits,
+                           retrieval=cv2.RETR_LIST, fill=0.85)
     grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
     for contrast in (30, 18, 50):
         finder = QuadFinder(min_fraction=0.04, max_fraction=0.95, contrast=contrast)
@@ -256,6 +257,10 @@ class CardLibrary:
         self._features = None
 
     # --- derived matching data ---------------------------------------------------------
+    def prepare(self) -> None:
+        """Derive everything the recognizer compares now, not on the first frame."""
+        _ = self.index, self.features
+
     @property
     def index(self) -> FaceIndex:
         """The faces as patterns, for the fast comparison."""

@@ -79,9 +79,14 @@ class MarkerFinder:
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         found = self._detect(self._quick, grey)
         if not self.expected <= {s.marker_id for s in found}:
-            thorough = self._detect(self._thorough, grey)
-            if len(thorough) > len(found):
-                found = thorough
+            # None at all: most likely a frame with no markers (a photo), so the thorough
+            # pass looks at half size first; it looks at full size only if that finds one.
+            half = None if found else cv2.resize(grey, None, fx=0.5, fy=0.5,
+                                                 interpolation=cv2.INTER_AREA)
+            if half is None or self._detect(self._thorough, half):
+                thorough = self._detect(self._thorough, grey)
+                if len(thorough) > len(found):
+                    found = thorough
         return found
 
     @staticmethod

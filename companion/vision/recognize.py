@@ -88,6 +88,7 @@ class Thresholds:
     align_from: float = 0.15
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
     min_inliers: int = 10
+    feature_regions: int = 3  # most regions per frame given to the feature matcher
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
     part_score: float = 0.4  # the part of a feature-matched card in view must score this
 
@@ -104,7 +105,7 @@ class Recognizer:
         self.use_features = use_features
         self.use_templates = use_templates
         self.marker_finder = MarkerFinder()
-        self._sift = cv2.SIFT_create(nfeatures=1500)
+        self._sift = cv2.SIFT_create(nfeatures=800)
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
                   background: TableBackground | None = None) -> list[Detection]:
@@ -142,21 +143,28 @@ class Recognizer:
         detections = _strongest(hits)
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
-        grey = None
+        puzzling = []
         for blob in candidates.blobs:
             if blob.outline is not None and _on_marker(blob.outline, markers):
                 continue
-            known = [d for d in detections if _inside(d.corners, blob)]
+            known = [d for d in detections if _touches(d.corners, blob)]
             if self._explained(image, blob, known):
                 continue
             found = self._split(image, blob, card_long, known) if self.use_templates else []
+            detections += [hit for hit in found
+                           if not any(_overlaps(hit, d) for d in detections)]
             if self.use_features and not self._explained(image, blob, known + found):
-                # Cards partly under the ones found may still be in there.
-                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
-                found += self._match_features(image, grey, blob, card_long, known + found)
-            for hit in found:
-                if not any(_overlaps(hit, d) for d in detections):
-                    detections.append(hit)
+                puzzling.append(blob)
+        if puzzling:
+            # Cards partly under others, or in a heap: the feature matcher, on the largest
+            # few regions only, so that a cluttered frame costs a bounded time.
+            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+            puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
+            for blob in puzzling[:self.limits.feature_regions]:
+                known = [d for d in detections if _touches(d.corners, blob)]
+                for hit in self._match_features(image, grey, blob, card_long, known):
+                    if not any(_overlaps(hit, d) for d in detections):
+                        detections.append(hit)
         return detections
 
     def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
@@ -338,13 +346,22 @@ class Recognizer:
         x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
         crop = grey[y0:y1, x0:x1]
         estimate = card_long or 0.9 * min(crop.shape)
-        # Bring the cards to about the enrolled faces' size: keypoints match across scale,
-        # but not across a factor of five.
-        zoom = float(np.clip(0.8 * FACE_LONG / max(estimate, 1.0), 0.25, 2.5))
+        # Keypoints match across scale, but not across a factor of five: bring large cards
+        # down towards the enrolled faces' size, and only small ones up.
+        zoom = float(np.clip(0.6 * FACE_LONG / max(estimate, 1.0), 0.25, 2.0))
+        if zoom > 1.0 and estimate > 120:
+            zoom = 1.0
+        # The cards already read are left out: their keypoints are explained.
+        hidden = np.full(crop.shape, 255, np.uint8)
+        for d in known:
+            cv2.fillConvexPoly(hidden, (d.corners - np.float32([x0, y0])).round()
+                               .astype(np.int32), 0)
         if abs(zoom - 1.0) > 0.1:
             crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA
                               if zoom < 1 else cv2.INTER_LINEAR)
-        keypoints, desc = self._sift.detectAndCompute(crop, None)
+            hidden = cv2.resize(hidden, (crop.shape[1], crop.shape[0]),
+                                interpolation=cv2.INTER_NEAREST)
+        keypoints, desc = self._sift.detectAndCompute(crop, hidden)
         if desc is None or len(keypoints) < self.limits.min_inliers:
             return []
         owners_all = features["owners"]
@@ -481,10 +498,12 @@ def _on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
     return False
 
 
-def _inside(corners: np.ndarray, blob: Blob) -> bool:
-    centre = corners.mean(axis=0)
-    return cv2.pointPolygonTest(blob.contour.reshape(-1, 1, 2), (float(centre[0]),
-                                                                 float(centre[1])), False) >= 0
+def _touches(corners: np.ndarray, blob: Blob) -> bool:
+    """Does a card found lie (at least partly) in a blob's box?"""
+    x, y, w, h = blob.box
+    box = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    area, _ = cv2.intersectConvexConvex(box, corners.astype(np.float32))
+    return area > 0.25 * cv2.contourArea(corners.astype(np.float32))
 
 
 def _printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
