@@ -157,6 +157,7 @@ class FaceIndex:
         self.classes: list[_ShapeClass] = []
         self._faces = list(faces)
         self._grey: dict[int, np.ndarray] = {}
+        self._nearest: dict[int, float] = {}
         for entries in _classes_by_aspect(faces):
             aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
             size = grid_for(float(np.median(aspects)))
@@ -171,6 +172,15 @@ class FaceIndex:
     @property
     def least_detail(self) -> float:
         return min((c.least_detail for c in self.classes), default=0.0)
+
+    def nearest(self, entry: int) -> float:
+        """How alike a face is to the most alike other face of its shape (-1 if alone)."""
+        if entry not in self._nearest:
+            others = [e for c in self.classes if entry in c.entries for e in c.entries
+                      if e != entry]
+            self._nearest[entry] = max((self.likeness(entry, e) for e in others),
+                                       default=-1.0)
+        return self._nearest[entry]
 
     def likeness(self, first: int, second: int) -> float:
         """How alike two faces are (their patterns' correlation, either way round); -1 for

@@ -84,11 +84,13 @@ class Thresholds:
     #: the twins' own difference (the quad lies this far past the midpoint, towards it).
     twin_score: float = 0.92
     twin_share: float = 0.3
+    #: A face must score this share of the way from its nearest neighbour's likeness to 1.
+    beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.
     align_from: float = 0.15
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
     min_inliers: int = 10
-    feature_regions: int = 3  # most regions per frame given to the feature matcher
+    feature_regions: int = 5  # most regions per frame given to the feature matcher
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
     part_score: float = 0.4  # the part of a feature-matched card in view must score this
 
@@ -298,7 +300,8 @@ class Recognizer:
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
-        if not on_top and _gap(scores) < self.limits.sure_margin:
+        if not on_top and (_gap(scores) < self.limits.sure_margin
+                           or scores[0].score < self._bar(scores[0].entry, 0.0)):
             # A close call: line the likeliest face up with the print and compare again.
             aligned = index.align(image, scores[0].corners, scores[0].entry)
             if aligned is not None:
@@ -313,7 +316,7 @@ class Recognizer:
         if not scores:
             return None
         best, gap = scores[0], _gap(scores)
-        if best.score < min_score:
+        if best.score < self._bar(best.entry, min_score):
             return None
         sure = gap / self.limits.sure_margin
         if gap < margin:
@@ -328,6 +331,13 @@ class Recognizer:
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method)
+
+    def _bar(self, entry: int, min_score: float) -> float:
+        """The least score that reads as this face: above ``min_score``, and above how alike
+        the face is to its nearest enrolled neighbour (cards of one deck share a layout, so
+        a card of another deck can look that much like any of them)."""
+        nearest = self.library.index.nearest(entry)
+        return max(min_score, nearest + self.limits.beyond_nearest * (1.0 - nearest))
 
     # --- fallback ----------------------------------------------------------------------
     def _match_features(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
