@@ -151,7 +151,11 @@ def run_daemon(args: argparse.Namespace) -> int:
 
 
 def stop_on_signals(daemon: Daemon) -> None:
-    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) finish the loop cleanly."""
+    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) finish the loop cleanly.
+
+    The handler runs between two lines of the main thread, which may hold any lock at that
+    moment: it only puts on the daemon's SimpleQueue, whose put takes no lock a get holds.
+    """
     def handler(number: int, _frame: Any) -> None:
         daemon.submit(Stop(signal.Signals(number).name))
 
