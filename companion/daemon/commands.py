@@ -28,6 +28,7 @@ from companion.daemon.sources import (
     Keyboard,
     pin_factory,
 )
+from companion.daemon.storelock import hold_store
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.paths import default_db
@@ -126,7 +127,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     board = TerminalBoard(footer=KEY_HELP) if args.sim and sys.stdout.isatty() else None
     setup_logging(config.daemon.log_level, board)
     db = Path(args.db or config.table.db or default_db())
-    with TableStore(db) as store:
+    with TableStore(db) as store, hold_store(db):
         daemon_parts = parts(config, args.sim)
         table = None
         if args.feed:
