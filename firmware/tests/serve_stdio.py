@@ -61,8 +61,10 @@ class Table:
         self.seed = (self.seed * 1103515245 + 12345) & 0x7FFFFFFF
         return (self.seed >> 16) % len(SEAT_PINS)
 
-    def pressing(self, now, count):
-        """Go on pressing; True once ``count`` presses of this phase are made and released."""
+    def pressing(self, now, count, begin=True):
+        """Go on pressing; True once ``count`` presses of this phase are made and released.
+        A press is always finished (never left down to become a hold); ``begin`` says
+        whether a new one may start."""
         if self.pressed_at is not None:
             if now - self.pressed_at >= DOWN_MS:
                 machine.Pin.levels[self.pin] = 1
@@ -71,7 +73,7 @@ class Table:
             return False
         if self.made == count:
             return now >= self.next_at
-        if now >= self.next_at:
+        if begin and now >= self.next_at:
             seat = self.next_seat()
             self.pin = SEAT_PINS[seat]
             machine.Pin.levels[self.pin] = 0
@@ -85,7 +87,7 @@ class Table:
         before, during, after = self.plan
         # (what to report, when this phase is over), phase by phase.
         phases = (
-            ("", lambda: hub.connected and self.pressing(now, before)),
+            ("", lambda: self.pressing(now, before, hub.connected)),
             ("host gone", lambda: not hub.connected),
             ("queued", lambda: self.pressing(now, during)
              and hub.next_number - 1 == 2 * (before + during)),
@@ -104,21 +106,29 @@ class Table:
 
 
 class Clock:
-    """main.py's ``time``: the same ticks, and the script run at every turn of the loop."""
+    """main.py's ``time``, with the script run at every turn of the loop. Its ticks follow
+    the real clock but move at most ``STEP_MS`` a turn: this process stalled by a loaded
+    machine is no stalled Pico, and a 30 ms press must not become a 1 s hold."""
+
+    STEP_MS = 50
 
     def __init__(self, table, real):
         self.table = table
         self.real = real
-        self.start = real.ticks_ms()
+        self.seen = real.ticks_ms()
+        self.ticks = 0
 
     def ticks_ms(self):
-        return self.real.ticks_ms()
+        seen = self.real.ticks_ms()
+        self.ticks += min(self.real.ticks_diff(seen, self.seen), self.STEP_MS)
+        self.seen = seen
+        return self.ticks
 
     def ticks_diff(self, a, b):
-        return self.real.ticks_diff(a, b)
+        return a - b  # these ticks never wrap
 
     def sleep_ms(self, ms):
-        self.table.step(self.real.ticks_diff(self.real.ticks_ms(), self.start))
+        self.table.step(self.ticks_ms())
         self.real.sleep_ms(ms)
 
 
