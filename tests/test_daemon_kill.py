@@ -1,9 +1,10 @@
 """The kill test: `companion run --sim --feed` SIGKILLed at 50 random moments of a game.
 
-Each run is restarted with the same arguments; every event acknowledged (logged as stored)
-before a kill must still be stored afterwards, the store must always hold a prefix of the
-log, and in the end it holds the whole log exactly once, with the same result as
-`companion replay`.
+Each run is killed once it has said it stored 1 to 4 events (observed progress, however
+slow the machine; a few random milliseconds later, so that kills land mid-write too) and
+restarted with the same arguments; every event acknowledged (logged as stored) before a kill
+must still be stored afterwards, the store must always hold a prefix of the log, and in the
+end it holds the whole log exactly once, with the same result as `companion replay`.
 """
 
 import json
@@ -20,6 +21,8 @@ from companion.table import TableStore
 
 KILLS = 50
 EVENTS = 150
+#: A bound on waiting for a run to store its events, never a timing check.
+PATIENCE = 60.0
 
 
 def companion(*args: str) -> list[str]:
@@ -35,10 +38,13 @@ def stored_entries(db: Path) -> list[dict]:
         return store.load(sessions[0].id)[1] if sessions else []
 
 
+def stored_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("companion: stored #")]
+
+
 def acknowledged(output: str) -> int:
     """The highest sequence number the daemon said it stored."""
-    numbers = [int(line.split("#")[1].split(":")[0]) for line in output.splitlines()
-               if line.startswith("companion: stored #")]
+    numbers = [int(line.split("#")[1].split(":")[0]) for line in stored_lines(output)]
     return max(numbers, default=0)
 
 
@@ -55,9 +61,14 @@ def test_sigkill_at_50_random_moments_loses_no_acknowledged_event(tmp_path):
     kills = mid_game = 0
     while kills < KILLS:
         out = tmp_path / f"run{kills}.out"
+        wanted = moments.randint(1, 4)
         with open(out, "w") as handle:
             process = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, env=env)
-            time.sleep(moments.uniform(0.2, 0.5))
+            end = time.monotonic() + PATIENCE
+            while len(stored_lines(out.read_text())) < wanted and process.poll() is None:
+                assert time.monotonic() < end, f"run {kills}: nothing stored in {PATIENCE} s"
+                time.sleep(0.002)
+            time.sleep(moments.uniform(0, 0.01))  # a spread of moments, not the condition
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
         acked = acknowledged(out.read_text())

@@ -180,3 +180,90 @@ def test_a_malformed_welcome_is_ignored_and_hello_is_sent_again() -> None:
     assert host.receive(bad, 1) == []
     assert not host.welcomed
     assert p.FrameParser().feed(host.tick(10)) == [hello]
+
+
+# --- a host stalled longer than the hub's patience (issue 14, item 1) -----------------------
+
+class FirmwareOneZero(p.HubSide):
+    """The hub as firmware 1.0.0 was: a host it timed out is served again only after a HELLO."""
+
+    def _host_back(self) -> None:
+        pass
+
+
+def talk(host: p.HostSide, hub: p.HubSide, start: int, end: int, step: int = 10) -> list:
+    """Both ends served every ``step`` ms of simulated time; the events the host delivered."""
+    got = []
+    for now in range(start, end, step):
+        hub.receive(host.tick(now), now)
+        got += host.receive(hub.tick(now), now)
+    return got
+
+
+def presses(count: int) -> list:
+    return [("press", "seat", seat % 6, 0) for seat in range(count)]
+
+
+def stalled_link(host: p.HostSide, hub: p.HubSide) -> list:
+    """Events before a 4 s host stall, then events while the hub waits for the stalled host."""
+    host.connect(0)
+    for seat in range(3):
+        hub.add_event("press", "seat", seat)
+    got = talk(host, hub, 0, 500)
+    assert got == presses(3)
+    # The host stalls (SIGSTOP, a long SD-card write): the hub hears nothing for 4 s.
+    for now in range(500, 4500, 10):
+        hub.tick(now)
+    assert not hub.connected, "the hub gave up on its host"
+    for seat in range(3, 9):
+        hub.add_event("press", "seat", seat % 6)
+    return got
+
+
+def test_a_hub_serves_its_stalled_host_again_on_the_next_frame_it_hears() -> None:
+    # A host without the stall check (as 1.0.0 was) still gets every event, once, in order.
+    host = p.HostSide(stall_ms=10**9)
+    hub = p.HubSide(boot=1, firmware="test")
+    got = stalled_link(host, hub) + talk(host, hub, 4500, 6500)
+    assert host.handshakes == 1, "no HELLO needed"
+    assert got == presses(9)
+    assert hub.outbox == []
+
+
+def test_a_stalled_host_says_hello_again_to_a_hub_that_gave_up_on_it() -> None:
+    host = p.HostSide()
+    hub = FirmwareOneZero(boot=1, firmware="test")
+    got = stalled_link(host, hub) + talk(host, hub, 4500, 6500)
+    assert host.handshakes == 2
+    assert got == presses(9)
+    assert hub.outbox == []
+
+
+def test_pongs_of_queued_events_that_never_come_make_the_host_say_hello_again() -> None:
+    # The hub stopped serving a host that never went quiet (the hub's reason is unknown).
+    host = p.HostSide()
+    hub = FirmwareOneZero(boot=1, firmware="test")
+    host.connect(0)
+    assert talk(host, hub, 0, 500) == []
+    hub.connected = False
+    hub.add_event("press", "seat", 0)
+    # Nothing for 2 s since the handshake (heartbeats every 1 s, PONGs saying 1 queued).
+    got = talk(host, hub, 500, 1900)
+    assert got == [] and host.queued == 1, "heard of, not yet delivered"
+    got += talk(host, hub, 1900, 4000)
+    assert got == presses(1) and host.handshakes == 2
+
+
+def test_a_hub_rebooted_unseen_waits_for_hello_then_numbers_its_events_afresh() -> None:
+    host = p.HostSide()
+    old = p.HubSide(boot=1, firmware="test")
+    host.connect(0)
+    for _ in range(4):
+        old.add_event("press", "menu")
+    assert len(talk(host, old, 0, 500)) == 4
+    rebooted = p.HubSide(boot=2, firmware="test")
+    rebooted.add_event("press", "seat", 0)
+    # A PING is no HELLO: the new boot must not send its event 1 to a host expecting 5.
+    assert talk(host, rebooted, 500, 1500) == []
+    assert not rebooted.connected
+    assert talk(host, rebooted, 1500, 4000) == presses(1)

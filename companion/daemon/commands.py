@@ -28,6 +28,7 @@ from companion.daemon.sources import (
     Keyboard,
     pin_factory,
 )
+from companion.daemon.storelock import hold_store
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.paths import default_db
@@ -126,7 +127,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     board = TerminalBoard(footer=KEY_HELP) if args.sim and sys.stdout.isatty() else None
     setup_logging(config.daemon.log_level, board)
     db = Path(args.db or config.table.db or default_db())
-    with TableStore(db) as store:
+    with TableStore(db) as store, hold_store(db):
         daemon_parts = parts(config, args.sim)
         table = None
         if args.feed:
@@ -151,7 +152,11 @@ def run_daemon(args: argparse.Namespace) -> int:
 
 
 def stop_on_signals(daemon: Daemon) -> None:
-    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) finish the loop cleanly."""
+    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) finish the loop cleanly.
+
+    The handler runs between two lines of the main thread, which may hold any lock at that
+    moment: it only puts on the daemon's SimpleQueue, whose put takes no lock a get holds.
+    """
     def handler(number: int, _frame: Any) -> None:
         daemon.submit(Stop(signal.Signals(number).name))
 

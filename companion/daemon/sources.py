@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Stop
@@ -35,13 +36,16 @@ def pin_factory(name: str) -> Any:
 
 
 class GpioControls(Part):
-    """The trap dial, its switch, the seat buttons and the menu button on GPIO."""
+    """The trap dial, its switch, the seat buttons and the menu button on GPIO. ``clock``
+    times bounces and holds (tests give one that moves only as their mock fingers do)."""
 
     name = "controls"
 
-    def __init__(self, pinmap: PinMap, factory: Any = None) -> None:
+    def __init__(self, pinmap: PinMap, factory: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.pinmap = pinmap
         self.factory = factory
+        self.clock = clock
         self.inputs: Any = None
         self._stop = threading.Event()
 
@@ -49,7 +53,8 @@ class GpioControls(Part):
         from companion.hardware.inputs import TableInputs
 
         self._stop.clear()
-        self.inputs = TableInputs(self.pinmap, submit, pin_factory=self.factory)
+        self.inputs = TableInputs(self.pinmap, submit, pin_factory=self.factory,
+                                  clock=self.clock)
         threading.Thread(target=self._poll, args=(submit,), name="controls",
                          daemon=True).start()
 

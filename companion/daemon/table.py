@@ -76,7 +76,8 @@ class Daemon:
                  notifier: Notifier | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
-        self.queue: queue.Queue[Any] = queue.Queue()
+        # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.screens = {screen.name: screen for screen in screens}
         self.supervisor = Supervisor([*screens, *parts], retry_seconds, self.submit)
         self.default_game, self.default_seats = default_game, list(default_seats)
@@ -105,7 +106,7 @@ class Daemon:
     # --- the outside world puts items here ---------------------------------------------
 
     def submit(self, item: Any) -> None:
-        """Thread-safe: any source may call it at any time."""
+        """Thread-safe, and safe in a signal handler: any source may call it at any time."""
         self.queue.put(item)
 
     # --- sessions ----------------------------------------------------------------------

@@ -176,6 +176,7 @@ class Hub:
             link.reset_input_buffer()
             session = self.session
             session.connect(_now_ms())
+            handshakes = session.handshakes
             while not self._stop.is_set():
                 if self._ping_due:
                     self._ping_due = False
@@ -190,7 +191,9 @@ class Hub:
                         self._deliver(*event)
                     if session.answers > answered:
                         self._pinged.set()
-                if session.welcomed and not self._connected.is_set():
+                if session.handshakes > handshakes:
+                    # The first handshake on this port, or a HELLO said again after a stall.
+                    handshakes = session.handshakes
                     self.connections += 1
                     self._connected.set()
                     log.info("hub on %s: firmware %s", path, session.firmware)

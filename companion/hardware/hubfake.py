@@ -92,6 +92,14 @@ class FakeHub:
             self.core.add_event("press", control, index)
             self.core.add_event("release", control, index)
 
+    def noise(self, to_host: bytes = b"", to_hub: bytes = b"") -> None:
+        """Line noise: ``to_host`` goes out between the hub's frames, ``to_hub`` is heard as if
+        the host had sent it."""
+        with self._lock:
+            if to_hub:
+                self.core.receive(to_hub, time.monotonic() * 1000)
+            self._pending += to_host
+
     def turn(self, index: int, detents: int) -> None:
         """Turn encoder ``index`` by ``detents`` (negative: counter-clockwise)."""
         self.add_event("dial", "encoder", index, detents)

@@ -25,6 +25,11 @@ END = 0x7E
 MAX_PAYLOAD = 40
 #: Sync (2) + length + sequence + type before the payload, CRC-16 (2) + end after it.
 OVERHEAD = 8
+#: The hub stops sending to a host it has not heard from for this long.
+HOST_TIMEOUT_MS = 3000
+#: A host that has sent nothing for this long (it was stalled), or that hears of queued
+#: events but gets none for this long, says HELLO again: well before the hub gives up on it.
+STALL_MS = 2000
 
 # Message types.
 HELLO = 0x01  # host -> hub, a request: protocol version of the host
@@ -184,7 +189,9 @@ class HubSide:
 
     Events go out at most ``window`` at a time; if the oldest one sent is not acknowledged
     within ``resend_ms`` all those in flight are sent again (go-back-N). A HELLO starts a
-    new connection: the hub answers and resends everything not yet acknowledged.
+    new connection: the hub answers and resends everything not yet acknowledged. A host
+    silent for ``host_timeout_ms`` is taken for gone; any frame from it afterwards (it was
+    only stalled) serves it again the same way.
 
     >>> hub = HubSide(boot=5, firmware="1.0")
     >>> hub.add_event("press", "seat", 2)
@@ -194,7 +201,7 @@ class HubSide:
 
     def __init__(self, boot: int, firmware: str, major: int = PROTOCOL_MAJOR,
                  minor: int = PROTOCOL_MINOR, capacity: int = 256, window: int = 16,
-                 resend_ms: int = 100, host_timeout_ms: int = 3000) -> None:
+                 resend_ms: int = 100, host_timeout_ms: int = HOST_TIMEOUT_MS) -> None:
         self.boot = boot
         self.firmware = firmware
         self.major = major
@@ -210,6 +217,8 @@ class HubSide:
         #: Events lost because the outbox was full (the host was away too long).
         self.dropped = 0
         self.connected = False
+        #: A host has said HELLO to this boot: only then may another frame bring it back.
+        self.greeted = False
         self._in_flight = 0
         self._sent_at = 0
         self._host_seen = 0
@@ -231,16 +240,29 @@ class HubSide:
             self._host_seen = now
             # A longer HELLO is a newer host: answered all the same, it judges the versions.
             if kind == HELLO and len(payload) >= 2:
-                self.connected = True
-                self._in_flight = 0
+                self.greeted = True
+                self._serve_host()
                 oldest = self.outbox[0][0] if self.outbox else self.next_number
                 welcome = encode_welcome(self.major, self.minor, self.boot, oldest, self.firmware)
                 self._replies.extend(encode_frame(seq, WELCOME, welcome))
-            elif kind == PING and not payload:
+                continue
+            if not self.connected and self.greeted:
+                self._host_back()
+            if kind == PING and not payload:
                 pong = struct.pack(_PONG, min(len(self.outbox), 0xFFFF), self.dropped)
                 self._replies.extend(encode_frame(seq, PONG, pong))
             elif kind == EVENT_ACK and len(payload) == 4:
                 self._acknowledge(struct.unpack(">I", payload)[0], now)
+
+    def _serve_host(self) -> None:
+        """Send to the host from the oldest event not acknowledged, at the next ``tick``."""
+        self.connected = True
+        self._in_flight = 0
+
+    def _host_back(self) -> None:
+        # The host was stalled, not gone: it knows this boot, so it takes the resent events
+        # exactly once (it drops the ones it already has by their number).
+        self._serve_host()
 
     def _acknowledge(self, upto: int, now: int) -> None:
         done = 0
@@ -286,12 +308,19 @@ class HostSide:
     then ``tick`` raises LinkDead. Events are delivered only in sequence-number order: a
     repeat is acknowledged again and dropped, a gap waits for the hub to resend. The
     delivery position survives ``connect`` as long as the hub's boot id stays the same.
+    After ``stall_ms`` without sending anything (the host was stalled), or when a PONG
+    reports queued events and none has come for ``stall_ms``, the host says HELLO again:
+    the hub may have given up on it, and a HELLO to the same boot loses and repeats nothing.
     """
 
-    def __init__(self, retry_ms: int = 250, tries: int = 4, heartbeat_ms: int = 1000) -> None:
+    def __init__(self, retry_ms: int = 250, tries: int = 4, heartbeat_ms: int = 1000,
+                 stall_ms: int = STALL_MS) -> None:
         self.retry_ms = retry_ms
         self.tries = tries
         self.heartbeat_ms = heartbeat_ms
+        self.stall_ms = stall_ms
+        #: Handshakes answered (the first and every HELLO said again).
+        self.handshakes = 0
         self.boot = None
         self.expected = 0
         self.firmware = None
@@ -307,6 +336,8 @@ class HostSide:
         self._pending = {}
         self._seq = 0
         self._last_ping = 0
+        self._last_sent = 0
+        self._last_event = 0
         self._ack_due = False
         self._out = bytearray()
 
@@ -318,6 +349,12 @@ class HostSide:
         self._ack_due = False
         self._out = bytearray()
         self._request(HELLO, struct.pack(">BB", PROTOCOL_MAJOR, PROTOCOL_MINOR), now)
+
+    def _hello_again(self, now: int) -> None:
+        # Same port, same parser: bytes already on their way still count.
+        parser = self.parser
+        self.connect(now)
+        self.parser = parser
 
     def ping(self, now: int) -> None:
         """Send a heartbeat now; its round trip lands in ``round_trips`` (milliseconds)."""
@@ -335,12 +372,16 @@ class HostSide:
         events = []
         for seq, kind, payload in self.parser.feed(data):
             if kind == EVENT:
-                self._on_event(payload, events)
+                self._on_event(payload, events, now)
             elif kind == WELCOME and seq in self._pending and self._on_welcome(payload):
                 self._answered(seq, now)
+                self._last_event = now
             elif kind == PONG and seq in self._pending and len(payload) == 6:
                 self.queued, self.dropped = struct.unpack(_PONG, payload)
                 self._answered(seq, now)
+                if self.welcomed and self.queued and now - self._last_event >= self.stall_ms:
+                    # The hub holds events but sends none: it no longer serves this host.
+                    self._hello_again(now)
         return events
 
     def _answered(self, seq: int, now: int) -> None:
@@ -366,16 +407,18 @@ class HostSide:
             self.boot = boot
             self.expected = oldest
         self.welcomed = True
+        self.handshakes += 1
         self._ack_due = True
         return True
 
-    def _on_event(self, payload: bytes, events: list) -> None:
+    def _on_event(self, payload: bytes, events: list, now: int) -> None:
         if not self.welcomed:
             return
         try:
             number, kind, control, index, value = decode_event(payload)
         except ProtocolError:
             return
+        self._last_event = now
         self._ack_due = True
         if number == self.expected:
             self.expected += 1
@@ -383,6 +426,9 @@ class HostSide:
 
     def tick(self, now: int) -> bytes:
         """The bytes to send now: requests, retransmissions, acknowledgement, heartbeat."""
+        if self.welcomed and now - self._last_sent >= self.stall_ms:
+            # Silent this long, the host was stalled: the hub may have stopped serving it.
+            self._hello_again(now)
         for seq in self._pending:
             entry = self._pending[seq]
             if now - entry[2] >= self.retry_ms:
@@ -401,4 +447,6 @@ class HostSide:
                 self.ping(now)
         out = self._out
         self._out = bytearray()
+        if out:
+            self._last_sent = now
         return bytes(out)
