@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.errors import CompanionError, LogError
 from companion.games import engine
+from companion.terminal import json_shown
 
 HEADER_FIELDS = ("game", "seats", "seed", "options")
 SEED_LIMIT = 2**63
@@ -105,5 +106,5 @@ def read_log(path: str | Path) -> tuple[Header, list[tuple[int, Any]]]:
 
 
 def dump_event(event: Any) -> str:
-    """One log line: compact JSON, non-ASCII kept readable."""
-    return json.dumps(event, ensure_ascii=False, separators=(", ", ": "))
+    """One log line: compact JSON, non-ASCII kept readable, control characters escaped."""
+    return json_shown(event, separators=(", ", ": "))
