@@ -2,7 +2,8 @@
 
 An event counts as accepted only once its transaction has committed with
 ``synchronous=FULL``, so a power cut after "accepted" loses nothing. The store never
-holds an event the engine refused: ``StoredSession.append`` applies first, writes second.
+holds an event the engine refused: ``StoredSession.append`` applies first, writes second;
+nor a header its own reader refuses (``Header.to_line``).
 
 >>> store = TableStore(":memory:")
 >>> table = store.new_session(Header("traps", ("Ann", "Bob"), seed=7))
@@ -81,6 +82,7 @@ class TableStore:
 
     def new_session(self, header: Header, events: Iterable[Any] = ()) -> StoredSession:
         """Start a session; ``events`` (already in a log) are checked and stored with it."""
+        line = header.to_line()  # refused here, not when it is read back
         session = TableSession(header)
         for event in events:
             session.apply(event)
@@ -88,7 +90,7 @@ class TableStore:
         with self._transaction():
             cursor = self.db.execute(
                 "INSERT INTO sessions (header, created, finished) VALUES (?, ?, ?)",
-                (json.dumps(header.to_json()), now, int(session.game.finished)))
+                (line, now, int(session.game.finished)))
             session_id = int(cursor.lastrowid or 0)
             self.db.executemany(
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
