@@ -116,12 +116,14 @@ def render_result(result: dict[str, Any]) -> str:
 
 # --- store commands ----------------------------------------------------------------------
 
-def open_store(path: str | None) -> TableStore:
-    return TableStore(Path(path) if path else default_db())
+def open_store(path: str | None, read_only: bool = False) -> TableStore:
+    """The store of ``--db`` (default: the state directory's); read-only for commands that
+    only read, so that they never create or change it and work on a read-only mount."""
+    return TableStore(Path(path) if path else default_db(), read_only=read_only)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
+    with open_store(args.db, read_only=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
@@ -149,7 +151,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_sessions(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
+    with open_store(args.db, read_only=True) as store:
         infos = store.sessions()
     if args.json:
         print(json.dumps([{"id": i.id, "game": i.header.game, "seats": list(i.header.seats),

@@ -146,6 +146,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         geometry=config.vision.geometry())
         if table is not None:
             daemon.use_table(table)
+        else:
+            daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
         return daemon.run()
 
