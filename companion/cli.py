@@ -20,6 +20,7 @@ from companion.terminal import shown
 #: Modules that register commands; each has ``add_parser(subparsers)``.
 COMMAND_MODULES = (
     "companion.commands.table",
+    "companion.commands.check",
     "companion.vision.commands",
     "companion.daemon.commands",
     "companion.hardware.doctor",
