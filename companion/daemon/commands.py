@@ -135,7 +135,7 @@ def run_daemon(args: argparse.Namespace) -> int:
             logging.getLogger("companion.daemon").info(
                 "feeding %s into session %d: %d of %d events already stored",
                 args.feed, table.id, done, len(events))
-            daemon_parts = [FeedSource(events[done:])]
+            daemon_parts = [FeedSource(events[done:], config.daemon.retry_seconds)]
         daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
