@@ -261,6 +261,8 @@ def parse_config(text: str, origin: str = "config") -> Config:
     try:
         config.pinmap()
     except ConfigError as exc:
+        if str(exc).startswith("[hardware"):  # it names the config's own key already
+            raise
         raise ConfigError(f"[hardware] / [inputs] pinmap: {exc}") from None
     try:
         config.vision.geometry().table()
