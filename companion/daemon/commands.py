@@ -29,7 +29,7 @@ from companion.daemon.sources import (
     pin_factory,
 )
 from companion.daemon.table import Daemon
-from companion.errors import ConfigError
+from companion.errors import CompanionError, ConfigError
 from companion.paths import default_db
 from companion.table import TableStore, read_log
 
@@ -166,12 +166,17 @@ DEMO_ORDER = ("traps", "deathtrap", "tricky", "rumble")
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from companion.daemon.demo import check_requirements, play_demo, score_table
+    from companion.daemon.demo import check_requirements, play_demo, prepare_out, score_table
 
     check_requirements()
     out = Path(args.out)
+    prepare_out(out)
     for game in [args.game] if args.game else DEMO_ORDER:
-        result = play_demo(game, out, args.seed)
+        try:
+            result = play_demo(game, out, args.seed)
+        except OSError as error:  # the folder filled up or went away meanwhile
+            raise CompanionError(f"--out {out}: cannot write {error.filename or 'there'} "
+                              f"({error.strerror})") from None
         print(score_table(result))
         print("  wrote: " + ", ".join(str(path) for path in result.files))
         print()
