@@ -167,3 +167,25 @@ def test_run_feed_on_a_really_full_disk_waits_for_room_and_stores_every_event_on
     assert result["full_seen"] and result["alive_while_full"], output
     assert "Traceback" not in output and result["code"] == 0, output
     assert [json.loads(line) for line in result["exported"]] == [header, *events]
+
+
+def test_on_a_disk_full_from_the_start_writers_say_so_and_readers_still_read(tmp_path):
+    header, events = random_game(3, 3)
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in [header, *events]))
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    db = mount / "table.db"
+    companion = f"{sys.executable} -m companion.cli"
+    done = sandbox.run(
+        f"mount -t tmpfs -o size=256k tmpfs {mount} && {companion} import {log} --db {db} "
+        f"&& {{ cat /dev/zero > {mount}/filler; "  # to the last byte: cat stops on ENOSPC
+        f"{companion} import {log} --db {db}; echo import $?; "
+        f"{companion} run --sim --feed {log} --db {db} < /dev/null; echo feed $?; "
+        f"{companion} sessions --db {db} --json; }} 2>&1")
+    lines = done.stdout.splitlines()
+    assert "import 2" in lines and "feed 2" in lines, done.stdout
+    refusals = [line for line in lines if line.startswith("companion: ")]
+    assert len(refusals) == 2 and all("storage full" in line for line in refusals)
+    assert json.loads(lines[-1])[0]["events"] == len(events)  # the store still reads whole
+    assert "Traceback" not in done.stdout

@@ -51,9 +51,11 @@ def damaged(path: str, detail: str) -> StoreDamaged:
 
 def store_error(error: sqlite3.DatabaseError, path: str) -> StoreError:
     """The StoreError a user should read for this SQLite error on the store at ``path``."""
+    extended = getattr(error, "sqlite_errorcode", None) or 0
     # Extended result codes (SQLITE_IOERR_WRITE, ...) carry their primary code in the low byte.
-    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
-    if code == sqlite3.SQLITE_FULL:
+    code = extended & 0xFF
+    # No room for the -shm file SQLite needs to open a WAL store is a full disk too.
+    if code == sqlite3.SQLITE_FULL or extended == sqlite3.SQLITE_IOERR_SHMSIZE:
         return StorageFull(f"storage full: the table store {path} cannot grow ({error}); "
                            "free some space and it is written again")
     if code == sqlite3.SQLITE_NOTADB:

@@ -75,11 +75,20 @@ def connect_for_reading(path: str) -> sqlite3.Connection | None:
         try:
             db.execute("PRAGMA schema_version").fetchone()
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_CANTOPEN:
+            if not _no_shm_to_be_had(error, file):
                 raise
-            # A WAL store on a read-only mount has no -shm file and cannot get one: nobody
-            # can be writing it there, so it is read as it lies.
+            # A WAL store on a read-only mount (or a full disk) has no -shm file and cannot
+            # get one, so nobody is writing it; with no WAL to replay it is read as it lies.
             db.close()
             db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
             db.execute("PRAGMA schema_version").fetchone()
     return db
+
+
+def _no_shm_to_be_had(error: sqlite3.OperationalError, file: Path) -> bool:
+    """Whether ``error`` is SQLite failing to make the -shm file of a store whose WAL is empty."""
+    code = error.sqlite_errorcode
+    if code & 0xFF != sqlite3.SQLITE_CANTOPEN and code != sqlite3.SQLITE_IOERR_SHMSIZE:
+        return False
+    wal = file.with_name(file.name + "-wal")
+    return not wal.exists() or wal.stat().st_size == 0
