@@ -117,6 +117,7 @@ class _Reader:
         self.overrides = overrides or {}
 
     def error(self, message: str) -> ConfigError:
+        # Messages about a key begin with it: "timing.hold_ms must be ...".
         key, _, rest = message.partition(" ")
         named = _config_key(key, self.overrides)
         if named:
