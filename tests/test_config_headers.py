@@ -78,3 +78,20 @@ def test_every_new_game_a_valid_config_offers_can_be_stored_and_read_back(seats,
 
 def _toml_list(names: list[str]) -> str:
     return json.dumps(names)  # a JSON list of strings is a TOML array
+
+
+def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path):
+    from companion.daemon.displays import MemoryScreen
+    from companion.daemon.table import Daemon
+
+    store = TableStore(tmp_path / "t.db")
+    store.new_session(Header("traps", ("Ann", "Bob"), 7))
+    # What a config with seats = [""] made an older companion store.
+    store.db.execute("UPDATE sessions SET header = ? WHERE id = 1", (json.dumps(
+        {"game": "traps", "seats": ["", "Bob"], "seed": 7, "options": {}}),))
+    daemon = Daemon(store, screens=[MemoryScreen("table")])
+    daemon.resume_or_offer()
+    assert daemon.table is None and daemon.purpose == "new game"
+    assert daemon.table_notice == "session 1 unreadable: companion check"
+    daemon.start_game(Header("traps", ("Ann", "Bob"), 8))
+    assert daemon.table is not None and daemon.table.id == 2

@@ -35,7 +35,7 @@ from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
 from companion.screens.ui import TableUI
 from companion.table import Header, StoredSession, TableStore
-from companion.table.faults import StorageFull, StoreError
+from companion.table.faults import StorageFull, StoreDamaged, StoreError
 
 log = logging.getLogger("companion.daemon")
 
@@ -123,14 +123,19 @@ class Daemon:
     def resume_or_offer(self) -> None:
         """Resume the unfinished session, or open the new-game menu on the table screen."""
         latest = self.store.latest(unfinished=True)
-        if latest is not None:
-            self.use_table(self.store.open_session(latest))
-            assert self.table is not None
-            log.info("resumed session %d (%s, %d seats, %d events)", latest,
-                     self.table.header.game, len(self.table.header.seats),
-                     len(self.table.session.entries))
-        else:
+        if latest is None:
             self.offer_new_game()
+            return
+        try:
+            table = self.store.open_session(latest)
+        except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
+            log.warning("session %d cannot be resumed: %s", latest, error)
+            self.offer_new_game()  # the table plays on; `companion check` tells the rest
+            self.table_notice = f"session {latest} unreadable: companion check"
+            return
+        self.use_table(table)
+        log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
+                 len(table.header.seats), len(table.session.entries))
 
     def offer_new_game(self) -> None:
         self.open_dialogue("new game", new_game(self.default_game, self.default_seats,
