@@ -15,10 +15,12 @@ from collections.abc import Sequence
 
 from companion import __version__
 from companion.errors import CompanionError, LogError
+from companion.terminal import shown
 
 #: Modules that register commands; each has ``add_parser(subparsers)``.
 COMMAND_MODULES = (
     "companion.commands.table",
+    "companion.commands.check",
     "companion.vision.commands",
     "companion.daemon.commands",
     "companion.hardware.doctor",
@@ -51,7 +53,7 @@ def report_error(error: CompanionError, as_json: bool) -> int:
         message = error.message if isinstance(error, LogError) else str(error)
         print(json.dumps({"error": {"line": line, "message": message}}))
     else:
-        print(f"companion: {error}", file=sys.stderr)
+        print(f"companion: {shown(str(error))}", file=sys.stderr)
     return 2
 
 

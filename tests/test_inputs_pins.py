@@ -29,11 +29,11 @@ def test_config_overrides_replace_single_keys() -> None:
     ({"encoder": {"a": 5}}, "GPIO 5 is used twice: encoder.a and buttons.seats[0]"),
     ({"buttons": {"menu": 2}}, "GPIO 2 is used twice: buttons.menu and i2c.sda"),
     ({"buttons": {"seats": [5, 6, 5]}}, "buttons.seats[0] and buttons.seats[2]"),
-    ({"encoder": {"b": 40}}, "encoder.b must be a BCM GPIO number 0-27, got 40"),
-    ({"encoder": {"switch": "27"}}, "encoder.switch must be a BCM GPIO number"),
-    ({"i2c": {"mux_mode": "magic"}}, "i2c.mux_mode must be one of overlay, select"),
-    ({"timing": {"bounce_ms": -1}}, "timing.bounce_ms must not be negative"),
-    ({"display": {"persist": "yes"}}, "display.persist must be true or false"),
+    ({"encoder": {"b": 40}}, "[hardware.encoder] b: must be a BCM GPIO number 0-27, got 40"),
+    ({"encoder": {"switch": "27"}}, "[hardware.encoder] switch: must be a BCM GPIO number"),
+    ({"i2c": {"mux_mode": "magic"}}, "[hardware.i2c] mux_mode: must be one of overlay, select"),
+    ({"timing": {"bounce_ms": -1}}, "[hardware.timing] bounce_ms: must be between 0 and 500 ms"),
+    ({"display": {"persist": "yes"}}, "[hardware.display] persist: must be true or false"),
 ])
 def test_mistakes_name_the_key(overrides: dict, named: str) -> None:
     with pytest.raises(ConfigError, match=None) as caught:

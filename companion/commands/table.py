@@ -11,9 +11,10 @@ from typing import Any
 from companion.errors import CompanionError, LogError, OptionError
 from companion.games import ENGINES, engine
 from companion.paths import default_db
-from companion.table.log import read_log
+from companion.table.log import dump_event, read_log
 from companion.table.session import TableSession
 from companion.table.store import TableStore
+from companion.terminal import json_shown, shown
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -82,17 +83,21 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         if error is not None:
             result["error"] = {"line": error.line, "message": error.message}
-        print(json.dumps(result, ensure_ascii=False))
+        print(json_shown(result))
     else:
         print(render_result(result))
         if error is not None:
-            print(f"companion: {error}", file=sys.stderr)
+            print(f"companion: {shown(str(error))}", file=sys.stderr)
     return 2 if error else 0
 
 
 def render_result(result: dict[str, Any]) -> str:
-    """A replay result for a person: a score table, the winners, then the state."""
-    seats, totals, rounds = result["seats"], result["totals"], result["rounds"]
+    """A replay result for a person: a score table, the winners, then the state.
+
+    Seat names are shown escaped: a name is the players' text, not terminal commands.
+    """
+    seats = [shown(name) for name in result["seats"]]
+    totals, rounds = result["totals"], result["rounds"]
     width = max(len(name) for name in seats)
     status = "finished" if result["finished"] else "in progress"
     lines = [f"{result['game']}: {len(seats)} seats, {status}"]
@@ -105,23 +110,24 @@ def render_result(result: dict[str, Any]) -> str:
     if result["winners"]:
         lines.append("winners: " + ", ".join(seats[s] for s in result["winners"]))
     lines.append("state:")
-    lines.append(json.dumps(result["state"], indent=2, ensure_ascii=False))
+    lines.append(json_shown(result["state"], indent=2))
     return "\n".join(lines)
 
 
 # --- store commands ----------------------------------------------------------------------
 
-def open_store(path: str | None) -> TableStore:
-    return TableStore(Path(path) if path else default_db())
+def open_store(path: str | None, read_only: bool = False) -> TableStore:
+    """The store of ``--db`` (default: the state directory's); read-only for commands that
+    only read, so that they never create or change it and work on a read-only mount."""
+    return TableStore(Path(path) if path else default_db(), read_only=read_only)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
+    with open_store(args.db, read_only=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
         header, entries = store.load(session_id)
-    from companion.table.log import dump_event
     sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
     return 0
 
@@ -139,12 +145,13 @@ def run_import(args: argparse.Namespace) -> int:
             raise LogError(number, str(exc)) from None
     with open_store(args.db) as store:
         stored = store.new_session(header, session.entries)
-        print(f"stored as session {stored.id} in {store.path} ({len(session.entries)} events)")
+        print(f"stored as session {stored.id} in {shown(store.path)} "
+              f"({len(session.entries)} events)")
     return 0
 
 
 def run_sessions(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
+    with open_store(args.db, read_only=True) as store:
         infos = store.sessions()
     if args.json:
         print(json.dumps([{"id": i.id, "game": i.header.game, "seats": list(i.header.seats),
@@ -154,7 +161,7 @@ def run_sessions(args: argparse.Namespace) -> int:
     for info in infos:
         status = "finished" if info.finished else "unfinished"
         print(f"{info.id:>4}  {info.created}  {info.header.game:<9} {status:<10} "
-              f"{info.events:>5} events  {', '.join(info.header.seats)}")
+              f"{info.events:>5} events  {shown(', '.join(info.header.seats))}")
     return 0
 
 

@@ -30,7 +30,7 @@ from companion.daemon.sources import (
 )
 from companion.daemon.storelock import hold_store
 from companion.daemon.table import Daemon
-from companion.errors import ConfigError
+from companion.errors import CompanionError, ConfigError
 from companion.paths import default_db
 from companion.table import TableStore, read_log
 
@@ -136,7 +136,7 @@ def run_daemon(args: argparse.Namespace) -> int:
             logging.getLogger("companion.daemon").info(
                 "feeding %s into session %d: %d of %d events already stored",
                 args.feed, table.id, done, len(events))
-            daemon_parts = [FeedSource(events[done:])]
+            daemon_parts = [FeedSource(events[done:], config.daemon.retry_seconds)]
         daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
@@ -147,6 +147,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         geometry=config.vision.geometry())
         if table is not None:
             daemon.use_table(table)
+        else:
+            daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
         return daemon.run()
 
@@ -169,12 +171,17 @@ DEMO_ORDER = ("traps", "deathtrap", "tricky", "rumble")
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from companion.daemon.demo import check_requirements, play_demo, score_table
+    from companion.daemon.demo import check_requirements, play_demo, prepare_out, score_table
 
     check_requirements()
     out = Path(args.out)
+    prepare_out(out)
     for game in [args.game] if args.game else DEMO_ORDER:
-        result = play_demo(game, out, args.seed)
+        try:
+            result = play_demo(game, out, args.seed)
+        except OSError as error:  # the folder filled up or went away meanwhile
+            raise CompanionError(f"--out {out}: cannot write {error.filename or 'there'} "
+                              f"({error.strerror})") from None
         print(score_table(result))
         print("  wrote: " + ", ".join(str(path) for path in result.files))
         print()

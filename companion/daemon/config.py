@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.daemon.camera import TableGeometry
-from companion.errors import CompanionError, ConfigError
+from companion.daemon.dialogues import seat_names
+from companion.errors import CompanionError, ConfigError, LogError
 from companion.games import ENGINES, engine
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
+from companion.table.log import Header
 
 GAMES = tuple(sorted(ENGINES))
 
@@ -189,6 +191,36 @@ def _options(given: Any) -> dict[str, dict[str, Any]]:
     return checked
 
 
+def _header_problem(header: Header) -> str | None:
+    """Why the store would refuse this header (its reader's own words), or None."""
+    try:
+        header.to_line()
+    except LogError as exc:
+        return exc.message.removeprefix("header: ")
+    return None
+
+
+def check_new_game_headers(config: Config) -> None:
+    """Every header a new game started from the menu can get from this config, read back as
+    the store reads it: a config must not start a game the store could not hold."""
+    seats = config.table.seats
+    largest = max(engine(name).max_seats for name in GAMES)
+    if len(seats) > largest:
+        raise ConfigError(f"[table] seats: at most {largest} names (the largest game's "
+                          f"seats), got {len(seats)}")
+    problem = _header_problem(Header(config.table.game, tuple(seats), 0))
+    if problem:
+        raise ConfigError(f"[table] seats: {problem}")
+    for name in GAMES:
+        cls = engine(name)
+        for count in range(cls.min_seats, cls.max_seats + 1):
+            header = Header(name, seat_names(seats, count), 0, config.options.get(name, {}))
+            problem = _header_problem(header)
+            if problem:
+                raise ConfigError(f"[options.{name}]: a new game would store a header that "
+                                  f"cannot be read back: {problem}")
+
+
 def config_pinmap_keys() -> dict[str, Any]:
     """The shape of the shipped pin map, which ``[hardware]`` overrides must follow."""
     return tomllib.loads(DEFAULT_PINMAP.read_text(encoding="utf-8"))
@@ -225,9 +257,12 @@ def parse_config(text: str, origin: str = "config") -> Config:
     config = Config(**sections)
     if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):
         raise ConfigError("[table] seats: must be a non-empty list of different names")
+    check_new_game_headers(config)
     try:
         config.pinmap()
     except ConfigError as exc:
+        if str(exc).startswith("[hardware"):  # it names the config's own key already
+            raise
         raise ConfigError(f"[hardware] / [inputs] pinmap: {exc}") from None
     try:
         config.vision.geometry().table()

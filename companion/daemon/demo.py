@@ -11,6 +11,7 @@ written as PNG files and an animated GIF.
 from __future__ import annotations
 
 import importlib
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +96,18 @@ def check_requirements() -> None:
         except ImportError:
             raise CompanionError(f"the demo needs {package}: pip install -e . from the "
                                  f"repository installs it") from None
+
+
+def prepare_out(out: Path) -> None:
+    """Make the ``--out`` folder and prove it takes files, before a game is played."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass  # even root cannot write on a read-only mount: this finds out
+    except FileExistsError:
+        raise CompanionError(f"--out {out}: not a folder") from None
+    except OSError as error:
+        raise CompanionError(f"--out {out}: cannot write there ({error.strerror})") from None
 
 
 def play_demo(game: str, out: Path, seed: int = 1) -> DemoResult:

@@ -33,10 +33,18 @@ NEW_GAME = object()
 
 
 def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
-    """The configured names for the first seats, "Seat N" for the others."""
+    """The configured names for the first seats, "Seat N" for the others (never a name
+    already taken: a header's names must differ).
+
+    >>> seat_names(["Seat 3", "Bob"], 4)
+    ('Seat 3', 'Bob', 'Seat 4', 'Seat 5')
+    """
     names = list(defaults[:count])
+    number = len(names)
     while len(names) < count:
-        names.append(f"Seat {len(names) + 1}")
+        number += 1
+        if f"Seat {number}" not in names:
+            names.append(f"Seat {number}")
     return tuple(names)
 
 

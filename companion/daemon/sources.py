@@ -16,6 +16,7 @@ from companion.daemon.items import Fed, FeedFinished, PartFailed, Stop
 from companion.daemon.parts import Part, Submit, describe
 from companion.hardware.events import InputEvent
 from companion.hardware.pins import PinMap
+from companion.table.faults import StorageFull
 
 #: How often the GPIO controls are polled for holds and settling contacts, in seconds.
 POLL_SECONDS = 0.02
@@ -181,12 +182,17 @@ def _cbreak(stream: TextIO) -> Any:
 
 
 class FeedSource(Part):
-    """The events of a table log, one at a time, each stored before the next is given."""
+    """The events of a table log, one at a time, each stored before the next is given.
+
+    An event the store has no room for is given again every ``retry_s`` seconds until it is
+    stored: the feed waits for space like the table does, and ends with every event once.
+    """
 
     name = "feed"
 
-    def __init__(self, events: Sequence[tuple[int, Any]]) -> None:
+    def __init__(self, events: Sequence[tuple[int, Any]], retry_s: float = 1.0) -> None:
         self.events = list(events)
+        self.retry_s = retry_s
         self._stop = threading.Event()
         self._started = False
 
@@ -199,10 +205,14 @@ class FeedSource(Part):
     def _feed(self, submit: Submit) -> None:
         for line, event in self.events:
             fed = Fed(line, event)
-            submit(fed)
-            while not fed.done.wait(0.1):
-                if self._stop.is_set():
-                    return
+            while True:
+                submit(fed)
+                while not fed.done.wait(0.1):
+                    if self._stop.is_set():
+                        return
+                if not isinstance(fed.error, StorageFull) or self._stop.wait(self.retry_s):
+                    break
+                fed = Fed(line, event)
             if fed.error is not None:
                 return
         submit(FeedFinished())

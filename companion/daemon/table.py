@@ -35,6 +35,7 @@ from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
 from companion.screens.ui import TableUI
 from companion.table import Header, StoredSession, TableStore
+from companion.table.faults import StorageFull, StoreDamaged, StoreError
 
 log = logging.getLogger("companion.daemon")
 
@@ -51,6 +52,15 @@ def is_switch(control: str) -> bool:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def storage_notice(error: CompanionError, what: str) -> str:
+    """The table screen's few words for a write the store refused."""
+    if isinstance(error, StorageFull):
+        return f"storage full: {what}"
+    if isinstance(error, StoreError):
+        return f"store error: {what}"
+    return f"{what}: {error}"
 
 
 def describe_event(event: Mapping[str, Any]) -> str:
@@ -114,14 +124,19 @@ class Daemon:
     def resume_or_offer(self) -> None:
         """Resume the unfinished session, or open the new-game menu on the table screen."""
         latest = self.store.latest(unfinished=True)
-        if latest is not None:
-            self.use_table(self.store.open_session(latest))
-            assert self.table is not None
-            log.info("resumed session %d (%s, %d seats, %d events)", latest,
-                     self.table.header.game, len(self.table.header.seats),
-                     len(self.table.session.entries))
-        else:
+        if latest is None:
             self.offer_new_game()
+            return
+        try:
+            table = self.store.open_session(latest)
+        except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
+            log.warning("session %d cannot be resumed: %s", latest, error)
+            self.offer_new_game()  # the table plays on; `companion check` tells the rest
+            self.table_notice = f"session {latest} unreadable: companion check"
+            return
+        self.use_table(table)
+        log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
+                 len(table.header.seats), len(table.session.entries))
 
     def offer_new_game(self) -> None:
         self.open_dialogue("new game", new_game(self.default_game, self.default_seats,
@@ -137,9 +152,15 @@ class Daemon:
         self.table_notice = ""
 
     def start_game(self, header: Header) -> None:
-        self.use_table(self.store.new_session(header))
-        assert self.table is not None
-        log.info("new session %d: %s, %d seats", self.table.id, header.game, len(header.seats))
+        try:
+            table = self.store.new_session(header)
+        except CompanionError as error:  # a full disk: the menu again, to try once there is room
+            log.warning("new game not started: %s", error)
+            self.offer_new_game()
+            self.table_notice = storage_notice(error, "game not started")
+            return
+        self.use_table(table)
+        log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -223,6 +244,10 @@ class Daemon:
         # Even the rule that refused a seat's action can tell that seat's secret (no trap under
         # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
+        if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
+            log.warning("not stored: %s (%s)", describe_event(event), error)
+            self.table_notice = storage_notice(error, "not recorded")
+            return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
@@ -239,6 +264,10 @@ class Daemon:
                 raise LogError(fed.line, "no session to feed into")
             fed.seq = self.table.append(fed.event)
             self.accepted(fed.event, fed.seq)
+        except StorageFull as error:  # kept running: the feed gives the event again
+            log.warning("line %d not stored: %s", fed.line, error)
+            self.table_notice = storage_notice(error, "not recorded")
+            fed.error = error
         except CompanionError as error:
             fed.error = LogError(fed.line, str(error))
             self.error = fed.error

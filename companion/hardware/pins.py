@@ -27,6 +27,14 @@ MUX_MODES = ("overlay", "select")
 # BCM GPIO numbers on the 40-pin header.
 GPIO_RANGE = range(0, 28)
 MUX_CHANNELS = range(0, 8)
+#: The TCA9548A's addresses (its A0-A2 pins select one of these).
+MUX_ADDRESSES = range(0x70, 0x78)
+#: Linux numbers I2C adapters from 0; the mux overlay adds one per channel.
+I2C_BUSES = range(0, 256)
+#: A seat button and a seat screen per seat: the largest game seats 8.
+MAX_SEATS = 8
+#: Limits of the timing keys, in milliseconds: beyond them a control stops working as one.
+TIMING_MS = {"bounce_ms": (0, 500), "hold_ms": (50, 10_000), "peek_timeout_ms": (500, 600_000)}
 
 
 @dataclass(frozen=True)
@@ -82,15 +90,45 @@ def _merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, A
     return merged
 
 
-class _Reader:
-    """Typed access to the merged tables, with errors that name the file and the key."""
+def _config_key(key: str, overrides: Mapping[str, Any]) -> str | None:
+    """How the config names ``key`` (``[hardware.timing] hold_ms``) if it overrides it."""
+    parts = key.split(".")
+    node: Any = overrides
+    section = ["hardware"]
+    for index, part in enumerate(parts):
+        name = part.split("[")[0]
+        if not isinstance(node, Mapping) or name not in node:
+            return None
+        if "[" in part or index == len(parts) - 1 or not isinstance(node[name], Mapping):
+            return f"[{'.'.join(section)}] {'.'.join(parts[index:])}"
+        section.append(name)
+        node = node[name]
+    return None
 
-    def __init__(self, source: str, data: Mapping[str, Any]) -> None:
+
+class _Reader:
+    """Typed access to the merged tables, with errors that name the file and the key (or the
+    config's ``[hardware]`` key, where the config set it)."""
+
+    def __init__(self, source: str, data: Mapping[str, Any],
+                 overrides: Mapping[str, Any] | None = None) -> None:
         self.source = source
         self.data = data
+        self.overrides = overrides or {}
 
     def error(self, message: str) -> ConfigError:
+        # Messages about a key begin with it: "timing.hold_ms must be ...".
+        key, _, rest = message.partition(" ")
+        named = _config_key(key, self.overrides)
+        if named:
+            return ConfigError(f"{named}: {rest}")
         return ConfigError(f"{self.source}: {message}")
+
+    def bounded(self, key: str, limits: range, what: str) -> int:
+        value = self.get(key, int, what)
+        if value not in limits:
+            raise self.error(f"{key} must be {what}, got {value}")
+        return value
 
     def get(self, key: str, kind: type | tuple[type, ...], what: str) -> Any:
         node: Any = self.data
@@ -115,13 +153,17 @@ class _Reader:
 
     def millis(self, key: str) -> float:
         value = self.get(key, (int, float), "a time in milliseconds")
-        if value < 0:
-            raise self.error(f"{key} must not be negative, got {value}")
+        low, high = TIMING_MS[key.rpartition(".")[2]]
+        if not low <= value <= high:  # NaN too
+            raise self.error(f"{key} must be between {low} and {high} ms, got {value}")
         return value / 1000
 
 
 def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
     entries = reader.get("screens", list, "a list of [[screens]] tables")
+    if not entries:
+        raise reader.error("screens must list the table screen and the seats' screens, "
+                           "got none")
     screens: list[ScreenWiring] = []
     seen_names: set[str] = set()
     seen_places: dict[tuple[int, int], str] = {}
@@ -130,8 +172,11 @@ def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
         reader.check(key, entry, dict, "a table")
         sub = _Reader(reader.source, {key: entry})
         name = sub.get(f"{key}.name", str, "'table' or 'seat:N'")
-        if name != "table" and not (name.startswith("seat:") and name[5:].isdigit()):
-            raise reader.error(f"{key}.name must be 'table' or 'seat:N', got {name!r}")
+        seat = name[5:] if name.startswith("seat:") else ""
+        if name != "table" and not (seat.isdecimal() and seat == str(int(seat))
+                                    and int(seat) < MAX_SEATS):
+            raise reader.error(f"{key}.name must be 'table' or 'seat:N' (N 0-{MAX_SEATS - 1}), "
+                               f"got {name!r}")
         if name in seen_names:
             raise reader.error(f"{key}.name: screen {name!r} is listed twice")
         channel = sub.get(f"{key}.channel", int, "a multiplexer channel 0-7")
@@ -151,6 +196,9 @@ def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
         seen_names.add(name)
         seen_places[place] = name
         screens.append(ScreenWiring(name, channel, address, driver))
+    if "table" not in seen_names:
+        raise reader.error("screens must include the table screen (name = 'table'), which "
+                           "shows the menus")
     return tuple(screens)
 
 
@@ -164,8 +212,11 @@ def load_pinmap(path: Path | str | None = None,
         raise ConfigError(f"cannot read the pin map {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path.name}: not valid TOML: {exc}") from None
-    reader = _Reader(path.name, _merge(data, overrides or {}))
+    reader = _Reader(path.name, _merge(data, overrides or {}), overrides)
     seats = reader.get("buttons.seats", list, "a list of GPIO numbers, seat 0 first")
+    if not 1 <= len(seats) <= MAX_SEATS:
+        raise reader.error(f"buttons.seats must list 1 to {MAX_SEATS} GPIO numbers (one per "
+                           f"seat), got {len(seats)}")
     pinmap = PinMap(
         encoder_a=reader.gpio("encoder.a"),
         encoder_b=reader.gpio("encoder.b"),
@@ -176,10 +227,11 @@ def load_pinmap(path: Path | str | None = None,
         bounce_s=reader.millis("timing.bounce_ms"),
         hold_s=reader.millis("timing.hold_ms"),
         peek_timeout_s=reader.millis("timing.peek_timeout_ms"),
-        i2c_bus=reader.get("i2c.bus", int, "an I2C bus number"),
+        i2c_bus=reader.bounded("i2c.bus", I2C_BUSES, "an I2C bus number 0-255"),
         sda=reader.gpio("i2c.sda"),
         scl=reader.gpio("i2c.scl"),
-        mux_address=reader.get("i2c.mux_address", int, "an I2C address"),
+        mux_address=reader.bounded("i2c.mux_address", MUX_ADDRESSES,
+                                   "a TCA9548A address 0x70-0x77"),
         mux_mode=reader.get("i2c.mux_mode", str, " or ".join(MUX_MODES)),
         screens=_screens(reader),
         persist=reader.get("display.persist", bool, "true or false"),
@@ -187,6 +239,9 @@ def load_pinmap(path: Path | str | None = None,
     if pinmap.mux_mode not in MUX_MODES:
         raise reader.error(f"i2c.mux_mode must be one of {', '.join(MUX_MODES)}, "
                            f"got {pinmap.mux_mode!r}")
+    if pinmap.hold_s <= pinmap.bounce_s:
+        raise reader.error(f"timing.hold_ms must be longer than timing.bounce_ms "
+                           f"({pinmap.bounce_s * 1000:g}), got {pinmap.hold_s * 1000:g}")
     if any(screen.address == pinmap.mux_address for screen in pinmap.screens):
         raise reader.error(f"i2c.mux_address 0x{pinmap.mux_address:02X} is also a screen address")
     used: dict[int, str] = {}

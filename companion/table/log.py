@@ -2,17 +2,55 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from companion.errors import CompanionError, LogError
 from companion.games import engine
+from companion.terminal import json_shown
 
 HEADER_FIELDS = ("game", "seats", "seed", "options")
 SEED_LIMIT = 2**63
+#: A line longer than this is refused unread (a whole game's log is far smaller).
+MAX_LINE_BYTES = 1 << 20
+#: A log larger than this is refused: it is kept whole in memory.
+MAX_LOG_BYTES = 64 << 20
+#: Any surrogate in a Python string is a lone one: JSON's escaped pairs are decoded as one
+#: character, so this is text that cannot be written as UTF-8 at all.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value: Any, where: str) -> str | None:
+    """Where in a decoded JSON value a string or key holds a lone surrogate, else None.
+
+    >>> lone_surrogate({"seats": ["Ann", "\\ud800"]}, "header")
+    "header: 'seats'[1] holds a lone surrogate (\\\\ud800), which is not text"
+    """
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:  # not recursive: a log line may nest as deep as the JSON decoder allows
+        item, path = stack.pop()
+        found = None
+        if isinstance(item, str):
+            found = SURROGATE.search(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                found = SURROGATE.search(key)
+                if found:
+                    path = f"a key of {path}" if path else "a key"
+                    break
+                stack.append((inner, f"{path}[{key!r}]" if path else repr(key)))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}[{i}]") for i, inner in enumerate(item))
+        if found:
+            place = f"{where}: {path}" if path else where
+            return (f"{place} holds a lone surrogate (\\u{ord(found.group()):04x}), "
+                    "which is not text")
+    return None
 
 
 @dataclass(frozen=True)
@@ -36,6 +74,9 @@ class Header:
 
         if not isinstance(obj, dict):
             raise fail("line 1 must be a JSON object with game, seats, seed and options")
+        surrogate = lone_surrogate(obj, "header")
+        if surrogate:
+            raise LogError(1, surrogate)
         for key in obj:
             if key not in HEADER_FIELDS:
                 raise fail(f"unknown field '{key}' (a header has {', '.join(HEADER_FIELDS)})")
@@ -63,17 +104,41 @@ class Header:
             raise fail(f"'options' must be an object, got {options!r}")
         return cls(game, tuple(seats), seed, options)
 
+    def to_line(self) -> str:
+        """The header as a log line; LogError if ``from_json`` would refuse to read it back.
+
+        The store writes headers only through here, so it never holds one it cannot read.
+        """
+        try:
+            line = dump_event(self.to_json())
+            # NaN and infinities are not JSON: another reader would refuse the line.
+            json.dumps(self.options, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise LogError(1, f"header: 'options' must hold JSON values only ({exc})") from None
+        Header.from_json(json.loads(line))
+        return line
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON number")
+
 
 def decode_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON) for every non-blank line; LogError on bad JSON."""
+    """(line number, decoded JSON) for every non-blank line; LogError on bad JSON or text."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         try:
-            yield number, json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            message = getattr(exc, "msg", "too deeply nested")
+            value = json.loads(text, parse_constant=_not_json)
+        except RecursionError:
+            raise LogError(number, "not valid JSON (too deeply nested)") from None
+        except ValueError as exc:  # JSONDecodeError, NaN, a number of thousands of digits
+            message = getattr(exc, "msg", None) or str(exc).split(":")[0]
             raise LogError(number, f"not valid JSON ({message})") from None
+        surrogate = lone_surrogate(value, "header" if number == 1 else "event")
+        if surrogate:
+            raise LogError(number, surrogate)
+        yield number, value
 
 
 def parse_log(lines: Iterable[str]) -> tuple[Header, list[tuple[int, Any]]]:
@@ -91,19 +156,37 @@ def parse_log(lines: Iterable[str]) -> tuple[Header, list[tuple[int, Any]]]:
     return Header.from_json(obj), list(decoded)
 
 
+def read_lines(handle: BinaryIO, path: str | Path) -> Iterator[str]:
+    """The lines of a log file without their line ends, each and all within the size caps."""
+    total = 0
+    for number in itertools.count(1):
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        total += len(raw)
+        if total > MAX_LOG_BYTES:
+            raise LogError(None, f"{path} is larger than {MAX_LOG_BYTES >> 20} MiB: "
+                                 "not a table log")
+        line = raw.rstrip(b"\r\n")
+        if len(line) > MAX_LINE_BYTES:
+            raise LogError(number, f"longer than {MAX_LINE_BYTES >> 20} MiB: not a table log line")
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LogError(number, "not UTF-8 text") from None
+
+
 def read_log(path: str | Path) -> tuple[Header, list[tuple[int, Any]]]:
-    """Read and parse a table log file; a missing or unreadable file is a LogError too."""
+    """Read and parse a table log file; a missing, unreadable or huge file is a LogError too."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return parse_log(handle.read().splitlines())
+        with open(path, "rb") as handle:
+            return parse_log(read_lines(handle, path))
     except FileNotFoundError:
         raise LogError(None, f"no such file: {path}") from None
-    except UnicodeDecodeError:
-        raise LogError(None, f"{path} is not a UTF-8 text file") from None
-    except (IsADirectoryError, PermissionError) as exc:
+    except OSError as exc:  # a folder, no permission, a device that fails to read
         raise LogError(None, f"cannot read {path}: {exc.strerror}") from None
 
 
 def dump_event(event: Any) -> str:
-    """One log line: compact JSON, non-ASCII kept readable."""
-    return json.dumps(event, ensure_ascii=False, separators=(", ", ": "))
+    """One log line: compact JSON, non-ASCII kept readable, control characters escaped."""
+    return json_shown(event, separators=(", ", ": "))

@@ -18,7 +18,7 @@ from typing import Any
 from companion.errors import EventError, RuleViolation
 from companion.games import engine
 from companion.games.base import Game
-from companion.table.log import Header
+from companion.table.log import Header, lone_surrogate
 
 UNDO = "undo"
 
@@ -49,6 +49,9 @@ class TableSession:
 
     def apply(self, event: Any) -> None:
         """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""
+        surrogate = lone_surrogate(event, "event")
+        if surrogate:  # refused before the engine, whose messages may quote the text
+            raise EventError(surrogate)
         if isinstance(event, dict) and event.get("type") == UNDO:
             extra = sorted(set(event) - {"type", "t"})
             if extra:

@@ -2,7 +2,9 @@
 
 An event counts as accepted only once its transaction has committed with
 ``synchronous=FULL``, so a power cut after "accepted" loses nothing. The store never
-holds an event the engine refused: ``StoredSession.append`` applies first, writes second.
+holds an event the engine refused: ``StoredSession.append`` applies first, writes second;
+nor a header its own reader refuses (``Header.to_line``). A write that fails (a full disk)
+changes nothing, in memory or on disk, and raises a StoreError (``faults.py``).
 
 >>> store = TableStore(":memory:")
 >>> table = store.new_session(Header("traps", ("Ann", "Bob"), seed=7))
@@ -21,8 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, LogError
+from companion.table.faults import StoreDamaged, StoreError, damaged, guard
 from companion.table.log import Header, dump_event
+from companion.table.opening import connect_for_reading, connect_for_writing
 from companion.table.session import TableSession
+
+__all__ = ["SessionInfo", "StoreError", "StoredSession", "TableStore"]
+
+#: Session ids are SQLite integers; a larger number names no session.
+ID_LIMIT = 2**63
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -40,10 +49,6 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
-class StoreError(CompanionError):
-    """The store cannot be opened or read (path, permissions, not a table store)."""
-
-
 @dataclass(frozen=True)
 class SessionInfo:
     id: int
@@ -54,19 +59,41 @@ class SessionInfo:
 
 
 class TableStore:
-    """Several table sessions in one SQLite file."""
+    """Several table sessions in one SQLite file.
 
-    def __init__(self, path: str | Path) -> None:
+    ``read_only`` opens it for commands that only read: nothing is created or written, a
+    store on a read-only file or mount can be read, and a missing one reads as empty.
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        if read_only:
+            self.db = connect_for_reading(self.path) or sqlite3.connect(":memory:")
+            with guard(self.path):
+                self._check_tables()
+            return
+        self.db = connect_for_writing(self.path)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            with guard(self.path):
+                # Nothing is added to a damaged store: it would be lost with the rest.
+                problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if problem != "ok":
+                    raise damaged(self.path, problem.splitlines()[-1])
+                self.db.executescript(SCHEMA)
+        except StoreError:
+            self.db.close()
+            raise
+
+    def _check_tables(self) -> None:
+        tables = {row[0] for row in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:  # an empty or missing file: a store with no sessions
+            self.db.close()
+            self.db = sqlite3.connect(":memory:")
             self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the table store {self.path}: {exc}") from None
+        elif not {"sessions", "events"} <= tables:
+            raise StoreDamaged(f"{self.path} is not a table store (no sessions or events table)")
 
     def close(self) -> None:
         self.db.close()
@@ -81,14 +108,15 @@ class TableStore:
 
     def new_session(self, header: Header, events: Iterable[Any] = ()) -> StoredSession:
         """Start a session; ``events`` (already in a log) are checked and stored with it."""
+        line = header.to_line()  # refused here, not when it is read back
         session = TableSession(header)
         for event in events:
             session.apply(event)
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._transaction():
+        with guard(self.path), self._transaction():
             cursor = self.db.execute(
                 "INSERT INTO sessions (header, created, finished) VALUES (?, ?, ?)",
-                (json.dumps(header.to_json()), now, int(session.game.finished)))
+                (line, now, int(session.game.finished)))
             session_id = int(cursor.lastrowid or 0)
             self.db.executemany(
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
@@ -96,27 +124,53 @@ class TableStore:
         return StoredSession(self, session_id, session)
 
     def sessions(self) -> list[SessionInfo]:
-        rows = self.db.execute(
-            "SELECT s.id, s.header, s.created, s.finished, COUNT(e.seq) FROM sessions s "
-            "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id ORDER BY s.id").fetchall()
-        return [SessionInfo(r[0], Header.from_json(json.loads(r[1])), r[2], bool(r[3]), r[4])
+        with guard(self.path):
+            rows = self.db.execute(
+                "SELECT s.id, s.header, s.created, s.finished, COUNT(e.seq) FROM sessions s "
+                "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id ORDER BY s.id"
+            ).fetchall()
+        return [SessionInfo(r[0], self._header(r[0], r[1]), r[2], bool(r[3]), r[4])
                 for r in rows]
 
     def latest(self, unfinished: bool = False) -> int | None:
         """The most recent session id (only unfinished ones if asked), or None."""
         query = "SELECT MAX(id) FROM sessions" + (" WHERE finished = 0" if unfinished else "")
-        row = self.db.execute(query).fetchone()
+        with guard(self.path):
+            row = self.db.execute(query).fetchone()
         return row[0] if row and row[0] is not None else None
 
     def load(self, session_id: int) -> tuple[Header, list[Any]]:
         """The header and the stored entries of a session, in order."""
-        row = self.db.execute("SELECT header FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"no session {session_id} in {self.path}")
-        header = Header.from_json(json.loads(row[0]))
-        bodies = self.db.execute(
-            "SELECT body FROM events WHERE session_id = ? ORDER BY seq", (session_id,))
-        return header, [json.loads(body) for (body,) in bodies]
+        if not 0 < session_id < ID_LIMIT:
+            raise StoreError(f"no session {session_id} in {self.path} (sessions are numbered "
+                             "from 1: `companion sessions` lists them)")
+        with guard(self.path):
+            row = self.db.execute("SELECT header FROM sessions WHERE id = ?",
+                                  (session_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no session {session_id} in {self.path}")
+            bodies = self.db.execute(
+                "SELECT seq, body FROM events WHERE session_id = ? ORDER BY seq",
+                (session_id,)).fetchall()
+        header = self._header(session_id, row[0])
+        return header, [self._body(session_id, seq, body) for seq, body in bodies]
+
+    def _header(self, session_id: int, text: str) -> Header:
+        try:
+            return Header.from_json(json.loads(text))
+        except (ValueError, TypeError, LogError) as exc:
+            raise StoreDamaged(f"stored session {session_id} of {self.path} has a header that "
+                               f"cannot be read ({exc}): `companion check --db {self.path}` "
+                               "says which sessions can still be exported",
+                               f"its header cannot be read ({exc})") from None
+
+    def _body(self, session_id: int, seq: int, text: str) -> Any:
+        try:
+            return json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise StoreDamaged(f"stored session {session_id} of {self.path}: event {seq} "
+                               f"cannot be read ({exc})",
+                               f"event {seq} cannot be read ({exc})") from None
 
     def open_session(self, session_id: int) -> StoredSession:
         """A stored session, replayed into memory and ready to take more events."""
@@ -136,7 +190,7 @@ class TableStore:
         return _Transaction(self.db)
 
     def _append(self, session_id: int, seq: int, event: Any, finished: bool) -> None:
-        with self._transaction():
+        with guard(self.path), self._transaction():
             self.db.execute("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                             (session_id, seq, dump_event(event)))
             self.db.execute("UPDATE sessions SET finished = ? WHERE id = ?",
@@ -144,7 +198,7 @@ class TableStore:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error (a failed COMMIT included)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -153,7 +207,19 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error:
+                self._roll_back()
+                raise
+        self._roll_back()
+
+    def _roll_back(self) -> None:
+        # A full disk may fail the COMMIT and leave the transaction open, or end it itself.
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
 
 
 class StoredSession:

@@ -1,0 +1,138 @@
+"""A store with damaged pages (a valid first page, garbage after it): every command says so
+in one line and exits 2; `companion check` runs SQLite's integrity check and says which
+sessions can still be exported, and those really can be."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.table import Header, TableStore
+
+TRAPS = Header("traps", ("Ann", "Bob"), 7)
+PAGE = 4096
+
+
+def event(session: int, n: int) -> dict:
+    """Legal in traps whatever came before: expose and undo, marked with where it is."""
+    marker = f"S{session}-E{n:03d}-" + "x" * 60
+    if n % 2:
+        return {"type": "undo", "t": marker}
+    return {"type": "expose", "seat": 0, "square": "T1", "clicks": 3, "t": marker}
+
+
+@pytest.fixture
+def store_of_three(tmp_path) -> Path:
+    """Three sessions of 150 events each, cleanly closed."""
+    path = tmp_path / "table.db"
+    with TableStore(path) as store:
+        for session in (1, 2, 3):
+            table = store.new_session(TRAPS)
+            for n in range(150):
+                table.append(event(session, n))
+    return path
+
+
+def damage(path: Path, marker: bytes | None = None) -> None:
+    """Overwrite with garbage the page holding ``marker``, or every page after the first."""
+    data = bytearray(path.read_bytes())
+    if marker is None:
+        start, end = PAGE, len(data)
+    else:
+        start = data.index(marker) // PAGE * PAGE
+        end = start + PAGE
+    data[start:end] = b"\x5a" * (end - start)
+    path.write_bytes(bytes(data))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_clear_line(err: str) -> None:
+    assert err.startswith("companion: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_every_command_on_a_store_of_garbage_pages_is_one_line_and_exit_2(store_of_three,
+                                                                           tmp_path, capsys):
+    damage(store_of_three)
+    before = store_of_three.read_bytes()
+    db = str(store_of_three)
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps(TRAPS.to_json()) + "\n" + json.dumps(event(9, 0)) + "\n")
+    for argv in (["sessions"], ["export"], ["export", "2"], ["import", str(log)],
+                 ["run", "--sim", "--feed", str(log)]):
+        code, _, err = run(capsys, *argv, "--db", db)
+        assert code == 2, argv
+        one_clear_line(err)
+        assert "damaged" in err and f"companion check --db {db}" in err, argv
+    # The daemon itself, as systemd starts it: one line on stderr, exit 2, no restart loop of
+    # tracebacks.
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--sim", "--db", db],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "damaged" in done.stderr
+    assert store_of_three.read_bytes() == before  # nothing written into the damage
+    code, out, _ = run(capsys, "check", "--db", db)
+    assert code == 2 and "DAMAGED" in out and "can be exported" not in out
+
+
+def test_check_names_the_sessions_that_can_still_be_exported(store_of_three, capsys):
+    damage(store_of_three, b"S2-E075-")
+    db = str(store_of_three)
+    code, out, err = run(capsys, "check", "--db", db)
+    assert code == 2 and err == ""
+    assert "SQLite's integrity check found:" in out
+    exportable = out.split("can be exported")[1].split("cannot be exported")[0]
+    lost = out.split("cannot be exported")[1]
+    assert [line.split()[0] for line in exportable.splitlines()[1:]] == ["1", "3"]
+    assert lost.splitlines()[1].split()[0] == "2" and "damaged" in lost
+    for session in (1, 3):  # what check promised
+        code, out, _ = run(capsys, "export", str(session), "--db", db)
+        assert code == 0
+        assert [json.loads(line) for line in out.splitlines()] == [
+            TRAPS.to_json(), *(event(session, n) for n in range(150))]
+    code, _, err = run(capsys, "export", "2", "--db", db)
+    assert code == 2
+    one_clear_line(err)
+
+
+def test_check_of_a_sound_store_says_so_and_changes_nothing(store_of_three, capsys):
+    before = store_of_three.read_bytes()
+    code, out, _ = run(capsys, "check", "--db", str(store_of_three))
+    assert code == 0 and "sound (3 sessions)" in out and "integrity check: ok" in out
+    assert "cannot be exported" not in out and store_of_three.read_bytes() == before
+
+
+def test_check_of_a_file_that_is_no_store_or_no_file(tmp_path, capsys):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database, just text\n" * 300)
+    code, _, err = run(capsys, "check", "--db", str(text))
+    assert code == 2 and "not a table store" in err
+    one_clear_line(err)
+    code, _, err = run(capsys, "check", "--db", str(tmp_path / "none.db"))
+    assert code == 2 and "no table store at" in err
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_a_stored_header_its_reader_refuses_is_named_by_session(tmp_path, capsys):
+    path = tmp_path / "t.db"
+    with TableStore(path) as store:
+        store.new_session(TRAPS)
+        store.new_session(TRAPS)
+        # What an older companion could store: a header with an empty seat name.
+        store.db.execute("UPDATE sessions SET header = ? WHERE id = 2",
+                         (json.dumps({**TRAPS.to_json(), "seats": ["", "Bob"]}),))
+    code, _, err = run(capsys, "export", "--db", str(path))
+    assert code == 2 and "stored session 2" in err
+    one_clear_line(err)
+    code, out, _ = run(capsys, "check", "--db", str(path))
+    assert code == 2
+    assert "   1  traps, 0 events" in out and "   2  its header cannot be read" in out
