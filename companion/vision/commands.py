@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -12,10 +13,11 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.vision.art import GAMES, draw_face, game_items
+from companion.vision.enrol import contact_sheet, enrol_images
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.sheet import marker_sheet
-from companion.vision.sources import IMAGE_SUFFIXES, read_image
+from companion.vision.sources import IMAGE_SUFFIXES, read_image, read_image_scaled
 from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
@@ -33,9 +35,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     enroll = commands.add_parser(
         "enroll", help="build a card library from photos",
         description="Every image file in the folder is one card or tile photographed alone; "
-                    "its file name without extension is its id.")
+                    "its file name without extension is its id. A photo with no card, or "
+                    "with the card cut by its edge, is skipped and named; a contact sheet "
+                    "of what was enrolled is written beside the library.")
     enroll.add_argument("images", metavar="IMAGES_DIR")
     enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
+    enroll.add_argument("--sheet", metavar="PNG",
+                        help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
     enroll.set_defaults(func=run_enroll)
 
     recognize = commands.add_parser(
@@ -99,12 +105,20 @@ def run_enroll(args: argparse.Namespace) -> int:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
         raise VisionError(f"{folder}: no image files ({', '.join(IMAGE_SUFFIXES)})")
-    library = CardLibrary()
-    for n, path in enumerate(files, start=1):
-        library.enroll(path.stem, read_image(path))
-        _progress(n, len(files), path.stem)
-    library.save(args.out)
-    print(f"enrolled {len(library)} cards into {args.out}")
+    out = Path(args.out)
+    sheet_path = Path(args.sheet) if args.sheet else out.with_suffix(".sheet.png")
+    result = enrol_images([(path.stem, lambda path=path: read_image(path)) for path in files],
+                          lambda done, name: _progress(done, len(files), name))
+    for _, reason in result.skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    if len(result.library) == 0:
+        raise VisionError(f"{folder}: no card could be enrolled; nothing written")
+    result.library.save(out)
+    if not cv2.imwrite(str(sheet_path), contact_sheet(result.library)):
+        raise VisionError(f"{sheet_path}: cannot write the contact sheet")
+    skipped = f", skipped {len(result.skipped)}" if result.skipped else ""
+    print(f"enrolled {len(result.library)} cards into {out}{skipped}; "
+          f"check every crop in {sheet_path}")
     return 0
 
 
@@ -112,7 +126,8 @@ def run_recognize(args: argparse.Namespace) -> int:
     recognizer = Recognizer(CardLibrary.load(args.library))
     results = []
     for path in args.images:
-        found = recognizer.recognize(read_image(path))
+        image, scale = read_image_scaled(path)
+        found = [replace(d, corners=d.corners / scale) for d in recognizer.recognize(image)]
         results.append({"image": path, "found": [d.as_json() for d in found]})
     if args.json:
         print(json.dumps(results))

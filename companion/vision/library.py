@@ -201,6 +201,9 @@ def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         raise LibraryError(f"{item_id}: not a colour image of a card")
     quad = find_card(image)
+    if quad is not None and _all_card(image) and (
+            cv2.contourArea(quad) < 0.8 * image.shape[0] * image.shape[1]):
+        quad = None  # a scan: what was found is a frame printed on the card
     edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
         if not _all_card(image):

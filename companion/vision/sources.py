@@ -165,14 +165,57 @@ class Picamera2Source:
             self._camera = None
 
 
+#: Largest image read at all (pixels): a 20000 x 20000 PNG would take gigabytes to decode.
+MAX_PIXELS = 64_000_000
+#: Larger photos are decoded at a half, a quarter or an eighth of their size (JPEG does this
+#: cheaply): recognition works on at most 2048 pixels anyway.
+DECODE_LONG = 4096
+
+
+def image_size(path: str | Path) -> tuple[int, int]:
+    """(width, height) from the file's header, without decoding it; CameraError if the file
+    is not an image or is too large to read."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:
+        width = height = 0  # Pillow refuses it for its size: say so below, in our words
+    except (UnidentifiedImageError, OSError, ValueError):
+        raise CameraError(f"{path}: not a readable image") from None
+    if width * height == 0 or width * height > MAX_PIXELS:
+        raise CameraError(f"{path}: too large an image (the companion reads up to "
+                          f"{MAX_PIXELS // 1_000_000} megapixels; scale it down first)")
+    return width, height
+
+
 def read_image(path: str | Path) -> np.ndarray:
-    """An image file as BGR, turned as its EXIF orientation says."""
+    """An image file as BGR, turned as its EXIF orientation says (a very large photo comes
+    back smaller: see ``read_image_scaled``)."""
+    return read_image_scaled(path)[0]
+
+
+def read_image_scaled(path: str | Path) -> tuple[np.ndarray, float]:
+    """An image file as BGR and the scale it was decoded at (1.0, or 1/2, 1/4, 1/8 for a
+    photo longer than DECODE_LONG): pixel positions in it divided by the scale are positions
+    in the file's image."""
     if not Path(path).is_file():  # checked first: OpenCV would print its own warning
         raise CameraError(f"{path}: no such image file")
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)  # applies EXIF orientation
+    width, height = image_size(path)
+    factor, flag = 1, cv2.IMREAD_COLOR  # applies EXIF orientation
+    for reduce, reduced in ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                            (8, cv2.IMREAD_REDUCED_COLOR_8)):
+        if max(width, height) / factor > DECODE_LONG:
+            factor, flag = reduce, reduced
+    try:
+        frame = cv2.imread(str(path), flag)
+    except cv2.error:
+        frame = None
     if frame is None:
         raise CameraError(f"{path}: not a readable image")
-    return frame
+    long_side = max(frame.shape[:2])
+    return frame, long_side / max(width, height)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,190 @@
+"""Enrolment a person can trust: every card found on any surface, also touching the photo's
+edge or scanned alone; a photo with no card, or a card cut by the edge, named and skipped;
+the rest never lost; a contact sheet written; the library written atomically; huge images
+and crafted library files refused in one line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision.deck import card, draw_standard_face, standard_deck
+from companion.vision.enrol import enrol_images
+from companion.vision.library import CardLibrary, LibraryError
+from companion.vision.photo import empty_photo, enrolment_photo, scan_photo
+
+CARDS = ["7clubs", "8clubs", "Adiamonds", "Ahearts", "Qspades"]
+
+
+def write(path, image) -> None:
+    import cv2
+
+    assert cv2.imwrite(str(path), image)
+
+
+def corner_error(face: np.ndarray, item_id: str) -> float:
+    """How far the enrolled face is from the clean face, as a correlation shortfall."""
+    import cv2
+
+    from companion.vision.faces import CARD_GRID, pattern, unit
+
+    clean = cv2.resize(draw_standard_face(card(item_id)), CARD_GRID, interpolation=cv2.INTER_AREA)
+    got = cv2.resize(face, CARD_GRID, interpolation=cv2.INTER_AREA)
+    a, b = unit(pattern(clean)), unit(pattern(got))
+    return 1.0 - max(float(a @ b), float(a @ unit(pattern(got[::-1, ::-1].copy()))))
+
+
+@pytest.mark.parametrize("kind", ["dark", "light"])
+def test_a_vignetted_photo_on_any_surface_gives_the_whole_card(kind):
+    rng = np.random.default_rng(11)
+    surface = "cloth" if kind == "dark" else "wood"
+    for item_id in CARDS:
+        photo = enrolment_photo(draw_standard_face(card(item_id)), rng, size=(600, 800),
+                                surface_kind=surface, cut=False)
+        library = CardLibrary()
+        library.enroll(item_id, photo.image)
+        assert corner_error(library.faces[0], item_id) < 0.12, item_id
+
+
+def test_a_card_filling_the_photo_to_its_edge_and_a_scan_are_enrolled():
+    rng = np.random.default_rng(5)
+    face = draw_standard_face(card("Kclubs"))
+    filling = enrolment_photo(face, rng, size=(600, 800), fill=0.9, cut=False)
+    scan = scan_photo(face, rng, width=400)
+    for photo in (filling, scan):
+        library = CardLibrary()
+        library.enroll("Kclubs", photo.image)
+        assert corner_error(library.faces[0], "Kclubs") < 0.12
+
+
+def test_one_bad_photo_never_stops_the_rest_and_each_is_named(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for item_id in CARDS:
+        write(folder / f"{item_id}.jpg",
+              enrolment_photo(draw_standard_face(card(item_id)), rng, size=(600, 800),
+                              cut=False).image)
+    write(folder / "2spades.png", scan_photo(draw_standard_face(card("2spades")), rng).image)
+    write(folder / "nothing.jpg", empty_photo(rng, size=(600, 800)).image)
+    (folder / "broken.jpg").write_bytes(b"not an image")
+    out = tmp_path / "deck.npz"
+    assert main(["vision", "enroll", str(folder), "--out", str(out)]) == 0
+    printed, errors = capsys.readouterr()
+    assert "enrolled 6 cards" in printed and "skipped 2" in printed
+    assert "nothing: no card found" in errors and "broken.jpg: not a readable image" in errors
+    assert sorted(CardLibrary.load(out).ids) == sorted([*CARDS, "2spades"])
+    assert (tmp_path / "deck.sheet.png").stat().st_size > 0
+
+
+def test_a_card_cut_by_the_photo_edge_is_skipped_not_enrolled_as_part_of_a_card():
+    rng = np.random.default_rng(8)
+    faces = {item.item_id: draw_standard_face(item) for item in standard_deck()[:8]}
+    photos = [(item_id, enrolment_photo(face, rng, size=(600, 800), cut=False).image)
+              for item_id, face in faces.items()]
+    cut = enrolment_photo(faces["5spades"], rng, size=(600, 800), fill=0.6, cut=True)
+    photos[4] = ("5spades", cut.image)
+    result = enrol_images([(i, lambda image=image: image) for i, image in photos])
+    kept = set(result.library.ids)
+    # Either the cut still left the whole card in view, or it is named and skipped.
+    if "5spades" in kept:
+        assert corner_error(result.library.faces[result.library.ids.index("5spades")],
+                            "5spades") < 0.12
+    else:
+        assert any("cut by the photo's edge" in reason for _, reason in result.skipped)
+    assert kept >= set(faces) - {"5spades"}
+
+
+def test_no_card_at_all_is_exit_2_and_nothing_written(tmp_path, capsys):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    write(folder / "table.jpg", empty_photo(np.random.default_rng(1), size=(400, 300)).image)
+    assert main(["vision", "enroll", str(folder), "--out", str(tmp_path / "x.npz")]) == 2
+    assert "no card could be enrolled" in capsys.readouterr().err
+    assert not (tmp_path / "x.npz").exists()
+
+
+def test_the_library_is_written_atomically_and_bad_targets_are_one_line(tmp_path):
+    library = CardLibrary()
+    library.add_face("orc", draw_standard_face(card("Aspades")))
+    target = tmp_path / "lib.npz"
+    library.save(target)
+    before = target.read_bytes()
+    with pytest.raises(LibraryError, match="is a folder"):
+        library.save(tmp_path)
+    with pytest.raises(LibraryError, match="no such folder"):
+        library.save(tmp_path / "missing" / "lib.npz")
+    assert target.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("crafted", ["list-header", "int-ids", "empty-file", "flat-face",
+                                     "float-face"])
+def test_crafted_library_files_are_one_clear_error(tmp_path, crafted):
+    import json
+
+    path = tmp_path / "lib.npz"
+    header = {"format": "companion-card-library", "version": 1, "ids": ["a"]}
+    face = np.zeros((448, 320, 3), np.uint8)
+    if crafted == "list-header":
+        header = ["a"]
+    elif crafted == "int-ids":
+        header["ids"] = 7
+    elif crafted == "flat-face":
+        face = np.zeros(10, np.uint8)
+    elif crafted == "float-face":
+        face = np.zeros((448, 320, 3), np.float64)
+    if crafted == "empty-file":
+        path.write_bytes(b"")
+    else:
+        with open(path, "wb") as out:
+            np.savez(out, header=np.array(json.dumps(header)), face_0=face)
+    with pytest.raises(LibraryError, match="lib.npz"):
+        CardLibrary.load(path)
+
+
+def test_an_image_too_large_to_decode_is_refused_from_its_header(tmp_path, capsys):
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100000,
+                                                                      100000, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b""))
+    library = CardLibrary()
+    library.add_face("orc", draw_standard_face(card("Aspades")))
+    lib = tmp_path / "lib.npz"
+    library.save(lib)
+    assert main(["vision", "recognize", "--library", str(lib), str(huge)]) == 2
+    assert "too large an image" in capsys.readouterr().err
+
+
+def test_a_large_photo_is_read_at_working_size_with_corners_in_its_own_pixels(tmp_path,
+                                                                             capsys):
+    import json
+
+    import cv2
+
+    rng = np.random.default_rng(4)
+    face = draw_standard_face(card("Qspades"))
+    library = CardLibrary()
+    library.add_face("Qspades", cv2.resize(face, (320, 448), interpolation=cv2.INTER_AREA))
+    for item in standard_deck()[:6]:
+        library.add_face(item.item_id, cv2.resize(draw_standard_face(item), (320, 448)))
+    lib = tmp_path / "lib.npz"
+    library.save(lib)
+    photo = enrolment_photo(face, rng, size=(4500, 6000), fill=0.3, cut=False)
+    path = tmp_path / "big.jpg"
+    write(path, photo.image)
+    assert main(["vision", "recognize", "--library", str(lib), str(path), "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    (found,) = [f for f in result["found"] if f["id"] == "Qspades"]
+    corners = np.float32(found["corners"])
+    error = min(float(np.abs(np.roll(corners, k, axis=0) - photo.corners).max())
+                for k in range(4))
+    assert error < 0.02 * 6000
