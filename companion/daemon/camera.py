@@ -153,10 +153,14 @@ class Camera(Part):
         self.source.open()
         self.source.close()
         watch = CameraWatch(self.source)
+        # A source that can take a sharper still (Picamera2) gives one per still scene.
+        self.watcher.still = getattr(self.source, "still", None)
         threading.Thread(target=self._run, args=(watch, submit), name="camera",
                          daemon=True).start()
 
     def _run(self, watch: Any, submit: Submit) -> None:
+        # The library's matching data, derived now rather than on the first card seen.
+        self.watcher.recognizer.library.prepare()
         troubles = 0
         while not self._stop.wait(self.interval):
             try:

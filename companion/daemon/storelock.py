@@ -48,7 +48,10 @@ def hold_store(db: Path) -> Iterator[None]:
                 f"({_holder(descriptor)}): stop it first, or give this one another --db"
             ) from None
         os.ftruncate(descriptor, 0)
-        os.write(descriptor, f"{os.getpid()}\n".encode())
+        # The pid only names the holder to a second daemon; the lock holds without it (a
+        # full disk must not stop the daemon that would wait for room).
+        with contextlib.suppress(OSError):
+            os.write(descriptor, f"{os.getpid()}\n".encode())
         yield
     finally:
         os.close(descriptor)  # releases the lock; the file stays (unlinking it would race)

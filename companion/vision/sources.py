@@ -145,8 +145,20 @@ class Picamera2Source:
         camera = Picamera2()
         camera.configure(camera.create_video_configuration(
             main={"size": self.size, "format": "RGB888"}))
+        # Stills at the sensor's full size, same field of view: read once a scene is still.
+        self._still_config = camera.create_still_configuration(main={"format": "RGB888"})
         camera.start()
         self._camera = camera
+
+    def still(self) -> np.ndarray | None:
+        """A full-resolution picture of the same view (the camera switches mode for it and
+        back: about half a second), or None if it cannot be had."""
+        if self._camera is None:
+            return None
+        try:
+            return self._camera.switch_mode_and_capture_array(self._still_config, "main")
+        except RuntimeError:
+            return None
 
     def read(self) -> tuple[float, np.ndarray] | None:
         if self._camera is None:

@@ -7,10 +7,12 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.vision.finder import TableBackground, work_scale
 from companion.vision.library import CardLibrary
 from companion.vision.markers import MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
@@ -29,37 +31,94 @@ class Sighting:
 
 
 class TableWatcher:
-    """Turns camera frames into settled table scenes (each new still scene once)."""
+    """Turns camera frames into settled table scenes (each new still scene once).
+
+    What a fixed camera gives is used: frames while hands move over the table are only
+    measured for motion (no recognition); the empty table, seen still before play and again
+    whenever nothing lies on it, is the background model the card finder compares with (so
+    a lamp switched on does not throw it); and once the table is still, the scene can be read
+    from a sharper picture than the watching stream (``still``: e.g. a full-resolution still
+    from Picamera2).
+    """
 
     def __init__(self, library: CardLibrary, layout: TableLayout,
                  settle_seconds: float = 0.8, motion_limit: float = 4.0,
-                 tokens: bool = False) -> None:
+                 tokens: bool = False,
+                 still: Callable[[], np.ndarray | None] | None = None) -> None:
         """``tokens``: also place the Rumble character and chest markers (rumble only: in
-        other games a card's artwork could now and then read as one)."""
+        other games a card's artwork could now and then read as one). ``still``: called
+        once per still scene for a sharper picture of the same view (None: use the frame)."""
         self.tokens = tokens
         self.finder = MarkerFinder()
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library)
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
+        self.motion_limit = motion_limit
+        self.still = still
+        self.background: TableBackground | None = None
         self.last: Sighting | None = None
+        self._read_still_at: float | None = None  # when the current still scene was read
 
-    def see(self, frame: np.ndarray) -> Sighting:
-        """Rectify and recognise one frame (no gating)."""
-        motion = self.motion.measure(frame)
+    def see(self, frame: np.ndarray, motion: float | None = None,
+            sharper: np.ndarray | None = None) -> Sighting:
+        """Rectify and recognise one frame (no gating). ``sharper``: the same view at a
+        higher resolution, to identify the cards from."""
+        motion = self.motion.measure(frame) if motion is None else motion
         sightings = self.finder.find(frame)
         view = self.rectifier.locate(frame, sightings)
-        detections = self.recognizer.recognize(frame, sightings)
+        if sharper is not None and sharper.shape[:2] != frame.shape[:2]:
+            scale = frame.shape[1] / sharper.shape[1]
+            detections = [replace(d, corners=(d.corners * scale).astype(np.float32))
+                          for d in self.recognizer.recognize(sharper)]
+        else:
+            detections = self.recognizer.recognize(frame, sightings, self._background(frame))
         tokens = sightings if self.tokens else []
         scene = None if view is None else table_scene(
             detections, tokens, view, self.rectifier.layout)
+        if not detections and motion <= self.motion_limit:
+            self._learn_background(frame)
         self.last = Sighting(detections, scene, motion)
         return self.last
 
     def look(self, at: float, frame: np.ndarray) -> TableScene | None:
         """Feed one frame taken at ``at`` seconds; the scene when it has just settled."""
-        sighting = self.see(frame)
+        motion = self.motion.measure(frame)
+        if motion > self.motion_limit:
+            # Hands over the table: nothing to read until they are gone.
+            self.gate.observe(at, motion, frozenset())
+            self._read_still_at = None
+            return None
+        if self.still is not None and self._read_still_at is not None and self.last:
+            # Still since the sharper picture was read: what it showed stands.
+            sighting = self.last = Sighting(self.last.detections, self.last.scene, motion)
+        else:
+            sharper = None
+            if self.still is not None:
+                sharper = self.still()
+                self._read_still_at = at
+            sighting = self.see(frame, motion, sharper)
         if sighting.scene is None:
             return None
         settled = self.gate.observe(at, sighting.motion, sighting.scene.key())
         return sighting.scene if settled else None
+
+    def _background(self, frame: np.ndarray) -> TableBackground | None:
+        background = self.background
+        if background is not None and background.lab.shape[:2] != _work_shape(frame):
+            self.background = background = None  # the camera's mode changed
+        return background
+
+    def _learn_background(self, frame: np.ndarray) -> None:
+        """The table, still and with no card read on it: the empty table as seen now."""
+        if self.background is None:
+            self.background = TableBackground(frame)
+        else:
+            self.background.refresh(frame)
+
+
+def _work_shape(frame: np.ndarray) -> tuple[int, int]:
+    scale = work_scale(frame.shape)
+    if scale == 1.0:
+        return frame.shape[0], frame.shape[1]
+    return (int(round(frame.shape[0] * scale)), int(round(frame.shape[1] * scale)))
