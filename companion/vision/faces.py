@@ -199,8 +199,7 @@ class FaceIndex:
         diff = np.abs(faces[:, None, :] - tints[None, :, :]) * cells[None]
         return self.TINT_WEIGHT * diff.sum(axis=2) / np.maximum(cells.sum(axis=1), 1.0)[None]
 
-    def align(self, image: np.ndarray, corners: np.ndarray, entry: int,
-              hidden_by: Sequence[np.ndarray] = ()) -> np.ndarray | None:
+    def align(self, image: np.ndarray, corners: np.ndarray, entry: int) -> np.ndarray | None:
         """The corners of a quad read as face ``entry``, moved so that the face's print lines
         up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
         card corners and a slight bend are each a pixel or two off. None if it does not
@@ -213,11 +212,9 @@ class FaceIndex:
         patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-4)
-        # Only the part in view (not under a card on top) may pull the outline about.
-        mask = None if not hidden_by else np.uint8(_in_view(corners, (w, h), hidden_by) * 255)
         try:
             _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
-                                           cv2.MOTION_HOMOGRAPHY, criteria, mask, 5)
+                                           cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
         except cv2.error:
             return None
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])

@@ -86,10 +86,6 @@ class Thresholds:
     twin_share: float = 0.3
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
-    #: A copy under a card found: the least share of it in view, and the least score of
-    #: that part against the card over it.
-    copy_view: float = 0.15
-    copy_score: float = 0.5
     #: Below this first score a quad is not worth lining up.
     align_from: float = 0.15
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
@@ -235,7 +231,6 @@ class Recognizer:
         reach = max(3.0, 0.04 * scale)
         guessed: list[np.ndarray] = []
         tried: list[np.ndarray] = []
-        under: list[np.ndarray] = []
         hits: list[Detection] = []
         for corner, du, dv, length in sides:
             own = set()
@@ -253,13 +248,10 @@ class Recognizer:
                        for x, y in checks):
                     continue
                 quad = order_corners(quad)
-                if any(_same(quad, t, reach) for t in guessed):
-                    continue  # tried already
+                if any(_same(quad, t, reach) for t in guessed) or any(
+                        _near(quad, d.corners) for d in [*known, *hits]):
+                    continue  # tried already, or where a card has been read
                 guessed.append(quad)
-                if any(_near(quad, d.corners) for d in [*known, *hits]):
-                    # Where a card has been read: only a copy of it lying under it may be.
-                    under.append(snap_to_outline(quad, blob.contour))
-                    continue
                 quad = snap_to_outline(quad, blob.contour)
                 if any(_same(quad, t, reach) for t in tried):
                     continue
@@ -280,46 +272,7 @@ class Recognizer:
                                 on_top=hidden_by)
             if hit is not None and not any(_overlaps(hit, k) for k in kept):
                 kept.append(hit)
-        self._copies_under(image, tried + under, kept)
         return kept[len(known):]
-
-    def _copies_under(self, image: np.ndarray, tried: list[np.ndarray],
-                      kept: list[Detection]) -> None:
-        """Copies of a card found, lying under it (a Deathtrap play: three Skeletons laid
-        together, each showing a strip): a guessed rectangle mostly hidden by cards found is
-        one more copy when the part of it in view looks most like the card over it."""
-        index = self.library.index
-        for quad in tried:
-            if any(_same_place(quad, k.corners) for k in kept):
-                continue
-            over = [k for k in kept if _intersect(k.corners, quad)]
-            if not over:
-                continue
-            hidden_by = [k.corners for k in kept if _intersect(k.corners, quad)]
-            share = _share_in_view(quad, hidden_by)
-            if not self.limits.copy_view <= share:
-                continue
-            scores = index.scores(image, quad, hidden_by, self.limits.detail)
-            if not scores:
-                continue
-            # A guess from the outline is rough: line each covering card's face up with the
-            # strip in view, and keep the best fit.
-            for k in over:
-                entry = self.library.ids.index(k.item_id)
-                start = next((s.corners for s in scores if s.entry == entry), quad)
-                aligned = index.align(image, start, entry, hidden_by)
-                if aligned is not None:
-                    again = index.scores(image, aligned, hidden_by, self.limits.detail)
-                    if again and again[0].score > scores[0].score:
-                        scores = again
-            if scores[0].score < self.limits.copy_score:
-                continue
-            entry = scores[0].entry
-            if self.library.ids[entry] not in {k.item_id for k in over}:
-                continue
-            top = next(k for k in over if k.item_id == self.library.ids[entry])
-            kept.append(Detection(top.item_id, scores[0].corners.astype(np.float32),
-                                  min(top.confidence, share / 0.55), "copy"))
 
     # --- fast path ---------------------------------------------------------------------
     def fits_a_face(self, quad: np.ndarray) -> bool:
@@ -534,14 +487,6 @@ def _plausible(corners: np.ndarray, aspect: float) -> bool:
 def _near(a: np.ndarray, b: np.ndarray) -> bool:
     reach = min(quad_sides(a)) / 2
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < reach
-
-
-def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines of one card: every corner of one near a corner of the other (copies in
-    a pile lie close, but each has corners of its own)."""
-    reach = 0.2 * min(min(quad_sides(a)), min(quad_sides(b)))
-    gaps = np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1)
-    return bool(gaps.max() < reach)
 
 
 def _same(a: np.ndarray, b: np.ndarray, reach: float) -> bool:
