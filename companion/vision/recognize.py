@@ -337,7 +337,9 @@ class Recognizer:
         the face is to its nearest enrolled neighbour (cards of one deck share a layout, so
         a card of another deck can look that much like any of them)."""
         nearest = self.library.index.nearest(entry)
-        return max(min_score, nearest + self.limits.beyond_nearest * (1.0 - nearest))
+        # Near twins (likeness above twin_score) are told apart by the twin rule instead.
+        bar = min(nearest + self.limits.beyond_nearest * (1.0 - nearest), self.limits.twin_score)
+        return max(min_score, bar)
 
     # --- fallback ----------------------------------------------------------------------
     def _match_features(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
