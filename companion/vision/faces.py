@@ -177,11 +177,15 @@ class FaceIndex:
 
     def nearest(self, entry: int) -> float:
         """How alike a face is to the most alike other face of its shape (-1 if alone)."""
-        if entry not in self._nearest:
-            others = [e for c in self.classes if entry in c.entries for e in c.entries
-                      if e != entry]
-            self._nearest[entry] = max((self.likeness(entry, e) for e in others),
-                                       default=-1.0)
+        if not self._nearest:
+            for shape in self.classes:
+                turned = np.stack([r.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
+                                   for r in shape.rows])
+                alike = np.maximum(shape.rows @ shape.rows.T, shape.rows @ turned.T)
+                np.fill_diagonal(alike, -1.0)
+                for row, e in enumerate(shape.entries):
+                    self._nearest[e] = float(alike[row].max()) if len(shape.entries) > 1 \
+                        else -1.0
         return self._nearest[entry]
 
     def likeness(self, first: int, second: int) -> float:
@@ -228,18 +232,19 @@ class FaceIndex:
 
     def scores(self, image: np.ndarray, quad: np.ndarray,
                seen: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,
-               only: int | None = None) -> list[Score]:
+               only: int | Sequence[int] | None = None) -> list[Score]:
         """The likeliest enrolled faces' best scores over the quad's four turns, best first.
 
         ``seen``: outlines (image pixels) of cards known to lie on top of this quad; what they
         hide is left out. ``min_detail``: a quad with less print than this share of the
         plainest face's is bare table, whatever its shape, and scores nothing. ``only``: the
-        score of this one face (its index), whether likely or not.
+        scores of this face (its index) or these faces, whether likely or not.
         """
         found: list[Score] = []
         quad = quad.astype(np.float32)
+        wanted = None if only is None else {only} if isinstance(only, int) else set(only)
         for shape in self.classes:
-            if only is not None and only not in shape.entries:
+            if wanted is not None and not wanted & set(shape.entries):
                 continue
             rolls = [np.roll(quad, -k, axis=0) for k in range(4)]
             # Half a turn of the corners is the grid turned round: two warps give all four.
@@ -256,8 +261,8 @@ class FaceIndex:
             cells = np.stack([np.ones(24, np.float32) if v is None else np.repeat(
                 cv2.resize(v, (3, 4), interpolation=cv2.INTER_AREA).reshape(-1) > 0.6, 2)
                 for v in views]).astype(np.float32)
-            if only is not None:
-                rows = [shape.entries.index(only)]
+            if wanted is not None:
+                rows = [row for row, e in enumerate(shape.entries) if e in wanted]
             else:
                 quick = np.stack([unit(coarse(p), None if m is None else coarse(m))
                                   for p, m in zip(planes, masks, strict=True)])

@@ -27,6 +27,10 @@ import numpy as np
 
 from companion.vision.quads import WORK_WIDTH, Blob, QuadFinder, order_corners, quad_sides
 
+#: Most height of the work copy: a portrait photo is not worked on at twice a landscape
+#: frame's size, nor so small that cards touching each other merge.
+WORK_HEIGHT = 900
+
 
 @dataclass
 class Candidates:
@@ -37,16 +41,27 @@ class Candidates:
 
 
 def work_scale(shape: tuple[int, ...]) -> float:
-    """The work copy fits in WORK_WIDTH x WORK_WIDTH: a portrait photo is not worked on at
-    twice a landscape frame's size."""
-    return min(1.0, WORK_WIDTH / shape[1], WORK_WIDTH / shape[0])
+    """The work copy fits in WORK_WIDTH x WORK_HEIGHT."""
+    return min(1.0, WORK_WIDTH / shape[1], WORK_HEIGHT / shape[0])
 
 
 def to_work(image: np.ndarray) -> np.ndarray:
-    scale = work_scale(image.shape)
-    if scale == 1.0:
+    return shrink(image, work_scale(image.shape))
+
+
+def shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """The image at ``scale`` (<= 1) without aliasing: halved by Gaussian pyramid steps, then
+    the rest by linear interpolation (OpenCV's area averaging is several times slower at a
+    scale that is not a whole fraction)."""
+    if scale >= 1.0:
         return image
-    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        image = cv2.pyrDown(image)
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 class TableBackground:
@@ -136,10 +151,16 @@ def quads_in_mask(mask: np.ndarray, min_area: float, max_area: float,
     return found
 
 
-def edge_mask(lightness: np.ndarray) -> np.ndarray:
-    """Closed outlines of light-dark steps: Canny on the (blurred) lightness, bridged by a
-    pixel."""
-    return cv2.dilate(cv2.Canny(lightness, 40, 100), np.ones((3, 3), np.uint8))
+def edge_mask(lab: np.ndarray, colour: bool = True) -> np.ndarray:
+    """Closed outlines of steps in lightness or (``colour``) in colour: a white card on
+    light, warm wood differs little in lightness, much in colour. Canny on the blurred Lab
+    planes, bridged by a pixel."""
+    edges = cv2.Canny(lab[..., 0], 40, 100)
+    # Colour steps: the a and b planes stretched, so a step from white to wood counts.
+    for plane in (lab[..., 1], lab[..., 2]) if colour else ():
+        edges |= cv2.Canny(cv2.convertScaleAbs(plane, alpha=3.0, beta=-3.0 * 128 + 128),
+                           40, 100)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
 def work_lab(small: np.ndarray) -> np.ndarray:
@@ -175,7 +196,7 @@ class CardFinder:
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Last: an edge band's outer outline lies a pixel or two outside the card.
-        quads += quads_in_mask(edge_mask(lab[..., 0]), *limits, retrieval=cv2.RETR_LIST,
+        quads += quads_in_mask(edge_mask(lab), *limits, retrieval=cv2.RETR_LIST,
                                fill=0.85)
         if background is not None:
             blobs += _blobs_of(mask, limits)

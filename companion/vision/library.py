@@ -76,7 +76,7 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
         quads += quads_in_mask(mask, *limits, fill=0.85)
-    quads += quads_in_mask(edge_mask(work_lab(framed)[..., 0]), *limits,
+    quads += quads_in_mask(edge_mask(work_lab(framed), colour=False), *limits,
                            retrieval=cv2.RETR_LIST, fill=0.85)
     grey = cv2.cvtColor(framed, cv2.COLOR_BGR2GRAY)
     for contrast in (30, 18, 50):
@@ -262,7 +262,7 @@ class CardLibrary:
     # --- derived matching data ---------------------------------------------------------
     def prepare(self) -> None:
         """Derive everything the recognizer compares now, not on the first frame."""
-        _ = self.index, self.features
+        _ = self.index.nearest(0) if self.ids else None, self.features
 
     @property
     def index(self) -> FaceIndex:

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.vision.faces import Score
-from companion.vision.finder import CardFinder, TableBackground
+from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
 from companion.vision.quads import Blob, order_corners, outline_sides, quad_sides, snap_to_outline
@@ -120,8 +120,7 @@ class Recognizer:
         if len(self.library) == 0:
             return []
         factor = min(1.0, WORK_LONG / max(image.shape[:2]))
-        work = image if factor == 1.0 else cv2.resize(image, None, fx=factor, fy=factor,
-                                                      interpolation=cv2.INTER_AREA)
+        work = shrink(image, factor)
         if markers is None:
             markers = self.marker_finder.find(work)
         else:
@@ -135,7 +134,7 @@ class Recognizer:
     def detect(self, image: np.ndarray, markers: list[MarkerSighting],
                background: TableBackground | None = None) -> list[Detection]:
         candidates = self.finder.find(image, background)
-        hits = []
+        hits: list[Detection] = []
         if self.use_templates:
             for quad in candidates.quads:
                 if not _on_marker(quad, markers) and self.fits_a_face(quad):
@@ -305,7 +304,8 @@ class Recognizer:
             # A close call: line the likeliest face up with the print and compare again.
             aligned = index.align(image, scores[0].corners, scores[0].entry)
             if aligned is not None:
-                again = index.scores(image, aligned, None, self.limits.detail)
+                again = index.scores(image, aligned, None, self.limits.detail,
+                                     only=[s.entry for s in scores])
                 if again and again[0].score > scores[0].score:
                     scores = again
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
@@ -484,6 +484,12 @@ def _plausible(corners: np.ndarray, aspect: float) -> bool:
         return False
     seen = side / top
     return aspect / 1.5 <= seen <= aspect * 1.5
+
+
+def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines of one card: each corner of one near a corner of the other."""
+    reach = 0.15 * min(min(quad_sides(a)), min(quad_sides(b)))
+    return bool(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max() < reach)
 
 
 def _near(a: np.ndarray, b: np.ndarray) -> bool:
