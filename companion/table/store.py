@@ -98,6 +98,13 @@ class TableStore:
         with guard(self.path):
             return players.has_tables(self.db) and self._version() >= SCHEMA_VERSION
 
+    def player_names(self) -> list[str]:
+        """The players of earlier games, the most recently seen first (none before version 1)."""
+        if not self.keeps_players:
+            return []
+        with guard(self.path):
+            return [info.name for info in players.players(self.db)]
+
     def _version(self) -> int:
         return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
