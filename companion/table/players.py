@@ -172,7 +172,12 @@ def merge(db: sqlite3.Connection, source: str, target: str) -> None:
 def players(db: sqlite3.Connection) -> list[PlayerInfo]:
     """Every player (merged names folded in), the most recently seen first."""
     people = _people(db)
-    created = dict(db.execute("SELECT id, created FROM sessions"))
+    # When a game began (its result knows, from its events' times), else when it was stored.
+    has_results = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
+                             "name = 'results'").fetchone()[0]
+    began = ("COALESCE(json_extract(r.body, '$.started'), s.created) FROM sessions s LEFT JOIN "
+             "results r ON r.session_id = s.id" if has_results else "s.created FROM sessions s")
+    created = dict(db.execute(f"SELECT s.id, {began}"))
     games: dict[int, set[int]] = {}
     last: dict[int, str] = {}
     for session_id, seat_table in seat_players(db).items():
