@@ -21,6 +21,7 @@ from companion.terminal import shown
 COMMAND_MODULES = (
     "companion.commands.table",
     "companion.commands.check",
+    "companion.commands.history",
     "companion.vision.commands",
     "companion.daemon.commands",
     "companion.hardware.doctor",

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.daemon.camera import SceneReader, SceneSeen
+from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed, Seen
 from companion.daemon.table import Daemon
@@ -80,11 +81,43 @@ def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
     choose(daemon, "rumble")
     assert daemon.dialogue.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
     choose(daemon, 4)
+    assert daemon.dialogue.menu.title == "Who plays?"  # "start" first: one press keeps them
+    choose(daemon, START)
     assert daemon.table is not None and daemon.dialogue is None
     assert daemon.table.header.game == "rumble"
     assert daemon.table.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
     assert [info.header.game for info in table.sessions()] == ["rumble"]
     assert screens["seat:3"].images, "every seat's screen shows the new game"
+
+
+def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
+    one_x = {"squares": ["T1"], "dials": {"T1": ["start", "x"]}}
+    table.new_session(Header("traps", ("Dee", "Eve"), 1, one_x),
+                      [{"type": "trigger", "seat": 0, "square": "T1", "clicks": 1}])
+    daemon, _ = daemon_for(table, default_game="traps", default_seats=["Ann", "Bob"])
+    choose(daemon, "traps")
+    choose(daemon, 3)
+    choose(daemon, 0)  # seat 1 (Ann) is somebody else tonight
+    assert daemon.dialogue.menu.title == "Seat 1: who?"
+    assert [label for label, _ in daemon.dialogue.menu.entries][1:] == ["Dee", "Eve"]
+    choose(daemon, "Eve")
+    choose(daemon, 2)  # seat 3 gets a name nobody has used: spelt letter by letter
+    choose(daemon, TYPE)
+    for letter in "Gus":
+        choose(daemon, letter)
+    assert daemon.dialogue.menu.title == "Name: Gus_"
+    choose(daemon, DONE)
+    choose(daemon, 1)  # seat 2 typed as "eve": the same person as seat 1, refused
+    choose(daemon, TYPE)
+    for letter in "eve":
+        choose(daemon, letter)
+    choose(daemon, DONE)
+    assert daemon.dialogue.menu.title == "eve: taken"
+    choose(daemon, DELETE)
+    choose(daemon, DONE)  # "ev" is a new name
+    choose(daemon, START)
+    assert daemon.table.header.seats == ("Eve", "ev", "Gus")
+    assert sorted(table.player_names()) == ["Dee", "Eve", "Gus", "ev"]
 
 
 def test_the_unfinished_session_is_resumed(table):

@@ -170,7 +170,7 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
     assert len(daemon.table.session.entries) == 1
     type_keys(daemon, "h , ")
     menu = daemon.dialogue.menu
-    type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " ")
+    type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " " + " ")
     assert daemon.table.header.game == "deathtrap" and daemon.table.id != first
     assert store.latest(unfinished=True) == daemon.table.id  # the one resumed after a restart
     assert {info.id: info.finished for info in store.sessions()}[first] is False

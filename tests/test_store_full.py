@@ -107,14 +107,14 @@ def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
         for seed in range(5000):
             store.new_session(Header("traps", ("A", "B"), seed)).append(EXPOSE)
     count = len(store.sessions())
-    for _ in range(2):  # the game (the first offered), then the number of seats
+    for _ in range(3):  # the game (the first offered), the number of seats, "start"
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
     assert daemon.table is None and daemon.purpose == "new game"
     assert daemon.table_notice == "storage full: game not started"
     assert len(store.sessions()) == count
     make_room(store)
-    for _ in range(2):
+    for _ in range(3):
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
     assert daemon.table is not None and len(store.sessions()) == count + 1

@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.errors import CompanionError, LogError, OptionError
 from companion.games import ENGINES, engine
+from companion.games.base import Game
 from companion.paths import default_db
 from companion.table.log import dump_event, read_log
 from companion.table.session import TableSession
@@ -30,10 +31,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     replay.set_defaults(func=run_replay)
 
     export = subparsers.add_parser(
-        "export", help="write a stored session as a table log",
-        description="Write a stored session as a table log on stdout (default: the most recent).")
+        "export", help="write a stored session as a table log (or for BG Stats, a spreadsheet)",
+        description="Write a stored session as a table log on stdout (default: the most recent). "
+                    "--bgstats writes a finished game as a BG Stats play file (default: the "
+                    "most recent finished one); --csv writes finished games for a spreadsheet, "
+                    "one row per player per game (default: all of them).")
     export.add_argument("session", metavar="SESSION", nargs="?", type=int, help="session id")
     export.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    kind = export.add_mutually_exclusive_group()
+    kind.add_argument("--bgstats", action="store_true", help="a BG Stats play file (JSON)")
+    kind.add_argument("--csv", action="store_true", help="CSV: one row per player per game")
     export.set_defaults(func=run_export)
 
     load = subparsers.add_parser(
@@ -59,7 +66,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 # --- replay ------------------------------------------------------------------------------
 
 def replay_log(path: str, seat: int | None = None, referee: bool = False
-               ) -> tuple[dict[str, Any], LogError | None]:
+               ) -> tuple[dict[str, Any], LogError | None, Game]:
     """The replay result and the error that stopped it, if any (header errors are raised)."""
     header, events = read_log(path)
     try:
@@ -75,27 +82,33 @@ def replay_log(path: str, seat: int | None = None, referee: bool = False
         except CompanionError as exc:
             error = LogError(number, str(exc))
             break
-    return session.result(seat, referee), error
+    return session.result(seat, referee), error, session.game
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    result, error = replay_log(args.log, args.seat, args.referee)
+    result, error, game = replay_log(args.log, args.seat, args.referee)
     if args.json:
         if error is not None:
             result["error"] = {"line": error.line, "message": error.message}
         print(json_shown(result))
     else:
-        print(render_result(result))
+        print(render_result(result, game))
         if error is not None:
             print(f"companion: {shown(str(error))}", file=sys.stderr)
     return 2 if error else 0
 
 
-def render_result(result: dict[str, Any]) -> str:
-    """A replay result for a person: a score table, the winners, then the state.
+def render_result(result: dict[str, Any], game: Game) -> str:
+    """A replay result for a person: a score table, the winners, then the state in words.
 
+    The words are the game's own (``state_in_words``) and read only the public view's keys;
+    with --seat or --referee, the keys the public view lacks follow as JSON.
     Seat names are shown escaped: a name is the players' text, not terminal commands.
     """
+    public = game.view(None)
+    words = game.state_in_words(result["state"])
+    private = {key: value for key, value in result["state"].items()
+               if key not in public or value != public[key]}
     seats = [shown(name) for name in result["seats"]]
     totals, rounds = result["totals"], result["rounds"]
     width = max(len(name) for name in seats)
@@ -110,7 +123,10 @@ def render_result(result: dict[str, Any]) -> str:
     if result["winners"]:
         lines.append("winners: " + ", ".join(seats[s] for s in result["winners"]))
     lines.append("state:")
-    lines.append(json_shown(result["state"], indent=2))
+    lines.extend(f"  {shown(line)}" for line in words)
+    if private:  # --seat or --referee: what the public words leave out, as the engine has it
+        lines.append("private:")
+        lines.append(json_shown(private, indent=2))
     return "\n".join(lines)
 
 
@@ -123,6 +139,10 @@ def open_store(path: str | None, read_only: bool = False) -> TableStore:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.bgstats or args.csv:
+        from companion.history.exports import run_play_export  # the table log needs none of it
+
+        return run_play_export(args)
     with open_store(args.db, read_only=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
@@ -151,17 +171,29 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_sessions(args: argparse.Namespace) -> int:
+    from companion.history.records import load_plays
+    from companion.history.tables import score_line
+
     with open_store(args.db, read_only=True) as store:
         infos = store.sessions()
+        plays = {play.session: play for play in load_plays(store, finished_only=False)}
     if args.json:
-        print(json.dumps([{"id": i.id, "game": i.header.game, "seats": list(i.header.seats),
-                           "created": i.created, "finished": i.finished, "events": i.events}
-                          for i in infos]))
+        listed = []
+        for i in infos:
+            play = plays.get(i.id)
+            listed.append({"id": i.id, "game": i.header.game, "seats": list(i.header.seats),
+                           "created": i.created, "finished": i.finished, "events": i.events,
+                           "totals": play.totals if play else None,
+                           "winners": play.winner_names() if play else []})
+        print(json_shown(listed))
         return 0
     for info in infos:
-        status = "finished" if info.finished else "unfinished"
-        print(f"{info.id:>4}  {info.created}  {info.header.game:<9} {status:<10} "
-              f"{info.events:>5} events  {shown(', '.join(info.header.seats))}")
+        status = "finished" if info.finished else "UNFINISHED"
+        play = plays.get(info.id)
+        scores = score_line(play) if play else shown(", ".join(info.header.seats))
+        began = play.started if play else info.created
+        print(f"{info.id:>4}  {began[:16].replace('T', ' ')}  {info.header.game:<9} "
+              f"{status:<10} {info.events:>5} events  {scores}")
     return 0
 
 

@@ -16,6 +16,7 @@ from companion.daemon.vocabulary import candidates
 from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
 from companion.table.log import Header
+from companion.table.players import MAX_NAME
 
 #: Events whose fields after ``seat`` may be that seat's secret (Rumble's secret characters,
 #: Tricky's face-down card): entered on the seat's own screen once the seat is chosen.
@@ -27,6 +28,9 @@ SEAT_KEYS = ("seat", "active")
 MAX_LIST = 8
 DONE = object()
 LEAVE_OUT = object()
+START, TYPE, DELETE = object(), object(), object()
+#: What a name is spelt with on the dial: capitals first, as names begin with one.
+LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz-'0123456789")
 #: Chosen instead of an event type: leave this game unfinished (it stays in the store) and
 #: pick a new one.
 NEW_GAME = object()
@@ -49,8 +53,9 @@ def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
 
 
 def new_game(default_game: str, default_seats: Sequence[str],
-             options: Mapping[str, Mapping[str, Any]]) -> Steps:
-    """Pick the game, then the number of seats; a fresh random seed is drawn."""
+             options: Mapping[str, Mapping[str, Any]], known: Sequence[str] = ()) -> Steps:
+    """Pick the game, the number of seats, then who sits where (``known``: the players of
+    earlier games, the most recent first); a fresh random seed is drawn."""
     games = sorted(ENGINES, key=lambda name: name != default_game)
     name = yield Menu("New game", [(engine(g).title, g) for g in games])
     cls = engine(name)
@@ -59,8 +64,56 @@ def new_game(default_game: str, default_seats: Sequence[str],
     menu = Menu(f"Seats: {cls.title}", [(str(n), n) for n in counts])  # cut at the end
     menu.cursor = preferred - cls.min_seats
     count = yield menu
-    return Header(name, seat_names(default_seats, count), secrets.randbelow(2**31),
-                  dict(options.get(name, {})))
+    names = yield from who_plays(seat_names(default_seats, count), known)
+    return Header(name, names, secrets.randbelow(2**31), dict(options.get(name, {})))
+
+
+def who_plays(names: Sequence[str], known: Sequence[str]) -> Steps:
+    """The seats' names: "start" (first, so one press keeps them), or a seat to rename."""
+    names = list(names)
+    while True:
+        seat = yield Menu("Who plays?", [("start", START),
+                                         *((f"{i + 1}: {name}", i) for i, name in
+                                           enumerate(names))])
+        if seat is START:
+            return tuple(names)
+        names[seat] = yield from pick_player(names, seat, known)
+
+
+def pick_player(names: Sequence[str], seat: int, known: Sequence[str]) -> Steps:
+    """A known player not at another seat, or a name typed letter by letter."""
+    others = {name.casefold() for i, name in enumerate(names) if i != seat}
+    free = [name for name in known if name.casefold() not in others]
+    chosen = yield Menu(f"Seat {seat + 1}: who?", [("(type a name)", TYPE),
+                                                   *((name, name) for name in free)])
+    if chosen is not TYPE:
+        return chosen
+    typed = yield from type_name(others)
+    # "ann" typed is the known Ann: one person, not a new player differing in case.
+    return next((name for name in known if name.casefold() == typed.casefold()),
+                typed or names[seat])
+
+
+def type_name(taken: set[str]) -> Steps:
+    """A name spelt with the dial: letters, "(delete)", "(done)"; a known name is not two."""
+    typed, title = "", "Name: _"
+    last: Any = LETTERS[0]
+    while True:
+        menu = Menu(title, [("(done)", DONE), ("(delete)", DELETE),
+                            *((letter, letter) for letter in LETTERS)])
+        menu.cursor = [value for _, value in menu.entries].index(last)
+        picked = yield menu
+        if picked is DONE:
+            if typed.strip().casefold() in taken:
+                title = f"{typed.strip()}: taken"
+                continue
+            return typed.strip()
+        if picked is DELETE:
+            typed = typed[:-1]
+        elif len(typed) < MAX_NAME:
+            typed += picked
+        last = picked
+        title = f"Name: {typed}_"
 
 
 def confirm(description: str) -> Steps:

@@ -139,8 +139,13 @@ class Daemon:
                  len(table.header.seats), len(table.session.entries))
 
     def offer_new_game(self) -> None:
+        try:
+            known = self.store.player_names()
+        except CompanionError as error:  # a damaged store: the names of the config still do
+            log.warning("players not read: %s", error)
+            known = []
         self.open_dialogue("new game", new_game(self.default_game, self.default_seats,
-                                                self.options))
+                                                self.options, known))
 
     def use_table(self, table: StoredSession) -> None:
         """Play ``table`` from now on (a resumed, new or fed session)."""

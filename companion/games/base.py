@@ -237,6 +237,34 @@ class Game:
         """Points per seat for each finished round or adventure."""
         raise NotImplementedError
 
+    def figures(self) -> dict[str, list[Any]]:
+        """The game's talking points, one value per seat under each name (e.g. titles won).
+
+        Built only from what every player saw: history and the league show them to anyone.
+        """
+        return {}
+
+    #: What ``figures`` count, as a heading of the league's table.
+    FIGURES_TITLE: ClassVar[str] = ""
+
+    @classmethod
+    def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
+        """One player's ``figures`` summed over games (one value per name) as a short line."""
+        return ", ".join(f"{name} {value}" for name, value in mine.items())
+
+    def score_track(self) -> list[list[int]]:
+        """Totals after each scoring step (each finished round or adventure), for plots."""
+        running = [0] * len(self.seats)
+        track = []
+        for points in self.rounds():
+            running = [total + gained for total, gained in zip(running, points, strict=True)]
+            track.append(running)
+        return track
+
+    def state_in_words(self, state: dict[str, Any]) -> list[str]:
+        """A view of this game (``view(None)``'s keys) as lines a person reads."""
+        return []
+
     def winners(self) -> list[int]:
         """The seats with the highest total (ties share the win); empty until finished."""
         if not self.finished:

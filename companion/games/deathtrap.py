@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.errors import EventError, OptionError, RuleViolation
@@ -425,6 +426,36 @@ class Deathtrap(Game):
                 points[seat] = seats - place
             rounds.append(points)
         return rounds
+
+    FIGURES_TITLE = "Deathtrap: rounds as The Big Hero / The Total Wimp"
+
+    @classmethod
+    def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
+        return f"{mine['big_hero']} / {mine['total_wimp']}"
+
+    def figures(self) -> dict[str, list[Any]]:
+        """Rounds each seat ended as The Big Hero (first out) and The Total Wimp (last)."""
+        big_hero, total_wimp = [0] * len(self.seats), [0] * len(self.seats)
+        for order in self.history:
+            big_hero[order[0]] += 1
+            total_wimp[order[-1]] += 1
+        return {"big_hero": big_hero, "total_wimp": total_wimp}
+
+    def state_in_words(self, state: dict[str, Any]) -> list[str]:
+        names = self.seats
+        lines = [f"round {state['round']} of {state['rounds']}, {state['phase']}"]
+        if state["turn"] is not None:
+            lines.append(f"{names[state['turn']]} to play")
+        beat = state["to_beat"]
+        if beat:
+            lines.append(f"to beat: {beat['count']} x {beat['name']} ({beat['value']}) "
+                         f"by {names[beat['seat']]}")
+        lines.append("cards in hand: " + ", ".join(
+            f"{name} {count}" for name, count in zip(names, state["counts"], strict=True)))
+        for number, order in enumerate(state["finish_order"], start=1):
+            if order:
+                lines.append(f"round {number} went out: " + ", ".join(names[s] for s in order))
+        return lines
 
     def finish_order(self) -> list[list[int]]:
         """Per round, the seats in the order they went out (the round in play included)."""

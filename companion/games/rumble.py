@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
@@ -103,6 +104,7 @@ class Rumble(Game):
         self.exits: list[list[str]] = [[]]
         self.escaped: list[str | None] = [None]
         self.secrets: list[list[list[str] | None]] = [[None] * len(self.seats)]
+        self.carried: list[int | None] = [None]  # per adventure: the seat that took the chest out
         self.source: list[str | None] = [None]  # per adventure: "dealt", "given" or not yet
         self.scores: list[list[int]] = []
         self.rankings: list[list[str]] = []
@@ -291,6 +293,7 @@ class Rumble(Game):
         else:
             del self.positions[event["character"]]
             self.escaped[self.adventure] = event["character"]
+            self.carried[self.adventure] = event["seat"]
             self.chest = None
         if len(self.positions) > 1:
             assert self.turn is not None
@@ -329,6 +332,7 @@ class Rumble(Game):
         self.chest = self.options["map"]["treasure"]
         self.exits.append([])
         self.escaped.append(None)
+        self.carried.append(None)
         self.secrets.append([None] * len(self.seats))
         self.source.append(None)
         self.turn = self._next_starter()
@@ -461,6 +465,50 @@ class Rumble(Game):
         state["pending_deal"] = self.deal(self.adventure) \
             if pending and self.options["deal_secrets"] else None
         return state
+
+    # --- after the game --------------------------------------------------------------
+
+    FIGURES_TITLE = "Rumble: own secret character escaped / chests carried out"
+
+    @classmethod
+    def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
+        return f"{mine['escapes']} / {mine['chests']}"
+
+    def figures(self) -> dict[str, list[Any]]:
+        """Per seat: scored adventures its own secret character escaped in (revealed at
+        scoring), and escapes it made itself, carrying the chest out whoever's it was."""
+        escapes, chests = [0] * len(self.seats), [0] * len(self.seats)
+        for adventure in range(len(self.scores)):
+            pairs = self.secrets[adventure]
+            for seat, pair in enumerate(pairs):
+                if pair and self.escaped[adventure] in pair:
+                    escapes[seat] += 1
+            if self.carried[adventure] is not None:
+                chests[self.carried[adventure]] += 1
+        return {"escapes": escapes, "chests": chests}
+
+    def state_in_words(self, state: dict[str, Any]) -> list[str]:
+        names = self.seats
+        lines = [f"adventure {state['adventure']} of {state['adventures']}, {state['phase']}"]
+        if state["turn"] is not None:
+            lines.append(f"{names[state['turn']]} to act")
+        if state["positions"]:
+            rooms: dict[str, list[str]] = {}
+            for character, room in state["positions"].items():
+                rooms.setdefault(room, []).append(_name(character))
+            lines.append("in the dungeon: " + "; ".join(
+                f"{room} {', '.join(who)}" for room, who in sorted(rooms.items())))
+        lines.append(f"chest: {state['chest'] or 'gone'}")
+        for number, ranking in enumerate(state["rankings"], start=1):
+            escaped = state["escaped"][number - 1]
+            lines.append(f"adventure {number}: " + (f"{_name(escaped)} escaped with the chest"
+                         if escaped else "nobody escaped") + "; ranks " +
+                         ", ".join(_name(c) for c in ranking))
+            pairs = state["revealed"][number - 1]
+            lines.append("  secret characters: " + "; ".join(
+                f"{name} {' + '.join(map(_name, pair))}"
+                for name, pair in zip(names, pairs, strict=True)))
+        return lines
 
     # --- scores ----------------------------------------------------------------------
 

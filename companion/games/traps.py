@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
@@ -159,6 +160,7 @@ class Traps(Game):
             "figure_gone": False,
         } for square in squares}
         self.xp: list[int] = [0] * len(self.seats)
+        self.attempts: list[dict[str, Any]] = []  # every disarm tried at the table, in order
         self.step = 0
         self.last = ""
         self.note: dict[str, Any] = {"seat": None, "text": ""}
@@ -357,7 +359,9 @@ class Traps(Game):
         number = self._disarm_number(square, event)
         total = sum(dice) + (self.options["slow_disarm_bonus"] if mode == "slow" else 0)
         who = self._who(seat)
+        self.attempts.append({"seat": seat, "square": square, "xp": 0})
         if total >= number:
+            self.attempts[-1]["xp"] = reading["xp"]
             self.xp[seat] += reading["xp"]
             state["status"] = DISARMED
             state["disarmed_by"] = seat
@@ -492,6 +496,58 @@ class Traps(Game):
 
     def rounds(self) -> list[list[int]]:
         return []
+
+    # --- after the game --------------------------------------------------------------
+
+    FIGURES_TITLE = "Traps: disarms made / tried; XP per trap"
+
+    @classmethod
+    def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
+        kinds = ", ".join(f"{kind} {xp}" for kind, xp in sorted(mine["xp_by_trap"].items()))
+        made = f"{mine['disarms_made']} / {mine['disarms_tried']}"
+        return made + (f"; {kinds}" if kinds else "")
+
+    def figures(self) -> dict[str, list[Any]]:
+        """Per seat: disarms tried and made, and XP per trap kind. A kind is named only once
+        the trap went off on somebody (then every screen showed it); a trap disarmed unseen
+        by the others counts as "unrevealed", as its dial reading stays a secret."""
+        tried, made = [0] * len(self.seats), [0] * len(self.seats)
+        by_kind: list[dict[str, int]] = [{} for _ in self.seats]
+        for attempt in self.attempts:
+            seat = attempt["seat"]
+            tried[seat] += 1
+            if attempt["xp"]:
+                made[seat] += 1
+                kind = self._public_square(attempt["square"]).get("trap") or "unrevealed"
+                by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt["xp"]
+        return {"disarms_tried": tried, "disarms_made": made, "xp_by_trap": by_kind}
+
+    def score_track(self) -> list[list[int]]:
+        """XP after each disarm that earned some (traps has no rounds)."""
+        running, track = [0] * len(self.seats), []
+        for attempt in self.attempts:
+            if attempt["xp"]:
+                running = list(running)
+                running[attempt["seat"]] += attempt["xp"]
+                track.append(running)
+        return track
+
+    def state_in_words(self, state: dict[str, Any]) -> list[str]:
+        names = self.seats
+        lines = ["XP: " + ", ".join(f"{name} {xp}"
+                                    for name, xp in zip(names, state["xp"], strict=True))]
+        for square, shown in state["squares"].items():
+            words = f"{square}: {shown['status']}"
+            if shown.get("name"):
+                words += f", {shown['name']}"
+            if shown.get("exposed_by"):
+                words += ", exposed by " + ", ".join(names[s] for s in shown["exposed_by"])
+            if shown.get("disarmed_by") is not None:
+                words += f", disarmed by {names[shown['disarmed_by']]} (+{shown['xp_gained']} XP)"
+            lines.append(words)
+        if state.get("last"):
+            lines.append(f"last: {state['last']}")
+        return lines
 
     # --- questions the daemon asks before it logs a trigger --------------------------
 

@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.errors import EventError, OptionError, RuleViolation
@@ -163,6 +164,43 @@ class Tricky(TrickyTricks, TrickyViews, Game):
 
     def rounds(self) -> list[list[int]]:
         return [list(done["gold"]) for done in self.history]
+
+    FIGURES_TITLE = "Tricky: heroes dared as the active player, rounds with gold / rounds"
+
+    @classmethod
+    def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
+        return ", ".join(f"{title(hero)} {made}/{tried}"
+                         for hero, (tried, made) in sorted(mine["heroes"].items())) or "-"
+
+    def figures(self) -> dict[str, list[Any]]:
+        """Per seat, each hero it dared as the active player: [rounds, rounds it earned gold]."""
+        dared: list[dict[str, list[int]]] = [{} for _ in self.seats]
+        for done in self.history:
+            active = done["active"]
+            tally = dared[active].setdefault(done["hero"], [0, 0])
+            tally[0] += 1
+            tally[1] += int(done["gold"][active] > 0)
+        return {"heroes": dared}
+
+    def state_in_words(self, state: dict[str, Any]) -> list[str]:
+        names = self.seats
+        total = state["rounds_total"] or "?"
+        lines = [f"round {state['round']} of {total}, {state['phase']}"]
+        if state["active"] is not None:
+            hero = title(state["hero"]) if state["hero"] else "no hero yet"
+            lines.append(f"{names[state['active']]} is active: {hero}")
+        if state["trump"]:
+            lines.append("trump: " + ", ".join(f"{k} {v}" for k, v in state["trump"].items()))
+        if state["to_play"] is not None:
+            lines.append(f"{names[state['to_play']]} to play")
+        for number, done in enumerate(state["heroes_played"], start=1):
+            gold = state["round_gold"][number - 1]
+            lines.append(f"round {number}: {names[done['active']]} as the "
+                         f"{title(done['hero'])}, gold " + ", ".join(map(str, gold)))
+        for revoke in state["revokes"]:
+            lines.append(f"revoke: {names[revoke['seat']]} played {revoke['suit']} in round "
+                         f"{revoke['round']} after showing out in trick {revoke['trick']}")
+        return lines
 
     # --- helpers ----------------------------------------------------------------------
 

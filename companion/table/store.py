@@ -14,6 +14,7 @@ changes nothing, in memory or on disk, and raises a StoreError (``faults.py``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -23,13 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, LogError
-from companion.table.faults import StoreDamaged, StoreError, damaged, guard
+from companion.table import players, results
+from companion.table.faults import StorageFull, StoreDamaged, StoreError, damaged, guard
 from companion.table.log import Header, dump_event
 from companion.table.opening import connect_for_reading, connect_for_writing
 from companion.table.session import TableSession
 
 __all__ = ["SessionInfo", "StoreError", "StoredSession", "TableStore"]
 
+#: PRAGMA user_version of a store with players, seats and results (0: events only).
+SCHEMA_VERSION = 1
 #: Session ids are SQLite integers; a larger number names no session.
 ID_LIMIT = 2**63
 
@@ -84,6 +88,49 @@ class TableStore:
         except StoreError:
             self.db.close()
             raise
+        # On a full disk the games go on without players or results until there is room.
+        with contextlib.suppress(StorageFull):
+            self._migrate()
+
+    @property
+    def keeps_players(self) -> bool:
+        """Whether this store links seats to players and keeps results (version 1 on)."""
+        with guard(self.path):
+            return players.has_tables(self.db) and self._version() >= SCHEMA_VERSION
+
+    def player_names(self) -> list[str]:
+        """The players of earlier games, the most recently seen first (none before version 1)."""
+        if not self.keeps_players:
+            return []
+        with guard(self.path):
+            return [info.name for info in players.players(self.db)]
+
+    def _version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        """Bring a store of an older version up to this one, keeping every session readable:
+        only tables are added, and an older companion reads the store as before."""
+        with guard(self.path):
+            if self._version() < SCHEMA_VERSION:
+                with self._transaction():
+                    for statement in (players.SCHEMA + results.SCHEMA).split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    players.backfill(self.db)
+                    self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            stale = [row[0] for row in self.db.execute(
+                "SELECT s.id FROM sessions s LEFT JOIN results r ON r.session_id = s.id "
+                "WHERE s.finished = 1 AND (r.version IS NOT ?  OR r.last_seq IS NOT "
+                "(SELECT MAX(seq) FROM events e WHERE e.session_id = s.id))",
+                (results.VERSION,))]
+        for session_id in stale:
+            try:
+                self.open_session(session_id).save_result()
+            except StorageFull:
+                raise
+            except CompanionError:
+                continue  # a session that no longer replays: `companion check` says why
 
     def _check_tables(self) -> None:
         tables = {row[0] for row in self.db.execute(
@@ -121,7 +168,12 @@ class TableStore:
             self.db.executemany(
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                 [(session_id, seq, dump_event(e)) for seq, e in enumerate(session.entries, 1)])
-        return StoredSession(self, session_id, session)
+            if players.has_tables(self.db):
+                players.link_seats(self.db, session_id, header.seats)
+        stored = StoredSession(self, session_id, session)
+        if session.game.finished:
+            stored.save_result(now)
+        return stored
 
     def sessions(self) -> list[SessionInfo]:
         with guard(self.path):
@@ -189,12 +241,34 @@ class TableStore:
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
 
-    def _append(self, session_id: int, seq: int, event: Any, finished: bool) -> None:
+    def _append(self, session_id: int, seq: int, event: Any, finished: bool,
+                result: str | None = None) -> None:
+        """One entry, the session's finished flag and its result (None: not finished)."""
         with guard(self.path), self._transaction():
             self.db.execute("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                             (session_id, seq, dump_event(event)))
             self.db.execute("UPDATE sessions SET finished = ? WHERE id = ?",
                             (int(finished), session_id))
+            if self._keeps_results():
+                self._write_result(session_id, seq, result)
+
+    def _keeps_results(self) -> bool:
+        return bool(self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                                    "AND name = 'results'").fetchone()[0])
+
+    def _write_result(self, session_id: int, seq: int, result: str | None) -> None:
+        if result is None:
+            self.db.execute("DELETE FROM results WHERE session_id = ?", (session_id,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO results (session_id, version, last_seq, "
+                            "body) VALUES (?, ?, ?, ?)",
+                            (session_id, results.VERSION, seq, result))
+
+    def created(self, session_id: int) -> str:
+        with guard(self.path):
+            row = self.db.execute("SELECT created FROM sessions WHERE id = ?",
+                                  (session_id,)).fetchone()
+        return row[0] if row else ""
 
 
 class _Transaction:
@@ -248,13 +322,26 @@ class StoredSession:
         self.session.apply(event)
         seq = len(self.session.entries)
         try:
-            self.store._append(self.id, seq, self.session.entries[-1], self.session.game.finished)
+            game = self.session.game
+            result = self.result_line(results.now_iso()) if game.finished else None
+            self.store._append(self.id, seq, self.session.entries[-1], game.finished, result)
         except BaseException:
             self.session.in_force = before_in_force
             del self.session.entries[before_entries:]
             self.session.game = self.session._rebuild(before_in_force)
             raise
         return seq
+
+    def result_line(self, now: str | None = None) -> str:
+        """The session's result as stored (a finished session only)."""
+        return results.dump(results.summary(self.game, self.session.entries,
+                                            self.store.created(self.id), now))
+
+    def save_result(self, now: str | None = None) -> None:
+        """Store the result of this finished session (a session stored before results were)."""
+        line = self.result_line(now)
+        with guard(self.store.path), self.store._transaction():
+            self.store._write_result(self.id, len(self.session.entries), line)
 
     def export_lines(self) -> list[str]:
         """The session as a table log: the header line, then every stored entry."""

@@ -1,0 +1,197 @@
+"""After the game: ``players``, ``history`` and ``league`` (CONTRACT.md section 4)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from companion.commands.table import open_store
+from companion.errors import CompanionError
+from companion.games import ENGINES
+from companion.history import plots, tables
+from companion.history.league import league
+from companion.history.records import (
+    Play,
+    check_game,
+    find_player,
+    load_plays,
+    parse_since,
+    select,
+)
+from companion.paths import default_db
+from companion.table import players as player_table
+from companion.table.faults import guard
+from companion.table.store import TableStore
+from companion.terminal import json_shown, shown
+
+GAMES = ", ".join(sorted(ENGINES))
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+
+
+def _filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", metavar="GAME", help=f"only this game ({GAMES})")
+    parser.add_argument("--since", metavar="DATE", help="only games begun on or after this "
+                                                        "day (YYYY-MM-DD, UTC)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--plot", metavar="FILE", help="also draw a chart (.png or .svg)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    people = subparsers.add_parser(
+        "players", help="list the players; rename one, or merge two into one",
+        description="List the players of the stored games. A player is one person across "
+                    "games; a rename or a merge changes no table log.")
+    _db_option(people)
+    people.add_argument("--json", action="store_true", help="print a JSON array")
+    actions = people.add_subparsers(dest="action", metavar="ACTION")
+    rename = actions.add_parser("rename", help="give a player a new name")
+    rename.add_argument("old", metavar="OLD", help="the player's name now")
+    rename.add_argument("new", metavar="NEW", help="the new name")
+    _db_option(rename)
+    merge = actions.add_parser("merge", help="NAME's games become INTO's (a typo'd name)")
+    merge.add_argument("name", metavar="NAME", help="the name that goes")
+    merge.add_argument("into", metavar="INTO", help="the player who stays")
+    _db_option(merge)
+    people.set_defaults(func=run_players)
+
+    history = subparsers.add_parser(
+        "history", help="finished games: date, length, seats, scores, winners",
+        description="Finished games, newest first: date, length of play, players, placings, "
+                    "scores and winners. --plot draws the score after each round of the newest "
+                    "game listed (or of --session N).")
+    _db_option(history)
+    history.add_argument("--player", metavar="NAME", help="only games this player played")
+    history.add_argument("--session", metavar="N", type=int, help="only this session")
+    _filters(history)
+    history.set_defaults(func=run_history)
+
+    table = subparsers.add_parser(
+        "league", help="the league table: games, wins, placings, ratings, figures",
+        description="Per player: games, wins (a shared win counts for each winner), win rate, "
+                    "average placing, an openskill rating per game, and each game's figures. "
+                    "--plot draws the ratings after each game.")
+    _db_option(table)
+    _filters(table)
+    table.set_defaults(func=run_league)
+
+
+def _read_store(path: str | None) -> TableStore:
+    return open_store(path, read_only=True)
+
+
+# --- players -------------------------------------------------------------------------------
+
+def run_players(args: argparse.Namespace) -> int:
+    if args.action is None:
+        return _list_players(args)
+    path = Path(args.db) if args.db else default_db()
+    if not path.exists():
+        raise CompanionError(f"--db: no table store at {path}")
+    with open_store(str(path)) as store:
+        if not store.keeps_players:
+            raise CompanionError(f"the table store {path} cannot take players now (is the "
+                                 "disk full?)")
+        with guard(store.path), store._transaction():
+            if args.action == "rename":
+                new = player_table.rename(store.db, args.old, args.new)
+                message = f"renamed {shown(args.old)} to {shown(new)}"
+            else:
+                player_table.merge(store.db, args.name, args.into)
+                message = f"merged {shown(args.name)} into {shown(args.into)}"
+    print(message)
+    return 0
+
+
+def _list_players(args: argparse.Namespace) -> int:
+    with _read_store(args.db) as store:
+        if store.keeps_players:
+            with guard(store.path):
+                found = player_table.players(store.db)
+        else:  # a store from before players: the names at the table are the players
+            found = _players_from_names(load_plays(store, finished_only=False))
+    if args.json:
+        print(json_shown([{"name": p.name, "games": p.games, "last_played": p.last_played,
+                           "aliases": p.aliases} for p in found]))
+        return 0
+    if not found:
+        print("no players yet")
+    for info in found:
+        aka = f"  (also {', '.join(map(shown, info.aliases))})" if info.aliases else ""
+        print(f"{shown(info.name):<16} {info.games:>4} games  last {info.last_played[:10]}{aka}")
+    return 0
+
+
+def _players_from_names(plays: list[Play]) -> list[player_table.PlayerInfo]:
+    games: dict[str, list[str]] = {}
+    for play in plays:
+        for name in play.seats:
+            games.setdefault(name, []).append(play.started)
+    infos = [player_table.PlayerInfo(name, len(times), max(times), [])
+             for name, times in sorted(games.items())]
+    return sorted(infos, key=lambda info: info.last_played, reverse=True)
+
+
+# --- history -------------------------------------------------------------------------------
+
+def history_json(play: Play) -> dict[str, Any]:
+    """One finished game as `history --json` prints it (CONTRACT.md section 4, then more)."""
+    return {"session": play.session, "game": play.game, "date": play.started,
+            "seats": play.seats, "totals": play.totals, "winners": play.winner_names(),
+            "ended": play.ended, "minutes": play.minutes, "placings": play.placings,
+            "rounds": len(play.track), "figures": play.figures}
+
+
+def chosen_plays(store: TableStore, args: argparse.Namespace) -> list[Play]:
+    """The finished games the filters of ``args`` leave, oldest first."""
+    game = check_game(args.game)
+    since = parse_since(args.since)
+    plays = load_plays(store)
+    player = None
+    if getattr(args, "player", None) is not None:
+        player = find_player(store, plays, args.player)
+    plays = select(plays, game=game, since=since, player=player)
+    session = getattr(args, "session", None)
+    if session is not None:
+        plays = [play for play in plays if play.session == session]
+        if not plays:
+            raise CompanionError(f"--session: no finished game {session} among these "
+                                 "(`companion sessions` lists them all)")
+    return plays
+
+
+def run_history(args: argparse.Namespace) -> int:
+    target = plots.check_path(args.plot) if args.plot else None
+    with _read_store(args.db) as store:
+        plays = chosen_plays(store, args)
+    if target is not None:
+        if not plays:
+            raise CompanionError("--plot: no finished game to draw")
+        plots.plot_game(plays[-1], target)
+    newest_first = plays[::-1]
+    if args.json:
+        print(json_shown([history_json(play) for play in newest_first]))
+    else:
+        print(tables.history_text(newest_first))
+    return 0
+
+
+# --- league --------------------------------------------------------------------------------
+
+def run_league(args: argparse.Namespace) -> int:
+    target = plots.check_path(args.plot) if args.plot else None
+    with _read_store(args.db) as store:
+        plays = chosen_plays(store, args)
+    standings = league(plays)
+    if target is not None:
+        if not plays:
+            raise CompanionError("--plot: no finished game to rate")
+        plots.plot_league(standings.history, target)
+    if args.json:
+        print(json_shown(standings.to_json()))
+    else:
+        print(tables.league_text(standings))
+    return 0
