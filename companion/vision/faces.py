@@ -253,11 +253,13 @@ class FaceIndex:
             if detail(grids[0], planes[0]) < min_detail * shape.least_detail:
                 continue
             planes += [p[::-1, ::-1] for p in planes]
-            grids += [g[::-1, ::-1] for g in grids]
             views = ([None] * 4 if not seen else [_in_view(r, shape.size, seen) for r in rolls])
             masks = [None if v is None else pattern_mask(v) for v in views]
             # (turns, 24) tints and which cells of each are mostly in view.
-            tints = np.stack([tint(g) for g in grids])
+            # Half a turn of a 3 x 4 grid of cells is the cells in reverse order.
+            halves = [tint(g) for g in grids]
+            tints = np.stack(halves + [t.reshape(4, 3, 2)[::-1, ::-1].reshape(-1)
+                                       for t in halves])
             cells = np.stack([np.ones(24, np.float32) if v is None else np.repeat(
                 cv2.resize(v, (3, 4), interpolation=cv2.INTER_AREA).reshape(-1) > 0.6, 2)
                 for v in views]).astype(np.float32)
