@@ -107,7 +107,9 @@ class Eyes:
 
     def look(self, picture: np.ndarray) -> list[SceneSeen]:
         seen = []
-        for _ in range(2):  # the table holds still for two frames: the gate lets it through
+        # The first frame after a change moves (not read), the next is read, the one after
+        # confirms it: the gate lets a scene through once it held for two read frames.
+        for _ in range(3):
             self.clock += 0.5
             scene = self.watcher.look(self.clock, picture)
             if scene is not None:
