@@ -137,8 +137,9 @@ class Recognizer:
         hits: list[Detection] = []
         if self.use_templates:
             for quad in candidates.quads:
-                # The same card seen by another cue, and read surely already: once is enough.
-                if any(h.confidence >= 1.0 and _same_card(quad, h.corners) for h in hits):
+                # The same card seen by another cue and read already (lined up with its
+                # print if it was a close call): once is enough.
+                if any(_same_card(quad, h.corners) for h in hits):
                     continue
                 if not _on_marker(quad, markers) and self.fits_a_face(quad):
                     hit = self.identify(image, quad)
