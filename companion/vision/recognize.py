@@ -83,7 +83,7 @@ class Thresholds:
     #: Near twins: the likeliest face must fit this closely, and the gap be this share of
     #: the twins' own difference (the quad lies this far past the midpoint, towards it).
     twin_score: float = 0.92
-    twin_share: float = 0.3
+    twin_share: float = 0.5
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.
