@@ -162,6 +162,12 @@ def test_an_image_too_large_to_decode_is_refused_from_its_header(tmp_path, capsy
     library.save(lib)
     assert main(["vision", "recognize", "--library", str(lib), str(huge)]) == 2
     assert "too large an image" in capsys.readouterr().err
+    # Enrolment names it and goes on with the rest (here: nothing else, so exit 2).
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    huge.rename(folder / "orc.png")
+    assert main(["vision", "enroll", str(folder), "--out", str(tmp_path / "x.npz")]) == 2
+    assert "orc.png: too large an image" in capsys.readouterr().err
 
 
 def test_a_large_photo_is_read_at_working_size_with_corners_in_its_own_pixels(tmp_path,
@@ -188,3 +194,44 @@ def test_a_large_photo_is_read_at_working_size_with_corners_in_its_own_pixels(tm
     error = min(float(np.abs(np.roll(corners, k, axis=0) - photo.corners).max())
                 for k in range(4))
     assert error < 0.02 * 6000
+
+
+def test_a_full_disk_or_a_read_only_folder_leaves_the_library_there_whole(tmp_path):
+    """Real faults (a 256 KiB tmpfs filled to the last byte, a read-only bind mount) in a
+    user and mount namespace; skipped where there is none."""
+    import sys
+
+    import sandbox
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    rng = np.random.default_rng(3)
+    for item_id in CARDS[:3]:
+        write(photos / f"{item_id}.jpg", enrolment_photo(draw_standard_face(card(item_id)),
+                                                         rng, size=(600, 800), cut=False).image)
+    full, locked = tmp_path / "full", tmp_path / "locked"
+    full.mkdir()
+    locked.mkdir()
+    companion = f"{sys.executable} -m companion.cli"
+    script = (
+        f"mount -t tmpfs -o size=256k tmpfs {full} && "
+        f"{sys.executable} -c \""
+        f"from companion.vision.library import CardLibrary; import numpy as np; "
+        f"l = CardLibrary(); l.add_face('old', np.full((60, 40, 3), 9, np.uint8)); "
+        f"l.save('{full}/lib.npz'); l.save('{locked}/lib.npz')\" && "
+        f"head -c 100000000 /dev/zero > {full}/filler 2>/dev/null; "
+        f"{companion} vision enroll {photos} --out {full}/lib.npz; echo \"full=$?\"; "
+        f"{sys.executable} -c \"from companion.vision.library import CardLibrary; "
+        f"print('kept', CardLibrary.load('{full}/lib.npz').ids)\"; "
+        f"ls -a {full}; "
+        f"mount --bind -o ro {locked} {locked} && "
+        f"{companion} vision enroll {photos} --out {locked}/lib.npz; echo \"locked=$?\"; "
+        f"{sys.executable} -c \"from companion.vision.library import CardLibrary; "
+        f"print('kept', CardLibrary.load('{locked}/lib.npz').ids)\""
+    )
+    done = sandbox.run(script)
+    out = done.stdout + done.stderr
+    assert "full=2" in out and "locked=2" in out, out
+    assert out.count("kept ['old']") == 2, out
+    assert "cannot write the library" in out and "Traceback" not in out, out
+    assert ".tmp" not in out, out
