@@ -308,3 +308,25 @@ def outline_sides(contour: np.ndarray, tolerance: float, shortest: float
         sides.append((start, along, inward, length))
         sides.append((end, -along, inward, length))
     return sides
+
+
+def laid_like(card: np.ndarray, contour: np.ndarray, short: float) -> list[np.ndarray]:
+    """A card's outline turned and moved so that one of its corners sits on a corner of a
+    blob's outline, its sides along the outline's straight stretches there: where another
+    card of the same size may lie, in the same perspective (a neighbour read cleanly is a
+    better guess at a card's shape in a cluster than a rectangle)."""
+    placed = []
+    for end, along, inward, _ in outline_sides(contour, max(2.0, 0.04 * short), 0.3 * short):
+        for i in range(4):
+            corner = card[i]
+            for j in (i + 1, i - 1):
+                side = card[j % 4] - corner
+                other = card[(2 * i - j) % 4] - corner  # the corner's other side
+                angle = np.arctan2(along[1], along[0]) - np.arctan2(side[1], side[0])
+                turn = np.float32([[np.cos(angle), -np.sin(angle)],
+                                   [np.sin(angle), np.cos(angle)]])
+                # The other side must then point into the blob, not out of it.
+                if float((turn @ other) @ inward) <= 0:
+                    continue
+                placed.append(order_corners((card - corner) @ turn.T + end))
+    return placed

@@ -36,7 +36,14 @@ from companion.vision.faces import Score
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
-from companion.vision.quads import Blob, order_corners, outline_sides, quad_sides, snap_to_outline
+from companion.vision.quads import (
+    Blob,
+    laid_like,
+    order_corners,
+    outline_sides,
+    quad_sides,
+    snap_to_outline,
+)
 
 #: Photos larger than this (long side, pixels) are read at this size.
 WORK_LONG = 2048
@@ -155,7 +162,9 @@ class Recognizer:
             known = [d for d in detections if _touches(d.corners, blob)]
             if self._explained(image, blob, known):
                 continue
-            found = self._split(image, blob, card_long, known) if self.use_templates else []
+            model = _nearest_card(blob, detections)
+            found = (self._split(image, blob, card_long, known, model) if self.use_templates
+                     else [])
             detections += [hit for hit in found
                            if not any(_overlaps(hit, d) for d in detections)]
             if self.use_features and not self._explained(image, blob, known + found):
@@ -204,7 +213,8 @@ class Recognizer:
         return self._plainest
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
-               known: Sequence[Detection] = ()) -> list[Detection]:
+               known: Sequence[Detection] = (), model: np.ndarray | None = None
+               ) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
         rectangle from each end of every straight stretch of the blob's outline (and of the
         rectangle round it), both ways round, and keep what is clearly one card. Rows, fans
@@ -258,6 +268,21 @@ class Recognizer:
                 quad = snap_to_outline(quad, blob.contour)
                 if any(_same(quad, t, reach) for t in tried):
                     continue
+                tried.append(quad)
+                hit = self.identify(image, quad, self.limits.split_score,
+                                    self.limits.split_margin)
+                if hit is not None:
+                    hits.append(hit)
+        if model is not None:
+            # The outline of a card read nearby, laid on each corner of the blob: the shape
+            # a card has here, perspective and all.
+            for quad in laid_like(model, blob.contour, min(quad_sides(model))):
+                middle = quad.mean(axis=0)
+                if (cv2.pointPolygonTest(inside, (float(middle[0]), float(middle[1])), False) < 0
+                        or any(_same(quad, t, reach) for t in guessed)
+                        or any(_near(quad, d.corners) for d in [*known, *hits])):
+                    continue
+                guessed.append(quad)
                 tried.append(quad)
                 hit = self.identify(image, quad, self.limits.split_score,
                                     self.limits.split_margin)
@@ -488,6 +513,15 @@ def _plausible(corners: np.ndarray, aspect: float) -> bool:
         return False
     seen = side / top
     return aspect / 1.5 <= seen <= aspect * 1.5
+
+
+def _nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:
+    """The outline of the card read nearest to a blob (None if none was)."""
+    if not cards:
+        return None
+    x, y, w, h = blob.box
+    middle = np.float32([x + w / 2, y + h / 2])
+    return min(cards, key=lambda d: float(np.linalg.norm(d.centre - middle))).corners
 
 
 def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
