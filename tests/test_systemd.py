@@ -60,6 +60,10 @@ def test_unit_is_a_watched_notify_service_with_its_directories_and_groups() -> N
     assert int(unit["WatchdogSec"][0]) > 0
     assert unit["Restart"] == ["on-failure"]
     assert unit["StateDirectory"] == ["companion"]
+    # The store holds every secret: its directory is the service's alone.
+    assert unit["StateDirectoryMode"] == ["0700"]
+    # lgpio needs a writable working directory (/ is read-only under ProtectSystem=strict).
+    assert unit["WorkingDirectory"] == ["/var/lib/companion"]
     assert unit["ConfigurationDirectory"] == ["companion"]
     assert set(unit["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "video", "dialout"}
     assert unit["ExecStart"] == [
