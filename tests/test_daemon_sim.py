@@ -91,10 +91,10 @@ def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_
     daemon.table.append({"type": "deal"})
     daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
     leader = daemon.table.game.view(None)["turn"]
-    type_keys(daemon, " ..")  # enter by hand: play
+    type_keys(daemon, " ")  # enter by hand: the menu starts at play, the likely next event
     type_keys(daemon, " ")
     assert [label for label, _ in daemon.dialogue.menu.entries] == list(DEATHTRAP.seats)
-    type_keys(daemon, "." * leader + " " + ". " + " ")  # the leader; orc, orc again
+    type_keys(daemon, " " + ".. " + " ")  # the leader (the cursor starts on it); orc, orc again
     assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "orc"
     type_keys(daemon, ",, ")  # back past rat-man to "(done)"
     assert daemon.table.session.entries[-1]["cards"] == ["orc", "orc"]
@@ -139,7 +139,9 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     header = Header("rumble", ("Ann", "Bob", "Cy"), 4, {"deal_secrets": False})
     daemon, screens = daemon_for(store, header)
     before = {name: shown(screen) for name, screen in screens.items()}
-    type_keys(daemon, " ")  # a tap opens the entry in Rumble: "secrets" comes first
+    type_keys(daemon, " ")  # a tap opens the entry in Rumble, at the likely "move"
+    assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "move"
+    type_keys(daemon, ",,")
     assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "secrets"
     type_keys(daemon, " " + ". ")  # secrets, for Bob
     assert daemon.dialogue.menu.seat == 1
@@ -150,7 +152,7 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     for other in ("seat:0", "seat:2"):
         assert shown(screens[other]) == before[other]
     assert shown(screens["seat:1"]) != before["seat:1"]
-    type_keys(daemon, ". ,,, ")  # a second character, then back to "(done)"
+    type_keys(daemon, ". ,, ")  # a second character, then back to "(done)", first
     assert daemon.dialogue is None
     assert daemon.table.session.entries[-1]["type"] == "secrets"
     images = compose(daemon.table.game, daemon.ui)  # every screen back to the game

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.errors import EventError, OptionError
+from companion.errors import EventError, OptionError, RuleViolation
 
 #: Integers in events beyond this size are refused ("huge numbers").
 INT_LIMIT = 1_000_000
@@ -202,6 +202,12 @@ class Game:
         except BaseException:
             self.__dict__.update(snapshot)
             raise
+
+    def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
+        """The refusal an event begun with ``partial``'s fields gets whatever its other fields
+        say, decided on public facts only (a manual entry stops asking then); None if none
+        is certain yet. E.g. Traps refuses a disarm of a disarmed square before the dice."""
+        return None
 
     # --- randomness ------------------------------------------------------------------
 

@@ -167,6 +167,23 @@ class Traps(Game):
 
     # --- helpers ---------------------------------------------------------------------
 
+    def _disarm_status_refusal(self, square: str) -> RuleViolation | None:
+        """A disarm the square's public status already rules out (hidden, disarmed, clear)."""
+        refusals = {
+            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
+            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
+            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
+        }
+        status = self.squares[square]["status"]
+        return RuleViolation(*refusals[status]) if status in refusals else None
+
+    def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
+        # Only the square's public status: the dial's reading must not decide it early.
+        square = partial.get("square")
+        if partial.get("type") != "disarm" or square not in self.squares:
+            return None
+        return self._disarm_status_refusal(square)
+
     def _roll(self, what: str) -> int:
         return self.rng("roll", self.step, what).randint(1, 6)
 
@@ -329,13 +346,9 @@ class Traps(Game):
         self.step += 1
         square, state = self._square(event)
         seat, mode = event["seat"], event["mode"]
-        refusals = {
-            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
-            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
-            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
-        }
-        if state["status"] in refusals:
-            raise RuleViolation(*refusals[state["status"]])
+        refusal = self._disarm_status_refusal(square)
+        if refusal is not None:
+            raise refusal
         if (state["status"] == EXPOSED and not self.options["blind_disarm"]
                 and state["read_by"].get(str(seat)) != state["position"]):
             # Decided on public facts only (who turned the dial how far): any answer that
