@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -164,6 +165,17 @@ class Traps(Game):
         self.step = 0
         self.last = ""
         self.note: dict[str, Any] = {"seat": None, "text": ""}
+        # The trap that went off with the latest event: public, shown until the next one.
+        self.sprung: dict[str, Any] | None = None
+
+    def apply(self, event: dict[str, Any]) -> None:
+        before = self.sprung
+        self.sprung = None
+        try:
+            super().apply(event)
+        except BaseException:
+            self.sprung = before  # a refused event changes nothing, this included
+            raise
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -306,6 +318,8 @@ class Traps(Game):
                 "imprisoned" if trap["imprisons"] else trap["effect"])
         self.last = f"{self._who(seat)} {how} {square}{roll}: {trap['name']}, {hurt}"
         self.note = {"seat": None, "text": ""}
+        self.sprung = {"square": square, "seat": seat, "name": trap["name"], "hurt": hurt,
+                       "effect": trap["effect"]}
 
     def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
         state = self.squares[square]
@@ -461,7 +475,7 @@ class Traps(Game):
         squares = {square: self._public_square(square) for square in self.squares}
         shown: dict[str, Any] = {"game": self.name, "seat": seat, "squares": squares,
                                  "xp": list(self.xp), "finished": self.finished,
-                                 "last": self.last}
+                                 "last": self.last, "sprung": copy.deepcopy(self.sprung)}
         if seat is None:
             return shown
         for square, state in self.squares.items():
