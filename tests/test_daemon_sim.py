@@ -113,12 +113,13 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
     for name in ("table", "seat:0", "seat:1", "seat:2", "seat:3"):
         TerminalScreen(name, board).show(lit_screen())
     text = board.text(width=270, height=90)
-    assert all(f" {name} " in text for name in board.images) and "not shown" not in text
+    assert all(f" {label} " in text for label in ("table", "seat 1", "seat 2", "seat 3", "seat 4"))
+    assert "not shown" not in text and "seat:0" not in text  # seats counted as their keys
     first_row = text.splitlines()[1]
     assert first_row.startswith("\u2598\u2597 ") and len(first_row) == 4 * 64 + 3
     # a terminal too small even for quadrant blocks says which screens it leaves out
     small = board.text(width=130, height=50)
-    assert "not shown: seat:1, seat:2, seat:3" in small and " seat:0 " in small
+    assert "not shown: seat 2, seat 3, seat 4" in small and " seat 1 " in small
 
 
 def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
@@ -196,7 +197,7 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
         type_keys(daemon, " " + " " + ".." + " " + "1")  # ... and tries a quick disarm of it
     assert "disarm-no-trap" in daemon.ui.error(0)  # Ann's own screen says why
     assert daemon.table_notice == "refused: see Ann"
-    assert "no-trap" not in caplog.text and "refused disarm seat 0" in caplog.text
+    assert "no-trap" not in caplog.text and "refused disarm seat 1" in caplog.text
     assert shown(screens["seat:1"]) == compose(daemon.table.game, daemon.ui)["seat:1"].tobytes()
 
 

@@ -29,7 +29,9 @@ from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Part, Supervisor, describe
+from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
+from companion.games.base import Game
 from companion.hardware.events import InputEvent
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
@@ -66,7 +68,23 @@ def storage_notice(error: CompanionError, what: str) -> str:
 def describe_event(event: Mapping[str, Any]) -> str:
     """An event in words that are safe to log and show publicly: its type and seat only."""
     seat = event.get("seat")
-    return str(event.get("type")) + (f" seat {seat}" if isinstance(seat, int) else "")
+    # Seats counted from 1, as the keys and the screens count them (the log counts from 0).
+    return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
+
+
+def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
+    """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
+    its name (all of it lies open on the table)."""
+    words = [str(event.get("type"))]
+    for key, value in event.items():
+        if key in ("type", "t", "seat") or isinstance(value, bool):
+            continue
+        values = value if isinstance(value, list) else [value]
+        words.append(", ".join(display(game, key, item) for item in values))
+    seat = event.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(game.seats):
+        words.append(f"by {game.seats[seat]}")
+    return " ".join(words)
 
 
 def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
@@ -331,8 +349,8 @@ class Daemon:
     def next_confirmation(self) -> None:
         if self.dialogue is None and self.unsure:
             seen = self.unsure[0]
-            self.open_dialogue("confirm", confirm(seen.description
-                                                  or describe_event(seen.event)))
+            words = sighting_in_words(seen.event, self.table.game) if self.table else ""
+            self.open_dialogue("confirm", confirm(words or seen.description))
 
     # --- controls ------------------------------------------------------------------------
 

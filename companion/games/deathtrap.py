@@ -150,7 +150,7 @@ class Deathtrap(Game):
         seat, discard = event["seat"], event["discard"]
         if self.phase == "play":
             raise RuleViolation("pig", f"the Exploding Pig was already played this round "
-                                       f"(by seat {self.pig['seat'] if self.pig else '?'})")
+                                       f"(by {self.seats[self.pig['seat']] if self.pig else '?'})")
         self._check_round_open()
         self._check_known(discard, "discard")
         if discard == EXPLODING_PIG:
@@ -160,7 +160,8 @@ class Deathtrap(Game):
                                        f"{self.pack.name[discard]} is a special card")
         held = self.counts[seat]
         if held < 2:
-            raise RuleViolation("pig", f"seat {seat} holds {held} card{'s' * (held != 1)}: the "
+            raise RuleViolation("pig", f"{self.seats[seat]} holds {held} "
+                                       f"card{'s' * (held != 1)}: the "
                                        "Exploding Pig and one more card are needed")
         self._check_copies([EXPLODING_PIG, discard])
         lead = event.get("lead")
@@ -229,7 +230,7 @@ class Deathtrap(Game):
         self._check_holds(seat, 0)
         self._check_turn(seat)
         if self.to_beat is None:
-            raise RuleViolation("lead", f"seat {seat} leads this hand and must play a set: "
+            raise RuleViolation("lead", f"{self.seats[seat]} leads this hand and must play a set: "
                                         "only followers may pass")
         self.passed.append(seat)
         self.last = Kept(seat=seat, action="pass", cards=[])
@@ -252,15 +253,15 @@ class Deathtrap(Game):
     def _check_holds(self, seat: int, needed: int) -> None:
         held = self.counts[seat]
         if held == 0:
-            raise RuleViolation("hand-count", f"seat {seat} has no cards left")
+            raise RuleViolation("hand-count", f"{self.seats[seat]} has no cards left")
         if needed > held:
-            raise RuleViolation("hand-count", f"seat {seat} holds {held} "
+            raise RuleViolation("hand-count", f"{self.seats[seat]} holds {held} "
                                               f"card{'s' * (held != 1)}, {needed} given")
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise RuleViolation("turn", f"it is seat {self.turn}'s turn "
-                                        f"({self.seats[self.turn]}), not seat {seat}'s"
+            raise RuleViolation("turn", f"it is {self.seats[self.turn]}'s turn, "
+                                        f"not {self.seats[seat]}'s"
                                 if self.turn is not None else "it is nobody's turn")
 
     def _check_copies(self, cards: list[str]) -> None:
