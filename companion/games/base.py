@@ -108,6 +108,10 @@ class Game:
     title: ClassVar[str]
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 8
+    #: How the game is played, and what the companion does for it, in a few sentences of our
+    #: own (``companion rules GAME`` prints them before the options).
+    PLAYED: ClassVar[str] = ""
+    COMPANION: ClassVar[str] = ""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     EVENTS: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
     # Attributes set once in __init__ and never changed: not copied for the undo-on-error snapshot.

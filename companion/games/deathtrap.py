@@ -51,6 +51,18 @@ class KeptOrders(tuple):
 class Deathtrap(Game):
     name = "deathtrap"
     title = "Deathtrap Dungeon: The Card Game"
+    PLAYED = ("Each round the whole pack is dealt; from round 2 on some cards are exchanged "
+              "first. The holder of the Exploding Pig discards it with one monster and names "
+              "who leads. The leader puts down a set of one creature (wilds may join it); "
+              "clockwise, each player beats it with as many cards of a higher creature, or "
+              "passes. When all others have passed, the last set's player leads again. The "
+              "first to be rid of their cards is the Big Hero, the last one left the Total "
+              "Wimp; points follow the order of going out, over 4 rounds.")
+    COMPANION = ("Keeps count of the cards each seat holds (never the cards themselves), "
+                 "checks every set against the set to beat, keeps the turn, records who goes "
+                 "out, gives the titles and points, and shows the exchange before rounds 2-4 "
+                 "on the seats' own screens. Sets are read by the camera or entered with the "
+                 "dial; a pass is a tap of the seat's button.")
     min_seats = 4
     max_seats = 8
     OPTIONS = (

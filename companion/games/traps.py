@@ -70,6 +70,16 @@ class Traps(Game):
 
     name = "traps"
     title = "Mage Knight 3D Dungeons traps"
+    PLAYED = ("Trap squares hide a dial: a hero who exposes one turns it a number of clicks "
+              "and reads it through the red filter, keeping it to themself. Walking onto it "
+              "may trigger it (its effect hurts or holds the figure); a hero may try to "
+              "disarm an exposed or triggered trap with two dice, quickly or slowly (slow "
+              "adds a bonus), and earns its XP on a success.")
+    COMPANION = ("Stands in for the dials: the rotary encoder turns a virtual dial per trap "
+                 "square, and the exposing seat reads it on its own screen only. It applies "
+                 "triggers, quick and slow disarms, variable disarm numbers, XP and every "
+                 "trap's effect, shows a trap that goes off to the whole table, and checks "
+                 "the trap pool and placement when a dungeon grid is given.")
     min_seats = 2
     max_seats = 8
     OPTIONS = (
