@@ -68,3 +68,17 @@ def test_a_turn_refusal_names_both_seats_on_the_seats_own_screen(store, caplog):
     keys(daemon, "   . , ")  # the leader's play by hand (Rat Man): the log keeps the index
     assert daemon.table.session.in_force[-1] == {
         **daemon.table.session.in_force[-1], "type": "play", "seat": turn}
+
+
+def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hardware.doctor import Machine, check_gpio
+    from companion.hardware.pins import load_pinmap
+
+    pinmap = load_pinmap()
+    machine = Machine(pin_factory=MockFactory())
+    findings = {finding.what: finding.ok for finding in check_gpio(pinmap, machine)}
+    assert findings[f"seat 1 button (GPIO {pinmap.seat_buttons[0]})"] is True
+    assert not any("seat 0 " in what for what in findings)
+    assert f"seat {len(pinmap.seat_buttons)} button (GPIO {pinmap.seat_buttons[-1]})" in findings
