@@ -17,7 +17,7 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("traps: ") and "winners: " in done.stdout
     assert "dial" in done.stdout.split("events in by:")[1]
-    for name in ("traps-table.png", "traps-seat0.png", "traps-seat2.png"):
+    for name in ("traps-table.png", "traps-seat1.png", "traps-seat3.png"):  # seats from 1
         assert Image.open(tmp_path / name).size == (128, 64)
     gif = Image.open(tmp_path / "traps.gif")
     assert gif.n_frames > 5

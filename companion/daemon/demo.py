@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.daemon.displays import MemoryScreen
+from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import Hands, TablePlayer
 from companion.daemon.table import Daemon
@@ -200,7 +200,8 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
     written = []
     for screen in screens:
         if screen.images:
-            path = out / f"{game}-{screen.name.replace(':', '')}.png"
+            # seat:0 is written as seat1: files are named as people count seats.
+            path = out / f"{game}-{label(screen.name).replace(' ', '')}.png"
             screen.images[-1].save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)
