@@ -82,3 +82,12 @@ def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
     assert findings[f"seat 1 button (GPIO {pinmap.seat_buttons[0]})"] is True
     assert not any("seat 0 " in what for what in findings)
     assert f"seat {len(pinmap.seat_buttons)} button (GPIO {pinmap.seat_buttons[-1]})" in findings
+
+
+def test_a_rumble_sighting_reads_as_a_sentence(store):
+    from companion.daemon.table import sighting_in_words
+    from companion.games.rumble import Rumble
+
+    game = Rumble(["Ann", "Bob", "Cy"], seed=1)
+    move = {"type": "move", "seat": 1, "character": "twin-thief", "to": "B2", "chest": True}
+    assert sighting_in_words(move, game) == "move Twin Thief to B2 with the chest by Bob"

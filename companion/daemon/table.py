@@ -77,10 +77,14 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     its name (all of it lies open on the table)."""
     words = [str(event.get("type"))]
     for key, value in event.items():
-        if key in ("type", "t", "seat") or isinstance(value, bool):
+        if key in ("type", "t", "seat") or value is False:
+            continue
+        if value is True:  # Rumble's chest carried along
+            words.append(f"with the {key.replace('_', ' ')}")
             continue
         values = value if isinstance(value, list) else [value]
-        words.append(", ".join(display(game, key, item) for item in values))
+        named = ", ".join(display(game, key, item) for item in values)
+        words.append(f"to {named}" if key == "to" else named)
     seat = event.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(game.seats):
         words.append(f"by {game.seats[seat]}")
