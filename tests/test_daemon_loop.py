@@ -151,7 +151,7 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
     assert screens["seat:2"].images[-1].tobytes() != seat2_before
     assert screens["seat:1"].images[-1].tobytes() == seat1_before
     assert daemon.table_notice.startswith("refused: ")
-    assert "refused pass seat 2" in caplog.text and daemon.ui.error(2) not in caplog.text
+    assert "refused pass seat 3" in caplog.text and daemon.ui.error(2) not in caplog.text
 
 
 def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
@@ -295,7 +295,7 @@ def test_the_sim_board_draws_lit_screens_in_place_with_the_log_under_them():
     board.note("companion: ready")
     text = board.text(width=300, height=100)
     first, second = text.splitlines()[:2]
-    assert "table" in first and "seat:0" in first and "seat:7" not in text  # side by side
+    assert "table" in first and "seat 1" in first and "seat 8" not in text  # side by side
     assert second.startswith("\u2588" * 10 + " ") and second.count("\u2588" * 10) == 2
     assert text.endswith("companion: ready\nkeys: q quit")
     # clipped to the terminal, its last line left free for the cursor

@@ -91,10 +91,10 @@ def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_
     daemon.table.append({"type": "deal"})
     daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
     leader = daemon.table.game.view(None)["turn"]
-    type_keys(daemon, " ..")  # enter by hand: play
+    type_keys(daemon, " ")  # enter by hand: the menu starts at play, the likely next event
     type_keys(daemon, " ")
     assert [label for label, _ in daemon.dialogue.menu.entries] == list(DEATHTRAP.seats)
-    type_keys(daemon, "." * leader + " " + ". " + " ")  # the leader; orc, orc again
+    type_keys(daemon, " " + ".. " + " ")  # the leader (the cursor starts on it); orc, orc again
     assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "orc"
     type_keys(daemon, ",, ")  # back past rat-man to "(done)"
     assert daemon.table.session.entries[-1]["cards"] == ["orc", "orc"]
@@ -113,12 +113,13 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
     for name in ("table", "seat:0", "seat:1", "seat:2", "seat:3"):
         TerminalScreen(name, board).show(lit_screen())
     text = board.text(width=270, height=90)
-    assert all(f" {name} " in text for name in board.images) and "not shown" not in text
+    assert all(f" {label} " in text for label in ("table", "seat 1", "seat 2", "seat 3", "seat 4"))
+    assert "not shown" not in text and "seat:0" not in text  # seats counted as their keys
     first_row = text.splitlines()[1]
     assert first_row.startswith("\u2598\u2597 ") and len(first_row) == 4 * 64 + 3
     # a terminal too small even for quadrant blocks says which screens it leaves out
     small = board.text(width=130, height=50)
-    assert "not shown: seat:1, seat:2, seat:3" in small and " seat:0 " in small
+    assert "not shown: seat 2, seat 3, seat 4" in small and " seat 1 " in small
 
 
 def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
@@ -139,7 +140,9 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     header = Header("rumble", ("Ann", "Bob", "Cy"), 4, {"deal_secrets": False})
     daemon, screens = daemon_for(store, header)
     before = {name: shown(screen) for name, screen in screens.items()}
-    type_keys(daemon, " ")  # a tap opens the entry in Rumble: "secrets" comes first
+    type_keys(daemon, " ")  # a tap opens the entry in Rumble, at the likely "move"
+    assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "move"
+    type_keys(daemon, ",,")
     assert daemon.dialogue.menu.entries[daemon.dialogue.menu.cursor][1] == "secrets"
     type_keys(daemon, " " + ". ")  # secrets, for Bob
     assert daemon.dialogue.menu.seat == 1
@@ -150,7 +153,7 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     for other in ("seat:0", "seat:2"):
         assert shown(screens[other]) == before[other]
     assert shown(screens["seat:1"]) != before["seat:1"]
-    type_keys(daemon, ". ,,, ")  # a second character, then back to "(done)"
+    type_keys(daemon, ". ,, ")  # a second character, then back to "(done)", first
     assert daemon.dialogue is None
     assert daemon.table.session.entries[-1]["type"] == "secrets"
     images = compose(daemon.table.game, daemon.ui)  # every screen back to the game
@@ -194,7 +197,7 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
         type_keys(daemon, " " + " " + ".." + " " + "1")  # ... and tries a quick disarm of it
     assert "disarm-no-trap" in daemon.ui.error(0)  # Ann's own screen says why
     assert daemon.table_notice == "refused: see Ann"
-    assert "no-trap" not in caplog.text and "refused disarm seat 0" in caplog.text
+    assert "no-trap" not in caplog.text and "refused disarm seat 1" in caplog.text
     assert shown(screens["seat:1"]) == compose(daemon.table.game, daemon.ui)["seat:1"].tobytes()
 
 

@@ -62,7 +62,7 @@ def test_a_pass_before_the_pig():
 
 def test_a_second_pig():
     refused(in_play(), {"type": "pig", "seat": 0, "discard": "orc"}, RuleViolation,
-            "the Exploding Pig was already played this round (by seat 1)", "pig")
+            "the Exploding Pig was already played this round (by Bob)", "pig")
 
 
 def test_a_pig_before_the_deal():
@@ -89,7 +89,7 @@ def test_the_pig_discarding_itself():
 def test_the_pig_from_a_seat_holding_one_card():
     game = game_after({"type": "deal", "counts": [1, 4, 4, 4]}, options=SMALL)
     refused(game, {"type": "pig", "seat": 0, "discard": "orc"}, RuleViolation,
-            "seat 0 holds 1 card: the Exploding Pig and one more card are needed", "pig")
+            "Ann holds 1 card: the Exploding Pig and one more card are needed", "pig")
 
 
 def test_an_unknown_card_names_the_field():
@@ -114,8 +114,8 @@ def test_a_seat_with_no_cards_left():
                       options=SMALL)
     assert game.view(None)["counts"][0] == 0
     refused(game, {"type": "play", "seat": 0, "cards": ["orc"]}, RuleViolation,
-            "seat 0 has no cards left", "hand-count")
-    refused(game, {"type": "pass", "seat": 0}, RuleViolation, "seat 0 has no cards left",
+            "Ann has no cards left", "hand-count")
+    refused(game, {"type": "pass", "seat": 0}, RuleViolation, "Ann has no cards left",
             "hand-count")
 
 
@@ -123,7 +123,7 @@ def test_more_cards_than_the_seat_holds():
     game = game_after({"type": "deal", "counts": [4, 2, 3, 4]},
                       {"type": "pig", "seat": 0, "discard": "orc"}, options=SMALL)
     refused(game, {"type": "play", "seat": 1, "cards": ["orc", "orc", "orc"]}, RuleViolation,
-            "seat 1 holds 2 cards, 3 given", "hand-count")
+            "Bob holds 2 cards, 3 given", "hand-count")
 
 
 def test_the_pig_inside_a_set():
@@ -145,15 +145,15 @@ def test_a_second_killing_machine():
 
 def test_out_of_turn():
     refused(in_play(), {"type": "play", "seat": 0, "cards": ["troll", "troll"]}, RuleViolation,
-            "it is seat 3's turn (Dee), not seat 0's", "turn")
+            "it is Dee's turn, not Ann's", "turn")
     refused(in_play(), {"type": "pass", "seat": 1}, RuleViolation,
-            "it is seat 3's turn (Dee), not seat 1's", "turn")
+            "it is Dee's turn, not Bob's", "turn")
 
 
 def test_the_leader_passing():
     game = game_after({"type": "deal"}, {"type": "pig", "seat": 1, "discard": "orc"})
     refused(game, {"type": "pass", "seat": 2}, RuleViolation,
-            "seat 2 leads this hand and must play a set: only followers may pass", "lead")
+            "Cy leads this hand and must play a set: only followers may pass", "lead")
 
 
 def test_two_creature_types_in_one_set():

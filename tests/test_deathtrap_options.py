@@ -157,7 +157,7 @@ def test_locked_out_seat_is_skipped_in_the_turn_order():
     game.apply({"type": "play", "seat": 1, "cards": ["ninja", "ninja"]})
     game.apply({"type": "play", "seat": 2, "cards": ["pit-fiend", "pit-fiend"]})
     assert game.view(None)["turn"] == 0  # Dee is skipped
-    with pytest.raises(RuleViolation, match="it is seat 0's turn"):
+    with pytest.raises(RuleViolation, match="it is Ann's turn"):
         game.apply({"type": "play", "seat": 3, "cards": ["bloodbeast", "bloodbeast"]})
 
 

@@ -76,7 +76,7 @@ def test_killing_machine_as_a_lead_ends_the_empty_hand_and_the_same_player_leads
     assert state["counts"] == [5, 6, 7, 7]
     # Bob still leads, so Bob may not pass and nobody else may play in turn.
     refused(game, {"type": "pass", "seat": 1}, "lead", "must play a set")
-    refused(game, {"type": "play", "seat": 2, "cards": ["orc"]}, "turn", "seat 1's turn")
+    refused(game, {"type": "play", "seat": 2, "cards": ["orc"]}, "turn", "Bob's turn")
 
 
 def test_killing_machine_as_the_last_card_goes_out_and_the_next_seat_with_cards_leads():
@@ -131,7 +131,7 @@ def test_an_out_player_is_skipped_and_the_last_set_still_wins_the_hand():
     pass_(game, 0)                                   # Bob has no cards: the hand is over
     state = game.view(None)
     assert (state["leader"], state["to_beat"]) == (2, None)
-    refused(game, {"type": "pass", "seat": 1}, "hand-count", "seat 1 has no cards left")
+    refused(game, {"type": "pass", "seat": 1}, "hand-count", "Bob has no cards left")
 
 
 # --- pass_locks_out ------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_pass_locks_out_skips_a_passer_until_the_hand_ends():
     play(game, 0, "warrior")
     pass_(game, 1)                                   # Bob out of it too
     assert game.view(None)["turn"] == 3              # Cy skipped
-    refused(game, {"type": "play", "seat": 2, "cards": ["troll"]}, "turn", "seat 3's turn")
+    refused(game, {"type": "play", "seat": 2, "cards": ["troll"]}, "turn", "Dee's turn")
     pass_(game, 3)                                   # only Ann's Warrior is left standing
     state = game.view(None)
     assert (state["leader"], state["turn"], state["passed"]) == (0, 0, [])

@@ -17,7 +17,7 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("traps: ") and "winners: " in done.stdout
     assert "dial" in done.stdout.split("events in by:")[1]
-    for name in ("traps-table.png", "traps-seat0.png", "traps-seat2.png"):
+    for name in ("traps-table.png", "traps-seat1.png", "traps-seat3.png"):  # seats from 1
         assert Image.open(tmp_path / name).size == (128, 64)
     gif = Image.open(tmp_path / "traps.gif")
     assert gif.n_frames > 5
@@ -29,7 +29,7 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
 
 
 def test_a_card_game_demo_is_read_by_the_camera(tmp_path):
-    result = play_demo("tricky", tmp_path, seed=2)
+    result = play_demo("tricky", tmp_path, seed=2, quick=True)
     assert result.routes.get("camera", 0) > result.events // 2
     assert sum(result.routes.values()) == result.events
     assert (tmp_path / "tricky-camera.png").exists()
@@ -44,3 +44,23 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 2 and "invalid choice: 'chess'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_demo_plays_a_whole_game_by_default_and_says_how_far_it_has_got(tmp_path):
+    done = subprocess.run([*DEMO, "deathtrap", "--out", str(tmp_path)], capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    head = done.stdout.splitlines()[1].split()
+    assert head[-4:] == ["r1", "r2", "r3", "r4"]  # every round the rules play, not one
+    progress = [line for line in done.stderr.splitlines() if line.startswith("deathtrap: ")]
+    assert len(progress) == 4 and progress[-1].endswith("events (100%)")
+    played = int(done.stdout.split(" events in ")[0].split()[-1])
+    assert progress[-1] == f"deathtrap: {played}/{played} events (100%)"
+
+
+def test_quick_plays_the_short_game(tmp_path):
+    done = subprocess.run([*DEMO, "deathtrap", "--quick", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].split()[-1] == "r1"
+    assert "deathtrap: " in done.stderr and "(100%)" in done.stderr

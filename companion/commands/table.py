@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     sessions.set_defaults(func=run_sessions)
 
     rules = subparsers.add_parser(
-        "rules", help="list a game's options with their defaults and meaning",
-        description="List the named options of a game (RULINGS.md): name, default, meaning.")
+        "rules", help="how a game is played, what the companion does, and its options",
+        description="How the game is played and what the companion does for it, in short; "
+                    "then its named options (RULINGS.md): name, default, meaning.")
     rules.add_argument("game", metavar="GAME", help=", ".join(sorted(ENGINES)))
     rules.add_argument("--json", action="store_true", help="print one JSON object")
     rules.set_defaults(func=run_rules)
@@ -203,10 +205,17 @@ def run_rules(args: argparse.Namespace) -> int:
     game = engine(args.game)
     options = {o.name: {"default": o.default, "help": o.help} for o in game.OPTIONS}
     if args.json:
-        print(json.dumps({"game": game.name, "title": game.title, "options": options},
+        print(json.dumps({"game": game.name, "title": game.title, "played": game.PLAYED,
+                          "companion": game.COMPANION, "options": options},
                          ensure_ascii=False))
         return 0
-    print(f"{game.title} ({game.name}): options, with their defaults")
+    print(f"{game.title} ({game.name})")
+    for heading, text in (("How it is played", game.PLAYED),
+                          ("What the companion does", game.COMPANION)):
+        if text:
+            print(f"\n{heading}:")
+            print(textwrap.fill(text, width=88, initial_indent="  ", subsequent_indent="  "))
+    print("\nOptions, with their defaults (set them in the header's options or the config):")
     for name, option in options.items():
         default = json.dumps(option["default"], ensure_ascii=False)
         if len(default) > 40:

@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from companion.daemon.config import Config, load_config
 from companion.daemon.displays import (
@@ -55,14 +55,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "demo", help="play a whole game of each game through the whole pipeline",
         description="Play a whole random game (of GAME, or of each of the four games) through "
                     "the whole pipeline: rendered camera pictures, card recognition, the rules "
-                    "engine, the screens. Prints the score table; writes the screens as PNG "
-                    "files and an animated GIF, and the table log, into --out.")
+                    "engine, the screens. Says how far each game has got while it runs, then "
+                    "prints its score table; writes the screens as PNG files and an animated "
+                    "GIF, and the table log, into --out. --quick plays short games instead "
+                    "(one round of Deathtrap, one round per player of Tricky).")
     demo.add_argument("game", metavar="GAME", nargs="?", choices=DEMO_ORDER,
                       help=", ".join(DEMO_ORDER) + " (default: all four)")
     demo.add_argument("--out", metavar="DIR", default="demo-out",
                       help="where the images and logs go (default: ./demo-out)")
     demo.add_argument("--seed", metavar="N", type=int, default=1,
                       help="seed of the random games (default: 1)")
+    demo.add_argument("--quick", action="store_true",
+                      help="short games: one round of Deathtrap, one round per player of Tricky")
     demo.set_defaults(func=run_demo)
 
 
@@ -170,6 +174,40 @@ def stop_on_signals(daemon: Daemon) -> None:
 DEMO_ORDER = ("traps", "deathtrap", "tricky", "rumble")
 
 
+class ProgressLine:
+    """How far a demo game has got, on ``stream``: one line rewritten in place on a terminal,
+    else a line at each quarter (a log file gets four lines, not hundreds).
+
+    >>> import io
+    >>> stream = io.StringIO()
+    >>> line = ProgressLine("rumble", stream)
+    >>> for n in range(1, 9):
+    ...     line(n, 8)
+    >>> print(stream.getvalue(), end="")
+    rumble: 2/8 events (25%)
+    rumble: 4/8 events (50%)
+    rumble: 6/8 events (75%)
+    rumble: 8/8 events (100%)
+    """
+
+    def __init__(self, game: str, stream: TextIO) -> None:
+        self.game, self.stream = game, stream
+        self.live = stream.isatty()
+        self.quarter = 0
+
+    def __call__(self, played: int, total: int) -> None:
+        text = f"{self.game}: {played}/{total} events ({played * 100 // total}%)"
+        if self.live:
+            end = "\n" if played == total else ""
+            self.stream.write(f"\r\x1b[K{text}{end}")
+        elif played * 4 >= total * (self.quarter + 1):
+            self.quarter = played * 4 // total
+            self.stream.write(text + "\n")
+        else:
+            return
+        self.stream.flush()
+
+
 def run_demo(args: argparse.Namespace) -> int:
     from companion.daemon.demo import check_requirements, play_demo, prepare_out, score_table
 
@@ -178,7 +216,8 @@ def run_demo(args: argparse.Namespace) -> int:
     prepare_out(out)
     for game in [args.game] if args.game else DEMO_ORDER:
         try:
-            result = play_demo(game, out, args.seed)
+            result = play_demo(game, out, args.seed, quick=args.quick,
+                               progress=ProgressLine(game, sys.stderr))
         except OSError as error:  # the folder filled up or went away meanwhile
             raise CompanionError(f"--out {out}: cannot write {error.filename or 'there'} "
                               f"({error.strerror})") from None

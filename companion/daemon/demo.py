@@ -1,4 +1,5 @@
-"""``companion demo [GAME]``: a whole game of each game through the whole pipeline.
+"""``companion demo [GAME] [--quick]``: a whole game of each game through the whole pipeline
+(``--quick``: a short one, e.g. one round of Deathtrap).
 
 A random legal game (the games' own simulators) is played at a simulated table: cards and
 Rumble pieces are rendered into camera pictures and read by the vision pipeline, the trap
@@ -13,13 +14,14 @@ from __future__ import annotations
 import importlib
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.daemon.displays import MemoryScreen
+from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import Hands, TablePlayer
 from companion.daemon.table import Daemon
@@ -27,13 +29,21 @@ from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
 
-#: Seats and option overrides that keep each demo game to a few hundred events at most.
+#: Seats and options of each demo game: whole games, as the rules set them.
 DEMO_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "traps": (3, {}),
-    "deathtrap": (4, {"rounds": 1}),
-    "tricky": (3, {"rounds_per_player": 1}),
+    "deathtrap": (4, {}),
+    "tricky": (3, {}),
     "rumble": (3, {}),
 }
+#: ``--quick``: overrides that keep each game to a few hundred events at most.
+QUICK_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    **DEMO_GAMES,
+    "deathtrap": (4, {"rounds": 1}),
+    "tricky": (3, {"rounds_per_player": 1}),
+}
+#: Called after each event played: (events played, events in the game).
+Progress = Callable[[int, int], None]
 #: The camera's sightings below this confidence go through the confirm step.
 CONFIRM_BELOW = 0.6
 #: Frames of the GIF at most (a long game is sampled evenly), and each frame's time.
@@ -110,14 +120,16 @@ def prepare_out(out: Path) -> None:
         raise CompanionError(f"--out {out}: cannot write there ({error.strerror})") from None
 
 
-def play_demo(game: str, out: Path, seed: int = 1) -> DemoResult:
-    """Play one whole game through the pipeline; write its log, screens and GIF into ``out``."""
+def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
+              progress: Progress | None = None) -> DemoResult:
+    """Play one whole game (``quick``: a short one) through the pipeline; write its log,
+    screens and GIF into ``out``; ``progress`` hears of each event played."""
     from companion.daemon.stage import Eyes, Stage
 
     if game not in DEMO_GAMES:
         raise CompanionError(f"unknown game {game!r} (games: {', '.join(DEMO_GAMES)})")
     started = time.perf_counter()
-    seats, options = DEMO_GAMES[game]
+    seats, options = (QUICK_GAMES if quick else DEMO_GAMES)[game]
     simulator = importlib.import_module(f"companion.games.{game}_sim")
     header_json, events = simulator.random_game(seed, seats, **options)
     header = Header.from_json(header_json)
@@ -137,9 +149,11 @@ def play_demo(game: str, out: Path, seed: int = 1) -> DemoResult:
         hands = DirectHands(daemon, Eyes(game, stage.layout))
         player = TablePlayer(daemon, hands, stage)
         frames = [tiled(screens, header.seats)]
-        for event in events:
+        for played, event in enumerate(events, start=1):
             player.play(event)
             frames.append(tiled(screens, header.seats))
+            if progress is not None:
+                progress(played, len(events))
         daemon.handle(Stop("end of the demo"))
         daemon.supervisor.stop_all()
         assert daemon.table is not None
@@ -186,7 +200,8 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
     written = []
     for screen in screens:
         if screen.images:
-            path = out / f"{game}-{screen.name.replace(':', '')}.png"
+            # seat:0 is written as seat1: files are named as people count seats.
+            path = out / f"{game}-{label(screen.name).replace(' ', '')}.png"
             screen.images[-1].save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.daemon.menus import Menu, Steps
-from companion.daemon.vocabulary import candidates
+from companion.daemon.vocabulary import candidates, display
+from companion.errors import RuleViolation
 from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
 from companion.table.log import Header
@@ -28,7 +30,7 @@ SEAT_KEYS = ("seat", "active")
 MAX_LIST = 8
 DONE = object()
 LEAVE_OUT = object()
-START, TYPE, DELETE = object(), object(), object()
+START, TYPE, DELETE, REMOVE = object(), object(), object(), object()
 #: What a name is spelt with on the dial: capitals first, as names begin with one.
 LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz-'0123456789")
 #: Chosen instead of an event type: leave this game unfinished (it stays in the store) and
@@ -137,38 +139,99 @@ def field_entries(game: Game, key: str, spec: Field, item: bool = False
         low = spec.minimum if spec.minimum is not None else 0
         high = min(spec.maximum if spec.maximum is not None else low + 40, low + 40)
         return [(str(n), n) for n in range(low, high + 1)]
-    return [(value, value) for value in candidates(game, key)]
+    return [(display(game, key, value), value) for value in candidates(game, key)]
 
 
-def _pick_list(game: Game, key: str, spec: Field, seat: int | None = None) -> Steps:
-    chosen: list[Any] = []
-    while len(chosen) < MAX_LIST:
-        if chosen:
-            entries = [("(done)", DONE)]
-        else:
-            entries = [] if spec.required else [("(leave out)", LEAVE_OUT), ("(none)", DONE)]
-        menu = Menu(f"{key}: {', '.join(map(str, chosen)) or '?'}",
-                    entries + field_entries(game, key, spec, item=True), seat=seat)
-        if chosen:  # the cursor stays on the item just picked: a pair is two presses
-            menu.cursor = [value for _, value in menu.entries].index(chosen[-1])
-        value = yield menu
-        if value is DONE:
+def likely(game: Game) -> tuple[str | None, int | None]:
+    """The event type and the seat the game most likely waits for, from its public view:
+    the manual entry menus start there (None: no guess)."""
+    view = game.view(None)
+    if game.name == "deathtrap":
+        return {"deal": ("deal", None), "exchange": ("deal", None), "pig": ("pig", None),
+                "play": ("play", view["turn"])}.get(view["phase"], (None, None))
+    if game.name == "tricky":
+        phase, seat = view["phase"], view["to_play"]
+        if phase == "prepare":
+            active = view["active"]
+            if view["hero"] == "trickster" and not view["open_cards"]:
+                return "open_cards", seat
+            if seat != active:
+                return "trump", seat
+            if view["hero"] == "seer" and view["prediction"] is None:
+                return "predict", seat
+            return ("exchange" if view["exchanges"][active] is None else "play"), seat
+        return {"deal": ("deal", None), "hero": ("hero", seat), "play": ("play", seat),
+                "reveal": ("reveal", seat)}.get(phase, (None, None))
+    if game.name == "rumble":
+        waiting = view.get("waiting_for") or []
+        if waiting:
+            return "secrets", waiting[0]
+        return ("move", view["turn"]) if view["turn"] is not None else (None, None)
+    if game.name == "traps":
+        return "expose", None
+    return None, None
+
+
+def at(menu: Menu, value: Any) -> Menu:
+    """``menu`` with its cursor on the entry of ``value`` (where it was if none has it)."""
+    for index, (_, entry) in enumerate(menu.entries):
+        if entry is value or (type(entry) is type(value) and entry == value):
+            menu.cursor = index
             break
+    return menu
+
+
+def _pick_list(game: Game, kind: str, key: str, spec: Field, seat: int | None = None) -> Steps:
+    """A list picked item by item. The first entry is always "(done)" (or "(leave out)" for an
+    optional list not begun), so the items never move under the cursor; the last undoes the
+    latest pick (one detent back from the top, as the dial wraps round)."""
+    chosen: list[Any] = []
+    hint = ""
+    items = field_entries(game, key, spec, item=True)
+    while True:
+        names = ", ".join(display(game, key, value) for value in chosen)
+        head = ("(leave out)", LEAVE_OUT) if not chosen and not spec.required else ("(done)", DONE)
+        tail = [(f"(remove {display(game, key, chosen[-1])})", REMOVE)] if chosen else []
+        title = hint or (f"{key}: {names}" if chosen else f"{kind}: {key}")
+        menu = Menu(title, [head, *items, *tail], seat=seat)
+        # The cursor stays on the item just picked: a pair is two presses.
+        value = yield at(menu, chosen[-1]) if chosen else menu
+        hint = ""
+        if value is DONE and not chosen:
+            hint = f"{key}: pick one first"
+            continue
+        if value is DONE:
+            return chosen
         if value is LEAVE_OUT:
             return LEAVE_OUT
+        if value is REMOVE:
+            chosen.pop()
+            continue
         chosen.append(value)
-    return chosen
+        if len(chosen) == MAX_LIST:
+            return chosen
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A manual entry stopped early: the rules refuse ``event`` whatever its other fields."""
+
+    event: dict[str, Any]
+    error: RuleViolation
 
 
 def manual_entry(game: Game, seat: int | None = None,
                  presets: Mapping[str, Any] | None = None) -> Steps:
-    """An event of the game built field by field (or NEW_GAME, its menu's last entry).
+    """An event of the game built field by field (or NEW_GAME, its menu's last entry; or
+    ``Refused`` once the fields given already break a rule).
 
     ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
-    dial) fill in their fields without asking, where the chosen event type has them.
+    dial) fill in their fields without asking, where the chosen event type has them. The
+    menus start at the event and the seat the game most likely waits for.
     """
-    kind = yield Menu("Enter by hand", [*((name, name) for name in game.EVENTS),
-                                        ("(new game)", NEW_GAME)])
+    next_kind, next_seat = likely(game)
+    kind = yield at(Menu("Enter by hand", [*((name, name) for name in game.EVENTS),
+                                           ("(new game)", NEW_GAME)]), next_kind)
     if kind is NEW_GAME:
         return NEW_GAME
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
@@ -178,18 +241,23 @@ def manual_entry(game: Game, seat: int | None = None,
         owner = event.get("seat") if private else None  # where the secret may be entered
         if key in known:
             event[key] = known[key]
-            continue
-        if spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
-            picked = yield from _pick_list(game, key, spec, owner)
+        elif spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
+            picked = yield from _pick_list(game, kind, key, spec, owner)
             if picked is not LEAVE_OUT:
                 event[key] = picked
-            continue
-        entries = field_entries(game, key, spec)
-        if not spec.required:
-            entries = [("(leave out)", LEAVE_OUT), *entries]
-        if not entries:
-            continue
-        value = yield Menu(f"{kind}: {key}", entries, seat=owner)
-        if value is not LEAVE_OUT:
-            event[key] = value
+        else:
+            entries = field_entries(game, key, spec)
+            if not spec.required:
+                entries = [("(leave out)", LEAVE_OUT), *entries]
+            if not entries:
+                continue
+            menu = Menu(f"{kind}: {key}", entries, seat=owner)
+            if key in SEAT_KEYS and next_seat is not None and kind == next_kind:
+                at(menu, next_seat)
+            value = yield menu
+            if value is not LEAVE_OUT:
+                event[key] = value
+        refusal = game.refuse_early(event)
+        if refusal is not None:
+            return Refused(event, refusal)
     return event

@@ -152,7 +152,7 @@ class TerminalBoard:
         room = max(0, height - len(below) - 1)  # the last line stays free for the cursor
         lit = [(name, image) for name, image in self.images.items() if image.getbbox()]
         for draw, tile_width in ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2)):
-            tiles = [(name, [f" {name} ".center(tile_width, "-"), *draw(image)])
+            tiles = [(label(name), [f" {label(name)} ".center(tile_width, "-"), *draw(image)])
                      for name, image in lit]
             lines, hidden = _grid(tiles, tile_width, width, room)
             if not hidden:
@@ -168,6 +168,17 @@ class TerminalBoard:
         # Home and clear, so the board stays in place instead of scrolling.
         stream.write("\x1b[H\x1b[J" + self.text(size.columns, size.lines))
         stream.flush()
+
+
+def label(name: str) -> str:
+    """A screen's name as a person reads it: seats from 1, as their keys ("seat:0" is "seat 1").
+
+    >>> label("seat:0"), label("table")
+    ('seat 1', 'table')
+    """
+    if name.startswith("seat:") and name[5:].isdigit():
+        return f"seat {int(name[5:]) + 1}"
+    return name
 
 
 def _grid(tiles: list[tuple[str, list[str]]], tile_width: int, width: int, room: int

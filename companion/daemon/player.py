@@ -193,7 +193,9 @@ class TablePlayer:
         kind = event["type"]
         steps: list[Any] = [kind]
         for key, spec in game.EVENTS[kind].items():
-            if isinstance(event.get(key), list):
+            if isinstance(event.get(key), list) and not event[key] and not spec.required:
+                steps.append(LEAVE_OUT)
+            elif isinstance(event.get(key), list):
                 steps += event[key] + ([DONE] if len(event[key]) < MAX_LIST else [])
             elif key not in event:
                 steps.append(LEAVE_OUT)

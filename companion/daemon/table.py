@@ -23,13 +23,15 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.camera import SceneReader, SceneSeen, TableGeometry
-from companion.daemon.dialogues import NEW_GAME, confirm, manual_entry, new_game
+from companion.daemon.dialogues import NEW_GAME, Refused, confirm, manual_entry, new_game
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Part, Supervisor, describe
+from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
+from companion.games.base import Game
 from companion.hardware.events import InputEvent
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
@@ -66,7 +68,37 @@ def storage_notice(error: CompanionError, what: str) -> str:
 def describe_event(event: Mapping[str, Any]) -> str:
     """An event in words that are safe to log and show publicly: its type and seat only."""
     seat = event.get("seat")
-    return str(event.get("type")) + (f" seat {seat}" if isinstance(seat, int) else "")
+    # Seats counted from 1, as the keys and the screens count them (the log counts from 0).
+    return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
+
+
+def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
+    """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
+    its name (all of it lies open on the table)."""
+    words = [str(event.get("type"))]
+    for key, value in event.items():
+        if key in ("type", "t", "seat") or value is False:
+            continue
+        if value is True:  # Rumble's chest carried along
+            words.append(f"with the {key.replace('_', ' ')}")
+            continue
+        values = value if isinstance(value, list) else [value]
+        named = ", ".join(display(game, key, item) for item in values)
+        words.append(f"to {named}" if key == "to" else named)
+    seat = event.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(game.seats):
+        words.append(f"by {game.seats[seat]}")
+    return " ".join(words)
+
+
+def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """An event's type and who made it, by name: all the table screen may say of any event
+    (its other fields may be a seat's secret, e.g. a face-down card)."""
+    seat = event.get("seat")
+    kind = str(event.get("type")).replace("_", " ")
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return f"{kind} by {seats[seat]}"
+    return kind
 
 
 class Daemon:
@@ -106,6 +138,7 @@ class Daemon:
         self.ui = TableUI("none", 0)  # peeks, refusals, the trap dial: set per session
         self.menu_held = False  # the menu button's hold was acted on; its release is not a tap
         self.table_notice = ""
+        self.notice_passes = False  # the notice goes at the next action (a refusal, an undo)
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -163,6 +196,7 @@ class Daemon:
             log.warning("new game not started: %s", error)
             self.offer_new_game()
             self.table_notice = storage_notice(error, "game not started")
+            self.notice_passes = False
             return
         self.use_table(table)
         log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))
@@ -228,18 +262,25 @@ class Daemon:
         """Check and store one event; a refusal is shown on the screens, never raised."""
         if self.table is None:
             return None
+        withdrawn = self.table.session.in_force[-1:] if event.get("type") == "undo" else []
         try:
             seq = self.table.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
         self.accepted(event, seq)
+        if withdrawn:  # the whole table sees what the long press took back
+            self.notice(f"undone: {event_in_words(withdrawn[0], self.table.header.seats)}")
         return seq
+
+    def notice(self, text: str) -> None:
+        """A table-screen notice that goes at the next action at the table."""
+        self.table_notice, self.notice_passes = text, True
 
     def accepted(self, event: Mapping[str, Any], seq: int) -> None:
         assert self.table is not None
         self.stored += 1
-        self.table_notice = ""
+        self.table_notice, self.notice_passes = "", False
         log.info("stored #%d: %s", seq, describe_event(event))
         game = self.table.game
         if game.finished:
@@ -251,17 +292,17 @@ class Daemon:
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
         if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
             log.warning("not stored: %s (%s)", describe_event(event), error)
-            self.table_notice = storage_notice(error, "not recorded")
+            self.table_notice, self.notice_passes = storage_notice(error, "not recorded"), False
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
             log.info("refused %s", describe_event(event))
-            self.table_notice = f"refused: see {self.table.header.seats[seat]}"  # its screen
+            self.notice(f"refused: see {self.table.header.seats[seat]}")  # its own screen
             self.ui.refused(seat, str(error), self.clock())
         else:
             log.info("refused %s (%s)", describe_event(event), rule)
-            self.table_notice = f"refused: {rule}"
+            self.notice(f"refused: {rule}")
 
     def on_fed(self, fed: Fed) -> None:
         try:
@@ -271,7 +312,7 @@ class Daemon:
             self.accepted(fed.event, fed.seq)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)
-            self.table_notice = storage_notice(error, "not recorded")
+            self.table_notice, self.notice_passes = storage_notice(error, "not recorded"), False
             fed.error = error
         except CompanionError as error:
             fed.error = LogError(fed.line, str(error))
@@ -304,7 +345,7 @@ class Daemon:
             proposals = self.reader.read(seen.scene, self.table.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
-            self.table_notice = f"camera: {error}"
+            self.notice(f"camera: {error}")
             return
         for proposal in proposals:
             self.on_seen(proposal)
@@ -312,8 +353,8 @@ class Daemon:
     def next_confirmation(self) -> None:
         if self.dialogue is None and self.unsure:
             seen = self.unsure[0]
-            self.open_dialogue("confirm", confirm(seen.description
-                                                  or describe_event(seen.event)))
+            words = sighting_in_words(seen.event, self.table.game) if self.table else ""
+            self.open_dialogue("confirm", confirm(words or seen.description))
 
     # --- controls ------------------------------------------------------------------------
 
@@ -332,6 +373,8 @@ class Daemon:
             log.info("a new game asked for: session %s left unfinished",
                      self.table.id if self.table else None)
             self.offer_new_game()
+        elif purpose == "entry" and completed and isinstance(decided, Refused):
+            self.refused(decided.event, decided.error)
         elif purpose == "entry" and completed:
             self.append({**decided, "t": now_iso()})
         elif purpose == "confirm":
@@ -344,6 +387,8 @@ class Daemon:
 
     def on_input(self, event: InputEvent) -> None:
         """The table's own controls first (menus, undo, new game), then the game's UI."""
+        if self.notice_passes and event.kind in ("press", "dial"):
+            self.table_notice, self.notice_passes = "", False  # read: the table acts again
         if event.control == MENU:
             self.on_menu(event.kind)
         elif self.dialogue is not None:
@@ -366,6 +411,18 @@ class Daemon:
             if decided is not None and self.append({**decided, "t": now_iso()}) is None:
                 # Refused: the trap dial stays as it was, to be put right and tapped again.
                 self.ui.dial = flow
+            self.refuse_dial_early()
+
+    def refuse_dial_early(self) -> None:
+        """A disarm the square's public status rules out is refused before the dice."""
+        flow = self.ui.dial
+        if flow is None or flow.step != "dice" or self.table is None:
+            return
+        refusal = self.table.game.refuse_early({"type": "disarm", "square": flow.square})
+        if refusal is not None:
+            flow.step = "action"  # back to the action: another square or another action
+            log.info("refused disarm early (%s)", refusal.rule)
+            self.notice(f"refused: {refusal.message}")
 
     def on_menu(self, kind: str) -> None:
         """Menu button: a tap chooses in a menu (else flips play/scores), a long press undoes

@@ -2,7 +2,12 @@
 
 They come from the game's resolved options where the table overrides them (``squares``,
 ``deck``, ``characters``, ``map``), else from the component data shipped in
-``companion/data/`` and the names fixed by CONTRACT.md.
+``companion/data/`` and the names fixed by CONTRACT.md. ``display`` gives each id the name
+people read on the cards (``rat-man`` is "Rat Man", ``green-4`` is "Green 4").
+
+>>> from companion.games.deathtrap import Deathtrap
+>>> display(Deathtrap(["Ann", "Bob", "Cy"], seed=1), "cards", "rat-man")
+'Rat Man'
 """
 
 from __future__ import annotations
@@ -61,6 +66,33 @@ def _traps(game: Game, key: str) -> list[str]:
     if key == "square":
         return list(_option(game, "squares") or ["T1", "T2", "T3", "T4"])
     return []
+
+
+def _names(game: Game) -> dict[str, str]:
+    """Display names the game's data gives (Deathtrap's creatures, Rumble's characters)."""
+    if game.name == "deathtrap":
+        deck = _option(game, "deck") or _data("deathtrap-deck.json")
+        return {c["id"]: c["name"] for c in deck["creatures"] if "name" in c}
+    if game.name == "rumble":
+        return {c["id"]: c["name"] for c in _data("rumble-characters.json")["characters"]}
+    return {}
+
+
+def display(game: Game, key: str, value: Any) -> str:
+    """The name people read for ``value`` of field ``key``: a seat's name, a card's title."""
+    if key in ("seat", "active", "dealer", "lead") and isinstance(value, int) \
+            and not isinstance(value, bool) and 0 <= value < len(game.seats):
+        return game.seats[value]
+    if not isinstance(value, str):
+        return str(value)
+    named = _names(game).get(value)
+    if named:
+        return named
+    if game.name == "traps" and key == "square":
+        return value  # squares are named as printed on the board: T1, T2
+    if game.name == "rumble" and key == "to":
+        return value  # rooms are grid references: A1, C4
+    return value.replace("-", " ").title()
 
 
 _BY_GAME = {"deathtrap": _deathtrap, "rumble": _rumble, "tricky": _tricky, "traps": _traps}

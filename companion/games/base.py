@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.errors import EventError, OptionError
+from companion.errors import EventError, OptionError, RuleViolation
 
 #: Integers in events beyond this size are refused ("huge numbers").
 INT_LIMIT = 1_000_000
@@ -108,6 +108,10 @@ class Game:
     title: ClassVar[str]
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 8
+    #: How the game is played, and what the companion does for it, in a few sentences of our
+    #: own (``companion rules GAME`` prints them before the options).
+    PLAYED: ClassVar[str] = ""
+    COMPANION: ClassVar[str] = ""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     EVENTS: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
     # Attributes set once in __init__ and never changed: not copied for the undo-on-error snapshot.
@@ -202,6 +206,12 @@ class Game:
         except BaseException:
             self.__dict__.update(snapshot)
             raise
+
+    def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
+        """The refusal an event begun with ``partial``'s fields gets whatever its other fields
+        say, decided on public facts only (a manual entry stops asking then); None if none
+        is certain yet. E.g. Traps refuses a disarm of a disarmed square before the dice."""
+        return None
 
     # --- randomness ------------------------------------------------------------------
 

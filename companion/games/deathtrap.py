@@ -51,6 +51,18 @@ class KeptOrders(tuple):
 class Deathtrap(Game):
     name = "deathtrap"
     title = "Deathtrap Dungeon: The Card Game"
+    PLAYED = ("Each round the whole pack is dealt; from round 2 on some cards are exchanged "
+              "first. The holder of the Exploding Pig discards it with one monster and names "
+              "who leads. The leader puts down a set of one creature (wilds may join it); "
+              "clockwise, each player beats it with as many cards of a higher creature, or "
+              "passes. When all others have passed, the last set's player leads again. The "
+              "first to be rid of their cards is the Big Hero, the last one left the Total "
+              "Wimp; points follow the order of going out, over 4 rounds.")
+    COMPANION = ("Keeps count of the cards each seat holds (never the cards themselves), "
+                 "checks every set against the set to beat, keeps the turn, records who goes "
+                 "out, gives the titles and points, and shows the exchange before rounds 2-4 "
+                 "on the seats' own screens. Sets are read by the camera or entered with the "
+                 "dial; a pass is a tap of the seat's button.")
     min_seats = 4
     max_seats = 8
     OPTIONS = (
@@ -150,7 +162,7 @@ class Deathtrap(Game):
         seat, discard = event["seat"], event["discard"]
         if self.phase == "play":
             raise RuleViolation("pig", f"the Exploding Pig was already played this round "
-                                       f"(by seat {self.pig['seat'] if self.pig else '?'})")
+                                       f"(by {self.seats[self.pig['seat']] if self.pig else '?'})")
         self._check_round_open()
         self._check_known(discard, "discard")
         if discard == EXPLODING_PIG:
@@ -160,7 +172,8 @@ class Deathtrap(Game):
                                        f"{self.pack.name[discard]} is a special card")
         held = self.counts[seat]
         if held < 2:
-            raise RuleViolation("pig", f"seat {seat} holds {held} card{'s' * (held != 1)}: the "
+            raise RuleViolation("pig", f"{self.seats[seat]} holds {held} "
+                                       f"card{'s' * (held != 1)}: the "
                                        "Exploding Pig and one more card are needed")
         self._check_copies([EXPLODING_PIG, discard])
         lead = event.get("lead")
@@ -229,7 +242,7 @@ class Deathtrap(Game):
         self._check_holds(seat, 0)
         self._check_turn(seat)
         if self.to_beat is None:
-            raise RuleViolation("lead", f"seat {seat} leads this hand and must play a set: "
+            raise RuleViolation("lead", f"{self.seats[seat]} leads this hand and must play a set: "
                                         "only followers may pass")
         self.passed.append(seat)
         self.last = Kept(seat=seat, action="pass", cards=[])
@@ -252,15 +265,15 @@ class Deathtrap(Game):
     def _check_holds(self, seat: int, needed: int) -> None:
         held = self.counts[seat]
         if held == 0:
-            raise RuleViolation("hand-count", f"seat {seat} has no cards left")
+            raise RuleViolation("hand-count", f"{self.seats[seat]} has no cards left")
         if needed > held:
-            raise RuleViolation("hand-count", f"seat {seat} holds {held} "
+            raise RuleViolation("hand-count", f"{self.seats[seat]} holds {held} "
                                               f"card{'s' * (held != 1)}, {needed} given")
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise RuleViolation("turn", f"it is seat {self.turn}'s turn "
-                                        f"({self.seats[self.turn]}), not seat {seat}'s"
+            raise RuleViolation("turn", f"it is {self.seats[self.turn]}'s turn, "
+                                        f"not {self.seats[seat]}'s"
                                 if self.turn is not None else "it is nobody's turn")
 
     def _check_copies(self, cards: list[str]) -> None:

@@ -47,6 +47,17 @@ class Rumble(Game):
 
     name = "rumble"
     title = "Rumble in the Dungeon"
+    PLAYED = ("Twelve characters start in the rooms of the dungeon; each player secretly "
+              "backs two of them. On your turn, take one action with any character: move a "
+              "lone one through a door (a character with the chest may carry it), start a "
+              "fight in a crowded room (the victim leaves the game), or escape with the chest "
+              "from the entry room. The adventure ends when one character is left: the "
+              "escaper ranks first, then the last standing, then the victims, last removed "
+              "first. Each player scores their better character; 3 adventures.")
+    COMPANION = ("Deals the secret characters to the seats' own screens (or takes the "
+                 "tokens drawn), checks every move, fight and escape against the map, ranks "
+                 "and scores each adventure and says who starts the next. The camera follows "
+                 "the pieces on the room tiles; anything else is entered with the dial.")
     min_seats = 3
     max_seats = 6
     OPTIONS = (

@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -69,6 +70,16 @@ class Traps(Game):
 
     name = "traps"
     title = "Mage Knight 3D Dungeons traps"
+    PLAYED = ("Trap squares hide a dial: a hero who exposes one turns it a number of clicks "
+              "and reads it through the red filter, keeping it to themself. Walking onto it "
+              "may trigger it (its effect hurts or holds the figure); a hero may try to "
+              "disarm an exposed or triggered trap with two dice, quickly or slowly (slow "
+              "adds a bonus), and earns its XP on a success.")
+    COMPANION = ("Stands in for the dials: the rotary encoder turns a virtual dial per trap "
+                 "square, and the exposing seat reads it on its own screen only. It applies "
+                 "triggers, quick and slow disarms, variable disarm numbers, XP and every "
+                 "trap's effect, shows a trap that goes off to the whole table, and checks "
+                 "the trap pool and placement when a dungeon grid is given.")
     min_seats = 2
     max_seats = 8
     OPTIONS = (
@@ -164,8 +175,36 @@ class Traps(Game):
         self.step = 0
         self.last = ""
         self.note: dict[str, Any] = {"seat": None, "text": ""}
+        # The trap that went off with the latest event: public, shown until the next one.
+        self.sprung: dict[str, Any] | None = None
+
+    def apply(self, event: dict[str, Any]) -> None:
+        before = self.sprung
+        self.sprung = None
+        try:
+            super().apply(event)
+        except BaseException:
+            self.sprung = before  # a refused event changes nothing, this included
+            raise
 
     # --- helpers ---------------------------------------------------------------------
+
+    def _disarm_status_refusal(self, square: str) -> RuleViolation | None:
+        """A disarm the square's public status already rules out (hidden, disarmed, clear)."""
+        refusals = {
+            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
+            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
+            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
+        }
+        status = self.squares[square]["status"]
+        return RuleViolation(*refusals[status]) if status in refusals else None
+
+    def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
+        # Only the square's public status: the dial's reading must not decide it early.
+        square = partial.get("square")
+        if partial.get("type") != "disarm" or square not in self.squares:
+            return None
+        return self._disarm_status_refusal(square)
 
     def _roll(self, what: str) -> int:
         return self.rng("roll", self.step, what).randint(1, 6)
@@ -289,6 +328,8 @@ class Traps(Game):
                 "imprisoned" if trap["imprisons"] else trap["effect"])
         self.last = f"{self._who(seat)} {how} {square}{roll}: {trap['name']}, {hurt}"
         self.note = {"seat": None, "text": ""}
+        self.sprung = {"square": square, "seat": seat, "name": trap["name"], "hurt": hurt,
+                       "effect": trap["effect"]}
 
     def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
         state = self.squares[square]
@@ -329,13 +370,9 @@ class Traps(Game):
         self.step += 1
         square, state = self._square(event)
         seat, mode = event["seat"], event["mode"]
-        refusals = {
-            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
-            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
-            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
-        }
-        if state["status"] in refusals:
-            raise RuleViolation(*refusals[state["status"]])
+        refusal = self._disarm_status_refusal(square)
+        if refusal is not None:
+            raise refusal
         if (state["status"] == EXPOSED and not self.options["blind_disarm"]
                 and state["read_by"].get(str(seat)) != state["position"]):
             # Decided on public facts only (who turned the dial how far): any answer that
@@ -448,7 +485,7 @@ class Traps(Game):
         squares = {square: self._public_square(square) for square in self.squares}
         shown: dict[str, Any] = {"game": self.name, "seat": seat, "squares": squares,
                                  "xp": list(self.xp), "finished": self.finished,
-                                 "last": self.last}
+                                 "last": self.last, "sprung": copy.deepcopy(self.sprung)}
         if seat is None:
             return shown
         for square, state in self.squares.items():

@@ -56,6 +56,18 @@ class Tricky(TrickyTricks, TrickyViews, Game):
 
     name = "tricky"
     title = "Tricky Dungeon"
+    PLAYED = ("A trick-taking game. Each round one player is active: they choose a hero, "
+              "which may set the trump and changes what the round pays, and cards may be "
+              "exchanged with the leftover pile. Then tricks are played: follow the colour "
+              "led if you can; the highest trump, else the highest card of the colour led, "
+              "wins (some heroes change that). The active player earns gold as the hero "
+              "says; if they earn none, every other player gets 1 gold. The most gold after "
+              "every player has been active (twice, by default) wins.")
+    COMPANION = ("Follows the round (active player, hero, trump, exchanges, predictions), "
+                 "judges every trick, keeps the gold and flags a revoke: a seat that showed "
+                 "out of a colour and plays it later in the round. It never sees a hand: cards "
+                 "are read by the camera as they are played or entered with the dial; the "
+                 "heroes offered show only on the active seat's screen.")
     min_seats = 2
     max_seats = 4
     _fixed_attributes: ClassVar[frozenset[str]] = Game._fixed_attributes | {"deck"}

@@ -99,7 +99,8 @@ class _Player:
                 continue
             discards = self.rand.sample(allowed, count)
             event: dict[str, Any] = {"type": "exchange", "seat": seat, "count": count}
-            if n == 2 and self.rand.random() < 0.5:
+            # No empty list: at the table nothing discarded is an exchange without cards.
+            if n == 2 and self.rand.random() < 0.5 and discards:
                 event["cards"] = discards
             self.act(event)
             for card in discards:

@@ -143,7 +143,8 @@ def check_gpio(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
 
     pins = {"encoder A": pinmap.encoder_a, "encoder B": pinmap.encoder_b,
             "encoder switch": pinmap.encoder_switch, "menu button": pinmap.menu}
-    pins.update({f"seat {seat} button": pin for seat, pin in enumerate(pinmap.seat_buttons)})
+    # Seat buttons counted from 1, as on the table and the --sim keys.
+    pins.update({f"seat {seat + 1} button": pin for seat, pin in enumerate(pinmap.seat_buttons)})
     for what, pin in pins.items():
         try:
             with InputDevice(pin, pull_up=True, pin_factory=machine.pin_factory) as device:

@@ -99,3 +99,26 @@ def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
     body(draw, box, what, "hold your button to peek")
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def placing(totals: Sequence[int], seat: int) -> str:
+    """The seat's place by total, ties sharing it ("2nd", "1st, tied").
+
+    >>> placing([5, 9, 9], 1), placing([5, 9, 9], 0)
+    ('1st, tied', '3rd')
+    """
+    place = 1 + sum(total > totals[seat] for total in totals)
+    tied = sum(total == totals[seat] for total in totals) > 1
+    return ordinal(place) + (", tied" if tied else "")
+
+
+def final_place(draw: ImageDraw.ImageDraw, box: Box, totals: Sequence[int], seat: int,
+                unit: str) -> None:
+    """A seat's screen once the game is over: its place, then its score."""
+    body(draw, box, f"{placing(totals, seat)} place", f"game over: {totals[seat]} {unit}")

@@ -8,7 +8,15 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.screens.canvas import blank, fit_text
-from companion.screens.common import body, headline, paragraph, peek_hint, scoreboard, seat_header
+from companion.screens.common import (
+    body,
+    final_place,
+    headline,
+    paragraph,
+    peek_hint,
+    scoreboard,
+    seat_header,
+)
 
 
 def character(name: str) -> str:
@@ -37,7 +45,9 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     draw = ImageDraw.Draw(image)
     box = seat_header(draw, seats[me], f"{view['totals'][me]} pts")
     secrets = view.get("secrets") or []
-    if peeking and secrets:
+    if view["phase"] == "over":
+        final_place(draw, box, view["totals"], me, "points")
+    elif peeking and secrets:
         middle = (box[1] + box[3]) // 2
         for index, name in enumerate(secrets[:2]):
             upper = box[1] if index == 0 else middle

@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, title_bar
+from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
 from companion.screens.common import body, headline, peek_hint, seat_header
 
 STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": "BANG", "disarmed": "OK",
@@ -38,8 +38,17 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
     return headline(f"{ACTIONS[flow['action']]} {square}", dice, "press: other die, tap seat")
 
 
+def sprung_table(sprung: dict[str, Any], seats: Sequence[str]) -> Image.Image:
+    """A trap that just went off: which, on whom, what it did (public once triggered)."""
+    return headline(f"{sprung['square']}: {sprung['name']}!", seats[sprung["seat"]],
+                    sprung["hurt"])
+
+
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
-    """Every trap square's public status, and the last thing that happened."""
+    """Every trap square's public status, and the last thing that happened; a trap that just
+    went off fills the screen until the next event."""
+    if view.get("sprung"):
+        return sprung_table(view["sprung"], seats)
     image = blank()
     draw = ImageDraw.Draw(image)
     top = title_bar(draw, "Trap squares")[1]
@@ -75,7 +84,12 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     draw = ImageDraw.Draw(image)
     box = seat_header(draw, seats[me], f"{view['your_xp']} XP")
     reading = _current_reading(view)
-    if reading is None:
+    sprung = view.get("sprung")
+    if sprung and sprung["seat"] == me and not peeking:
+        # The victim reads the whole effect on its own screen; the table has the headline.
+        paragraph(draw, box, f"{sprung['name']}: {sprung['hurt']}. {sprung['effect']}",
+                  largest=14)
+    elif reading is None:
         body(draw, box, f"{view['your_xp']} XP", "experience from traps")
     elif not peeking:
         peek_hint(draw, box, f"{reading[0]} reading")

@@ -8,7 +8,15 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.screens.canvas import blank
-from companion.screens.common import body, headline, paragraph, peek_hint, scoreboard, seat_header
+from companion.screens.common import (
+    body,
+    final_place,
+    headline,
+    paragraph,
+    peek_hint,
+    scoreboard,
+    seat_header,
+)
 
 
 def hero(name: str | None) -> str:
@@ -45,7 +53,9 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     draw = ImageDraw.Draw(image)
     box = seat_header(draw, seats[me], f"{view['gold'][me]} gold")
     choices = view.get("hero_choices") or []
-    if choices and peeking:
+    if view["phase"] == "finished":
+        final_place(draw, box, view["gold"], me, "gold")
+    elif choices and peeking:
         paragraph(draw, box, ", ".join(hero(choice) for choice in choices), largest=16)
     elif choices:
         peek_hint(draw, box, "choose a hero")

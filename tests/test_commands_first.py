@@ -1,0 +1,57 @@
+"""The commands a new user tries first: ``companion rules GAME`` says how the game is played
+and what the companion does before its options; no help text shows a doubled '%'."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import build_parser, main
+from companion.games import ENGINES
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(capsys, game):
+    code, out = run(capsys, "rules", game)
+    assert code == 0
+    played = out.index("How it is played:")
+    does = out.index("What the companion does:")
+    options = out.index("Options, with their defaults")
+    assert played < does < options
+    summary = out[played:options]
+    assert len(summary.split()) > 60  # sentences, not a heading
+    assert all(len(line) <= 90 for line in summary.splitlines())
+    code, out = run(capsys, "rules", game, "--json")
+    shown = json.loads(out)
+    assert shown["played"] and shown["companion"] and shown["options"]
+
+
+def subparsers(parser: argparse.ArgumentParser):
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from subparsers(child)
+
+
+def test_no_help_text_prints_a_doubled_percent_sign():
+    helps = [parser.format_help() for parser in subparsers(build_parser())]
+    assert len(helps) > 20
+    assert not [text.splitlines()[0] for text in helps if "%%" in text]
+
+
+def test_vision_markers_help_says_print_at_100_percent():
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "vision", "markers", "--help"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "Print at 100%." in text and "%%" not in text

@@ -1,0 +1,120 @@
+"""What the screens say at moments a table watches: a trap going off (its public effect on the
+table screen, the whole of it on the victim's own), and each seat's place and score once a
+Rumble or Tricky game is over. Driven through the daemon with the keys of ``--sim`` or the
+fed events of a table log, read off the screens the daemon drew."""
+
+import pytest
+from PIL import ImageDraw
+
+from companion.daemon.displays import MemoryScreen
+from companion.daemon.items import Fed
+from companion.daemon.sources import KeyPresses
+from companion.daemon.table import Daemon
+from companion.errors import RuleViolation
+from companion.games import rumble_sim, tricky_sim
+from companion.screens import rumble, traps, tricky
+from companion.screens.canvas import blank
+from companion.screens.common import final_place, headline, paragraph, placing, seat_header
+from companion.table import Header, TableStore
+
+TRAPS = Header("traps", ("Ann", "Bob", "Cy"), 3, {
+    "squares": ["T1", "T2"],
+    "dials": {"T1": ["start", "x", {"trap": "monstrous-hand", "disarm": 10, "xp": 20}],
+              "T2": ["start", {"trap": "falling-weight", "disarm": 7, "xp": 5}]}})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with TableStore(tmp_path / "table.db") as table_store:
+        yield table_store
+
+
+def daemon_for(store, header):
+    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
+                                         for n in range(len(header.seats))]
+    daemon = Daemon(store, screens=screens)
+    daemon.supervisor.start_all(daemon.clock())
+    daemon.use_table(store.new_session(header))
+    daemon.refresh()
+    return daemon, {screen.name: screen for screen in screens}
+
+
+def keys(daemon, typed):
+    presses = KeyPresses()
+    for key in typed:
+        for event in presses.events(key):
+            daemon.handle(event)
+            daemon.refresh()
+
+
+def feed(daemon, events):
+    for line, event in enumerate(events, start=2):
+        daemon.handle(Fed(line, event))
+        daemon.refresh()
+
+
+def shown(screen):
+    return screen.images[-1].tobytes()
+
+
+def test_a_triggered_trap_is_told_on_the_table_and_in_full_on_the_victims_screen(store):
+    daemon, screens = daemon_for(store, TRAPS)
+    before = {name: shown(screen) for name, screen in screens.items()}
+    keys(daemon, " . . ")  # the trap dial: T2, trigger
+    keys(daemon, ",2")  # one click, and Bob taps his button: it goes off on him
+    assert daemon.table.session.in_force[-1]["type"] == "trigger"
+    assert shown(screens["table"]) == headline(
+        "T2: Falling Weight!", "Bob", "3 clicks of damage").tobytes()
+    image = blank()
+    pen = ImageDraw.Draw(image)
+    box = seat_header(pen, "Bob", "0 XP")
+    paragraph(pen, box, "Falling Weight: 3 clicks of damage. 3 clicks to the trigger "
+                        "(Dodge avoids); falls only once", largest=14)
+    assert shown(screens["seat:1"]) == image.tobytes()
+    assert shown(screens["seat:0"]) == before["seat:0"]  # nothing on the others' screens
+    assert shown(screens["seat:2"]) == before["seat:2"]
+    keys(daemon, "   ,1")  # the next event (Ann exposes T1): back to the squares
+    view = daemon.table.game.view(None)
+    assert view["sprung"] is None
+    assert shown(screens["table"]) == traps.table(view, TRAPS.seats).tobytes()
+
+
+def test_a_refused_event_keeps_the_trap_that_went_off_on_the_table(store):
+    daemon, screens = daemon_for(store, TRAPS)
+    keys(daemon, " . . ,2")  # T2 goes off on Bob
+    sprung = shown(screens["table"])
+    with pytest.raises(RuleViolation):
+        daemon.table.game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
+                                 "dice": [6, 6]})
+    daemon.refresh()
+    assert shown(screens["table"]) == sprung
+
+
+def final_seat(view_totals, seat, name, unit, score):
+    image = blank()
+    pen = ImageDraw.Draw(image)
+    final_place(pen, seat_header(pen, name, score), view_totals, seat, unit)
+    return image.tobytes()
+
+
+@pytest.mark.parametrize("game", ["tricky", "rumble"])
+def test_at_the_end_each_seat_reads_its_place_and_score(store, game):
+    sim = {"tricky": tricky_sim, "rumble": rumble_sim}[game]
+    header, events = sim.random_game(4, 3)
+    header = Header(game, tuple(header["seats"]), header["seed"], header["options"])
+    daemon, screens = daemon_for(store, header)
+    feed(daemon, events)
+    assert daemon.table.game.finished
+    view = daemon.table.game.view(None)
+    totals = view["gold"] if game == "tricky" else view["totals"]
+    unit = "gold" if game == "tricky" else "points"
+    unit_short = "gold" if game == "tricky" else "pts"
+    for seat, name in enumerate(header.seats):
+        expected = final_seat(totals, seat, name, unit, f"{totals[seat]} {unit_short}")
+        assert shown(screens[f"seat:{seat}"]) == expected
+        module = tricky if game == "tricky" else rumble
+        own = module.seat(daemon.table.game.view(seat), header.seats, False)
+        assert own.tobytes() == expected
+    best = max(totals)
+    assert placing(totals, totals.index(best)).startswith("1st")
+    assert placing([3, 3, 1], 2) == "3rd" and placing([3, 3, 1], 0) == "1st, tied"

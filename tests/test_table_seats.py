@@ -1,0 +1,93 @@
+"""Seats as people count them: by name, or from 1 as the seat keys and the "Seat N" names do,
+on every screen, in the confirm step and in the daemon's log lines; the table log keeps its
+0-based indices."""
+
+import logging
+
+import pytest
+
+from companion.daemon.displays import MemoryScreen
+from companion.daemon.items import Seen
+from companion.daemon.sources import KeyPresses
+from companion.daemon.table import Daemon
+from companion.screens.common import error_screen
+from companion.table import Header, TableStore
+
+DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with TableStore(tmp_path / "table.db") as table_store:
+        yield table_store
+
+
+def dealt(store):
+    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(4)]
+    daemon = Daemon(store, screens=screens, confirm_below=0.8)
+    daemon.supervisor.start_all(daemon.clock())
+    daemon.use_table(store.new_session(DEATHTRAP))
+    daemon.table.append({"type": "deal"})
+    daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
+    daemon.refresh()
+    return daemon, {screen.name: screen for screen in screens}
+
+
+def keys(daemon, typed):
+    presses = KeyPresses()
+    for key in typed:
+        for event in presses.events(key):
+            daemon.handle(event)
+            daemon.refresh()
+
+
+def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
+    daemon, _ = dealt(store)
+    turn = daemon.table.game.view(None)["turn"]
+    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5,
+                       f"play rat-man rat-man (seat {turn})"))
+    daemon.refresh()
+    title = daemon.dialogue.title_and_lines()[0]
+    assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"
+
+
+def test_a_turn_refusal_names_both_seats_on_the_seats_own_screen(store, caplog):
+    daemon, screens = dealt(store)
+    turn = daemon.table.game.view(None)["turn"]
+    other = (turn + 1) % 4
+    with caplog.at_level(logging.INFO, logger="companion"):
+        keys(daemon, str(other + 1))  # the key of seat N+1 is seat index N's button
+    message = (f"it is {DEATHTRAP.seats[turn]}'s turn, not {DEATHTRAP.seats[other]}'s "
+               "[rule: turn]")
+    assert screens[f"seat:{other}"].images[-1].tobytes() == error_screen(message).tobytes()
+    assert f"refused pass seat {other + 1}" in caplog.text  # the log counts from 1 too
+    keys(daemon, str(turn + 1))  # the leader may not pass either: named, not numbered
+    message = (f"{DEATHTRAP.seats[turn]} leads this hand and must play a set: only followers "
+               "may pass [rule: lead]")
+    assert screens[f"seat:{turn}"].images[-1].tobytes() == error_screen(message).tobytes()
+    keys(daemon, "   . , ")  # the leader's play by hand (Rat Man): the log keeps the index
+    assert daemon.table.session.in_force[-1] == {
+        **daemon.table.session.in_force[-1], "type": "play", "seat": turn}
+
+
+def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hardware.doctor import Machine, check_gpio
+    from companion.hardware.pins import load_pinmap
+
+    pinmap = load_pinmap()
+    machine = Machine(pin_factory=MockFactory())
+    findings = {finding.what: finding.ok for finding in check_gpio(pinmap, machine)}
+    assert findings[f"seat 1 button (GPIO {pinmap.seat_buttons[0]})"] is True
+    assert not any("seat 0 " in what for what in findings)
+    assert f"seat {len(pinmap.seat_buttons)} button (GPIO {pinmap.seat_buttons[-1]})" in findings
+
+
+def test_a_rumble_sighting_reads_as_a_sentence(store):
+    from companion.daemon.table import sighting_in_words
+    from companion.games.rumble import Rumble
+
+    game = Rumble(["Ann", "Bob", "Cy"], seed=1)
+    move = {"type": "move", "seat": 1, "character": "twin-thief", "to": "B2", "chest": True}
+    assert sighting_in_words(move, game) == "move Twin Thief to B2 with the chest by Bob"
