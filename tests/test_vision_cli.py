@@ -122,3 +122,28 @@ def test_a_missing_photo_is_one_line_naming_it(library, tmp_path, capfd):
     assert main(["vision", "recognize", "--library", library, str(missing)]) == 2
     err = capfd.readouterr().err  # capfd: OpenCV would write its warning to fd 2 directly
     assert err == f"companion: {missing}: no such image file\n"
+
+
+def test_calibrate_labels_leave_the_markers_readable_and_say_when_cards_are_not_sought(
+        table_photo, tmp_path, capsys):
+    path, _ = table_photo
+    out = tmp_path / "check.png"
+    assert main(["vision", "calibrate", "--image", str(path), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "4 of 4 corner markers" in printed and "give --library" in printed
+    # The labels and outlines sit beside the markers, not on them: inside each marker only
+    # the table's outline (two thin lines through its centre) is drawn.
+    before, after = cv2.imread(str(path)), cv2.imread(str(out))
+    for marker in MarkerFinder().find(before):
+        inside = np.zeros(before.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, marker.corners.astype(np.int32), 1)
+        changed = (np.abs(after.astype(int) - before.astype(int)).max(axis=2) > 30) & (inside > 0)
+        assert changed.sum() < 0.3 * inside.sum(), f"marker {marker.marker_id} drawn over"
+
+
+@pytest.mark.parametrize(("camera", "says"), [
+    ("picamera", "Picamera2"), ("front", "camera number"), ("9", "no frame")])
+def test_calibrate_from_a_camera_that_is_not_there_is_one_line(camera, says, tmp_path, capsys):
+    code = main(["vision", "calibrate", "--camera", camera, "--out", str(tmp_path / "c.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and "Traceback" not in err

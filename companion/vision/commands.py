@@ -59,7 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "outline, the seat zones and the recognised cards drawn on it.")
     source = calibrate.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", metavar="IMAGE", help="a photo from the camera")
-    source.add_argument("--camera", metavar="N", type=int, help="grab one frame of camera N")
+    source.add_argument("--camera", metavar="N|picamera",
+                        help="grab one frame: of USB camera N (V4L2), or with 'picamera' a "
+                             "still of the Pi's CSI camera (Picamera2)")
     calibrate.add_argument("--library", metavar="LIBRARY", help="also draw recognised cards")
     calibrate.add_argument("--out", metavar="PNG", required=True)
     calibrate.add_argument("--seats", type=int, default=4)
@@ -142,11 +144,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.image:
         frame = read_image(args.image)
     else:
-        capture = cv2.VideoCapture(args.camera)
-        ok, frame = capture.read()
-        capture.release()
-        if not ok:
-            raise VisionError(f"camera {args.camera}: no frame")
+        frame = _grab(args.camera)
     layout = TableLayout(args.width_mm, args.height_mm, seats=args.seats)
     library = CardLibrary.load(args.library) if args.library else CardLibrary()
     watcher = TableWatcher(library, layout)
@@ -156,18 +154,52 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise VisionError(f"{args.out}: cannot write the image")
     view = watcher.rectifier.last_view
     markers = 0 if view is None else view.markers_seen
-    print(f"{args.out}: {markers} of 4 corner markers, {len(sighting.detections)} cards")
+    cards = (f"{len(sighting.detections)} cards" if args.library else
+             "cards not looked for (give --library LIBRARY to see them named)")
+    print(f"{args.out}: {markers} of 4 corner markers, {cards}")
     return 0
+
+
+def _grab(camera: str) -> np.ndarray:
+    """One frame: a still of the Pi's CSI camera ('picamera'), or of V4L2 camera N."""
+    if camera == "picamera":
+        from companion.vision.sources import CameraError, Picamera2Source
+
+        source = Picamera2Source()
+        source.open()  # a CameraError saying what to install if Picamera2 is missing
+        try:
+            frame = source.still()
+        finally:
+            source.close()
+        if frame is None:
+            raise CameraError("the Pi camera gave no still")
+        return frame
+    if not camera.isdigit():
+        raise VisionError(f"--camera {camera}: give a camera number (USB) or 'picamera'")
+    capture = cv2.VideoCapture(int(camera))
+    ok, frame = capture.read()
+    capture.release()
+    if not ok:
+        raise VisionError(f"camera {camera}: no frame (the Pi's CSI camera: --camera picamera)")
+    return frame
 
 
 def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.ndarray:
     """The frame with corner markers, table outline, seat zones, centre and detections."""
     out = frame.copy()
     sightings = watcher.finder.find(frame)
-    if sightings:
-        cv2.aruco.drawDetectedMarkers(
-            out, [s.corners.reshape(1, 4, 2) for s in sightings],
-            np.array([[s.marker_id] for s in sightings]))
+    middle = np.float32([frame.shape[1] / 2, frame.shape[0] / 2])
+    for marker in sightings:
+        # Outline and label beside the marker, away from the middle of the picture: the
+        # marker itself stays as printed (and still reads in this picture).
+        centre = marker.centre
+        grown = centre + (marker.corners - centre) * 1.6
+        cv2.polylines(out, [grown.astype(np.int32)], True, (0, 0, 255), 2)
+        away = centre - middle
+        away = away / (float(np.linalg.norm(away)) + 1e-6)
+        reach = 1.2 * float(np.linalg.norm(marker.corners[0] - marker.corners[2]))
+        x, y = (centre + away * reach).astype(int)
+        _label(out, f"marker {marker.marker_id}", (int(x) - 40, int(y)), (0, 0, 255))
     view = watcher.rectifier.last_view
     layout = watcher.rectifier.layout
     if view is not None:
@@ -179,10 +211,12 @@ def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.n
         centre = view.to_image(np.float32([[cx - w * f, cy - h * f], [cx + w * f, cy - h * f],
                                            [cx + w * f, cy + h * f], [cx - w * f, cy + h * f]]))
         cv2.polylines(out, [centre.astype(np.int32)], True, (255, 255, 0), 2)
+        top_left = centre.min(axis=0).astype(int)
+        _label(out, "centre", (int(top_left[0]) + 6, int(top_left[1]) + 22), (255, 255, 0))
         for seat in range(layout.seats):
             x, y = view.to_image(np.float32([layout.seat_position(seat)]))[0]
             cv2.circle(out, (int(x), int(y)), 8, (255, 0, 255), -1)
-            cv2.putText(out, f"seat {seat}", (int(x) + 10, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
+            cv2.putText(out, f"seat {seat + 1}", (int(x) + 10, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
                         0.6, (255, 0, 255), 2)
     for detection in sighting.detections:
         cv2.polylines(out, [detection.corners.astype(np.int32)], True, (0, 255, 0), 2)
@@ -190,6 +224,15 @@ def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.n
         cv2.putText(out, detection.item_id, (int(x) - 20, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5, (0, 255, 0), 2)
     return out
+
+
+def _label(image: np.ndarray, text: str, at: tuple[int, int],
+           colour: tuple[int, int, int]) -> None:
+    """Text on a dark band, readable on any table."""
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
+    x, y = at
+    cv2.rectangle(image, (x - 3, y - h - 4), (x + w + 3, y + base + 2), (0, 0, 0), -1)
+    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
 
 
 def run_markers(args: argparse.Namespace) -> int:
