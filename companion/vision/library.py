@@ -25,7 +25,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
-from companion.vision.quads import QuadFinder, order_corners, quad_sides
+from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
 
 FORMAT = "companion-card-library"
 VERSION = 1
@@ -130,16 +130,8 @@ def snap_sides(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(np.float32(points), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
-    corners = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        det = u[0] * -v[1] - u[1] * -v[0]
-        if abs(det) < 1e-6:
-            return quad
-        t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det
-        corners.append(p + t * u)
-    snapped = np.float32(corners)
-    if float(np.abs(snapped - quad).max()) > 2 * reach:
+    snapped = corners_of(lines)
+    if snapped is None or float(np.abs(snapped - quad).max()) > 2 * reach:
         return quad  # a side caught on the print or the cloth: keep the outline found
     return snapped
 

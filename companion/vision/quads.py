@@ -207,19 +207,27 @@ def _refine(quad: np.ndarray, contour: np.ndarray, partial: bool = False) -> np.
             return quad
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_WELSCH, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    refined = corners_of(lines)
+    if refined is None:
+        return quad
+    # A wild intersection means a side fitted to the wrong points: keep the rough quad.
+    if float(np.abs(refined - quad).max()) > 0.25 * min(quad_sides(quad)):
+        return quad
+    return refined
+
+
+def corners_of(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """The corners where four lines (point, direction), one per side in order, meet; None if
+    two neighbouring sides are parallel."""
     corners = []
     for i in range(4):
         (p, u), (q, v) = lines[i - 1], lines[i]
         det = u[0] * -v[1] - u[1] * -v[0]
         if abs(det) < 1e-6:
-            return quad
+            return None
         t = ((q[0] - p[0]) * -v[1] - (q[1] - p[1]) * -v[0]) / det
         corners.append(p + t * u)
-    refined = np.float32(corners)
-    # A wild intersection means a side fitted to the wrong points: keep the rough quad.
-    if float(np.abs(refined - quad).max()) > 0.25 * min(quad_sides(quad)):
-        return quad
-    return refined
+    return np.float32(corners)
 
 
 def _outward_normals(quad: np.ndarray) -> np.ndarray:
