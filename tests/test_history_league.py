@@ -213,3 +213,19 @@ def test_the_table_logs_are_unchanged_by_rename_and_merge(league_db, capsys):
         assert main(["export", "--db", str(path), str(session)]) == 0
         lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert lines == [header, *events]
+
+
+def test_one_person_in_two_seats_counts_one_game_and_the_table_still_ranks():
+    """After a merge, a game where 'Bob' and 'Bobb' both sat is one game for that person, and
+    gives no rating; a player rated in no game ranks last instead of failing."""
+    from companion.history.league import league
+    from companion.history.records import Play
+
+    plays = [Play(1, "tricky", "2026-01-01T20:00", None, ["Ann", "Bob"], [1, 2], True,
+                  [5, 3], [0]),
+             Play(2, "tricky", "2026-01-02T20:00", None, ["Cy", "Bob", "Bobb"], [3, 2, 2],
+                  True, [1, 4, 2], [1])]
+    table = {s.name: s for s in league(plays).standings}
+    assert table["Bob"].games == 2 and table["Bob"].wins == 1
+    unrated = league(plays[1:]).standings  # its only game gives no rating: no failure
+    assert {s.name for s in unrated} == {"Cy", "Bob"}

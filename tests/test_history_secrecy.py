@@ -78,7 +78,7 @@ def test_nothing_after_the_game_tells_a_fact_never_revealed(tmp_path_factory, na
     plots.plot_game(plays[0], folder / "game.svg")
     plots.plot_league(standings.history, folder / "league.svg")
     as_json = [history_json(plays[0]), standings.to_json(),
-               bgstats.play_file(plays[0], header["seed"])]
+               bgstats.play_file(plays[0])]
     text = "\n".join([tables.history_text(plays), tables.league_text(standings),
                       spreadsheet.rows(plays), svg_text(folder / "game.svg"),
                       svg_text(folder / "league.svg"), json.dumps(as_json)])

@@ -35,8 +35,9 @@ def _stamp(iso: str | None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
 
 
-def play_file(play: Play, seed: int) -> dict[str, Any]:
-    """The play file of one finished game; ``seed`` (from its header) keeps its uuid unique."""
+def play_file(play: Play) -> dict[str, Any]:
+    """The play file of one finished game. Its uuid comes from the session and its start, never
+    from the seed: the seed would let anyone redraw the virtual trap dials never revealed."""
     when = _stamp(play.started)
     changed = _stamp(play.ended) or when
     title = engine(play.game).title
@@ -57,7 +58,7 @@ def play_file(play: Play, seed: int) -> dict[str, Any]:
                    "modificationDate": changed, "cooperative": False, "highestWins": True,
                    "noPoints": False, "usesTeams": False, "bggName": title, "bggId": 0,
                    "bggYear": 0}],
-        "plays": [{"uuid": _uuid("play", play.game, seed, play.started),
+        "plays": [{"uuid": _uuid("play", play.game, play.session, play.started),
                    "modificationDate": changed, "entryDate": changed, "playDate": when,
                    "durationMin": play.minutes or 0, "ignored": False, "manualWinner": False,
                    "rounds": len(play.track), "locationRefId": 1, "gameRefId": 1,

@@ -36,6 +36,5 @@ def run_play_export(args: argparse.Namespace) -> int:
             sys.stdout.write(spreadsheet.rows(chosen))
             return 0
         play = _finished(store, args.session, plays)
-        header, _ = store.load(play.session)
-    print(json_shown(bgstats.play_file(play, header.seed), indent=1))
+    print(json_shown(bgstats.play_file(play), indent=1))
     return 0

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import CompanionError
 from companion.history.records import Play
 
 
@@ -64,7 +65,10 @@ class League:
 def _rate(plays: Sequence[Play], names: dict[Any, str]
           ) -> tuple[dict[str, dict[Any, Any]], dict[str, dict[str, list[tuple[int, float]]]]]:
     """Each player's rating per game after every game, oldest game first."""
-    from openskill.models import PlackettLuce  # only the league needs it
+    try:
+        from openskill.models import PlackettLuce  # only the league needs it
+    except ModuleNotFoundError:
+        raise CompanionError("the league needs openskill: pip install -e . again") from None
 
     model = PlackettLuce()
     ratings: dict[str, dict[Any, Any]] = {}
@@ -88,12 +92,16 @@ def league(plays: Sequence[Play]) -> League:
     standings: dict[Any, Standing] = {}
     for play in plays:
         placings = play.placings
+        counted: set[Any] = set()
         for seat, player in enumerate(play.players):
             names[player] = play.seats[seat]
             standing = standings.setdefault(player, Standing(play.seats[seat]))
-            standing.games += 1
-            standing.wins += seat in play.winners
-            standing.placings += placings[seat]
+            if player not in counted:  # one person in two seats (a merge) plays one game
+                counted.add(player)
+                standing.games += 1
+                standing.wins += any(play.players[w] == player for w in play.winners)
+                standing.placings += min(placings[s] for s, p in enumerate(play.players)
+                                         if p == player)
             mine = {key: values[seat] for key, values in play.figures.items()}
             if mine:
                 standing.figures[play.game] = add_up(standing.figures.get(play.game), mine)
@@ -107,7 +115,8 @@ def league(plays: Sequence[Play]) -> League:
     games = {play.game for play in plays}
     if len(games) == 1:  # one game: its rating ranks the table
         (game,) = games
-        ordered.sort(key=lambda s: -s.ratings[game]["rating"])
+        # A player whose only games were not rated (one person in two seats) ranks last.
+        ordered.sort(key=lambda s: -s.ratings.get(game, {}).get("rating", float("-inf")))
     else:  # ratings of different games do not add up: wins rank the table
         ordered.sort(key=lambda s: (-s.wins, -s.wins / s.games))
     return League(ordered, history)

@@ -18,7 +18,7 @@ from companion.errors import CompanionError
 from companion.games import ENGINES
 from companion.table import players as player_table
 from companion.table import results
-from companion.table.faults import guard
+from companion.table.faults import StoreDamaged, guard
 from companion.table.store import TableStore
 
 
@@ -87,7 +87,10 @@ def load_plays(store: TableStore, finished_only: bool = True) -> list[Play]:
     for session_id, header_text, created, finished, body, version, last_seq, seq in rows:
         if finished_only and not finished:
             continue
-        header = store._header(session_id, header_text)
+        try:
+            header = store._header(session_id, header_text)
+        except StoreDamaged:
+            continue  # as a game that does not replay: `companion check` names it
         if body is not None and version == results.VERSION and last_seq == seq:
             result = json.loads(body)
         else:

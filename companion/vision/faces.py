@@ -116,6 +116,17 @@ def tint(grid: np.ndarray) -> np.ndarray:
     return (shares - shares.mean(axis=(0, 1))).reshape(-1)
 
 
+def print_level(grey: np.ndarray, mask: np.ndarray) -> float:
+    """How much is printed where ``mask`` is set: mean high-pass strength over brightness."""
+    if cv2.countNonZero(mask) == 0:
+        return 0.0
+    values = grey.astype(np.float32)
+    high = np.abs(cv2.GaussianBlur(values, (0, 0), 1.0) - cv2.GaussianBlur(values, (0, 0), 5.0))
+    inside = mask > 0
+    return float(high[inside].mean() / (values[inside].mean() + 8.0))
+
+
+
 def coarse(planes: np.ndarray) -> np.ndarray:
     """A pattern at half its size: a quick first comparison with every face."""
     h, w = planes.shape[:2]
@@ -160,6 +171,14 @@ class FaceIndex:
         self._faces = list(faces)
         self._grey: dict[int, np.ndarray] = {}
         self._nearest: dict[int, float] = {}
+        #: The longest face (long side over short): a quad longer still is no face.
+        self.longest_aspect = max((max(f.shape[0] / f.shape[1], f.shape[1] / f.shape[0])
+                                   for f in faces), default=1.0)
+        #: How much the plainest face has printed on it (``print_level``), for telling a
+        #: patch of bare table from part of a card.
+        self.least_print = min((print_level(g, np.full(g.shape, 255, np.uint8)) for g in (
+            cv2.cvtColor(cv2.resize(f, CARD_GRID), cv2.COLOR_BGR2GRAY) for f in faces)),
+            default=0.0)
         for entries in _classes_by_aspect(faces):
             aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
             size = grid_for(float(np.median(aspects)))

@@ -94,6 +94,13 @@ class TableBackground:
             raise ValueError("the frame's size differs from the empty table's")
         return np.linalg.norm(lab - self.lab, axis=2)
 
+    def fits(self, frame: np.ndarray) -> bool:
+        """Was the empty table seen at this frame's size (the camera's mode unchanged)?"""
+        scale = work_scale(frame.shape)
+        size = (frame.shape[0], frame.shape[1]) if scale >= 1.0 else (
+            max(1, round(frame.shape[0] * scale)), max(1, round(frame.shape[1] * scale)))
+        return self.lab.shape[:2] == size
+
     def mask(self, frame: np.ndarray) -> np.ndarray:
         return np.uint8(self.distance(frame) > self.THRESHOLD) * 255
 

@@ -254,7 +254,10 @@ class CardLibrary:
     # --- derived matching data ---------------------------------------------------------
     def prepare(self) -> None:
         """Derive everything the recognizer compares now, not on the first frame."""
-        _ = self.index.nearest(0) if self.ids else None, self.features
+        if self.ids:
+            self.index.nearest(0)  # the nearest-neighbour likeness of every face, at once
+        if self._features is None:
+            self._features = _features_of(self.faces)
 
     @property
     def index(self) -> FaceIndex:

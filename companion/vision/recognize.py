@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.vision.faces import Score
+from companion.vision.faces import Score, print_level
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
@@ -201,16 +201,7 @@ class Recognizer:
         top, side = max(0, y - 1), max(0, x - 1)
         patch = cv2.cvtColor(image[top:y + h + 1, side:x + w + 1], cv2.COLOR_BGR2GRAY)
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
-        return _print_level(patch, inside) < 0.5 * self._plainest_print()
-
-    def _plainest_print(self) -> float:
-        if not hasattr(self, "_plainest"):
-            levels = []
-            for face in self.library.faces:
-                grey = cv2.cvtColor(cv2.resize(face, (96, 134)), cv2.COLOR_BGR2GRAY)
-                levels.append(_print_level(grey, np.full(grey.shape, 255, np.uint8)))
-            self._plainest = min(levels)
-        return self._plainest
+        return print_level(patch, inside) < 0.5 * self.library.index.least_print
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
                known: Sequence[Detection] = (), model: np.ndarray | None = None
@@ -309,9 +300,7 @@ class Recognizer:
         any face could look is ruled out."""
         top, side = quad_sides(quad)
         seen = max(top, side) / max(min(top, side), 1.0)
-        longest = max(max(a, 1 / a) for a in (self.library.aspect(n)
-                                              for n in range(len(self.library))))
-        return seen <= longest * 1.45
+        return seen <= self.library.index.longest_aspect * 1.45
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = ()
@@ -480,16 +469,6 @@ class Recognizer:
 def _gap(scores: list[Score]) -> float:
     """How far the best face stands clear of the best other one."""
     return scores[0].score - (scores[1].score if len(scores) > 1 else 0.0)
-
-
-def _print_level(grey: np.ndarray, mask: np.ndarray) -> float:
-    """How much is printed where ``mask`` is set: mean high-pass strength over brightness."""
-    if cv2.countNonZero(mask) == 0:
-        return 0.0
-    values = grey.astype(np.float32)
-    high = np.abs(cv2.GaussianBlur(values, (0, 0), 1.0) - cv2.GaussianBlur(values, (0, 0), 5.0))
-    inside = mask > 0
-    return float(high[inside].mean() / (values[inside].mean() + 8.0))
 
 
 def _strongest(hits: list[Detection], kept: list[Detection] | None = None) -> list[Detection]:

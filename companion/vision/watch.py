@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.vision.finder import TableBackground, work_scale
+from companion.vision.finder import TableBackground
 from companion.vision.library import CardLibrary
 from companion.vision.markers import MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
@@ -105,7 +105,7 @@ class TableWatcher:
 
     def _background(self, frame: np.ndarray) -> TableBackground | None:
         background = self.background
-        if background is not None and background.lab.shape[:2] != _work_shape(frame):
+        if background is not None and not background.fits(frame):
             self.background = background = None  # the camera's mode changed
         return background
 
@@ -115,10 +115,3 @@ class TableWatcher:
             self.background = TableBackground(frame)
         else:
             self.background.refresh(frame)
-
-
-def _work_shape(frame: np.ndarray) -> tuple[int, int]:
-    scale = work_scale(frame.shape)
-    if scale == 1.0:
-        return frame.shape[0], frame.shape[1]
-    return (int(round(frame.shape[0] * scale)), int(round(frame.shape[1] * scale)))
