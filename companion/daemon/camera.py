@@ -154,13 +154,18 @@ class Camera(Part):
         self.source.close()
         watch = CameraWatch(self.source)
         # A source that can take a sharper still (Picamera2) gives one per still scene.
-        self.watcher.still = getattr(self.source, "still", None)
+        if hasattr(self.source, "still"):
+            self.watcher.still = self.source.still
         threading.Thread(target=self._run, args=(watch, submit), name="camera",
                          daemon=True).start()
 
     def _run(self, watch: Any, submit: Submit) -> None:
-        # The library's matching data, derived now rather than on the first card seen.
-        self.watcher.recognizer.library.prepare()
+        try:
+            # The library's matching data, derived now rather than on the first card seen.
+            self.watcher.recognizer.library.prepare()
+        except Exception as error:  # noqa: BLE001 - reported like a camera gone
+            submit(PartFailed(self.name, describe(error)))
+            return
         troubles = 0
         while not self._stop.wait(self.interval):
             try:

@@ -131,7 +131,9 @@ def run_daemon(args: argparse.Namespace) -> int:
     board = TerminalBoard(footer=KEY_HELP) if args.sim and sys.stdout.isatty() else None
     setup_logging(config.daemon.log_level, board)
     db = Path(args.db or config.table.db or default_db())
-    with TableStore(db) as store, hold_store(db):
+    # The lock first: a second daemon is refused before it touches the store, and the store
+    # is closed before the lock is let go.
+    with hold_store(db), TableStore(db) as store:
         daemon_parts = parts(config, args.sim)
         table = None
         if args.feed:

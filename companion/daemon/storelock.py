@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.table.opening import make_private_folders
 
 
 class StoreInUse(CompanionError):
@@ -35,6 +36,7 @@ def lock_path(db: Path) -> Path:
 def hold_store(db: Path) -> Iterator[None]:
     """Hold the store ``db`` for this process until the block ends (see module docstring)."""
     path = lock_path(db)
+    make_private_folders(db.parent)  # the lock comes before the store, and so its folder
     try:
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError as error:

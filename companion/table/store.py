@@ -72,6 +72,7 @@ class TableStore:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         self.read_only = read_only
+        self._results_table: bool | None = None  # whether the store keeps results (v1 on)
         if read_only:
             self.db = connect_for_reading(self.path) or sqlite3.connect(":memory:")
             with guard(self.path):
@@ -111,6 +112,7 @@ class TableStore:
     def _migrate(self) -> None:
         """Bring a store of an older version up to this one, keeping every session readable:
         only tables are added, and an older companion reads the store as before."""
+        self._results_table = None  # asked again after a migration
         with guard(self.path):
             if self._version() < SCHEMA_VERSION:
                 with self._transaction():
@@ -253,8 +255,13 @@ class TableStore:
                 self._write_result(session_id, seq, result)
 
     def _keeps_results(self) -> bool:
-        return bool(self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
-                                    "AND name = 'results'").fetchone()[0])
+        # Asked once per connection, not once per stored event: the schema only changes when
+        # the store is opened for writing (migrated), before any event is stored.
+        if self._results_table is None:
+            self._results_table = bool(self.db.execute(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                "AND name = 'results'").fetchone()[0])
+        return self._results_table
 
     def _write_result(self, session_id: int, seq: int, result: str | None) -> None:
         if result is None:
