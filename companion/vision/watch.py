@@ -69,8 +69,10 @@ class TableWatcher:
         view = self.rectifier.locate(frame, sightings)
         if sharper is not None and sharper.shape[:2] != frame.shape[:2]:
             scale = frame.shape[1] / sharper.shape[1]
+            # The markers found in the frame, in the still's pixels: not looked for again.
+            markers = [replace(m, corners=m.corners / scale) for m in sightings]
             detections = [replace(d, corners=(d.corners * scale).astype(np.float32))
-                          for d in self.recognizer.recognize(sharper)]
+                          for d in self.recognizer.recognize(sharper, markers)]
         else:
             detections = self.recognizer.recognize(frame, sightings, self._background(frame))
         tokens = sightings if self.tokens else []
