@@ -51,7 +51,7 @@ from companion.vision.table import Rectifier  # noqa: E402
 
 def run(recognizer: Recognizer, frames: list[np.ndarray]) -> tuple[list[float], list[list]]:
     """Milliseconds per frame and the ids found, for rectify + detect + identify."""
-    finder = MarkerFinder()
+    finder = MarkerFinder(half_first=True)  # as the daemon's card games do
     rectifier = Rectifier(finder=finder)
     times, found = [], []
     for frame in frames:

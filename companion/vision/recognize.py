@@ -113,7 +113,7 @@ class Recognizer:
         self.limits = thresholds or Thresholds()
         self.use_features = use_features
         self.use_templates = use_templates
-        self.marker_finder = MarkerFinder()
+        self.marker_finder = MarkerFinder(half_first=True)
         self._sift = cv2.SIFT_create(nfeatures=800)
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
