@@ -236,7 +236,7 @@ class FaceIndex:
             self._grey[entry] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
         patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
         warp = np.eye(3, dtype=np.float32)
-        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-4)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-3)
         try:
             _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
                                            cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
