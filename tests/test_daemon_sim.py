@@ -7,10 +7,10 @@ import logging
 import pytest
 from PIL import Image
 
+from companion.bundles.traps import screens as traps
 from companion.daemon.displays import MemoryScreen, TerminalBoard, TerminalScreen
 from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
-from companion.screens import traps
 from companion.screens.screen_set import compose
 from companion.table import Header, TableStore
 

@@ -6,13 +6,15 @@ fed events of a table log, read off the screens the daemon drew."""
 import pytest
 from PIL import ImageDraw
 
+from companion.bundles.rumble import screens as rumble
+from companion.bundles.traps import screens as traps
+from companion.bundles.tricky import screens as tricky
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed
 from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
 from companion.errors import RuleViolation
 from companion.games import rumble_sim, tricky_sim
-from companion.screens import rumble, traps, tricky
 from companion.screens.canvas import blank
 from companion.screens.common import final_place, headline, paragraph, placing, seat_header
 from companion.table import Header, TableStore

@@ -15,8 +15,11 @@ from types import ModuleType
 
 from PIL import Image
 
+from companion.bundles.deathtrap import screens as deathtrap
+from companion.bundles.rumble import screens as rumble
+from companion.bundles.traps import screens as traps
+from companion.bundles.tricky import screens as tricky
 from companion.games.base import Game
-from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
 from companion.screens.panel import Panel
 from companion.screens.ui import TableUI

@@ -1,0 +1,1 @@
+"""Game bundles: one package per game with everything but its rules engine."""

@@ -1,0 +1,1 @@
+"""deathtrap: the bundle of everything the program knows about the game besides its engine."""
