@@ -5,10 +5,10 @@ from PIL import Image
 
 from companion.bundles.deathtrap import screens as deathtrap
 from companion.bundles.traps import screens as traps
+from companion.bundles.traps.dial import DialFlow
 from companion.games.deathtrap import Deathtrap
 from companion.games.traps import Traps
 from companion.screens.common import headline
-from companion.screens.ui import DialFlow
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 

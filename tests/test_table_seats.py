@@ -44,10 +44,9 @@ def keys(daemon, typed):
 def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     daemon, _ = dealt(store)
     turn = daemon.table.game.view(None)["turn"]
-    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5,
-                       f"play rat-man rat-man (seat {turn})"))
+    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5))
     daemon.refresh()
-    title = daemon.dialogue.title_and_lines()[0]
+    title = daemon.menu.title_and_lines()[0]
     assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"
 
 
@@ -85,7 +84,7 @@ def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
 
 
 def test_a_rumble_sighting_reads_as_a_sentence(store):
-    from companion.daemon.table import sighting_in_words
+    from companion.daemon.record import sighting_in_words
     from companion.games.rumble import Rumble
 
     game = Rumble(["Ann", "Bob", "Cy"], seed=1)

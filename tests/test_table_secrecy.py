@@ -36,7 +36,7 @@ def press(daemon, keys, presses):
 
 def choose(daemon, value, presses):
     """Turn the dial to the entry of ``value`` and press, as a person would."""
-    menu = daemon.dialogue.menu
+    menu = daemon.menu
     index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
     steps = index - menu.cursor
     press(daemon, ("." if steps > 0 else ",") * abs(steps) + " ", presses)
