@@ -6,6 +6,7 @@ import logging
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_driver import daemon_for, give, hold, tap, turn
 
 from companion.daemon.camera import SceneSeen, TableGeometry
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
@@ -20,17 +21,10 @@ from companion.vision.scene import Piece, TableScene
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
 
 
-def tap(control):
-    return [InputEvent("press", control), InputEvent("release", control)]
 
 
-def hold(control):
-    return [InputEvent("press", control), InputEvent("hold", control, 1),
-            InputEvent("release", control)]
 
 
-def turn(detents):
-    return [InputEvent("dial", "encoder:0", 1 if detents > 0 else -1)] * abs(detents)
 
 
 class Clock:
@@ -48,23 +42,8 @@ def table(tmp_path):
     store.close()
 
 
-def daemon_for(store, seats=4, header=None, **options):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(seats)]
-    daemon = Daemon(store, screens=screens, **options)
-    daemon.supervisor.start_all(daemon.clock())
-    if header is not None:
-        daemon.use_table(store.new_session(header))
-    else:
-        daemon.resume_or_offer()
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def give(daemon, *groups):
-    for group in groups:
-        for item in group if isinstance(group, list) else [group]:
-            daemon.handle(item)
-            daemon.refresh()
 
 
 def choose(daemon, value):

@@ -6,11 +6,11 @@ import logging
 
 import pytest
 from PIL import Image
+from table_driver import daemon_for, type_keys
 
 from companion.bundles.traps import screens as traps
-from companion.daemon.displays import MemoryScreen, TerminalBoard, TerminalScreen
+from companion.daemon.displays import TerminalBoard, TerminalScreen
 from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.table import Header, TableStore
 
 TRAPS = Header("traps", ("Ann", "Bob"), 3, {
@@ -26,23 +26,8 @@ def store(tmp_path):
         yield table_store
 
 
-def daemon_for(store, header):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
-                                         for n in range(len(header.seats))]
-    daemon = Daemon(store, screens=screens)
-    daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(header))
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def type_keys(daemon, keys, presses=None):
-    presses = presses or KeyPresses()
-    for key in keys:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
-    return presses
 
 
 def shown(screen):

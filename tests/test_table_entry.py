@@ -5,11 +5,10 @@ names, a disarm of a disarmed trap refused before the dice, what an undo took ba
 refusal's banner gone at the next action."""
 
 import pytest
+from table_driver import daemon_for
+from table_driver import type_keys as keys
 
-from companion.daemon.displays import MemoryScreen
 from companion.daemon.pages import Page, draw, with_notice
-from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header, TableStore
 
@@ -26,23 +25,8 @@ def store(tmp_path):
         yield table_store
 
 
-def daemon_for(store, header):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
-                                         for n in range(len(header.seats))]
-    daemon = Daemon(store, screens=screens)
-    daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(header))
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def keys(daemon, typed, presses=None):
-    presses = presses or KeyPresses()
-    for key in typed:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
-    return presses
 
 
 def menu_text(daemon):

@@ -5,10 +5,10 @@ on every screen, in the confirm step and in the daemon's log lines; the table lo
 import logging
 
 import pytest
+from table_driver import type_keys as keys
 
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Seen
-from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header, TableStore
@@ -33,12 +33,6 @@ def dealt(store):
     return daemon, {screen.name: screen for screen in screens}
 
 
-def keys(daemon, typed):
-    presses = KeyPresses()
-    for key in typed:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
 
 
 def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):

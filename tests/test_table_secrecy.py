@@ -5,6 +5,7 @@ own screen differs."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_driver import type_keys as press
 
 from companion.daemon.dialogues import DONE, REMOVE
 from companion.daemon.displays import MemoryScreen
@@ -27,11 +28,6 @@ def table(path):
     return store, daemon, {screen.name: screen for screen in screens}
 
 
-def press(daemon, keys, presses):
-    for key in keys:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
 
 
 def choose(daemon, value, presses):
