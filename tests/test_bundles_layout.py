@@ -2,8 +2,12 @@
 game, and no test reads a private attribute of the daemon or the table's controls."""
 
 import ast
+import doctest
+import importlib
 import re
 from pathlib import Path
+
+import pytest
 
 from companion import bundles
 
@@ -73,3 +77,11 @@ def test_no_test_reads_a_private_attribute_of_the_daemon_or_the_ui():
              for number, line in enumerate(path.read_text().splitlines(), start=1)
              if PRIVATE.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("name", ["companion.bundles", "companion.bundles.traps.dial",
+                                  "companion.daemon.vocabulary", "companion.daemon.record",
+                                  "companion.places"])
+def test_docstring_examples(name):
+    failed, tried = doctest.testmod(importlib.import_module(name), verbose=False)
+    assert tried > 0 and failed == 0

@@ -6,7 +6,7 @@ on the cards (``names``). ``Words.display`` gives each id that name (``rat-man``
 Man", ``green-4`` is "Green 4"); a game's names are read once per ``Words``.
 
 >>> from companion.games.deathtrap import Deathtrap
->>> Words(Deathtrap(["Ann", "Bob", "Cy"], seed=1)).display("cards", "rat-man")
+>>> Words(Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)).display("cards", "rat-man")
 'Rat Man'
 """
 
