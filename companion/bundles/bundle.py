@@ -12,6 +12,7 @@ paths, imported only when asked for, so listing the games stays cheap.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -150,3 +151,36 @@ class Bundle:
     def player(self) -> Any:
         return load(self.table_play) if self.table_play else None
 
+
+
+#: What an ``entry.py`` of a bundle package may define, taken as the fields of that name.
+ENTRY_FIELDS = ("candidates", "names", "expected_entry", "tap")
+
+
+def _has(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def packaged(package: str, engine: str, **fields: Any) -> Bundle:
+    """The bundle of a package laid out as the built-in ones, ``companion/bundles/<game>/``:
+    ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
+    ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
+    ``art.py`` (``items``), ``play.py`` (the simulated table), and the engine's simulator
+    ``<engine module>_sim``. ``fields`` give the rest (or override these)."""
+    name = package.rpartition(".")[2]
+    found: dict[str, Any] = {"screens": f"{package}.screens"}
+    if _has(f"{package}.entry"):
+        entry = importlib.import_module(f"{package}.entry")
+        found.update({key: getattr(entry, key) for key in ENTRY_FIELDS if hasattr(entry, key)})
+    if _has(f"{package}.dial"):
+        found["dial"] = importlib.import_module(f"{package}.dial").dial
+    if _has(f"{package}.camera"):
+        found["camera"] = Camera(f"{package}.camera:mapper")
+    if _has(f"{package}.art"):
+        found["art"] = f"{package}.art:items"
+    if _has(f"{package}.play"):
+        found["table_play"] = f"{package}.play"
+    simulator = engine.partition(":")[0] + "_sim"
+    if _has(simulator):
+        found["simulator"] = simulator
+    return Bundle(name=name, engine=engine, **{**found, **fields})

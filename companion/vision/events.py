@@ -14,6 +14,8 @@ at once) raises a ``SceneError`` saying so; no event is made.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -49,3 +51,17 @@ def seat_of(piece: Piece, centre_seat: int | None) -> int:
     if centre_seat is None:
         raise SceneError(f"{piece.item_id} appeared in the centre and no seat was given for it")
     return centre_seat
+
+
+class TurnMapper:
+    """The scene mapper of a card game: ``read(before, after, centre_seat)`` with the cards put
+    down in the centre credited to the seat whose turn it is (from the public view)."""
+
+    settles_first = False
+
+    def __init__(self, read: Callable[[TableScene, TableScene, int | None], list[dict]]) -> None:
+        self.read = read
+
+    def events(self, before: TableScene, after: TableScene, public: dict[str, Any]
+               ) -> list[dict]:
+        return self.read(before, after, public.get("turn"))

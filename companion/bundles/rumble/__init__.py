@@ -1,23 +1,10 @@
 """Rumble in the Dungeon: characters and rooms by name, secret characters entered on their
 seat's own screen, the board read from its markers."""
 
-from companion.bundles.bundle import Bundle, Camera, Demo
-from companion.bundles.rumble import entry
+from companion.bundles.bundle import Camera, Demo, packaged
 
-BUNDLE = Bundle(
-    name="rumble",
-    engine="companion.games.rumble:Rumble",
-    screens="companion.bundles.rumble.screens",
-    order=3,
-    candidates=entry.candidates,
-    names=entry.names,
-    as_printed=("to",),  # rooms are grid references: A1, C4
-    private_entries=("secrets",),
-    expected_entry=entry.expected_entry,
-    # Its markers are small: they need a sharper picture than cards do.
-    camera=Camera("companion.bundles.rumble.camera:Mapper", size=(960, 720), markers_only=True),
-    art="companion.bundles.rumble.art:items",
-    simulator="companion.games.rumble_sim",
-    demo=Demo(3),
-    table_play="companion.bundles.rumble.play",
-)
+#: Rooms are grid references (A1, C4), shown as they are. The markers are small: they need a
+#: sharper picture than cards do, and the board is read from them alone.
+BUNDLE = packaged(__name__, "companion.games.rumble:Rumble", order=3, as_printed=("to",),
+                  private_entries=("secrets",), demo=Demo(3),
+                  camera=Camera(f"{__name__}.camera:mapper", (960, 720), markers_only=True))

@@ -135,3 +135,7 @@ class Mapper:
         return rumble_events(rumble_positions(before, self.layout, self.characters),
                              rumble_positions(after, self.layout, self.characters), turn,
                              self.layout.entry)
+
+
+def mapper(game: Game, geometry: Any) -> Mapper:
+    return Mapper(game, geometry)

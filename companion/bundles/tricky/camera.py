@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Game
-from companion.vision.events import new_pieces, seat_of
+from companion.vision.events import TurnMapper, new_pieces, seat_of
 from companion.vision.scene import TableScene
 
 
@@ -24,14 +24,5 @@ def tricky_events(before: TableScene, after: TableScene,
             for p in sorted(fresh, key=lambda p: (p.zone is None, p.zone or 0))]
 
 
-class Mapper:
-    """Cards put down in the centre are credited to the seat whose turn it is."""
-
-    settles_first = False
-
-    def __init__(self, game: Game, geometry: Any) -> None:
-        pass
-
-    def events(self, before: TableScene, after: TableScene, public: dict[str, Any]
-               ) -> list[dict[str, Any]]:
-        return tricky_events(before, after, public.get("turn"))
+def mapper(game: Game, geometry: Any) -> TurnMapper:
+    return TurnMapper(tricky_events)
