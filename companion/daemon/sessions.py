@@ -42,6 +42,12 @@ class Sessions:
         self.presenter = presenter
         self.settings = settings
 
+    def status(self) -> str:
+        table = self.playing.table
+        if table is None:
+            return "waiting for a new game"
+        return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+
     def resume_or_offer(self) -> None:
         """Resume the unfinished session, or open the new-game menu on the table screen."""
         latest = self.store.latest(unfinished=True)

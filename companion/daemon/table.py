@@ -87,13 +87,11 @@ class Daemon:
     # --- what the table shows ----------------------------------------------------------
 
     @property
-    def table(self) -> StoredSession | None:
-        """The session being played (None while a new game is being chosen)."""
+    def table(self) -> StoredSession | None:  # None while a new game is being chosen
         return self._playing.table
 
     @property
-    def menu(self) -> MenuShown | None:
-        """The open menu as shown (None when no dialogue is open)."""
+    def menu(self) -> MenuShown | None:  # the open menu as shown
         return self._asking.shown()
 
     @property
@@ -111,16 +109,13 @@ class Daemon:
         return self._presenter.notice
 
     @property
-    def stored(self) -> int:
-        """Events stored by this run."""
+    def stored(self) -> int:  # events stored by this run
         return self._recorder.stored
 
-    def dial_shown(self) -> dict[str, Any] | None:
-        """The game's dial flow as the table screen shows it (None when it is not open)."""
+    def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
         return self._playing.ui.dial_shown()
 
-    def seat_error(self, seat: int) -> str | None:
-        """Why the rules refused ``seat``'s action, while its own screen says so."""
+    def seat_error(self, seat: int) -> str | None:  # a refusal, while the seat's screen says it
         return self._playing.ui.error(seat)
 
     def images(self) -> dict[str, Image.Image]:
@@ -138,24 +133,15 @@ class Daemon:
         """Show every changed image; a screen that does not answer is reported and retried."""
         self._presenter.refresh(self.table, self._playing.ui, self.menu)
 
-    def status(self) -> str:
-        if self.table is None:
-            return "waiting for a new game"
-        header = self.table.header
-        return f"session {self.table.id}: {header.game}, {len(header.seats)} seats"
-
     # --- sessions and the loop -----------------------------------------------------------
 
-    def resume_or_offer(self) -> None:
-        """Resume the unfinished session, or open the new-game menu on the table screen."""
+    def resume_or_offer(self) -> None:  # the unfinished session, or the new-game menu
         self._sessions.resume_or_offer()
 
-    def start_game(self, header: Header) -> None:
-        """Start a new session of ``header`` (as the new-game menu does)."""
+    def start_game(self, header: Header) -> None:  # as the new-game menu does
         self._sessions.start_game(header)
 
-    def use_table(self, table: StoredSession) -> None:
-        """Play ``table`` from now on (a resumed, new or fed session)."""
+    def use_table(self, table: StoredSession) -> None:  # play it from now on
         self._sessions.play(table)
 
     def run(self) -> int:
@@ -163,9 +149,9 @@ class Daemon:
         if self.table is None and not self._asking.open:
             self.resume_or_offer()
         self.refresh()
-        self.notifier.ready(self.status())
+        self.notifier.ready(self._sessions.status())
         self.ready.set()
-        log.info("ready: %s", self.status())
+        log.info("ready: %s", self._sessions.status())
         try:
             while not self.stopping:
                 try:
