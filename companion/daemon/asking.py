@@ -7,7 +7,7 @@ what a player, a test or the demo reads to know where the dial is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,8 @@ from companion.daemon.menus import Dialogue, Steps
 
 #: What an open dialogue decides.
 NEW_GAME_MENU, ENTRY, CONFIRM = "new game", "entry", "confirm"
+#: Called with what a closed dialogue decided and whether it was completed (not left).
+Done = Callable[[Any, bool], None]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Asking:
 
     def __init__(self) -> None:
         self._dialogue: Dialogue | None = None
+        self._done: Done | None = None
         self._purpose = ""
         self._step = 0
         self._unsure: list[Seen] = []
@@ -67,14 +70,17 @@ class Asking:
         return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
                          self._step, lines)
 
-    def ask(self, purpose: str, steps: Steps) -> None:
+    def ask(self, purpose: str, steps: Steps, done: Done) -> None:
+        """Open a dialogue deciding ``purpose``; ``done`` acts on what it decides."""
         self._dialogue, self._purpose, self._step = Dialogue(steps), purpose, 0
+        self._done = done
 
-    def close(self) -> str:
-        """Close the dialogue; what it was deciding."""
-        purpose = self._purpose
-        self._dialogue, self._purpose = None, ""
-        return purpose
+    def close(self, decided: Any, completed: bool) -> None:
+        """Close the dialogue (completed, or left) and act on what it decided."""
+        done = self._done
+        self._dialogue, self._done, self._purpose = None, None, ""
+        if done is not None:
+            done(decided, completed)
 
     def turn(self, detents: int) -> None:
         if self._dialogue is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion.daemon.asking import CONFIRM, ENTRY, NEW_GAME_MENU, Asking
+from companion.daemon.asking import CONFIRM, ENTRY, Asking
 from companion.daemon.camera import SceneSeen
 from companion.daemon.dialogues import NEW_GAME, Refused, confirm, manual_entry
 from companion.daemon.items import Seen
@@ -72,7 +72,7 @@ class Router:
             # game; in the other games a tap does too.
             ui.dial = None
             assert self.playing.table is not None
-            self.asking.ask(ENTRY, manual_entry(self.playing.table.game))
+            self.asking.ask(ENTRY, manual_entry(self.playing.table.game), self.entered)
         else:
             flow = ui.dial
             decided = ui.handle(event, self.clock())
@@ -119,29 +119,30 @@ class Router:
             self.close(decided, completed=True)
 
     def close(self, decided: Any, completed: bool) -> None:
-        """Act on what the closed dialogue decided."""
-        purpose = self.asking.close()
+        self.asking.close(decided, completed)
+        self.next_confirmation()
+
+    def entered(self, decided: Any, completed: bool) -> None:
+        """A manual entry closed: store the event, tell its refusal, or a new game."""
         table = self.playing.table
-        if purpose == NEW_GAME_MENU:
-            if completed:
-                self.sessions.start_game(decided)
-            elif table is None:
-                self.sessions.offer_new_game()  # there is nothing else to show without a game
-        elif purpose == ENTRY and completed and decided is NEW_GAME:
+        if not completed:
+            return
+        if decided is NEW_GAME:
             log.info("a new game asked for: session %s left unfinished",
                      table.id if table else None)
             self.sessions.offer_new_game()
-        elif purpose == ENTRY and completed and isinstance(decided, Refused):
+        elif isinstance(decided, Refused):
             self.recorder.refused(decided.event, decided.error)
-        elif purpose == ENTRY and completed:
+        else:
             self.recorder.append({**decided, "t": now_iso()})
-        elif purpose == CONFIRM:
-            seen = self.asking.answered()
-            if completed and decided:
-                self.recorder.append({**seen.event, "t": now_iso()})
-            else:
-                log.info("discarded a sighting: %s", event_in_words(seen.event))
-        self.next_confirmation()
+
+    def confirmed(self, decided: Any, completed: bool) -> None:
+        """The confirm step closed: store the sighting on a yes, else drop it."""
+        seen = self.asking.answered()
+        if completed and decided:
+            self.recorder.append({**seen.event, "t": now_iso()})
+        else:
+            log.info("discarded a sighting: %s", event_in_words(seen.event))
 
     # --- the camera ------------------------------------------------------------------------
 
@@ -172,5 +173,5 @@ class Router:
     def next_confirmation(self) -> None:
         seen = self.asking.next_sighting()
         if seen is not None and self.playing.table is not None:
-            self.asking.ask(CONFIRM, confirm(sighting_in_words(seen.event,
-                                                               self.playing.table.game)))
+            words = sighting_in_words(seen.event, self.playing.table.game)
+            self.asking.ask(CONFIRM, confirm(words), self.confirmed)

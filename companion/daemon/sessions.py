@@ -73,7 +73,15 @@ class Sessions:
             known = []
         settings = self.settings
         self.asking.ask(NEW_GAME_MENU, new_game(settings.game, settings.seats,
-                                                settings.options, known))
+                                                settings.options, known), self.chosen)
+
+    def chosen(self, header: Header | None, completed: bool) -> None:
+        """The new-game menu closed: start the game, or offer the menu again if there is
+        nothing else to show."""
+        if completed and header is not None:
+            self.start_game(header)
+        elif self.playing.table is None:
+            self.offer_new_game()
 
     def play(self, table: StoredSession) -> None:
         """Play ``table`` from now on (a resumed, new or fed session)."""
