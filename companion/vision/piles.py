@@ -33,7 +33,7 @@ from companion.vision.quads import quad_sides
 #: The search runs on a copy where the top card's long side is about this many pixels.
 SEARCH_LONG = 80
 #: Turns of a copy against the top card tried (degrees): fans turn 8-15° a card.
-TURNS = tuple(range(-40, 41, 4))
+TURNS = tuple(range(-40, 41, 2))
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -55,7 +55,7 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
                  ) -> list[tuple[np.ndarray, float]]:
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
-    pile), best first; places nearer than a third of a card to a better one are left out.
+    pile), best first; places whose corners lie within a fifth of a card of a better one's are left out.
     ``above``: copies found already, lying over the ones still to find (what they cover is
     left out, like the top card)."""
     long_side = max(quad_sides(top))
@@ -110,15 +110,18 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
             place = corners - lo + np.float32([px, py])
             found.append((float(score[py, px]), place / f + origin))
     found.sort(key=lambda item: -item[0])
-    reach = min(quad_sides(top)) / 3
+    # A fanned copy's centre can lie close to the top card's: tell places apart by corners.
+    reach = min(quad_sides(top)) / 5
     kept: list[tuple[np.ndarray, float]] = []
     for value, place in found:
-        if any(np.linalg.norm(place.mean(axis=0) - q.mean(axis=0)) < reach
-               for q in (top, *above)):
-            continue
-        if any(np.linalg.norm(place.mean(axis=0) - k.mean(axis=0)) < reach for k, _ in kept):
+        if any(_apart(place, q) < reach for q in (top, *above, *(k for k, _ in kept))):
             continue
         kept.append((place.astype(np.float32), value))
         if len(kept) == most:
             break
     return kept
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two outlines lie: their farthest pair of matching corners."""
+    return float(np.linalg.norm(a - b, axis=1).max())

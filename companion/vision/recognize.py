@@ -222,20 +222,27 @@ class Recognizer:
         search finds is checked on the part of it in view, the one nearest the top card first
         (the nearer a copy, the higher it lies in the pile)."""
         entry = self.library.ids.index(top.item_id)
+        # Cards read whole lie over whatever they overlap.
+        others = [d.corners for d in read if d is not top and _touches(d.corners, blob)]
         hits: list[Detection] = []
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
-            on_top = [top.corners, *(h.corners for h in hits)]
+            on_top = [top.corners, *others, *(h.corners for h in hits)]
             for place, _ in copies_under(image, blob.contour, top.corners,
-                                         self.library.faces[entry], 3,
-                                         tuple(h.corners for h in hits)):
+                                         self.library.faces[entry], 3, tuple(on_top[1:])):
                 if any(_same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if (_share_inside(place, blob.contour) < 0.85
                         or _share_in_view(place, on_top) < 0.1):
                     continue
-                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
+                index = self.library.index
+                scores = index.scores(image, place, on_top, self.limits.detail)
+                lined_up = index.align(image, place, entry, on_top)
+                if lined_up is not None:
+                    again = index.scores(image, lined_up, on_top, self.limits.detail)
+                    if again and (not scores or again[0].score > scores[0].score):
+                        scores = again
                 # Which card it is, is known: the part in view must agree with it, and
                 # clearly more than with any other face.
                 if (scores and scores[0].entry == entry
