@@ -125,3 +125,37 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
 def _apart(a: np.ndarray, b: np.ndarray) -> float:
     """How far apart two outlines lie: their farthest pair of matching corners."""
     return float(np.linalg.norm(a - b, axis=1).max())
+
+
+def agreement(image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
+              faces: list[np.ndarray]) -> np.ndarray:
+    """How well the part in view of a place (corners in the face's order) agrees with each
+    face: the correlation of their high-passed colour over that part only (-1..1 per face,
+    either way up)."""
+    w, h = (max(8, int(round(v))) for v in quad_sides(place))
+    box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    to_grid = cv2.getPerspectiveTransform(place.astype(np.float32), box)
+    grid = cv2.warpPerspective(image, to_grid, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    seen = np.full((h, w), 255, np.uint8)
+    for outline in on_top:
+        hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_grid)
+        cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+    # Away from the edges: the top card's border and the table's must not count.
+    seen = cv2.erode(seen, np.ones((3, 3), np.uint8)) > 0
+    if seen.sum() < 20:
+        return np.full(len(faces), -1.0)
+    view = _high_pass(grid.astype(np.float32))[seen].reshape(-1)
+    view = view - view.mean()
+    norm = float(np.linalg.norm(view)) + 1e-6
+    out = []
+    for face in faces:
+        high = _high_pass(cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+                          .astype(np.float32))
+        best = -1.0
+        for turned in (high, high[::-1, ::-1]):
+            part = turned[seen].reshape(-1)
+            part = part - part.mean()
+            best = max(best, float(view @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6)))
+        out.append(best)
+    return np.array(out)

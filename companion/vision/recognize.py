@@ -36,7 +36,7 @@ from companion.vision.faces import Score, print_level
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
-from companion.vision.piles import copies_under
+from companion.vision.piles import agreement, copies_under
 from companion.vision.quads import (
     Blob,
     laid_like,
@@ -105,7 +105,8 @@ class Thresholds:
     part_score: float = 0.4  # the part of a feature-matched card in view must score this
     #: A copy under a card read in a pile: its part in view must score this, this clear of
     #: any other face.
-    copy_score: float = 0.45
+    copy_score: float = 0.6
+    copy_index_score: float = 0.45
     copy_margin: float = 0.1
 
 
@@ -229,6 +230,7 @@ class Recognizer:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *others, *(h.corners for h in hits)]
+            best: tuple[float, np.ndarray] | None = None
             for place, _ in copies_under(image, blob.contour, top.corners,
                                          self.library.faces[entry], 3, tuple(on_top[1:])):
                 if any(_same_card(place, d.corners) for d in [*read, *hits]):
@@ -236,24 +238,25 @@ class Recognizer:
                 if (_share_inside(place, blob.contour) < 0.85
                         or _share_in_view(place, on_top) < 0.1):
                     continue
-                index = self.library.index
-                scores = index.scores(image, place, on_top, self.limits.detail)
-                lined_up = index.align(image, place, entry, on_top)
-                if lined_up is not None:
-                    again = index.scores(image, lined_up, on_top, self.limits.detail)
-                    if again and (not scores or again[0].score > scores[0].score):
-                        scores = again
-                # Which card it is, is known: the part in view must agree with it, and
-                # clearly more than with any other face.
+                # Which card it is, is known: the part in view must agree with it, clearly
+                # more than with any other face (by the face index's comparison, or by the
+                # colour of that part alone: a thin strip). The copy next under shows all
+                # of its part in view, so it agrees best of the places.
+                agree = agreement(image, place, on_top, self.library.faces)
+                rest = np.delete(agree, entry)
+                gap = agree[entry] - (rest.max() if rest.size else -1.0)
+                value = float(agree[entry]) if (agree[entry] >= self.limits.copy_score
+                                                and gap >= self.limits.copy_margin) else 0.0
+                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
                 if (scores and scores[0].entry == entry
-                        and scores[0].score >= self.limits.copy_score
+                        and scores[0].score >= self.limits.copy_index_score
                         and _gap(scores) >= self.limits.copy_margin):
-                    hits.append(Detection(top.item_id, scores[0].corners.astype(np.float32),
-                                          float(np.clip(_gap(scores) / self.limits.sure_margin,
-                                                        0.0, 1.0)), "template"))
-                    break
-            else:
+                    value = max(value, scores[0].score)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, place)
+            if best is None:
                 return hits
+            hits.append(Detection(top.item_id, best[1], 1.0, "template"))
         return hits
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
