@@ -190,9 +190,13 @@ class Recognizer:
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.feature_regions]:
                 known = [d for d in detections if _touches(d.corners, blob)]
-                for hit in self._match_features(image, grey, blob, card_long, known):
-                    if not any(_overlaps(hit, d) for d in detections):
-                        detections.append(hit)
+                found = [hit for hit in self._match_features(image, grey, blob, card_long, known)
+                         if not any(_overlaps(hit, d) for d in detections)]
+                detections += found
+                if (self.use_templates and found
+                        and not self._explained(image, blob, known + found)):
+                    for top in found:
+                        detections += self._copies(image, blob, top, detections)
         return detections
 
     def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
