@@ -36,7 +36,7 @@ from companion.vision.faces import Score, print_level
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
-from companion.vision.piles import agreement, copies_under
+from companion.vision.piles import Agreement, copies_under
 from companion.vision.quads import (
     Blob,
     laid_like,
@@ -123,6 +123,8 @@ class Recognizer:
         self.use_templates = use_templates
         self.marker_finder = MarkerFinder(half_first=True)
         self._sift = cv2.SIFT_create(nfeatures=800)
+        self._strips: Agreement | None = None
+        self._strips_count = 0
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
                   background: TableBackground | None = None) -> list[Detection]:
@@ -221,6 +223,13 @@ class Recognizer:
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
         return print_level(patch, inside) < 0.5 * self.library.index.least_print
 
+    def _agreement(self) -> Agreement:
+        if self._strips is None or self._strips.faces is not self.library.faces \
+                or len(self._strips.faces) != self._strips_count:
+            self._strips = Agreement(self.library.faces)
+            self._strips_count = len(self.library.faces)
+        return self._strips
+
     def _copies(self, image: np.ndarray, blob: Blob, top: Detection,
                 read: Sequence[Detection]) -> list[Detection]:
         """Copies of ``top`` lying under it in the blob (a pile of one card): each place the
@@ -246,7 +255,7 @@ class Recognizer:
                 # more than with any other face (by the face index's comparison, or by the
                 # colour of that part alone: a thin strip). The copy next under shows all
                 # of its part in view, so it agrees best of the places.
-                agree = agreement(image, place, on_top, self.library.faces)
+                agree = self._agreement()(image, place, on_top)
                 rest = np.delete(agree, entry)
                 gap = agree[entry] - (rest.max() if rest.size else -1.0)
                 value = float(agree[entry]) if (agree[entry] >= self.limits.copy_score
