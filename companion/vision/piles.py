@@ -55,13 +55,15 @@ def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
 
 
 def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: np.ndarray,
-                 most: int = 8, above: tuple[np.ndarray, ...] = ()
-                 ) -> list[tuple[np.ndarray, float]]:
+                 most: int = 8, above: tuple[np.ndarray, ...] = (),
+                 after: np.ndarray | None = None) -> list[tuple[np.ndarray, float]]:
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
     pile), best first; places whose corners lie within a fifth of a card of a better one's
-    are left out. ``above``: copies found already, lying over the ones still to find (what
-    they cover is left out, like the top card)."""
+    are left out. ``above``: cards found already, lying over the copies still to find (what
+    they cover is left out, like the top card). ``after``: the copy found last, which the
+    next is turned against (a fan turns a little more with each card; default: the top).
+    """
     long_side = max(quad_sides(top))
     f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
     x, y, w, h = cv2.boundingRect(region.reshape(-1, 1, 2).astype(np.float32))
@@ -79,7 +81,9 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     for quad in (top, *above):
         cv2.fillConvexPoly(shown, to_small(quad).round().astype(np.int32), 255)
     valid[cv2.dilate(shown, np.ones((5, 5), np.uint8)) > 0] = 0.0
-    search = _Search(_high_pass(grey) * valid, valid, to_small(top), face)
+    # Turned against the copy found last: a fan turns a little more with each card.
+    search = _Search(_high_pass(grey) * valid, valid,
+                     to_small(top if after is None else after), face)
     # Every turn in coarse steps over the whole pile, then finer turns near the best places.
     found: list[tuple[float, np.ndarray]] = []
     for degrees in TURNS:

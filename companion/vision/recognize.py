@@ -245,7 +245,8 @@ class Recognizer:
             on_top = [top.corners, *others, *(h.corners for h in hits)]
             best: tuple[float, np.ndarray] | None = None
             for place, _ in copies_under(image, blob.contour, top.corners,
-                                         self.library.faces[entry], 3, tuple(on_top[1:])):
+                                         self.library.faces[entry], 5, tuple(on_top[1:]),
+                                         hits[-1].corners if hits else None):
                 if any(_same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if (_share_inside(place, blob.contour) < 0.85
