@@ -36,6 +36,7 @@ from companion.vision.faces import Score, print_level
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
+from companion.vision.piles import Agreement, copies_under
 from companion.vision.quads import (
     Blob,
     laid_like,
@@ -45,6 +46,8 @@ from companion.vision.quads import (
     snap_to_outline,
 )
 
+#: The most copies of one card looked for under it.
+PILE_MOST = 8
 #: Photos larger than this (long side, pixels) are read at this size.
 WORK_LONG = 2048
 
@@ -100,6 +103,11 @@ class Thresholds:
     feature_regions: int = 5  # most regions per frame given to the feature matcher
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
     part_score: float = 0.4  # the part of a feature-matched card in view must score this
+    #: A copy under a card read in a pile: its part in view must score this, this clear of
+    #: any other face.
+    copy_score: float = 0.6
+    copy_index_score: float = 0.45
+    copy_margin: float = 0.1
 
 
 class Recognizer:
@@ -115,6 +123,8 @@ class Recognizer:
         self.use_templates = use_templates
         self.marker_finder = MarkerFinder(half_first=True)
         self._sift = cv2.SIFT_create(nfeatures=800)
+        self._strips: Agreement | None = None
+        self._strips_count = 0
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
                   background: TableBackground | None = None) -> list[Detection]:
@@ -167,6 +177,12 @@ class Recognizer:
                      else [])
             detections += [hit for hit in found
                            if not any(_overlaps(hit, d) for d in detections)]
+            if self.use_templates and not self._explained(image, blob, known + found):
+                # A pile: copies of a card read here lying under it.
+                for top in known + found:
+                    copies = self._copies(image, blob, top, detections)
+                    detections += copies
+                    found += copies
             if self.use_features and not self._explained(image, blob, known + found):
                 puzzling.append(blob)
         if puzzling:
@@ -176,9 +192,13 @@ class Recognizer:
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.feature_regions]:
                 known = [d for d in detections if _touches(d.corners, blob)]
-                for hit in self._match_features(image, grey, blob, card_long, known):
-                    if not any(_overlaps(hit, d) for d in detections):
-                        detections.append(hit)
+                found = [hit for hit in self._match_features(image, grey, blob, card_long, known)
+                         if not any(_overlaps(hit, d) for d in detections)]
+                detections += found
+                if (self.use_templates and found
+                        and not self._explained(image, blob, known + found)):
+                    for top in found:
+                        detections += self._copies(image, blob, top, detections)
         return detections
 
     def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
@@ -202,6 +222,56 @@ class Recognizer:
         patch = cv2.cvtColor(image[top:y + h + 1, side:x + w + 1], cv2.COLOR_BGR2GRAY)
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
         return print_level(patch, inside) < 0.5 * self.library.index.least_print
+
+    def _agreement(self) -> Agreement:
+        if self._strips is None or self._strips.faces is not self.library.faces \
+                or len(self._strips.faces) != self._strips_count:
+            self._strips = Agreement(self.library.faces)
+            self._strips_count = len(self.library.faces)
+        return self._strips
+
+    def _copies(self, image: np.ndarray, blob: Blob, top: Detection,
+                read: Sequence[Detection]) -> list[Detection]:
+        """Copies of ``top`` lying under it in the blob (a pile of one card): each place the
+        search finds is checked on the part of it in view, the one nearest the top card first
+        (the nearer a copy, the higher it lies in the pile)."""
+        entry = self.library.ids.index(top.item_id)
+        # Cards read whole lie over whatever they overlap.
+        others = [d.corners for d in read if d is not top and _touches(d.corners, blob)]
+        hits: list[Detection] = []
+        while len(hits) < PILE_MOST:
+            # The copy next under the ones found shows all of what they leave uncovered of
+            # it: it is the best place of each round.
+            on_top = [top.corners, *others, *(h.corners for h in hits)]
+            best: tuple[float, np.ndarray] | None = None
+            for place, _ in copies_under(image, blob.contour, top.corners,
+                                         self.library.faces[entry], 5, tuple(on_top[1:]),
+                                         hits[-1].corners if hits else None):
+                if any(_same_card(place, d.corners) for d in [*read, *hits]):
+                    continue
+                if (_share_inside(place, blob.contour) < 0.85
+                        or _share_in_view(place, on_top) < 0.1):
+                    continue
+                # Which card it is, is known: the part in view must agree with it, clearly
+                # more than with any other face (by the face index's comparison, or by the
+                # colour of that part alone: a thin strip). The copy next under shows all
+                # of its part in view, so it agrees best of the places.
+                agree = self._agreement()(image, place, on_top)
+                rest = np.delete(agree, entry)
+                gap = agree[entry] - (rest.max() if rest.size else -1.0)
+                value = float(agree[entry]) if (agree[entry] >= self.limits.copy_score
+                                                and gap >= self.limits.copy_margin) else 0.0
+                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
+                if (scores and scores[0].entry == entry
+                        and scores[0].score >= self.limits.copy_index_score
+                        and _gap(scores) >= self.limits.copy_margin):
+                    value = max(value, scores[0].score)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, place)
+            if best is None:
+                return hits
+            hits.append(Detection(top.item_id, best[1], 1.0, "template"))
+        return hits
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
                known: Sequence[Detection] = (), model: np.ndarray | None = None
@@ -568,3 +638,14 @@ def _share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:
     for outline in on_top:
         cv2.fillConvexPoly(mask, (outline - offset).round().astype(np.int32), 0)
     return cv2.countNonZero(mask) / total
+
+
+def _share_inside(quad: np.ndarray, outline: np.ndarray) -> float:
+    """The share of a quad's area inside an outline (any shape)."""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    offset = np.float32([x - 1, y - 1])
+    card = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.fillConvexPoly(card, (quad - offset).round().astype(np.int32), 1)
+    region = np.zeros_like(card)
+    cv2.fillPoly(region, [(outline - offset).round().astype(np.int32)], 1)
+    return cv2.countNonZero(card & region) / max(1, cv2.countNonZero(card))
