@@ -13,7 +13,8 @@ caller then checks each place found, topmost first, on the part of it in view.
 >>> image = np.zeros((300, 400, 3), np.uint8)
 >>> under = np.float32([[100, 80], [200, 80], [200, 220], [100, 220]])
 >>> top = under + np.float32([60, 0])
->>> to_image = lambda q: cv2.getPerspectiveTransform(np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]), q)
+>>> box = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+>>> to_image = lambda q: cv2.getPerspectiveTransform(box, q)
 >>> for quad in (under, top):
 ...     card = cv2.warpPerspective(face, to_image(quad), (400, 300))
 ...     _ = cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
@@ -25,11 +26,25 @@ caller then checks each place found, topmost first, on the part of it in view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
-from companion.vision.quads import quad_sides
+from companion.vision.detection import (
+    Detection,
+    Thresholds,
+    gap,
+    same_card,
+    share_in_view,
+    share_inside,
+    touches,
+)
+from companion.vision.library import CardLibrary
+from companion.vision.quads import Blob, quad_sides
 
+#: The most copies of one card looked for under it.
+PILE_MOST = 8
 #: The search runs on a copy where the top card's long side is about this many pixels.
 SEARCH_LONG = 80
 #: Turns of a copy against the top card tried (degrees): fans turn 8-15° a card.
@@ -259,3 +274,65 @@ class Agreement:
             parts /= np.linalg.norm(parts, axis=1, keepdims=True) + 1e-6
             out = np.maximum(out, parts @ view)
         return out
+
+
+class PileReader:
+    """Copies of the cards read in a blob, lying under them (see the module docstring)."""
+
+    def __init__(self, library: CardLibrary, limits: Thresholds) -> None:
+        self.library = library
+        self.limits = limits
+        self._strips: Agreement | None = None
+        self._strips_count = 0
+
+    def _agreement(self) -> Agreement:
+        if self._strips is None or self._strips.faces is not self.library.faces \
+                or len(self._strips.faces) != self._strips_count:
+            self._strips = Agreement(self.library.faces)
+            self._strips_count = len(self.library.faces)
+        return self._strips
+
+    def copies(self, image: np.ndarray, blob: Blob, top: Detection,
+               read: Sequence[Detection]) -> list[Detection]:
+        """Copies of ``top`` lying under it in the blob (a pile of one card), one a round: of
+        the places the search finds, the one whose part in view agrees best with the card is
+        the copy next under the ones found (it shows all of what they leave uncovered)."""
+        entry = self.library.ids.index(top.item_id)
+        # Cards read whole lie over whatever they overlap.
+        others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
+        hits: list[Detection] = []
+        while len(hits) < PILE_MOST:
+            # The copy next under the ones found shows all of what they leave uncovered of
+            # it: it is the best place of each round.
+            on_top = [top.corners, *others, *(h.corners for h in hits)]
+            best: tuple[float, np.ndarray, float] | None = None
+            for place, _ in copies_under(image, blob.contour, top.corners,
+                                         self.library.faces[entry], 5, tuple(on_top[1:]),
+                                         hits[-1].corners if hits else None):
+                if any(same_card(place, d.corners) for d in [*read, *hits]):
+                    continue
+                if (share_inside(place, blob.contour) < 0.85
+                        or share_in_view(place, on_top) < 0.1):
+                    continue
+                # Which card it is, is known: the part in view must agree with it, clearly
+                # more than with any other face (by the face index's comparison, or by the
+                # colour of that part alone: a thin strip). The copy next under shows all
+                # of its part in view, so it agrees best of the places.
+                agree = self._agreement()(image, place, on_top)
+                rest = np.delete(agree, entry)
+                clear = agree[entry] - (rest.max() if rest.size else -1.0)
+                value = float(agree[entry]) if (agree[entry] >= self.limits.copy_score
+                                                and clear >= self.limits.copy_margin) else 0.0
+                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
+                if (scores and scores[0].entry == entry
+                        and scores[0].score >= self.limits.copy_index_score
+                        and gap(scores) >= self.limits.copy_margin):
+                    value = max(value, scores[0].score)
+                    clear = max(clear, gap(scores))
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, place, clear)
+            if best is None:
+                return hits
+            sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
+            hits.append(Detection(top.item_id, best[1], sure, "template"))
+        return hits
