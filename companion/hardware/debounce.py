@@ -1,4 +1,8 @@
-"""Our own contact debouncing (gpiozero's mock pins ignore ``bounce_time``, so we do it here).
+"""Our own contact debouncing, the same on every pin backend and on gpiozero's mock pins.
+
+gpiozero's ``bounce_time`` is left to the backend (a lock-out on some, a steady-level filter
+on lgpio, ignored by ``MockFactory``), and a lock-out alone can lose a release that falls
+inside it; this filter behaves the same everywhere and is what the tests drive.
 
 Lock-out with recovery: the first edge of a contact counts at once (no added latency),
 edges within ``bounce_s`` after it are bounce and ignored; if the contact then rests at a

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import InputDevice, RotaryEncoder
+from gpiozero import InputDevice
 
 from companion.hardware.debounce import Clock, DebouncedLine
 from companion.hardware.events import InputEvent
@@ -33,39 +33,75 @@ from companion.hardware.pins import PinMap
 Emit = Callable[[InputEvent], None]
 
 
-class DebouncedRotaryEncoder(RotaryEncoder):
-    """gpiozero's RotaryEncoder with unlimited steps, each line debounced by us first.
+#: The encoder's two lines as one number, ``a`` the high bit, 1 = high (at rest: 0b11).
+#: Turned clockwise, ``a`` leads: 11 -> 01 -> 00 -> 10 -> 11, one detent.
+CLOCKWISE_NEXT = {0b11: 0b01, 0b01: 0b00, 0b00: 0b10, 0b10: 0b11}
 
-    gpiozero calls ``_a_changed`` / ``_b_changed`` on every edge of each line; filtering
-    there keeps its quadrature state machine and its events as they are.
+
+class DialEncoder:
+    """A detented quadrature encoder on two pulled-up GPIO lines, each debounced by us.
+
+    Built on gpiozero's public ``InputDevice`` and pin callbacks: every accepted edge is a
+    quarter step (+1 clockwise, -1 back); a detent is counted when both lines are at rest
+    again with the quarter steps at least half a detent one way, so bounce that goes back
+    and forth cancels out. ``steps`` is unlimited.
     """
 
     def __init__(self, a: int, b: int, *, bounce_s: float, clock: Clock,
                  pin_factory: Any = None, lock: threading.RLock | None = None) -> None:
         self._lock = lock or threading.RLock()
-        # The lines exist before gpiozero wires the pins, whose callbacks use them.
-        self._lines = (DebouncedLine(True, bounce_s, clock), DebouncedLine(True, bounce_s, clock))
-        super().__init__(a, b, max_steps=0, pin_factory=pin_factory)
-        for line, device in zip(self._lines, (self.a, self.b), strict=True):
-            line.level = line.raw = bool(device.pin.state)
+        self.steps = 0
+        self.when_rotated_clockwise: Callable[[], None] | None = None
+        self.when_rotated_counter_clockwise: Callable[[], None] | None = None
+        self.devices = (InputDevice(a, pull_up=True, pin_factory=pin_factory),
+                        InputDevice(b, pull_up=True, pin_factory=pin_factory))
+        self.lines = tuple(DebouncedLine(bool(device.pin.state), bounce_s, clock)
+                           for device in self.devices)
+        self.state = self._state()
+        self.quarters = 0
+        # gpiozero keeps only a weak reference to a pin callback: bound methods, not lambdas.
+        handlers = (self._line_a_changed, self._line_b_changed)
+        for device, changed in zip(self.devices, handlers, strict=True):
+            device.pin.edges = "both"
+            device.pin.when_changed = changed
 
-    def _a_changed(self, ticks: Any, state: Any) -> None:
-        with self._lock:
-            if self._lines[0].edge(bool(state)):
-                super()._a_changed(ticks, state)
+    def _state(self) -> int:
+        return (self.lines[0].level << 1) | self.lines[1].level
 
-    def _b_changed(self, ticks: Any, state: Any) -> None:
+    def _line_a_changed(self, _ticks: Any, level: Any) -> None:
+        self._edge(self.lines[0], level)
+
+    def _line_b_changed(self, _ticks: Any, level: Any) -> None:
+        self._edge(self.lines[1], level)
+
+    def _edge(self, line: DebouncedLine, level: Any) -> None:
         with self._lock:
-            if self._lines[1].edge(bool(state)):
-                super()._b_changed(ticks, state)
+            if line.edge(bool(level)):
+                self._moved()
 
     def settle(self) -> None:
         with self._lock:
-            ticks = self.pin_factory.ticks()
-            if self._lines[0].settle():
-                super()._a_changed(ticks, self._lines[0].level)
-            if self._lines[1].settle():
-                super()._b_changed(ticks, self._lines[1].level)
+            if any([line.settle() for line in self.lines]):
+                self._moved()
+
+    def _moved(self) -> None:
+        state = self._state()
+        if CLOCKWISE_NEXT[self.state] == state:
+            self.quarters += 1
+        elif CLOCKWISE_NEXT[state] == self.state:
+            self.quarters -= 1
+        self.state = state
+        if state != 0b11 or abs(self.quarters) < 2:
+            return
+        turned, self.quarters = (1 if self.quarters > 0 else -1), 0
+        self.steps += turned
+        handler = self.when_rotated_clockwise if turned > 0 else self.when_rotated_counter_clockwise
+        if handler is not None:
+            handler()
+
+    def close(self) -> None:
+        for device in self.devices:
+            device.close()
 
 
 class DebouncedButton:
@@ -132,7 +168,7 @@ class TableInputs:
         self._emit = emit
         timing = {"bounce_s": pinmap.bounce_s, "clock": clock, "pin_factory": pin_factory,
                   "lock": self._lock}
-        self.encoder = DebouncedRotaryEncoder(pinmap.encoder_a, pinmap.encoder_b, **timing)
+        self.encoder = DialEncoder(pinmap.encoder_a, pinmap.encoder_b, **timing)
         self.encoder.when_rotated_clockwise = lambda: self.emit(InputEvent("dial", "encoder:0", 1))
         self.encoder.when_rotated_counter_clockwise = (
             lambda: self.emit(InputEvent("dial", "encoder:0", -1)))
