@@ -3,11 +3,11 @@ the exchange; the trap dial shows which die the dial sets; a fresh Traps table h
 
 from PIL import Image
 
+from companion.daemon.ui import DialFlow
 from companion.games.deathtrap import Deathtrap
 from companion.games.traps import Traps
 from companion.screens import deathtrap, traps
 from companion.screens.common import headline
-from companion.screens.ui import DialFlow
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 

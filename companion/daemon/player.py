@@ -22,8 +22,8 @@ from typing import Any, Protocol
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
 from companion.daemon.table import MENU, SWITCH, Daemon
+from companion.daemon.ui import ACTIONS
 from companion.errors import CompanionError
-from companion.screens.ui import ACTIONS
 
 Check = Callable[[], bool]
 

@@ -29,13 +29,13 @@ from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Part, Supervisor, describe
+from companion.daemon.ui import TableUI
 from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
 from companion.hardware.events import InputEvent
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
-from companion.screens.ui import TableUI
 from companion.table import Header, StoredSession, TableStore
 from companion.table.faults import StorageFull, StoreDamaged, StoreError
 

@@ -15,11 +15,11 @@ from types import ModuleType
 
 from PIL import Image
 
+from companion.daemon.ui import TableUI
 from companion.games.base import Game
+from companion.hardware.panel import Panel
 from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
-from companion.screens.panel import Panel
-from companion.screens.ui import TableUI
 
 GAME_SCREENS: dict[str, ModuleType] = {
     "deathtrap": deathtrap, "rumble": rumble, "traps": traps, "tricky": tricky}

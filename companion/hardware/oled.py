@@ -24,8 +24,8 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 
 from companion.errors import ConfigError
+from companion.hardware.panel import COLUMN_OFFSET, Panel
 from companion.hardware.pins import PinMap, ScreenWiring
-from companion.screens.panel import COLUMN_OFFSET, Panel
 
 SYSFS_I2C = Path("/sys/bus/i2c/devices")
 
@@ -94,7 +94,7 @@ def open_panels(pinmap: PinMap, *, simulate: bool = False, names: list[str] | No
     """A :class:`Panel` per screen of the pin map (or only ``names``), ready to ``show``.
 
     ``simulate`` gives luma ``dummy`` devices. ``smbus_opener(bus_number)`` opens a bus for
-    ``select`` mode (default: smbus2), e.g. a :class:`~companion.screens.simbus.SimBus`.
+    ``select`` mode (default: smbus2), e.g. a :class:`~companion.hardware.simbus.SimBus`.
     """
     wanted = [w for w in pinmap.screens if names is None or w.name in names]
     if simulate:
