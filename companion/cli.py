@@ -24,7 +24,7 @@ COMMAND_MODULES = (
     "companion.commands.history",
     "companion.vision.commands",
     "companion.daemon.commands",
-    "companion.hardware.doctor",
+    "companion.commands.doctor",
     "companion.commands.service",
 )
 

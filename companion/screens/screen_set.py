@@ -3,6 +3,7 @@
 Secrecy by construction: the table screen is drawn from ``game.view(None)`` and seat N's
 screen from ``game.view(N)`` only, so no screen can show what its view does not hold.
 
+>>> from companion.daemon.ui import TableUI
 >>> from companion.games.deathtrap import Deathtrap
 >>> game = Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)
 >>> sorted(compose(game, TableUI("deathtrap", 4)))
@@ -12,14 +13,26 @@ screen from ``game.view(N)`` only, so no screen can show what its view does not 
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any, Protocol
 
 from PIL import Image
 
-from companion.daemon.ui import TableUI
 from companion.games.base import Game
-from companion.hardware.panel import Panel
 from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
+
+
+class TableUI(Protocol):
+    """What the screens read of the table's controls (the daemon's ``TableUI`` has it)."""
+
+    page: str
+
+    def dial_shown(self) -> dict[str, Any] | None: ...
+
+    def error(self, seat: int) -> str | None: ...
+
+    def peeking(self, seat: int) -> bool: ...
+
 
 GAME_SCREENS: dict[str, ModuleType] = {
     "deathtrap": deathtrap, "rumble": rumble, "traps": traps, "tricky": tricky}
@@ -46,19 +59,3 @@ def compose(game: Game, ui: TableUI) -> dict[str, Image.Image]:
     images = {"table": table_image(game, ui)}
     images.update({f"seat:{seat}": seat_image(game, ui, seat) for seat in range(len(game.seats))})
     return images
-
-
-class Screens:
-    """The panels of the table; ``show`` writes only the screens whose image changed."""
-
-    def __init__(self, panels: dict[str, Panel]) -> None:
-        self.panels = panels
-
-    def show(self, images: dict[str, Image.Image]) -> list[str]:
-        """Show each image on its panel (if wired); the names of the screens redrawn."""
-        return [name for name, image in images.items()
-                if name in self.panels and self.panels[name].show(image)]
-
-    def close(self) -> None:
-        for panel in self.panels.values():
-            panel.close()
