@@ -2,7 +2,7 @@
 
 They come from the game's resolved options where the table overrides them (``squares``,
 ``deck``, ``characters``, ``map``), else from the component data shipped in
-``companion/data/`` and the names fixed by CONTRACT.md. ``display`` gives each id the name
+``companion/data/`` and the names fixed by docs/table-log.md. ``display`` gives each id the name
 people read on the cards (``rat-man`` is "Rat Man", ``green-4`` is "Green 4").
 
 >>> from companion.games.deathtrap import Deathtrap

@@ -1,4 +1,4 @@
-"""From settled scenes to table-log events (CONTRACT.md), for deathtrap, tricky and rumble.
+"""From settled scenes to table-log events (docs/table-log.md), for deathtrap, tricky and rumble.
 
 Each mapper compares the scene settled before a play with the one settled after it. What
 cannot be read without guessing (cards appearing in the shared centre with no seat given,
