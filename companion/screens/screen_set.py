@@ -22,7 +22,7 @@ from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
 
 
-class TableUI(Protocol):
+class Controls(Protocol):
     """What the screens read of the table's controls (the daemon's ``TableUI`` has it)."""
 
     page: str
@@ -38,7 +38,7 @@ GAME_SCREENS: dict[str, ModuleType] = {
     "deathtrap": deathtrap, "rumble": rumble, "traps": traps, "tricky": tricky}
 
 
-def table_image(game: Game, ui: TableUI) -> Image.Image:
+def table_image(game: Game, ui: Controls) -> Image.Image:
     dial = ui.dial_shown()
     if dial is not None:
         return traps.dial_flow(dial)
@@ -47,14 +47,14 @@ def table_image(game: Game, ui: TableUI) -> Image.Image:
     return GAME_SCREENS[game.name].table(game.view(None), game.seats)
 
 
-def seat_image(game: Game, ui: TableUI, seat: int) -> Image.Image:
+def seat_image(game: Game, ui: Controls, seat: int) -> Image.Image:
     message = ui.error(seat)
     if message is not None:
         return error_screen(message)
     return GAME_SCREENS[game.name].seat(game.view(seat), game.seats, ui.peeking(seat))
 
 
-def compose(game: Game, ui: TableUI) -> dict[str, Image.Image]:
+def compose(game: Game, ui: Controls) -> dict[str, Image.Image]:
     """Every screen's image: ``table`` and ``seat:N`` for each seat."""
     images = {"table": table_image(game, ui)}
     images.update({f"seat:{seat}": seat_image(game, ui, seat) for seat in range(len(game.seats))})
