@@ -25,9 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "tests" / "logs" / "tricky" / "standard-4.jsonl"
 
 
-def measure(argv: list[str], runs: int) -> tuple[float, float]:
-    """(median seconds, peak RSS in MB) over ``runs`` new processes running ``argv``."""
-    times, peaks = [], []
+def measure(argv: list[str], runs: int) -> tuple[float, float, float]:
+    """(median wall seconds, median CPU seconds, peak RSS in MB) over ``runs`` new processes
+    running ``argv``. CPU time (user + system) barely moves when other work shares the
+    machine; wall time does."""
+    times, cpus, peaks = [], [], []
     for index in range(runs + 1):
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -38,8 +40,9 @@ def measure(argv: list[str], runs: int) -> tuple[float, float]:
             raise SystemExit(f"{' '.join(argv)}: exit {process.returncode}")
         if index:  # the first run warms the disk cache
             times.append(elapsed)
+            cpus.append(usage.ru_utime + usage.ru_stime)
             peaks.append(usage.ru_maxrss / 1024)  # KiB on Linux
-    return statistics.median(times), max(peaks)
+    return statistics.median(times), statistics.median(cpus), max(peaks)
 
 
 def main() -> int:
@@ -62,13 +65,13 @@ def main() -> int:
             ("companion sessions --db DB", [*companion, "sessions", "--db", db]),
         ]
         print(f"command: {' '.join([Path(python).name, *sys.argv])}  "
-              f"({args.runs} runs each, median wall time, largest peak RSS)")
+              f"({args.runs} runs each: median wall and CPU time, largest peak RSS)")
         print(f"log: {LOG.relative_to(ROOT)} ({len(LOG.read_text().splitlines())} lines); "
               f"{os.cpu_count()} cores")
-        print(f"{'':36} {'wall s':>8} {'peak MB':>8}")
+        print(f"{'':36} {'wall s':>8} {'CPU s':>8} {'peak MB':>8}")
         for name, argv in rows:
-            seconds, peak = measure(argv, args.runs)
-            print(f"{name:36} {seconds:8.3f} {peak:8.1f}")
+            seconds, cpu, peak = measure(argv, args.runs)
+            print(f"{name:36} {seconds:8.3f} {cpu:8.3f} {peak:8.1f}")
     return 0
 
 
