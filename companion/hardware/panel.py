@@ -10,8 +10,8 @@ SSD1306 and SH1106 are written directly with their addressing commands through l
 
 >>> from luma.core.device import dummy
 >>> panel = Panel(dummy(mode="1"))
->>> from companion.screens.canvas import blank
->>> panel.show(blank()), panel.show(blank())
+>>> blank = Image.new("1", (128, 64))
+>>> panel.show(blank), panel.show(blank)
 (True, False)
 """
 
