@@ -1,5 +1,5 @@
 """A rules review of `traps`: scripted games whose results are worked out by hand from the
-rule text and RULINGS.md (never copied from the engine's output)."""
+rule text and docs/rulings.md (never copied from the engine's output)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ COMMON_FIELDS = ("type", "t")
 
 @dataclass(frozen=True)
 class Option:
-    """A named game option (a ruling of RULINGS.md or component data) with its default.
+    """A named game option (a ruling of docs/rulings.md or component data) with its default.
 
     ``check`` receives the given value and returns it (possibly normalised) or raises
     ``ValueError`` with a message saying what is wrong; the caller adds the option's name.

@@ -1,7 +1,8 @@
 """The Deathtrap Dungeon pack: creature cards from a data file plus the four special cards.
 
-The creature list is *assumed* (RULINGS.md) and lives in ``companion/data/deathtrap-deck.json``;
-a table replaces it with the header option ``deck``. The specials always stay.
+The creature list is *assumed* (docs/rulings.md) and lives in
+``companion/data/deathtrap-deck.json``; a table replaces it with the header option ``deck``.
+The specials always stay.
 
 >>> pack = Pack.from_option(default_deck())
 >>> pack.size, pack.value["skeleton"], pack.name["red-lotus"]

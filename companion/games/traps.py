@@ -2,7 +2,7 @@
 
 A rotary encoder stands in for each trap square's secret dial. Whoever exposes a square
 reads it on their own screen only; a triggered trap is shown on every screen; a disarmed
-trap earns the disarming seat its XP. Rulings: RULINGS.md, events: CONTRACT.md.
+trap earns the disarming seat its XP. Rulings: docs/rulings.md, events: docs/table-log.md.
 
 Example::
 
@@ -40,7 +40,7 @@ from companion.games.traps_moves import (
     shockwave_triggers,
 )
 
-#: Square statuses as CONTRACT.md names them.
+#: Square statuses as docs/table-log.md names them.
 HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
 
 
@@ -128,8 +128,8 @@ class Traps(Game):
                    "mode": Field(str, choices=("quick", "slow")),
                    "dice": Field(list, required=False, items=int),
                    "variable_die": Field(int, required=False)},
-        # Beyond CONTRACT.md: a counterattack on a triggered Jaws of Doom. Either the players
-        # say whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
+        # A counterattack on a triggered Jaws of Doom (docs/table-log.md). Either the players say
+        # whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
         "counterattack": {"seat": Field(int), "square": Field(str),
                           "damaged": Field(bool, required=False),
                           "attack": Field(int, required=False, minimum=0, maximum=100),

@@ -1,6 +1,6 @@
 """Tricky Dungeon (``tricky``): heroes, trumps, tricks and gold, refereed from the table.
 
-The companion cannot see hands. It is told each card as it is played (CONTRACT.md) and
+The companion cannot see hands. It is told each card as it is played (docs/table-log.md) and
 keeps the rules it can check: whose turn it is, a card played twice, trumps, exchange
 limits, the heroes' choices. A seat that did not follow a suit and later plays that suit
 is flagged as a revoke, naming the trick where it showed out.

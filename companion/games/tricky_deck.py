@@ -1,6 +1,6 @@
 """The Tricky Dungeon deck: colours, values, stars and the symbols the heroes collect.
 
-The composition is *assumed* (RULINGS.md) and lives in ``companion/data/tricky-deck.json``;
+The composition is *assumed* (docs/rulings.md) and lives in ``companion/data/tricky-deck.json``;
 a table replaces it with the ``deck`` option. Cards are named ``SUIT-VALUE``.
 
 Example::
