@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
@@ -89,8 +90,6 @@ class Rumble(Game):
         "fight": {"seat": Field(int), "victim": Field(str)},
         "escape": {"seat": Field(int), "character": Field(str)},
     }
-    # Derived once from the options: never changed, so not copied per event.
-    _fixed_attributes = Game._fixed_attributes | {"doors", "start_rooms"}
 
     def setup(self) -> None:
         dungeon, characters = self.options["map"], self.options["characters"]
@@ -100,10 +99,13 @@ class Rumble(Game):
                               f"{needed} characters (2 secret characters each), "
                               f"got {len(characters)}")
         try:
-            self.start_rooms: dict[str, str] = start_placement(dungeon, characters)
+            start_rooms = start_placement(dungeon, characters)
         except ValueError as exc:
             raise OptionError(f"option 'map': {exc}") from None
-        self.doors: dict[str, list[str]] = doors_of(dungeon)
+        # Derived once from the options and read-only: every copy of the state shares them.
+        self.start_rooms: Mapping[str, str] = MappingProxyType(start_rooms)
+        self.doors: Mapping[str, tuple[str, ...]] = MappingProxyType(
+            {room: tuple(rooms) for room, rooms in doors_of(dungeon).items()})
         first = self.rng("first-player", 1).randrange(len(self.seats))
         self.adventure = 0  # index of the adventure in play (or the last one, once over)
         self.phase = PLAY
