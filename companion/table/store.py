@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, LogError
+from companion.games.base import Game
 from companion.table import players, results
 from companion.table.faults import StorageFull, StoreDamaged, StoreError, damaged, guard
 from companion.table.log import Header, dump_event
@@ -161,6 +162,13 @@ class TableStore:
         session = TableSession(header)
         for event in events:
             session.apply(event)
+        return self._store_session(line, session)
+
+    def add_session(self, session: TableSession) -> StoredSession:
+        """Store a session already played in memory (``companion import``: replayed once)."""
+        return self._store_session(session.header.to_line(), session)
+
+    def _store_session(self, line: str, session: TableSession) -> StoredSession:
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with guard(self.path), self._transaction():
             cursor = self.db.execute(
@@ -171,7 +179,7 @@ class TableStore:
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                 [(session_id, seq, dump_event(e)) for seq, e in enumerate(session.entries, 1)])
             if players.has_tables(self.db):
-                players.link_seats(self.db, session_id, header.seats)
+                players.link_seats(self.db, session_id, session.header.seats)
         stored = StoredSession(self, session_id, session)
         if session.game.finished:
             stored.save_result(now)
@@ -322,27 +330,25 @@ class StoredSession:
     def append(self, event: Any) -> int:
         """Check, then store durably; return the entry's sequence number (1-based).
 
-        Raises the engine's error (nothing stored) or a store error (memory rolled back).
+        Raises the engine's error or a store error; either way the session is unchanged:
+        the entry is worked out first, stored, and only then taken by the session.
         """
-        before_in_force = list(self.session.in_force)
-        before_entries = len(self.session.entries)
-        self.session.apply(event)
-        seq = len(self.session.entries)
-        try:
-            game = self.session.game
-            result = self.result_line(results.now_iso()) if game.finished else None
-            self.store._append(self.id, seq, self.session.entries[-1], game.finished, result)
-        except BaseException:
-            self.session.in_force = before_in_force
-            del self.session.entries[before_entries:]
-            self.session.game = self.session._rebuild(before_in_force)
-            raise
+        step = self.session.prepare(event)
+        seq = len(self.session.entries) + 1
+        game = step.game
+        result = None
+        if game.finished:
+            result = self._result(game, [*self.session.entries, step.entry], results.now_iso())
+        self.store._append(self.id, seq, step.entry, game.finished, result)
+        self.session.commit(step)
         return seq
 
     def result_line(self, now: str | None = None) -> str:
         """The session's result as stored (a finished session only)."""
-        return results.dump(results.summary(self.game, self.session.entries,
-                                            self.store.created(self.id), now))
+        return self._result(self.game, self.session.entries, now)
+
+    def _result(self, game: Game, entries: list[Any], now: str | None) -> str:
+        return results.dump(results.summary(game, entries, self.store.created(self.id), now))
 
     def save_result(self, now: str | None = None) -> None:
         """Store the result of this finished session (a session stored before results were)."""
