@@ -84,11 +84,11 @@ def replay_cost(logs: list[Log], count: int) -> float:
 
 def undo_cost(logs: list[Log], count: int, repeats: int) -> tuple[float, int]:
     """CPU seconds of one undo right after event ``count``, and the events then in force."""
-    left = count
-    for header, events in logs:
-        if left <= len(events):
-            break
-        left -= len(events)
+    left, index = count, 0
+    while left > len(logs[index][1]):
+        left -= len(logs[index][1])
+        index += 1
+    header, events = logs[index]
     session = session_of(header)
     for event in events[:left]:
         session.apply(event)
