@@ -13,8 +13,10 @@ another, each in its own session, as a table plays them.
 * undo µs: CPU time of one ``{"type": "undo"}`` right after event N, in the session holding
   event N ("in force": the events of that session then); ``/event`` is that cost over one
   event's replay cost (goal: at most 5).
-* random games/s, actions/s: whole random games, the simulated players' choices included
-  (the simulators drive the engine), at the usual sizes (defaults, 4 seats where allowed).
+* random games/s, actions/s: whole random games, the simulated players' choices included,
+  each event applied by the engine (``Game.apply``: checked, then applied to a copy), at the
+  usual sizes (default options, 4 seats). The Deathtrap simulator plays by itself, so its
+  games are then played through the engine as well.
   RLCard (pip install -e ".[bench]") plays Dou Dizhu and bridge with random agents in the same
   run; an action is one ``env.step``.
 
@@ -38,6 +40,9 @@ GAMES = ("deathtrap", "rumble", "traps", "tricky")
 #: Options that make one game long, so that long logs are few sessions.
 LONG = {"tricky": {"rounds_per_player": 50}, "deathtrap": {"rounds": 20},
         "rumble": {"adventures": 10}, "traps": {"squares": [f"T{n}" for n in range(1, 21)]}}
+#: Simulators that deal and play by themselves, not through the engine: their games are
+#: then played through the engine too, so that every game's figure includes its rules.
+SIMULATED_APART = ("deathtrap",)
 clock = time.process_time
 
 Log = tuple[dict[str, Any], list[dict[str, Any]]]
@@ -104,11 +109,15 @@ def undo_cost(logs: list[Log], count: int, repeats: int) -> tuple[float, int]:
 
 def random_games(game: str, seconds: float) -> tuple[float, float, int]:
     """Random whole games for about ``seconds``: games/s, actions/s, seats."""
-    sim, seats = simulator(game), seats_for(game, 4)
+    sim, seats, engine_class = simulator(game), seats_for(game, 4), engine(game)
     played = actions = 0
     start = clock()
     while clock() - start < seconds:
-        _, events = sim.random_game(played, seats)
+        header, events = sim.random_game(played, seats)
+        if game in SIMULATED_APART:
+            table = engine_class(header["seats"], header["seed"], header["options"])
+            for event in events:
+                table.apply(event)
         played += 1
         actions += len(events)
     spent = clock() - start

@@ -27,7 +27,6 @@ Example::
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -145,7 +144,8 @@ class Game:
     def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overridden by ``given``; an unknown option or bad value raises OptionError."""
         table = cls.option_table()
-        resolved = {name: copy.deepcopy(option.default) for name, option in table.items()}
+        # Shared, not copied: the header's options are read-only (see the module docstring).
+        resolved = {name: option.default for name, option in table.items()}
         for name, value in given.items():
             if name not in table:
                 known = ", ".join(sorted(table)) or "none"

@@ -204,12 +204,24 @@ class Rumble(Game):
                                  f"in adventure {self.adventure + 1}")
         return self.positions[character]
 
-    def _in_room(self, room: str) -> list[str]:
-        return [c for c, where in self.positions.items() if where == room]
+    def _crowd(self, room: str) -> int:
+        """How many characters are in ``room``."""
+        return list(self.positions.values()).count(room)
 
     def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
         """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
-        seat = event["seat"]
+        return self._turn_refusal(event["seat"]) or self._action_refusal(event)
+
+    def _action_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+        kind = event["type"]
+        if kind == "move":
+            return self._move_refusal(event)
+        if kind == "fight":
+            return self._fight_refusal(event)
+        return self._escape_refusal(event)
+
+    def _turn_refusal(self, seat: int) -> RuleViolation | None:
+        """Why ``seat`` may take no action now, whatever the action, or None."""
         if self.finished:
             return self._over_refusal()
         if self.phase == REVEAL:
@@ -229,7 +241,7 @@ class Rumble(Game):
             return RuleViolation("secrets-taken", "two seats gave the same secret character "
                                  f"for adventure {self.adventure + 1}: each seat checks its "
                                  "tokens, then undo the wrong secrets and give them again")
-        return getattr(self, "_" + event["type"] + "_refusal")(event)
+        return None
 
     def _tokens_clash(self) -> bool:
         given = [c for pair in self.secrets[self.adventure] if pair for c in pair]
@@ -252,7 +264,7 @@ class Rumble(Game):
             if self.chest != room:
                 return RuleViolation("chest", f"the chest is in {self.chest}, not with "
                                      f"{_name(character)} in {room}")
-        elif len(self._in_room(room)) > 1:
+        elif self._crowd(room) > 1:
             return RuleViolation("alone", f"{_name(character)} is not alone in {room}: only a "
                                  "lone character moves, unless it takes the chest along")
         return None
@@ -262,7 +274,7 @@ class Rumble(Game):
         room = self._room_of(victim)
         if isinstance(room, RuleViolation):
             return room
-        if len(self._in_room(room)) < 2:
+        if self._crowd(room) < 2:
             return RuleViolation("fight", f"{_name(victim)} is alone in {room}: a fight needs "
                                  "two or more characters in the room")
         return None
@@ -392,7 +404,10 @@ class Rumble(Game):
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may send now (empty when it is not that seat's turn)."""
-        return [event for event in self.candidates(seat) if self.refusal(event) is None]
+        candidates = self.candidates(seat)
+        if not candidates or self._turn_refusal(seat) is not None:
+            return []
+        return [event for event in candidates if self._action_refusal(event) is None]
 
     def refused_actions(self, seat: int) -> list[dict[str, Any]]:
         """The offered actions that are not allowed, each with its rule and reason."""

@@ -26,7 +26,7 @@ from typing import Any
 ATOMS = (type(None), bool, int, float, str, bytes)
 #: Immutable containers: shared by copies, so they must hold only immutable values.
 FROZEN = (tuple, frozenset, MappingProxyType)
-SHARED = (*ATOMS, *FROZEN)
+SHARED = frozenset((*ATOMS, *FROZEN))
 
 
 def _copy_list(value: list[Any]) -> list[Any]:
@@ -42,6 +42,17 @@ def _copy_set(value: set[Any]) -> set[Any]:
     return set(value)  # set members are hashable: immutable values
 
 
+def _copy_dataclass(value: Any) -> Any:
+    twin = object.__new__(type(value))
+    twin.__dict__.update(_copy_dict(value.__dict__))
+    return twin
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+#: How each type is copied; dataclasses are added as they are met.
 COPIERS: dict[type, Callable[[Any], Any]] = {list: _copy_list, dict: _copy_dict, set: _copy_set}
 
 
@@ -51,16 +62,14 @@ def copy_state(value: Any) -> Any:
     if kind in SHARED:
         return value
     copier = COPIERS.get(kind)
-    if copier is not None:
-        return copier(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            return value
-        twin = object.__new__(kind)
-        twin.__dict__.update(_copy_dict(value.__dict__))
-        return twin
-    raise TypeError(f"a game state may hold lists, dicts, sets, dataclasses and immutable "
-                    f"values (tuples, frozensets, frozen dataclasses), not {kind.__name__}")
+    if copier is None:
+        if not dataclasses.is_dataclass(kind):
+            raise TypeError(f"a game state may hold lists, dicts, sets, dataclasses and "
+                            f"immutable values (tuples, frozensets, frozen dataclasses), not "
+                            f"{kind.__name__}")
+        frozen = kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        copier = COPIERS[kind] = _share if frozen else _copy_dataclass
+    return copier(value)
 
 
 def mutable_inside_shared(value: Any, shared: bool = False, path: str = "") -> str | None:

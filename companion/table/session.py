@@ -92,7 +92,7 @@ class TableSession:
             self._keep(len(self.in_force), self.game)
             self.in_force.append(step.entry)
         self.game = step.game
-        self.entries.append(_copy(step.entry))
+        self.entries.append(step.entry)  # the session's own copy, never changed
 
     def apply(self, event: Any) -> None:
         """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""
