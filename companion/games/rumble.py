@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -204,20 +205,19 @@ class Rumble(Game):
                                  f"in adventure {self.adventure + 1}")
         return self.positions[character]
 
-    def _crowd(self, room: str) -> int:
-        """How many characters are in ``room``."""
-        return list(self.positions.values()).count(room)
-
     def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
         """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
-        return self._turn_refusal(event["seat"]) or self._action_refusal(event)
+        return self._turn_refusal(event["seat"]) or self._action_refusal(
+            event, Counter(self.positions.values()))
 
-    def _action_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+    def _action_refusal(self, event: dict[str, Any], crowds: Counter[str]
+                        ) -> RuleViolation | None:
+        """The refusal of the action itself; ``crowds``: how many characters each room holds."""
         kind = event["type"]
         if kind == "move":
-            return self._move_refusal(event)
+            return self._move_refusal(event, crowds)
         if kind == "fight":
-            return self._fight_refusal(event)
+            return self._fight_refusal(event, crowds)
         return self._escape_refusal(event)
 
     def _turn_refusal(self, seat: int) -> RuleViolation | None:
@@ -247,7 +247,7 @@ class Rumble(Game):
         given = [c for pair in self.secrets[self.adventure] if pair for c in pair]
         return len(given) != len(set(given))
 
-    def _move_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+    def _move_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
         character, to = event["character"], event["to"]
         room = self._room_of(character)
         if isinstance(room, RuleViolation):
@@ -264,17 +264,17 @@ class Rumble(Game):
             if self.chest != room:
                 return RuleViolation("chest", f"the chest is in {self.chest}, not with "
                                      f"{_name(character)} in {room}")
-        elif self._crowd(room) > 1:
+        elif crowds[room] > 1:
             return RuleViolation("alone", f"{_name(character)} is not alone in {room}: only a "
                                  "lone character moves, unless it takes the chest along")
         return None
 
-    def _fight_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+    def _fight_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
         victim = event["victim"]
         room = self._room_of(victim)
         if isinstance(room, RuleViolation):
             return room
-        if self._crowd(room) < 2:
+        if crowds[room] < 2:
             return RuleViolation("fight", f"{_name(victim)} is alone in {room}: a fight needs "
                                  "two or more characters in the room")
         return None
@@ -407,7 +407,8 @@ class Rumble(Game):
         candidates = self.candidates(seat)
         if not candidates or self._turn_refusal(seat) is not None:
             return []
-        return [event for event in candidates if self._action_refusal(event) is None]
+        crowds = Counter(self.positions.values())
+        return [event for event in candidates if self._action_refusal(event, crowds) is None]
 
     def refused_actions(self, seat: int) -> list[dict[str, Any]]:
         """The offered actions that are not allowed, each with its rule and reason."""

@@ -30,12 +30,19 @@ SHARED = frozenset((*ATOMS, *FROZEN))
 
 
 def _copy_list(value: list[Any]) -> list[Any]:
-    return [item if type(item) in SHARED else copy_state(item) for item in value]
+    twin = value.copy()
+    for index, item in enumerate(value):
+        if type(item) not in SHARED:
+            twin[index] = copy_state(item)
+    return twin
 
 
 def _copy_dict(value: dict[Any, Any]) -> dict[Any, Any]:
-    return {key: item if type(item) in SHARED else copy_state(item)
-            for key, item in value.items()}
+    twin = value.copy()
+    for key, item in value.items():
+        if type(item) not in SHARED:
+            twin[key] = copy_state(item)
+    return twin
 
 
 def _copy_set(value: set[Any]) -> set[Any]:
