@@ -117,11 +117,12 @@ class Rumble(Game):
         self.chest: str | None = dungeon["treasure"]
         self.exits: list[list[str]] = [[]]
         self.escaped: list[str | None] = [None]
-        self.secrets: list[list[list[str] | None]] = [[None] * len(self.seats)]
+        self.secrets: list[list[tuple[str, ...] | None]] = [[None] * len(self.seats)]
         self.carried: list[int | None] = [None]  # per adventure: the seat that took the chest out
         self.source: list[str | None] = [None]  # per adventure: "dealt", "given" or not yet
-        self.scores: list[list[int]] = []
-        self.rankings: list[list[str]] = []
+        # Scored adventures: tuples, shared by every copy of the state.
+        self.scores: tuple[tuple[int, ...], ...] = ()
+        self.rankings: tuple[tuple[str, ...], ...] = ()
         self.last: dict[str, Any] | None = None
 
     # --- events ----------------------------------------------------------------------
@@ -137,7 +138,7 @@ class Rumble(Game):
         refusal = self._over_refusal() or self._secrets_refusal(seat, characters)
         if refusal:
             raise refusal
-        self.secrets[self.adventure][seat] = list(characters)
+        self.secrets[self.adventure][seat] = tuple(characters)
         self.source[self.adventure] = "given"
         if self.phase == REVEAL and None not in self.secrets[self.adventure]:
             self._score()
@@ -302,7 +303,7 @@ class Rumble(Game):
             raise refusal
         if self.actions == 0 and self.source[self.adventure] is None \
                 and self.options["deal_secrets"]:
-            self.secrets[self.adventure] = self.deal(self.adventure)
+            self.secrets[self.adventure] = [tuple(pair) for pair in self.deal(self.adventure)]
             self.source[self.adventure] = "dealt"
         self.actions += 1
         self.last = {key: value for key, value in event.items() if key != "t"}
@@ -345,8 +346,9 @@ class Rumble(Game):
         top = self.options["top_points"]
         points = {c: max(0, top + 1 - rank) for rank, c in enumerate(ranking, start=1)}
         pairs = self.secrets[self.adventure]
-        self.scores.append([max(points[c] for c in pair) if pair else 0 for pair in pairs])
-        self.rankings.append(ranking)
+        self.scores = (*self.scores, tuple(max(points[c] for c in pair) if pair else 0
+                                          for pair in pairs))
+        self.rankings = (*self.rankings, tuple(ranking))
         if len(self.scores) == self.options["adventures"]:
             self.phase = OVER
             return
