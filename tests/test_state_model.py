@@ -49,9 +49,16 @@ def replayed(header: Header, events: list[dict[str, Any]]) -> TableSession:
     return session
 
 
-@pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**6), seats=st.integers(2, 5), data=st.data())
+def over_random_games(examples: int) -> Any:
+    """Run a test for every game over ``examples`` random legal games (seed, seats, data)."""
+    def wrap(test: Any) -> Any:
+        test = given(seed=st.integers(0, 10**6), seats=st.integers(2, 5), data=st.data())(test)
+        test = settings(max_examples=examples, deadline=None)(test)
+        return pytest.mark.parametrize("name", GAMES)(test)
+    return wrap
+
+
+@over_random_games(15)
 def test_undo_anywhere_equals_replaying_what_is_left(name, seed, seats, data):
     header, events = random_log(name, seed, seats)
     session = TableSession(header)
@@ -95,9 +102,7 @@ def tampered(game: Game, event: dict[str, Any], rand: random.Random) -> dict[str
     return changed
 
 
-@pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**6), seats=st.integers(2, 5), data=st.data())
+@over_random_games(15)
 def test_a_refused_event_changes_nothing(name, seed, seats, data):
     header, events = random_log(name, seed, seats)
     cut = data.draw(st.integers(0, len(events)))
@@ -123,9 +128,7 @@ def test_a_refused_event_changes_nothing(name, seed, seats, data):
             assert everything(session.game) == shown
 
 
-@pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 10**6), seats=st.integers(2, 5), data=st.data())
+@over_random_games(10)
 def test_copies_share_only_immutable_values(name, seed, seats, data):
     header, events = random_log(name, seed, seats)
     session = replayed(header, events[:data.draw(st.integers(0, len(events)))])

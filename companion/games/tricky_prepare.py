@@ -146,14 +146,22 @@ def trump(game: Tricky, event: dict[str, Any]) -> None:
     r.trump = {"suit": event["suit"]}
 
 
+def _heros_own(game: Tricky, event: dict[str, Any], hero: str, rule: str, action: str,
+               only: str, does: str) -> Round:
+    """The round, in which only the active player with ``hero`` may do this now."""
+    r = preparing(game, action)
+    if r.hero != hero:
+        raise RuleViolation(rule, f"Only the {title(hero)} {only}")
+    if event["seat"] != r.active:
+        raise RuleViolation("turn", f"{game.seats[r.active]}, the {title(hero)}, {does}, not "
+                                    f"{game.seats[event['seat']]}")
+    return r
+
+
 def open_cards(game: Tricky, event: dict[str, Any]) -> None:
-    r = preparing(game, "turning cards face up")
-    seat, cards = event["seat"], event["cards"]
-    if r.hero != "trickster":
-        raise RuleViolation("open-cards", "Only the Trickster turns cards face up")
-    if seat != r.active:
-        raise RuleViolation("turn", f"{game.seats[r.active]}, the Trickster, turns the "
-                                    f"cards face up, not {game.seats[seat]}")
+    r = _heros_own(game, event, "trickster", "open-cards", "turning cards face up",
+                   "turns cards face up", "turns the cards face up")
+    cards = event["cards"]
     if r.opened:
         raise RuleViolation("open-cards", "The Trickster's four cards are already face up")
     if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
@@ -232,13 +240,9 @@ def _discard(game: Tricky, r: Round, seat: int, count: int, cards: list[str]) ->
 
 
 def predict(game: Tricky, event: dict[str, Any]) -> None:
-    r = preparing(game, "the Seer's prediction")
-    seat, count = event["seat"], event["count"]
-    if r.hero != "seer":
-        raise RuleViolation("predict", "Only the Seer makes a prediction")
-    if seat != r.active:
-        raise RuleViolation("turn", f"{game.seats[r.active]}, the Seer, predicts, not "
-                                    f"{game.seats[seat]}")
+    r = _heros_own(game, event, "seer", "predict", "the Seer's prediction",
+                   "makes a prediction", "predicts")
+    count = event["count"]
     if r.prediction is not None:
         raise RuleViolation("predict", f"The Seer has already predicted {r.prediction}")
     most = game.hand_size() + len(game.deck.potions)
