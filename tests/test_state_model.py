@@ -148,3 +148,21 @@ def test_a_state_holding_an_unknown_mutable_type_is_refused():
 
     with pytest.raises(TypeError, match="Bag"):
         copy_state({"bag": Bag()})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_restore_takes_back_an_event_or_an_undo(name):
+    """What the store does when an entry cannot be made durable (a full disk)."""
+    header, events = random_log(name, 1, 3)
+    cut = len(events) // 2
+    session = replayed(header, events[:cut])
+    shown, in_force, entries = everything(session.game), list(session.in_force), \
+        list(session.entries)
+    for entry in (events[cut], {"type": "undo"}):
+        mark = session.mark()
+        session.commit(session.prepare(entry))
+        session.restore(mark)
+        assert everything(session.game) == shown
+        assert (session.in_force, session.entries) == (in_force, entries)
+    session.apply({"type": "undo"})
+    assert everything(session.game) == everything(replayed(header, events[:cut - 1]).game)

@@ -2,8 +2,9 @@
 
 Every entry is first worked out without changing anything (``prepare``: the engine's
 ``Game.after`` gives the state after an event, and leaves the one it was given as it was),
-then made the session's (``commit``). ``apply`` does both; ``check`` only the first; the
-store writes an entry between the two, so a failed write leaves the session as it was.
+then made the session's (``commit``). ``apply`` does both; ``check`` only the first. The
+store commits, then writes; if the write fails it puts the session back where it was
+(``mark`` before, ``restore`` after), which costs nothing: the earlier game is kept as is.
 
 ``undo`` withdraws the latest event still in force. Engines never change a state they have
 handed on, so the session keeps earlier states instead of replaying the log: the states
@@ -53,6 +54,16 @@ class Step:
         return self.entry.get("type") == UNDO
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A session's place: its game, how many entries and events in force, the latest one."""
+
+    game: Game
+    entries: int
+    in_force: int
+    last: dict[str, Any] | None
+
+
 class TableSession:
     """The header, every accepted entry (events and undos) and the game they lead to."""
 
@@ -93,6 +104,22 @@ class TableSession:
             self.in_force.append(step.entry)
         self.game = step.game
         self.entries.append(step.entry)  # the session's own copy, never changed
+
+    def mark(self) -> Mark:
+        """Where the session is now, to ``restore`` it after an entry that could not be kept."""
+        return Mark(self.game, len(self.entries), len(self.in_force),
+                    self.in_force[-1] if self.in_force else None)
+
+    def restore(self, mark: Mark) -> None:
+        """Back to ``mark``, taking back the entry committed since (one at most): the store
+        calls it when that entry could not be made durable."""
+        del self.entries[mark.entries:]
+        if len(self.in_force) > mark.in_force:
+            del self.in_force[mark.in_force:]
+        elif len(self.in_force) < mark.in_force and mark.last is not None:
+            self.in_force.append(mark.last)  # an undo taken back
+        self.game = mark.game
+        self._kept.pop(len(self.in_force), None)  # the session's own state is not kept
 
     def apply(self, event: Any) -> None:
         """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""

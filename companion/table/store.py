@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, LogError
-from companion.games.base import Game
 from companion.table import players, results
 from companion.table.faults import StorageFull, StoreDamaged, StoreError, damaged, guard
 from companion.table.log import Header, dump_event
@@ -330,25 +329,26 @@ class StoredSession:
     def append(self, event: Any) -> int:
         """Check, then store durably; return the entry's sequence number (1-based).
 
-        Raises the engine's error or a store error; either way the session is unchanged:
-        the entry is worked out first, stored, and only then taken by the session.
+        Raises the engine's error (nothing changed) or a store error (the session put back
+        where it was: ``TableSession.mark`` and ``restore``).
         """
         step = self.session.prepare(event)
-        seq = len(self.session.entries) + 1
-        game = step.game
-        result = None
-        if game.finished:
-            result = self._result(game, [*self.session.entries, step.entry], results.now_iso())
-        self.store._append(self.id, seq, step.entry, game.finished, result)
+        mark = self.session.mark()
         self.session.commit(step)
+        seq = len(self.session.entries)
+        try:
+            game = self.session.game
+            result = self.result_line(results.now_iso()) if game.finished else None
+            self.store._append(self.id, seq, step.entry, game.finished, result)
+        except BaseException:
+            self.session.restore(mark)
+            raise
         return seq
 
     def result_line(self, now: str | None = None) -> str:
         """The session's result as stored (a finished session only)."""
-        return self._result(self.game, self.session.entries, now)
-
-    def _result(self, game: Game, entries: list[Any], now: str | None) -> str:
-        return results.dump(results.summary(game, entries, self.store.created(self.id), now))
+        return results.dump(results.summary(self.game, self.session.entries,
+                                            self.store.created(self.id), now))
 
     def save_result(self, now: str | None = None) -> None:
         """Store the result of this finished session (a session stored before results were)."""
