@@ -166,7 +166,7 @@ def run_import(args: argparse.Namespace) -> int:
         except CompanionError as exc:
             raise LogError(number, str(exc)) from None
     with open_store(args.db) as store:
-        stored = store.new_session(header, session.entries)
+        stored = store.add_session(session)
         print(f"stored as session {stored.id} in {shown(store.path)} "
               f"({len(session.entries)} events)")
     return 0

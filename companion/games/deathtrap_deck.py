@@ -12,8 +12,10 @@ The specials always stay.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 CHAINDOG = "chaindog"
@@ -69,11 +71,13 @@ def check_deck(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Pack:
-    """Lookup tables of one pack: card id -> name, value (creatures only), copies."""
+    """Lookup tables of one pack: card id -> name, value (creatures only), copies.
 
-    name: dict[str, str]
-    value: dict[str, int]
-    copies: dict[str, int]
+    Read-only (a frozen dataclass of read-only mappings): every copy of a game shares it."""
+
+    name: Mapping[str, str]
+    value: Mapping[str, int]
+    copies: Mapping[str, int]
     size: int
 
     @classmethod
@@ -83,7 +87,8 @@ class Pack:
         copies = {c["id"]: c["copies"] for c in deck["creatures"]}
         name.update(SPECIAL_NAMES)
         copies.update(dict.fromkeys(SPECIALS, 1))
-        return cls(name, value, copies, sum(copies.values()))
+        return cls(MappingProxyType(name), MappingProxyType(value), MappingProxyType(copies),
+                   sum(copies.values()))
 
     def is_creature(self, card: str) -> bool:
         return card in self.value
