@@ -42,3 +42,8 @@ class LogError(CompanionError):
 
 class ConfigError(CompanionError):
     """A broken configuration: the message names the section and key."""
+
+
+class PartUnusable(CompanionError):
+    """A part that cannot work until someone fixes something here (a missing or broken
+    library): reported once with the fix, and not retried."""
