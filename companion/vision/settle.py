@@ -91,3 +91,12 @@ class MotionMeter:
             return float("inf")  # nothing to compare with: not known to be still
         diff = np.abs(self.small - before).astype(np.float32)
         return float(cv2.resize(diff, (8, 6), interpolation=cv2.INTER_AREA).max())
+
+    def changed_pixels(self, before: np.ndarray | None, level: int = 16) -> int:
+        """How many pixels of the small copy differ by more than ``level`` grey levels from
+        ``before`` (the blur keeps sensor noise well under it): a piece moved without a hand
+        in the picture, too small to move a whole cell's average (all of them when there is
+        nothing to compare)."""
+        if before is None or self.small is None or before.shape != self.small.shape:
+            return 1 << 30
+        return int(np.count_nonzero(np.abs(self.small - before) > level))

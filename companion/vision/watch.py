@@ -30,6 +30,11 @@ class Sighting:
     motion: float
 
 
+#: Pixels of the motion meter's small copy that may differ (past sensor noise) from the frame
+#: last read while the scene still counts as unchanged: fewer than a marker or a card covers.
+STILL_PIXELS = 6
+
+
 class TableWatcher:
     """Turns camera frames into settled table scenes (each new still scene once).
 
@@ -122,7 +127,8 @@ class TableWatcher:
             return False
         needed = 0.0 if self.still is not None else self.gate.settle_seconds
         return (at - self._steady[1] >= needed - 1e-6
-                and self.motion.change(self._read_small) <= self.motion_limit)
+                and self.motion.change(self._read_small) <= self.motion_limit
+                and self.motion.changed_pixels(self._read_small) <= STILL_PIXELS)
 
     def _background(self, frame: np.ndarray) -> TableBackground | None:
         background = self.background
