@@ -144,7 +144,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.image:
         frame = read_image(args.image)
     else:
-        frame = _grab(args.camera)
+        frame = grab(args.camera)
     layout = TableLayout(args.width_mm, args.height_mm, seats=args.seats)
     library = CardLibrary.load(args.library) if args.library else CardLibrary()
     watcher = TableWatcher(library, layout)
@@ -160,7 +160,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grab(camera: str) -> np.ndarray:
+def grab(camera: str) -> np.ndarray:
     """One frame: a still of the Pi's CSI camera ('picamera'), or of V4L2 camera N."""
     if camera == "picamera":
         from companion.vision.sources import CameraError, Picamera2Source
