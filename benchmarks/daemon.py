@@ -228,23 +228,27 @@ def bench_latency(folder: Path, events: int
     return ours, every
 
 
-class StillTable:
+def render_still_table(path: Path, frames: int = 3) -> None:
     """A camera over a still table: the same view with fresh sensor noise in every frame, at
-    1280x720 as Picamera2's watching stream, handed out at the camera's pace."""
+    1280x720 as Picamera2's watching stream (rendered here, not in the measured process)."""
+    from companion.vision.art import game_items
+    from companion.vision.synthetic import Conditions, Placement, SceneRenderer
+    from companion.vision.table import TableLayout
 
-    def __init__(self, fps: float, frames: int = 8) -> None:
-        from companion.vision.art import game_items
-        from companion.vision.synthetic import Conditions, Placement, SceneRenderer
-        from companion.vision.table import TableLayout
+    items = game_items("tricky")
+    placed = [Placement(items[3], (300, 250), 15), Placement(items[9], (520, 330), 80)]
+    renderer = SceneRenderer(TableLayout(), size=(1280, 720))
+    camera = renderer.camera(np.random.default_rng(1))
+    np.save(path, np.stack([renderer.render(placed, np.random.default_rng(n),
+                                            Conditions("felt", noise=2), camera).image
+                            for n in range(frames)]))
 
-        items = game_items("tricky")
-        placed = [Placement(items[3], (300, 250), 15), Placement(items[9], (520, 330), 80)]
-        renderer = SceneRenderer(TableLayout(), size=(1280, 720))
-        camera = renderer.camera(np.random.default_rng(1))
-        self.frames = [renderer.render(placed, np.random.default_rng(n),
-                                       Conditions("felt", noise=2), camera).image
-                       for n in range(frames)]
-        self.interval = 1 / fps
+
+class StillTable:
+    """The frames of ``render_still_table``, handed out in turn as a camera would."""
+
+    def __init__(self, path: Path) -> None:
+        self.frames = list(np.load(path))
         self.count = 0
 
     def open(self) -> None:
@@ -266,12 +270,11 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
 
     from gpiozero.pins.mock import MockFactory
 
-    from companion.daemon.camera import Camera, library_for
+    from companion.daemon.camera import CARD_GAMES, Camera, library_for
     from companion.daemon.displays import PanelScreen
     from companion.daemon.items import Stop
     from companion.daemon.sources import GpioControls, HubLink
     from companion.daemon.table import Daemon
-    from companion.games import ENGINES
     from companion.hardware.pins import load_pinmap
     from companion.table import Header, TableStore
     from companion.vision.table import TableLayout
@@ -280,8 +283,8 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
     if full_reads:  # the baseline: every frame read in full, as before
         TableWatcher._known = lambda self, at: False  # type: ignore[method-assign]
     folder = Path(tempfile.mkdtemp())
-    source = StillTable(4.0)
-    watcher = TableWatcher(library_for(tuple(sorted(ENGINES)), "", cache), TableLayout(),
+    source = StillTable(cache / "still-table.npy")
+    watcher = TableWatcher(library_for(CARD_GAMES, "", cache), TableLayout(),
                            tokens=True)
     pinmap = load_pinmap()
     camera = Camera(lambda: source, watcher, fps=4.0)
@@ -311,7 +314,8 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
     daemon.run()
     worker.join()
     store.close()
-    print(json.dumps(figures))
+    print(json.dumps(figures), flush=True)
+    os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
 
 
 def bench_watching(seconds: float, cache: Path) -> tuple[dict, dict, float]:
@@ -320,14 +324,16 @@ def bench_watching(seconds: float, cache: Path) -> tuple[dict, dict, float]:
     library is kept once enrolled (as the daemon keeps it beside its store)."""
     import json
 
-    from companion.daemon.camera import library_for
-    from companion.games import ENGINES
+    from companion.daemon.camera import CARD_GAMES, library_for
 
-    library_for(tuple(sorted(ENGINES)), "", cache)  # enrolled once, before either run
+    library_for(CARD_GAMES, "", cache)  # enrolled once, before either run
+    render_still_table(cache / "still-table.npy")
     results = []
+    # The unit's MALLOC_ARENA_MAX: a few threads do not each keep a heap of their own.
+    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
     for extra in ([], ["--full-reads"]):
         done = subprocess.run([sys.executable, __file__, "--watch-still", str(seconds),
-                               "--cache", str(cache), *extra],
+                               "--cache", str(cache), *extra], env=env,
                               capture_output=True, text=True, check=True, timeout=600)
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
     bare = subprocess.Popen([sys.executable, "-c", "import cv2, time; time.sleep(30)"])
