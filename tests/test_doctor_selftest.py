@@ -113,3 +113,15 @@ def test_one_camera_picture_with_its_markers_drawn(tmp_path: Path):
 
     (finding,) = try_camera(gone, out)
     assert not finding.ok and finding.what == "camera: no picture (no camera)"
+
+
+def test_the_command_off_a_pi_says_what_it_cannot_open(capsys, monkeypatch, tmp_path):
+    from companion.cli import main
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr("sys.stdin", open(__import__("os").devnull))  # noqa: SIM115
+    code = main(["doctor", "--test", "--timeout", "0.2", "--out", str(tmp_path / "t.png")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Traceback" not in out
+    assert out.splitlines()[-1].endswith("not seen")

@@ -152,13 +152,20 @@ def run_selftest(args: Any, pinmap: PinMap, parts: frozenset[str], pin_factory: 
 
     findings: list[Finding] = []
     if "inputs" in parts:
-        findings += try_inputs(pinmap, ask, pin_factory, args.timeout)
+        try:
+            findings += try_inputs(pinmap, ask, pin_factory, args.timeout)
+        except Exception as error:  # noqa: BLE001 - no GPIO here: said, and the rest goes on
+            findings.append(_cannot("the dial and buttons", error))
     if "screens" in parts:
         from companion.screens.devices import open_panels
 
-        panels = open_panels(pinmap)
         try:
-            findings += try_screens(panels, answer)
+            panels = open_panels(pinmap)
+        except Exception as error:  # noqa: BLE001 - no I2C here: said, and the rest goes on
+            findings.append(_cannot("the screens", error))
+            panels = {}
+        try:
+            findings += try_screens(panels, answer) if panels else []
         finally:
             for panel in panels.values():
                 panel.close()
@@ -172,3 +179,8 @@ def run_selftest(args: Any, pinmap: PinMap, parts: frozenset[str], pin_factory: 
     missed = sum(not finding.ok for finding in findings)
     print(f"{missed} not seen" if missed else "everything seen")
     return 1 if missed else 0
+
+
+def _cannot(what: str, error: Exception) -> Finding:
+    return Finding(False, f"{what}: cannot be opened ({error})",
+                   "'companion doctor' (without --test) says what is missing")
