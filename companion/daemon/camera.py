@@ -161,6 +161,9 @@ class Camera(Part):
         self.open_source = open_source
         self.watcher = watcher
         self.make_watcher = make_watcher
+        # Set by the daemon to its READY event: the watcher is made once READY has been sent,
+        # so loading the library does not slow the start (None: at once).
+        self.after: threading.Event | None = None
         self.interval = 1 / fps
         self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
         self.scenes_sent = 0
@@ -182,6 +185,9 @@ class Camera(Part):
     def _run(self, watch: Any, submit: Submit, source: Any) -> None:
         try:
             if self.watcher is None and self.make_watcher is not None:
+                while self.after is not None and not self.after.wait(0.5):
+                    if self._stop.is_set():
+                        return
                 self.watcher = self.make_watcher()
             # A source that can take a sharper still (Picamera2) gives one per still scene.
             if hasattr(source, "still"):

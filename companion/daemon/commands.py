@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.daemon.camera import Camera
 from companion.daemon.config import Config, load_config
 from companion.daemon.displays import (
     BoardLog,
@@ -153,6 +154,9 @@ def run_daemon(args: argparse.Namespace) -> int:
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=config.camera.enabled and not args.feed,
                         geometry=config.vision.geometry())
+        for part in daemon_parts:
+            if isinstance(part, Camera):
+                part.after = daemon.ready  # its card library is loaded once READY is sent
         if table is not None:
             daemon.use_table(table)
         else:
