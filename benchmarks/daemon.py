@@ -27,7 +27,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -133,6 +135,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def run_beside(daemon: Any, store: Any, work: Callable[[], None]) -> None:
+    """The daemon's loop in this thread, ``work`` in another (it stops the daemon)."""
+    worker = threading.Thread(target=work)
+    worker.start()
+    daemon.run()
+    worker.join()
+    store.close()
+
+
 def ms(values: list[float], share: float) -> str:
     return f"{percentile(values, share) * 1000:5.2f}"
 
@@ -204,11 +215,7 @@ def detents_to_bus(folder: Path, events: int, seats: int = 4
             times.append(time.perf_counter() - started)
         daemon.submit(Stop("benchmark over"))
 
-    worker = threading.Thread(target=turn)
-    worker.start()
-    daemon.run()
-    worker.join()
-    store.close()
+    run_beside(daemon, store, turn)
     return times, cpu[-events:]
 
 
@@ -309,11 +316,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
         figures["frames"] = camera.frames_seen
         daemon.submit(Stop("benchmark over"))
 
-    worker = threading.Thread(target=measure)
-    worker.start()
-    daemon.run()
-    worker.join()
-    store.close()
+    run_beside(daemon, store, measure)
     print(json.dumps(figures), flush=True)
     os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
 
