@@ -76,7 +76,8 @@ prepare() {
 apt_packages() {
   # The README's apt line; Raspberry Pi OS's own packages are not in Debian's archive.
   local wanted="git python3-venv python3-lgpio python3-picamera2" have=() missing=()
-  in_root apt-get update -q >/dev/null
+  [ -e "$ROOT/var/lib/apt/lists/lock" ] && ls "$ROOT"/var/lib/apt/lists/*Packages* >/dev/null 2>&1 \
+    || in_root apt-get update -q >/dev/null
   for package in $wanted; do
     if in_root apt-cache show "$package" >/dev/null 2>&1; then have+=("$package")
     else missing+=("$package"); fi
@@ -87,19 +88,36 @@ apt_packages() {
 }
 
 clone() {
-  rm -rf "$ROOT/opt/companion"
+  rm -rf "$ROOT/opt/companion/src"
   mkdir -p "$ROOT/opt/companion"
   git clone -q "$REPO" "$ROOT/opt/companion/src"   # the committed HEAD
   echo "commit $(git -C "$REPO" rev-parse --short HEAD)"
   cp "$LOG" "$ROOT/opt/companion/feed.jsonl"
 }
 
-venv() { in_root python3 -m venv --system-site-packages /opt/companion/venv; }
+venv() {
+  if [ -x "$ROOT/opt/companion/venv/bin/pip" ]; then echo "reusing /opt/companion/venv"; return; fi
+  in_root python3 -m venv --system-site-packages /opt/companion/venv
+}
+
+wheels() {
+  # Large downloads through the emulated TLS stack get reset by the network here: the host's
+  # pip fetches the same aarch64 wheels PyPI would give, and pip inside looks there first.
+  local py
+  py=$(in_root python3 -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')
+  mkdir -p "$ROOT/opt/companion/wheels"
+  python3 -m pip download -q --only-binary=:all: --platform manylinux_2_28_aarch64 \
+    --platform manylinux2014_aarch64 --python-version "$py" --implementation cp \
+    -d "$ROOT/opt/companion/wheels" -c "$REPO/constraints/$SUITE.txt" \
+    "opencv-python-headless" "pillow>=10" "luma.oled>=3.13,<4" "luma.core>=2.4,<3" \
+    "gpiozero>=2.0,<3" "pyserial>=3.5,<4" "sdnotify>=0.3.2" "openskill>=6,<7" "setuptools>=68"
+  ls "$ROOT/opt/companion/wheels" | sed 's/^/  /'
+}
 
 pip_install() {
   # As the README says: the constraints of the OS's base keep numpy where its packages work.
-  in_root /opt/companion/venv/bin/pip install -q -e "/opt/companion/src[pi]" \
-    -c "/opt/companion/src/constraints/$SUITE.txt"
+  in_root /opt/companion/venv/bin/pip install -q --find-links /opt/companion/wheels \
+    -e "/opt/companion/src[pi]" -c "/opt/companion/src/constraints/$SUITE.txt"
   in_root /opt/companion/venv/bin/pip list 2>/dev/null | grep -iE '^(numpy|opencv|luma|gpiozero|pillow) '
 }
 
@@ -141,6 +159,7 @@ step "prepare the root" prepare
 step "apt install (README)" apt_packages
 step "clone the project" clone
 step "venv --system-site-packages" venv
+step "aarch64 wheels fetched by the host" wheels
 step "pip install -e .[pi] -c constraints/$SUITE.txt" pip_install
 step "companion --help, doctor" cli
 step "companion run --sim --feed $(basename "$LOG")" sim
