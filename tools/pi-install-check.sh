@@ -106,11 +106,11 @@ wheels() {
   local py
   py=$(in_root python3 -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')
   mkdir -p "$ROOT/opt/companion/wheels"
-  python3 -m pip download -q --only-binary=:all: --platform manylinux_2_28_aarch64 \
+  # Only the large compiled ones: the small pure-Python packages pip fetches itself inside.
+  python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_aarch64 \
     --platform manylinux2014_aarch64 --python-version "$py" --implementation cp \
     -d "$ROOT/opt/companion/wheels" -c "$REPO/constraints/$SUITE.txt" \
-    "opencv-python-headless" "pillow>=10" "luma.oled>=3.13,<4" "luma.core>=2.4,<3" \
-    "gpiozero>=2.0,<3" "pyserial>=3.5,<4" "sdnotify>=0.3.2" "openskill>=6,<7" "setuptools>=68"
+    "opencv-python-headless" "pillow>=10" 2>&1 | grep -v "^WARNING: Location" || true
   ls "$ROOT/opt/companion/wheels" | sed 's/^/  /'
 }
 
