@@ -118,7 +118,7 @@ pip_install() {
   # As the README says: the constraints of the OS's base keep numpy where its packages work.
   in_root /opt/companion/venv/bin/pip install -q --find-links /opt/companion/wheels \
     -e "/opt/companion/src[pi]" -c "/opt/companion/src/constraints/$SUITE.txt"
-  in_root /opt/companion/venv/bin/pip list 2>/dev/null | grep -iE '^(numpy|opencv|luma|gpiozero|pillow) '
+  in_root /opt/companion/venv/bin/pip list 2>/dev/null | grep -iE '^(numpy|opencv-python-headless|luma\.oled|luma\.core|gpiozero|pillow) '
 }
 
 cli() {
@@ -148,8 +148,8 @@ print("  a Debian numpy extension (bottleneck):", bottleneck.nanmean(numpy.arang
   echo "venv python:"
   in_root /opt/companion/venv/bin/python -c "$code
 import cv2; print('  cv2', cv2.__version__)
-from companion.hardware.doctor import check_picamera2
-print('  picamera2 check:', *[f.line() for f in check_picamera2()])"
+from companion.hardware.doctor import Machine, check_picamera2
+print('  picamera2 check:', *[f.line() for f in check_picamera2(Machine())])"
 }
 
 step "host tools (apt)" host_tools
