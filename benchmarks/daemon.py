@@ -115,26 +115,6 @@ def bench_idle(folder: Path, seconds: float) -> tuple[float, float]:
     return ((after[0] - before[0]) / seconds * 100, (after[1] - before[1]) / seconds * 100)
 
 
-def bench_rss(folder: Path) -> tuple[float, float]:
-    import cv2
-
-    frames = folder / "frames"
-    frames.mkdir(exist_ok=True)
-    cv2.imwrite(str(frames / "0001.png"), np.full((480, 640, 3), 90, np.uint8))
-    config = folder / "camera.toml"
-    config.write_text(f'[camera]\nenabled = true\nsource = "files"\nfiles = "{frames}"\n')
-    process, _, sock = start_daemon(folder, config)
-    time.sleep(2.0)
-    daemon = rss_mb(process.pid)
-    stop(process, sock)
-    bare = subprocess.Popen([sys.executable, "-c", "import cv2, time; time.sleep(30)"])
-    time.sleep(2.0)
-    baseline = rss_mb(bare.pid)
-    bare.kill()
-    bare.wait()
-    return daemon, baseline
-
-
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
