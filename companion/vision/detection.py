@@ -65,6 +65,9 @@ class Thresholds:
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.
     align_from: float = 0.15
+    #: How far lining up may move a corner (share of the face's width): a close call, and an
+    #: outline below its face's bar.
+    align_reach: tuple[float, float] = (0.15, 0.25)
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
     min_inliers: int = 10
     feature_regions: int = 5  # most regions per frame given to the feature matcher

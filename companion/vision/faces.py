@@ -225,12 +225,13 @@ class FaceIndex:
         return self.TINT_WEIGHT * diff.sum(axis=2) / np.maximum(cells.sum(axis=1), 1.0)[None]
 
     def align(self, image: np.ndarray, corners: np.ndarray, entry: int,
-              on_top: Sequence[np.ndarray] = ()) -> np.ndarray | None:
+              on_top: Sequence[np.ndarray] = (), reach: float = 0.15) -> np.ndarray | None:
         """The corners of a quad read as face ``entry``, moved so that the face's print lines
         up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
         card corners and a slight bend are each a pixel or two off. ``on_top``: outlines of
-        cards lying over it (only the part in view is lined up). None if it does not
-        converge or wanders off."""
+        cards lying over it (only the part in view is lined up). ``reach``: the farthest a
+        corner may move, as a share of the face's width. None if it does not converge or
+        wanders off."""
         shape = next(c for c in self.classes if entry in c.entries)
         w, h = shape.size
         if entry not in self._grey:
@@ -248,7 +249,7 @@ class FaceIndex:
             return None
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         moved = cv2.perspectiveTransform(box.reshape(-1, 1, 2), warp).reshape(4, 2)
-        if float(np.abs(moved - box).max()) > 0.15 * w:
+        if float(np.abs(moved - box).max()) > reach * w:
             return None  # a jump that large is not a refinement
         to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
         return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)

@@ -297,10 +297,13 @@ class Recognizer:
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
-        if not on_top and (gap(scores) < self.limits.sure_margin
-                           or scores[0].score < self._bar(scores[0].entry, 0.0)):
-            # A close call: line the likeliest face up with the print and compare again.
-            aligned = index.align(image, scores[0].corners, scores[0].entry)
+        below = scores[0].score < self._bar(scores[0].entry, 0.0)
+        if not on_top and (gap(scores) < self.limits.sure_margin or below):
+            # A close call: line the likeliest face up with the print and compare again. An
+            # outline that reads as no face may be further off (a shadow taken in): it may
+            # move further.
+            aligned = index.align(image, scores[0].corners, scores[0].entry,
+                                  reach=self.limits.align_reach[below])
             if aligned is not None:
                 again = index.scores(image, aligned, None, self.limits.detail,
                                      only=[s.entry for s in scores])
