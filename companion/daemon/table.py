@@ -145,6 +145,8 @@ class Daemon:
         self.stored = 0  # events stored by this run
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
+        #: Called after each redraw with the daemon and every screen's image (the web pages).
+        self.watchers: list[Callable[[Daemon, dict[str, Image.Image]], None]] = []
 
     # --- the outside world puts items here ---------------------------------------------
 
@@ -483,6 +485,8 @@ class Daemon:
         """Show every changed image; a screen that does not answer is reported and retried."""
         failures = self.supervisor.failures()
         images = self.images()
+        for watch in self.watchers:
+            watch(self, images)
         for name, screen in self.screens.items():
             if name in failures:
                 continue
