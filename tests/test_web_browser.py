@@ -76,7 +76,7 @@ def test_a_whole_game_played_from_the_seats_phones(browser, tmp_path, game, seed
             send(phones[event.get("seat", 0)], event, event.get("seat", 0))
             shows(board, number)
             if SHOTS and game == "deathtrap" and number == len(events) // 3:
-                take_screenshots(board, phones[1])
+                take_screenshots(browser, board, table.links()[1], number)
         for phone in phones:
             shows(phone, len(events))
         log = tmp_path / "game.jsonl"
@@ -93,16 +93,19 @@ def test_a_whole_game_played_from_the_seats_phones(browser, tmp_path, game, seed
             phone.context.close()
 
 
-def take_screenshots(board, phone):
+def take_screenshots(browser, board, link, events):
     folder = Path(SHOTS)
     folder.mkdir(parents=True, exist_ok=True)
     board.screenshot(path=str(folder / "web-table.png"), full_page=True)
-    box = phone.locator("#peek").bounding_box()
-    phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone = browser.new_page(viewport={"width": 420, "height": 900})
+    phone.goto(link)
+    shows(phone, events)
+    phone.hover("#peek")
     phone.mouse.down()
-    phone.wait_for_selector("#secret:not([hidden])")
+    phone.wait_for_selector("#secret:not([hidden])", timeout=WAIT_MS)
     phone.screenshot(path=str(folder / "web-seat.png"), full_page=True)
     phone.mouse.up()
+    phone.close()
 
 
 def test_peek_a_reissued_link_and_the_simulator_page(browser, tmp_path):

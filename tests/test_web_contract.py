@@ -141,3 +141,11 @@ def test_pages_and_their_headers(tmp_path):
 def test_a_bad_web_address_is_refused_in_words(tmp_path, text):
     result = companion("run", "--sim", "--db", str(tmp_path / "t.db"), "--web", text)
     assert result.returncode == 2 and "--web" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_doctor_prints_the_url_to_open(tmp_path):
+    config = tmp_path / "companion.toml"
+    config.write_text("[web]\nenabled = true\nport = 8099\n")
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "doctor", "--config",
+                             str(config)], capture_output=True, text=True, timeout=120)
+    assert "web pages: open http://" in result.stdout and ":8099/" in result.stdout

@@ -214,13 +214,20 @@ def diagnose(pinmap: PinMap, machine: Machine | None = None) -> list[Finding]:
 
 def run_doctor(args: argparse.Namespace) -> int:
     # A broken pin map or config is a user error: one line, exit 2, from the CLI.
+    web = None
     if args.config:
         from companion.daemon.config import load_config
 
-        pinmap = load_config(args.config).pinmap()
+        config = load_config(args.config)
+        pinmap, web = config.pinmap(), config.web
     else:
         pinmap = load_pinmap(args.pinmap)
     findings = diagnose(pinmap)
+    if web is not None and web.enabled:
+        from companion.web.address import page_url
+
+        findings.append(Finding(True, f"web pages: open {page_url(web.listen, web.port)}/ "
+                                      "on the LAN; the seats' links: companion seats"))
     for finding in findings:
         print(finding.line())
     problems = sum(not finding.ok for finding in findings)

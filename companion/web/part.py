@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import threading
 from typing import Any
 
@@ -20,6 +19,7 @@ from PIL import Image
 
 from companion.daemon.parts import Part, Submit
 from companion.terminal import json_shown
+from companion.web.address import page_url
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
 from companion.web.tokens import Throttle, TokenBook
@@ -29,24 +29,6 @@ log = logging.getLogger("companion.web")
 #: How often the server looks for a seat link re-issued by ``companion seats --reissue``.
 TOKEN_CHECK_SECONDS = 1.0
 DEFAULT_PORT = 8080
-
-
-def lan_address() -> str:
-    """This machine's address on the LAN (the one its default route uses), else loopback.
-
-    Connecting a UDP socket sends nothing: it only picks the route."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
-
-
-def page_url(listen: str, port: int) -> str:
-    """The address to open: the listen address, or this machine's LAN address for any."""
-    host = lan_address() if listen in ("", "0.0.0.0", "::") else listen
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 class WebPart(Part):
