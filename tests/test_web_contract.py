@@ -149,3 +149,51 @@ def test_doctor_prints_the_url_to_open(tmp_path):
     result = subprocess.run([sys.executable, "-m", "companion.cli", "doctor", "--config",
                              str(config)], capture_output=True, text=True, timeout=120)
     assert "web pages: open http://" in result.stdout and ":8099/" in result.stdout
+
+
+def table_socket_messages(url, count):
+    import asyncio
+
+    import aiohttp
+
+    async def read():
+        async with aiohttp.ClientSession() as client, client.ws_connect(url) as ws:
+            return [json.loads((await ws.receive(timeout=60)).data) for _ in range(count)]
+    return asyncio.run(read())
+
+
+def test_the_tables_controls_link_works_the_dial_and_menu_only(tmp_path):
+    with LiveTable(tmp_path, Header("traps", ("Ann", "Bob"), 1)) as table:
+        text = companion("seats", "--db", table.db).stdout
+        control = text.splitlines()[0].split()[-1]
+        assert text.startswith("table controls") and "/t/" in control
+        assert request(control)[0] == 200
+        assert request(table.url + "/t/" + "x" * 32)[0] == 403
+        assert request(control + "/input", {"kind": "press", "control": "seat:0"})[0] == 403
+        screen = lambda: json.loads(table.web.sent["table"])["screen"]  # noqa: E731
+        before = screen()
+        for kind in ("press", "release"):  # a tap of the menu button: the scores page
+            assert request(control + "/input", {"kind": kind, "control": "menu"})[0] == 200
+        wait_for(lambda: screen() != before, "the table screen to show the scores")
+        first = table_socket_messages(control.replace("http", "ws") + "/ws", 1)[0]
+        assert first["kind"] == "links" and len(first["links"]) == 2
+        renewed = companion("seats", "--db", table.db, "--reissue", "table").stdout.split()[-1]
+        assert renewed != control
+        wait_for(lambda: request(control)[0] == 403, "the old table link to stop")
+        assert request(renewed)[0] == 200
+
+
+def test_the_join_codes_never_reach_another_machines_table_page(tmp_path):
+    from companion.web.address import lan_address
+
+    address = lan_address()
+    if address == "127.0.0.1":
+        pytest.skip("this machine has no LAN address to come from")
+    with LiveTable(tmp_path, Header("traps", ("Ann", "Bob"), 1), listen="0.0.0.0") as table:
+        port = table.url.rsplit(":", 1)[1]
+        local = table_socket_messages(f"ws://127.0.0.1:{port}/ws", 2)
+        assert [m["kind"] for m in local] == ["links", "table"]
+        (remote,) = table_socket_messages(f"ws://{address}:{port}/ws", 1)
+        assert remote["kind"] == "table"
+        tokens = [link.rsplit("/", 1)[1] for link in table.links()]
+        assert not any(token in json.dumps(remote) for token in tokens)

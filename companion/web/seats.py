@@ -16,7 +16,14 @@ from companion.errors import CompanionError, OptionError
 from companion.paths import default_db
 from companion.table import TableStore
 from companion.terminal import json_shown, shown
-from companion.web.tokens import open_links, reissue, stored_tokens, stored_url
+from companion.web.tokens import (
+    TABLE_ROW,
+    open_links,
+    reissue,
+    stored_tokens,
+    stored_url,
+    table_token,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -29,12 +36,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     seats.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
     seats.add_argument("--json", action="store_true",
                        help='print a JSON array of {"seat": N, "name": NAME, "url": URL}')
-    seats.add_argument("--reissue", metavar="SEAT", type=int,
-                       help="give seat SEAT (0-based, as listed) a new link; the old one stops "
-                            "working (a lost phone)")
+    seats.add_argument("--reissue", metavar="SEAT",
+                       help="give seat SEAT (0-based, as listed) a new link, or 'table' the "
+                            "table's controls link; the old one stops working (a lost phone)")
     seats.add_argument("--qr", action=argparse.BooleanOptionalAction, default=None,
                        help="draw the QR codes (default: on a terminal)")
     seats.set_defaults(func=run_seats)
+
+
+def table_link(db_path: str, renew: bool = False) -> str:
+    """The table's controls link (its dial, switch and menu button, and the seats' codes)."""
+    db = open_links(db_path, read_only=not renew)
+    try:
+        token = table_token(db) if db is not None else None
+        if token is None:
+            raise CompanionError(_NO_LINKS)
+        if renew:
+            reissue(db, *TABLE_ROW)
+            token = table_token(db)
+        url = stored_url(db)
+    finally:
+        if db is not None:
+            db.close()
+    if url is None:
+        raise CompanionError(_NO_LINKS)
+    return f"{url}/t/{token}"
 
 
 def seat_links(db_path: str, new_for: int | None = None) -> list[dict[str, object]]:
@@ -70,18 +96,33 @@ _NO_LINKS = ("no seat links for this game yet: the daemon makes them once it ser
 
 
 def run_seats(args: argparse.Namespace) -> int:
-    links = seat_links(str(args.db or default_db()), args.reissue)
+    db = str(args.db or default_db())
+    draw = sys.stdout.isatty() if args.qr is None else args.qr
+    if args.reissue == "table":
+        show_link("table controls", table_link(db, renew=True), draw)
+        return 0
+    seat = None
     if args.reissue is not None:
-        links = [link for link in links if link["seat"] == args.reissue]
+        if not args.reissue.isdigit():
+            raise OptionError(f"--reissue {args.reissue}: give a seat number or 'table'")
+        seat = int(args.reissue)
+    links = seat_links(db, seat)
+    if seat is not None:
+        links = [link for link in links if link["seat"] == seat]
     if args.json:
         print(json_shown(links))
         return 0
-    draw = sys.stdout.isatty() if args.qr is None else args.qr
+    if seat is None:
+        show_link("table controls", table_link(db), draw)
     for link in links:
-        print(f"seat {link['seat']}: {shown(str(link['name']))}  {link['url']}")
-        if draw:
-            segno.make(str(link["url"]), error="m").terminal(compact=True)
-            print()
-    sys.stdout.flush()
+        show_link(f"seat {link['seat']}: {link['name']}", str(link["url"]), draw)
     return 0
+
+
+def show_link(what: str, url: str, draw: bool) -> None:
+    print(f"{shown(what)}  {url}")
+    if draw:
+        segno.make(url, error="m").terminal(compact=True)
+        print()
+    sys.stdout.flush()
 

@@ -49,6 +49,8 @@ SECURITY_HEADERS = {
                                "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
 }
 SIM_KINDS = ("dial", "press", "release", "hold")
+#: What the table's controls page may work: the dial, its switch, the menu button.
+TABLE_CONTROLS = ("encoder:0", "encoder-switch:0", "menu")
 
 
 def is_local(request: web.Request) -> bool:
@@ -112,6 +114,10 @@ class WebServer:
             web.get("/s/{token}/ws", self.seat_socket),
             web.get("/s/{token}/api", self.seat_api),
             web.post("/s/{token}/act", self.seat_act),
+            web.get("/t/{token}", self.control_page),
+            web.get("/t/{token}/", self.control_page),
+            web.get("/t/{token}/ws", self.control_socket),
+            web.post("/t/{token}/input", self.control_input),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
             web.post("/sim/input", self.sim_input),
@@ -163,8 +169,9 @@ class WebServer:
         changed = self.tokens.refresh()
         if changed:
             log.info("seat link re-issued: seat %s", ", ".join(str(s + 1) for s in changed))
-            self.revoke(lambda client: client.token is not None
-                        and self.tokens.seat_of(client.token) is None)
+            self.revoke(lambda client: client.token is not None and (
+                self.tokens.seat_of(client.token) is None if client.channel != "table"
+                else not self.tokens.is_table(client.token)))
             self.push_links()
 
     def revoke(self, which: Callable[[Client], bool]) -> None:
@@ -219,7 +226,8 @@ class WebServer:
                   "qr": qr_svg(f"{self.url}/s/{token}")}
                  for seat, name in enumerate(seats)
                  if (token := self.tokens.tokens.get(seat)) is not None]
-        return json.dumps({"kind": "links", "links": links})
+        table = f"{self.url}/t/{self.tokens.table}"
+        return json.dumps({"kind": "links", "links": links, "table": table})
 
     async def seat_of(self, request: web.Request) -> int:
         """The seat of the token in the path, or 403 (slowly, for an address that keeps
@@ -278,6 +286,29 @@ class WebServer:
         log.info("seat %d sent a %s event", seat + 1, event["type"][:20])
         return web.json_response({"sent": event["type"]})
 
+    async def table_controls(self, request: web.Request) -> str:
+        """The table's controls token of the path, or 403 (throttled as a seat's is)."""
+        token = request.match_info["token"]
+        if not self.tokens.is_table(token):
+            await asyncio.sleep(self.throttle.delay(request.remote or ""))
+            raise web.HTTPForbidden(text="This table link is not valid: companion seats "
+                                         "prints the table's link.")
+        return token
+
+    async def control_page(self, request: web.Request) -> web.Response:
+        await self.table_controls(request)
+        log.info("table controls page opened")
+        return self.page("control.html")
+
+    async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
+        token = await self.table_controls(request)
+        return await self.socket(request, "table", token, self.links())
+
+    async def control_input(self, request: web.Request) -> web.Response:
+        """The table's own dial, its switch and the menu button (never a seat's button)."""
+        await self.table_controls(request)
+        return await self.take_input(request, TABLE_CONTROLS)
+
     def local_only(self, request: web.Request) -> None:
         if not self.sim or not is_local(request):
             raise web.HTTPNotFound()
@@ -292,6 +323,12 @@ class WebServer:
 
     async def sim_input(self, request: web.Request) -> web.Response:
         self.local_only(request)
+        return await self.take_input(request, None)
+
+    async def take_input(self, request: web.Request, controls: tuple[str, ...] | None
+                         ) -> web.Response:
+        """An InputEvent from a page's control, as the wire from that control would give it
+        (``controls``: the ones this page may press; None: any)."""
         try:
             body = await request.json()
             kind, control, value = body["kind"], body["control"], int(body.get("value", 0))
@@ -300,6 +337,9 @@ class WebServer:
         if kind not in SIM_KINDS or not isinstance(control, str) or len(control) > 40:
             return web.json_response({"error": f"kind: one of {', '.join(SIM_KINDS)}"},
                                      status=400)
+        if controls is not None and control not in controls:
+            return web.json_response({"error": f"control: one of {', '.join(controls)}"},
+                                     status=403)
         self.submit(InputEvent(kind, control, value, source="sim"))
         return web.json_response({"sent": kind})
 

@@ -98,9 +98,11 @@ class Snapshot:
             channels["sim"] = {"kind": "sim", "status": daemon.status(),
                                "screens": {name: self.pictures.url(image)
                                            for name, image in sorted(images.items())}}
+        # The table's own screen is public: it shows menus and the trap dial to everyone.
+        screen = self.pictures.url(images["table"]) if "table" in images else None
         if table is None:
             channels["table"] = {"kind": "table", "session": None, "status": daemon.status(),
-                                 "notice": daemon.table_notice}
+                                 "notice": daemon.table_notice, "screen": screen}
             return channels
         game, session = table.game, table.session
         public = session.result(None)
@@ -112,7 +114,7 @@ class Snapshot:
             "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
                      for n, entry in enumerate(entries[first:])],
             "events": len(entries), "notice": daemon.table_notice,
-            "dial": daemon.ui.dial_shown()}
+            "dial": daemon.ui.dial_shown(), "screen": screen}
         owner = daemon.dialogue.menu.seat if daemon.dialogue is not None else None
         actions = seat_actions(game)
         tap = TAP_LABELS.get(game.name)

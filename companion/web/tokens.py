@@ -20,7 +20,6 @@ import hmac
 import secrets
 import sqlite3
 import time
-from pathlib import Path
 
 from companion.table.opening import BUSY_TIMEOUT, connect_for_reading
 
@@ -73,13 +72,24 @@ def stored_tokens(db: sqlite3.Connection, session_id: int) -> dict[int, str]:
                            (session_id,)).fetchall())
 
 
+#: The row of the table's controls link: not a session's, not a seat's.
+TABLE_ROW = (0, -1)
+
+
+def table_token(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT token FROM web_links WHERE session_id = ? AND seat = ?",
+                     TABLE_ROW).fetchone()
+    return row[0] if row else None
+
+
 def stored_url(db: sqlite3.Connection) -> str | None:
     row = db.execute("SELECT url FROM web_address WHERE id = 1").fetchone()
     return row[0] if row else None
 
 
 def reissue(db: sqlite3.Connection, session_id: int, seat: int) -> str:
-    """A new token for ``seat`` of ``session_id``; the old one stops working."""
+    """A new token for ``seat`` of ``session_id`` (``TABLE_ROW``: the table's controls);
+    the old one stops working."""
     token = new_token()
     db.execute("INSERT OR REPLACE INTO web_links (session_id, seat, token) VALUES (?, ?, ?)",
                (session_id, seat, token))
@@ -100,7 +110,14 @@ class TokenBook:
         self.db = db
         self.session: int | None = None
         self.tokens: dict[int, str] = {}
+        self.table = table_token(self.db) or self._new_table_token()
         self._version = self._data_version()
+
+    def _new_table_token(self) -> str:
+        token = new_token()
+        self.db.execute("INSERT OR IGNORE INTO web_links (session_id, seat, token) "
+                        "VALUES (?, ?, ?)", (*TABLE_ROW, token))
+        return table_token(self.db) or token
 
     def _data_version(self) -> int:
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
@@ -127,20 +144,23 @@ class TokenBook:
     def refresh(self) -> list[int]:
         """Re-read the tokens if the store changed; the seats whose token changed."""
         version = self._data_version()
-        if version == self._version or self.session is None:
-            self._version = version
+        if version == self._version:
             return []
         self._version = version
-        fresh = stored_tokens(self.db, self.session)
-        changed = [seat for seat, token in fresh.items() if self.tokens.get(seat) != token]
-        self.tokens = fresh
+        changed = []
+        table = table_token(self.db) or self.table
+        if table != self.table:
+            self.table = table
+            changed.append(-1)
+        if self.session is not None:
+            fresh = stored_tokens(self.db, self.session)
+            changed += [seat for seat, token in fresh.items() if self.tokens.get(seat) != token]
+            self.tokens = fresh
         return changed
 
-    def reissue(self, seat: int) -> str:
-        assert self.session is not None
-        token = reissue(self.db, self.session, seat)
-        self.tokens[seat] = token
-        return token
+    def is_table(self, given: str) -> bool:
+        """Whether ``given`` is the table's controls token (constant time)."""
+        return hmac.compare_digest(given.encode("utf-8", "replace"), self.table.encode())
 
     def seat_of(self, given: str) -> int | None:
         """The seat whose token ``given`` is, or None; every seat is compared, in constant
@@ -181,6 +201,3 @@ class Throttle:
             return 0.0
         return min(self.cap, self.base * 2 ** (count - self.free - 1))
 
-
-def db_exists(path: str) -> bool:
-    return path == ":memory:" or Path(path).exists()

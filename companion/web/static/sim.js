@@ -3,10 +3,14 @@
 "use strict";
 
 const HOLD_MS = 1000;
+// The simulator (/sim: every screen, every button) or the table's controls (/t/TOKEN: the
+// table screen, the dial, its switch and the menu button of a table with no OLED or dial).
+const mode = document.body.dataset.mode || "sim";
+const base = mode === "control" ? window.location.pathname.replace(/\/$/, "") + "/" : "/sim/";
 // One after another, in the order they happened (a tap is a press, then a release).
 let chain = Promise.resolve();
 const input = (kind, control, value = 0) => {
-  chain = chain.then(() => post("/sim/input", {kind, control, value})).catch(() => {});
+  chain = chain.then(() => post(base + "input", {kind, control, value})).catch(() => {});
   return chain;
 };
 
@@ -67,4 +71,8 @@ function showLinks(message) {
   }));
 }
 
-live("/sim/ws", (message) => (message.kind === "links" ? showLinks(message) : show(message)));
+live(base + "ws", (message) => {
+  if (message.kind === "links") showLinks(message);
+  else if (message.kind === "table") show({status: message.status, screens: {table: message.screen}});
+  else show(message);
+}, () => replace("status", "This table link no longer works: companion seats prints the new one."));
