@@ -5,6 +5,9 @@ function showTable(table) {
   document.body.dataset.events = table.events ?? 0;
   document.body.dataset.session = table.session ?? "";
   replace("status", table.status);
+  const screen = document.getElementById("screen");
+  screen.hidden = !table.screen;  // the table's own screen: menus, the trap dial
+  if (table.screen) screen.src = table.screen;
   replace("notice", table.notice || "");
   if (!table.api) {
     replace("words", el("li", {}, "No game yet: choose one at the table."));
