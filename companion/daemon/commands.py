@@ -97,14 +97,14 @@ def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> li
     return [PanelScreen(name, pinmap) for name in names]
 
 
-def parts(config: Config, sim: bool) -> list[Part]:
+def parts(config: Config, sim: bool, board: TerminalBoard | None = None) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
     GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
     found: list[Part] = []
     if sim:
         if sys.stdin.isatty():
             print(KEY_HELP)
-        found.append(Keyboard())
+        found.append(Keyboard(board_keys={"\t": board.cycle} if board else None))
     elif config.inputs.enabled:
         found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
     if config.hub.enabled:
@@ -140,7 +140,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     # The lock first: a second daemon is refused before it touches the store, and the store
     # is closed before the lock is let go.
     with hold_store(db), TableStore(db) as store:
-        daemon_parts = parts(config, args.sim)
+        daemon_parts = parts(config, args.sim, board)
         table = None
         if args.feed:
             header, events = read_log(args.feed)
