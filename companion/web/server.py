@@ -17,6 +17,7 @@ no content, ever more slowly from an address that keeps trying (``Throttle``).
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from companion.daemon.items import Seen
 from companion.hardware.events import InputEvent
+from companion.web.snapshot import seat_screen
 from companion.web.tokens import Throttle, TokenBook
 
 log = logging.getLogger("companion.web")
@@ -102,6 +104,7 @@ class WebServer:
         self.latest: dict[str, str] = {}  # channel -> its latest JSON text
         self.actions: dict[str, set[str]] = {"own": set(), "table": set()}
         self.clients: set[Client] = set()
+        self.screens: dict[str, bytes] = {}  # a seat channel's text -> its screen, drawn
         self.app = web.Application(client_max_size=MAX_BODY,
                                    middlewares=[self.security_headers])
         self.app.add_routes([
@@ -113,6 +116,7 @@ class WebServer:
             web.get("/s/{token}/", self.seat_page),
             web.get("/s/{token}/ws", self.seat_socket),
             web.get("/s/{token}/api", self.seat_api),
+            web.get("/s/{token}/screen.png", self.seat_screen),
             web.post("/s/{token}/act", self.seat_act),
             web.get("/t/{token}", self.control_page),
             web.get("/t/{token}/", self.control_page),
@@ -250,6 +254,22 @@ class WebServer:
         if text is None:
             return web.json_response({"error": "no game is being played"}, status=404)
         return web.json_response(json.loads(text)["api"])
+
+    async def seat_screen(self, request: web.Request) -> web.Response:
+        """The seat's screen as its OLED shows it while peeking, drawn from its own view."""
+        seat = await self.seat_of(request)
+        text = self.latest.get(f"seat:{seat}")
+        if text is None:
+            raise web.HTTPNotFound()
+        png = self.screens.get(text)
+        if png is None:
+            out = io.BytesIO()
+            seat_screen(json.loads(text)).convert("L").save(out, format="PNG")
+            png = out.getvalue()
+            if len(self.screens) >= 64:
+                self.screens.clear()
+            self.screens[text] = png
+        return web.Response(body=png, content_type="image/png")
 
     async def seat_socket(self, request: web.Request) -> web.WebSocketResponse:
         seat = await self.seat_of(request)

@@ -84,6 +84,13 @@ def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str
             if key not in public or public[key] != value}
 
 
+def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
+    """A seat's screen as its OLED draws it while its player peeks, from the seat channel's
+    own view: a pure drawing, done in the web server's thread when a page asks for it."""
+    api = channel["api"]
+    return GAME_SCREENS[api["game"]].seat(api["state"], api["seats"], True)
+
+
 class Snapshot:
     """Builds the channels from the daemon's state (its own thread only)."""
 
@@ -121,10 +128,10 @@ class Snapshot:
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             error = daemon.ui.error(seat)
-            if error is not None or owner == seat:
-                screen = images.get(f"seat:{seat}")
-            else:
-                screen = GAME_SCREENS[game.name].seat(mine["state"], game.seats, True)
+            # A refusal or a secret being entered shows as the daemon drew it; else the page
+            # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
+            drawn = error is not None or owner == seat
+            screen = images.get(f"seat:{seat}") if drawn else None
             channels[f"seat:{seat}"] = {
                 "kind": "seat", "session": table.id, "seat": seat, "name": name,
                 "title": game.title, "api": mine, "words": game.state_in_words(mine["state"]),

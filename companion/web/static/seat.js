@@ -2,7 +2,16 @@
 "use strict";
 
 const base = window.location.pathname.replace(/\/$/, "") + "/";
+const peek = document.getElementById("peek");
+const secret = document.getElementById("secret");
 let actions = [];
+let latest = null;
+
+// The seat's screen as its OLED shows it while peeking: drawn by the daemon when asked.
+function drawScreen() {
+  if (!latest) return;
+  document.getElementById("screen").src = latest.screen || `${base}screen.png?n=${latest.events}`;
+}
 let shownActions = "";
 
 function show(seat) {
@@ -12,7 +21,8 @@ function show(seat) {
   replace("title", seat.name);
   replace("total", `${seat.title}: ${seat.api.totals[seat.seat]}`);
   replace("error", seat.error || "");
-  document.getElementById("screen").src = seat.screen || "";
+  latest = seat;
+  if (!secret.hidden) drawScreen();
   replace("private", ...Object.entries(seat.private).map(([key, value]) =>
     el("li", {}, el("b", {}, key.replaceAll("_", " ") + ": "), JSON.stringify(value))));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
@@ -100,10 +110,8 @@ document.getElementById("send-json").addEventListener("submit", (e) => {
 document.getElementById("tap").addEventListener("click", () => send({kind: "tap"}));
 
 // Hold to peek: the secrets show only while the button is held down.
-const peek = document.getElementById("peek");
-const secret = document.getElementById("secret");
 const hide = () => { secret.hidden = true; };
-peek.addEventListener("pointerdown", (e) => { e.preventDefault(); secret.hidden = false; });
+peek.addEventListener("pointerdown", (e) => { e.preventDefault(); drawScreen(); secret.hidden = false; });
 for (const kind of ["pointerup", "pointerleave", "pointercancel", "blur"]) peek.addEventListener(kind, hide);
 document.addEventListener("visibilitychange", hide);
 peek.addEventListener("contextmenu", (e) => e.preventDefault());
