@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -31,21 +30,10 @@ import threading
 import time
 from pathlib import Path
 
+from daemon import cpu_seconds, rss_mb  # benchmarks/daemon.py, beside this script
+
 HERE = Path(__file__).resolve()
-TICKS = os.sysconf("SC_CLK_TCK")
 SEATS, TABLE_PAGES = 8, 4
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 def game(events: int) -> tuple[object, list[dict]]:

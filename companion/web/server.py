@@ -318,7 +318,9 @@ class WebServer:
     async def control_page(self, request: web.Request) -> web.Response:
         await self.table_controls(request)
         log.info("table controls page opened")
-        return self.page("control.html")
+        text = (STATIC / "sim.html").read_text(encoding="utf-8")
+        return web.Response(text=text.replace('data-mode="sim"', 'data-mode="control"'),
+                            content_type="text/html")
 
     async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
         token = await self.table_controls(request)

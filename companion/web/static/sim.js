@@ -6,6 +6,11 @@ const HOLD_MS = 1000;
 // The simulator (/sim: every screen, every button) or the table's controls (/t/TOKEN: the
 // table screen, the dial, its switch and the menu button of a table with no OLED or dial).
 const mode = document.body.dataset.mode || "sim";
+if (mode === "control") {
+  document.title = "Dungeon Table controls";
+  replace("heading", "Table controls");
+  replace("links-heading", "Seats: scan your code to join");
+}
 const base = mode === "control" ? window.location.pathname.replace(/\/$/, "") + "/" : "/sim/";
 // One after another, in the order they happened (a tap is a press, then a release).
 let chain = Promise.resolve();
