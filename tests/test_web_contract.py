@@ -197,3 +197,19 @@ def test_the_join_codes_never_reach_another_machines_table_page(tmp_path):
         assert remote["kind"] == "table"
         tokens = [link.rsplit("/", 1)[1] for link in table.links()]
         assert not any(token in json.dumps(remote) for token in tokens)
+
+
+def test_a_page_too_far_behind_is_closed_to_reconnect_and_catch_up(monkeypatch):
+    import asyncio
+
+    from companion.web import server
+
+    monkeypatch.setattr(server, "BACKLOG", 3)
+
+    async def pushed():
+        client = server.Client(None, "table", None)
+        for n in range(4):
+            client.push(str(n))
+        return [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+
+    assert asyncio.run(pushed()) == [None]  # its pump closes the socket; the page reconnects

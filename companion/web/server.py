@@ -76,8 +76,9 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def push(self, text: str | None) -> None:
-        if self.queue.qsize() >= BACKLOG:
-            self.queue = asyncio.Queue()  # too far behind: it reconnects and catches up
+        if self.queue.qsize() >= BACKLOG:  # too far behind: it reconnects and catches up
+            while not self.queue.empty():
+                self.queue.get_nowait()
             text = None
         self.queue.put_nowait(text)
 
@@ -303,7 +304,8 @@ class WebServer:
             return web.json_response({"error": f"a {event['type']} event has no seat"},
                                      status=400)
         self.submit(Seen(event, 1.0, f"sent from seat {seat + 1}'s page"))
-        log.info("seat %d sent a %s event", seat + 1, event["type"][:20])
+        known = event["type"] if own is not None else "unknown"  # never a user's text raw
+        log.info("seat %d sent a %s event", seat + 1, known)
         return web.json_response({"sent": event["type"]})
 
     async def table_controls(self, request: web.Request) -> str:
