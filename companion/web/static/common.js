@@ -93,7 +93,7 @@ function scoreChart(api) {
   add("line", {x1: pad, y1: y(0), x2: width - 10, y2: y(0), stroke: "#888"});
   add("text", {x: 4, y: y(top) + 4, class: "axis"}, top);
   if (api.rounds.length) {
-    const step = (width - pad - 20) / api.rounds.length;
+    const step = (width - pad - 80) / api.rounds.length;  // room on the right for the names
     running.forEach((points, seat) => {
       const path = points.map((v, i) => `${pad + i * step},${y(v)}`).join(" ");
       add("polyline", {points: path, fill: "none", stroke: COLOURS[seat % 8], "stroke-width": 4});

@@ -36,8 +36,10 @@ function show(seat) {
     actions = seat.actions;
     const select = document.getElementById("type");
     const chosen = select.value;
-    select.replaceChildren(...actions.map((a) => el("option", {value: a.type}, a.type.replaceAll("_", " "))));
-    if (actions.some((a) => a.type === chosen)) select.value = chosen;
+    select.replaceChildren(...actions.map((a) => el("option", {value: a.type},
+      a.type.replaceAll("_", " ") + (a.own ? "" : " (for the table)"))));
+    const first = actions.find((a) => a.own) || actions[0];
+    select.value = actions.some((a) => a.type === chosen) ? chosen : (first ? first.type : "");
     drawFields();
   }
 }
