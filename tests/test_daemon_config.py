@@ -71,5 +71,5 @@ def test_the_table_geometry_reaches_the_camera_zones_and_the_rumble_rooms():
     reader = SceneReader(game, config.vision.geometry())
     assert (reader.table.width_mm, reader.table.height_mm, reader.table.seats) == (1000, 700, 3)
     # the 4th room starts the second row of three: x from 50 mm, y from 20 + 150 mm
-    corners = reader.layout.rooms[game.options["map"]["rooms"][3]]
+    corners = reader.mapper.layout.rooms[game.options["map"]["rooms"][3]]
     assert corners[0].tolist() == [50.0, 170.0] and corners[2].tolist() == [200.0, 320.0]

@@ -6,8 +6,9 @@ import logging
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_driver import daemon_for, give, hold, tap, turn
 
-from companion.daemon.camera import SceneReader, SceneSeen
+from companion.daemon.camera import SceneSeen, TableGeometry
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed, Seen
@@ -20,17 +21,10 @@ from companion.vision.scene import Piece, TableScene
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
 
 
-def tap(control):
-    return [InputEvent("press", control), InputEvent("release", control)]
 
 
-def hold(control):
-    return [InputEvent("press", control), InputEvent("hold", control, 1),
-            InputEvent("release", control)]
 
 
-def turn(detents):
-    return [InputEvent("dial", "encoder:0", 1 if detents > 0 else -1)] * abs(detents)
 
 
 class Clock:
@@ -48,42 +42,27 @@ def table(tmp_path):
     store.close()
 
 
-def daemon_for(store, seats=4, header=None, **options):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(seats)]
-    daemon = Daemon(store, screens=screens, **options)
-    daemon.supervisor.start_all(daemon.clock())
-    if header is not None:
-        daemon.use_table(store.new_session(header))
-    else:
-        daemon.resume_or_offer()
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def give(daemon, *groups):
-    for group in groups:
-        for item in group if isinstance(group, list) else [group]:
-            daemon.handle(item)
-            daemon.refresh()
 
 
 def choose(daemon, value):
     """Turn the dial to the menu entry with this value and press the dial."""
-    menu = daemon.dialogue.menu
+    menu = daemon.menu
     index = [v for _, v in menu.entries].index(value)
     give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
 
 
 def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
     daemon, screens = daemon_for(table, default_game="tricky", default_seats=["Ann", "Bob"])
-    assert daemon.purpose == "new game" and daemon.table is None
-    assert daemon.dialogue.menu.entries[0][1] == "tricky"  # the configured game comes first
+    assert daemon.asks == "new game" and daemon.table is None
+    assert daemon.menu.entries[0][1] == "tricky"  # the configured game comes first
     choose(daemon, "rumble")
-    assert daemon.dialogue.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
+    assert daemon.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
     choose(daemon, 4)
-    assert daemon.dialogue.menu.title == "Who plays?"  # "start" first: one press keeps them
+    assert daemon.menu.title == "Who plays?"  # "start" first: one press keeps them
     choose(daemon, START)
-    assert daemon.table is not None and daemon.dialogue is None
+    assert daemon.table is not None and daemon.menu is None
     assert daemon.table.header.game == "rumble"
     assert daemon.table.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
     assert [info.header.game for info in table.sessions()] == ["rumble"]
@@ -98,21 +77,21 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
     choose(daemon, "traps")
     choose(daemon, 3)
     choose(daemon, 0)  # seat 1 (Ann) is somebody else tonight
-    assert daemon.dialogue.menu.title == "Seat 1: who?"
-    assert [label for label, _ in daemon.dialogue.menu.entries][1:] == ["Dee", "Eve"]
+    assert daemon.menu.title == "Seat 1: who?"
+    assert [label for label, _ in daemon.menu.entries][1:] == ["Dee", "Eve"]
     choose(daemon, "Eve")
     choose(daemon, 2)  # seat 3 gets a name nobody has used: spelt letter by letter
     choose(daemon, TYPE)
     for letter in "Gus":
         choose(daemon, letter)
-    assert daemon.dialogue.menu.title == "Name: Gus_"
+    assert daemon.menu.title == "Name: Gus_"
     choose(daemon, DONE)
     choose(daemon, 1)  # seat 2 typed as "eve": the same person as seat 1, refused
     choose(daemon, TYPE)
     for letter in "eve":
         choose(daemon, letter)
     choose(daemon, DONE)
-    assert daemon.dialogue.menu.title == "eve: taken"
+    assert daemon.menu.title == "eve: taken"
     choose(daemon, DELETE)
     choose(daemon, DONE)  # "ev" is a new name
     choose(daemon, START)
@@ -123,7 +102,7 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
 def test_the_unfinished_session_is_resumed(table):
     stored = table.new_session(DEATHTRAP, [{"type": "deal"}])
     daemon, _ = daemon_for(table)
-    assert daemon.table.id == stored.id and daemon.dialogue is None
+    assert daemon.table.id == stored.id and daemon.menu is None
     assert len(daemon.table.session.entries) == 1
 
 
@@ -147,22 +126,22 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
     with caplog.at_level(logging.INFO, logger="companion"):
         give(daemon, tap("seat:2"))  # a pass before the Exploding Pig is played
     assert len(table.load(daemon.table.id)[1]) == 1
-    assert daemon.ui.error(2) is not None
+    assert daemon.seat_error(2) is not None
     assert screens["seat:2"].images[-1].tobytes() != seat2_before
     assert screens["seat:1"].images[-1].tobytes() == seat1_before
     assert daemon.table_notice.startswith("refused: ")
-    assert "refused pass seat 3" in caplog.text and daemon.ui.error(2) not in caplog.text
+    assert "refused pass seat 3" in caplog.text and daemon.seat_error(2) not in caplog.text
 
 
 def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, confirm_below=0.8)
-    give(daemon, Seen({"type": "deal"}, confidence=0.5, description="a deal"))
-    assert daemon.purpose == "confirm" and daemon.table.session.in_force == []
+    give(daemon, Seen({"type": "deal"}, confidence=0.5))
+    assert daemon.asks == "confirm" and daemon.table.session.in_force == []
     choose(daemon, True)
     assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
     give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
     choose(daemon, False)
-    assert len(daemon.table.session.in_force) == 1 and daemon.dialogue is None
+    assert len(daemon.table.session.in_force) == 1 and daemon.menu is None
     give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
     assert len(daemon.table.session.in_force) == 2
 
@@ -170,15 +149,15 @@ def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
 def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"))
-    assert daemon.purpose == "entry"
+    assert daemon.asks == "entry"
     choose(daemon, "deal")
     for _ in range(2):  # dealer and counts are optional: leave them out
-        choose(daemon, [v for _, v in daemon.dialogue.menu.entries][0])
+        choose(daemon, [v for _, v in daemon.menu.entries][0])
     give(daemon, tap("encoder-switch:0"))
     choose(daemon, "pig")
     choose(daemon, 2)
     choose(daemon, "troll")
-    choose(daemon, [v for _, v in daemon.dialogue.menu.entries][0])  # no lead named
+    choose(daemon, [v for _, v in daemon.menu.entries][0])  # no lead named
     in_force = [{k: v for k, v in e.items() if k != "t"} for e in daemon.table.session.in_force]
     assert in_force == [{"type": "deal"}, {"type": "pig", "seat": 2, "discard": "troll"}]
 
@@ -186,15 +165,15 @@ def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
 def test_a_long_press_leaves_a_menu_without_storing_anything(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"), hold("menu"))
-    assert daemon.dialogue is None and daemon.table.session.entries == []
+    assert daemon.menu is None and daemon.table.session.entries == []
 
 
 def test_camera_scenes_become_events_through_the_loop(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, watching=True, confirm_below=0.5)
-    assert isinstance(daemon.reader, SceneReader)
+    assert daemon.watching  # a reader of its scenes: the scene below becomes an event
     give(daemon, Seen({"type": "deal"}), Seen({"type": "pig", "seat": 0, "discard": "orc"}))
     turn_seat = daemon.table.game.view(None)["turn"]
-    zone = daemon.reader.table.seat_position(turn_seat)
+    zone = TableGeometry().table(len(DEATHTRAP.seats)).seat_position(turn_seat)
     cards = TableScene((Piece("troll", zone, None), Piece("troll", zone, None)))
     give(daemon, SceneSeen(cards, 0.9))
     assert daemon.table.session.in_force[-1]["cards"] == ["troll", "troll"]

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import ImageDraw
 
+from companion.bundles.deathtrap import screens as deathtrap_screens
 from companion.games import deathtrap_sim, engine, rumble_sim, traps_sim, tricky_sim
 from companion.games.deathtrap import Deathtrap
-from companion.screens import deathtrap as deathtrap_screens
 from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text
 from companion.screens.common import HEADER, error_screen, headline, scoreboard
 from companion.screens.screen_set import compose

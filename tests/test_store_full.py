@@ -110,7 +110,7 @@ def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
     for _ in range(3):  # the game (the first offered), the number of seats, "start"
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
-    assert daemon.table is None and daemon.purpose == "new game"
+    assert daemon.table is None and daemon.asks == "new game"
     assert daemon.table_notice == "storage full: game not started"
     assert len(store.sessions()) == count
     make_room(store)

@@ -5,13 +5,11 @@ names, a disarm of a disarmed trap refused before the dice, what an undo took ba
 refusal's banner gone at the next action."""
 
 import pytest
+from table_driver import daemon_for
+from table_driver import type_keys as keys
 
-from companion.daemon.displays import MemoryScreen
 from companion.daemon.pages import Page, draw, with_notice
-from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
-from companion.screens.screen_set import compose
 from companion.table import Header, TableStore
 
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
@@ -27,33 +25,18 @@ def store(tmp_path):
         yield table_store
 
 
-def daemon_for(store, header):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
-                                         for n in range(len(header.seats))]
-    daemon = Daemon(store, screens=screens)
-    daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(header))
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def keys(daemon, typed, presses=None):
-    presses = presses or KeyPresses()
-    for key in typed:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
-    return presses
 
 
 def menu_text(daemon):
     """The menu as the screen shows it: the title, then the entries, '>' on the cursor."""
-    title, lines = daemon.dialogue.title_and_lines()
+    title, lines = daemon.menu.title_and_lines()
     return [title, *lines]
 
 
 def labels(daemon):
-    return [label for label, _ in daemon.dialogue.menu.entries]
+    return [label for label, _ in daemon.menu.entries]
 
 
 def shown(screen):
@@ -61,7 +44,7 @@ def shown(screen):
 
 
 def game_screens(daemon):
-    return compose(daemon.table.game, daemon.ui)
+    return daemon.game_images()
 
 
 def dealt(store):
@@ -80,7 +63,7 @@ def test_the_entry_menus_start_at_the_likely_event_and_the_seat_whose_turn_it_is
     keys(daemon, " ")
     assert menu_text(daemon)[0] == "play: seat"
     assert f"> {DEATHTRAP.seats[turn]}" in menu_text(daemon)
-    assert shown(screens["table"]) == draw(Page(*daemon.dialogue.title_and_lines())).tobytes()
+    assert shown(screens["table"]) == draw(Page(*daemon.menu.title_and_lines())).tobytes()
 
 
 def test_a_fresh_deathtrap_table_starts_the_entry_at_the_deal(store):
@@ -124,9 +107,9 @@ def test_cards_are_named_as_printed_and_one_picked_by_mistake_is_taken_back(stor
     keys(daemon, ",, ")  # back past the top, the dial wraps to the last entry: remove it
     assert menu_text(daemon)[0] == "play: cards" and "(remove Rat Man)" not in labels(daemon)
     keys(daemon, " ")  # "(done)" with nothing picked is not an empty play
-    assert menu_text(daemon)[0] == "cards: pick one first" and daemon.dialogue is not None
+    assert menu_text(daemon)[0] == "cards: pick one first" and daemon.menu is not None
     keys(daemon, ".. ,, ")  # Orc, then "(done)"
-    assert daemon.dialogue is None
+    assert daemon.menu is None
     assert daemon.table.session.in_force[-1]["cards"] == ["orc"]
 
 
@@ -144,7 +127,7 @@ def test_the_trap_dial_refuses_a_disarm_of_a_disarmed_trap_before_the_dice(store
     daemon, screens = disarmed(store)
     keys(daemon, " . ")  # the trap dial: T2, then its action
     keys(daemon, ".. ")  # "Disarm quick": refused at once, the dice are not asked for
-    assert daemon.ui.dial.step == "action"
+    assert daemon.dial_shown()["step"] == "action"
     notice = "refused: T2 is disarmed already"
     assert daemon.table_notice == notice
     plain = game_screens(daemon)
@@ -161,7 +144,7 @@ def test_manual_entry_refuses_a_disarm_of_a_disarmed_trap_once_its_square_is_cho
     keys(daemon, ".. ")  # disarm
     keys(daemon, " ")  # Ann
     keys(daemon, ". ")  # T2: refused before the mode and the dice
-    assert daemon.dialogue is None
+    assert daemon.menu is None
     assert len(daemon.table.session.entries) == 2
     assert daemon.table_notice == "refused: see Ann"
     message = "T2 is disarmed already [rule: disarm-disarmed]"
@@ -195,4 +178,4 @@ def test_a_refusal_banner_goes_at_the_next_action(store):
     keys(daemon, str(other + 1))  # a pass out of turn
     assert daemon.table_notice == f"refused: see {DEATHTRAP.seats[other]}"
     keys(daemon, " ")  # the dial opens the entry menu: no stale banner over it
-    assert shown(screens["table"]) == draw(Page(*daemon.dialogue.title_and_lines())).tobytes()
+    assert shown(screens["table"]) == draw(Page(*daemon.menu.title_and_lines())).tobytes()

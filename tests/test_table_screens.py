@@ -5,14 +5,15 @@ fed events of a table log, read off the screens the daemon drew."""
 
 import pytest
 from PIL import ImageDraw
+from table_driver import daemon_for
+from table_driver import type_keys as keys
 
-from companion.daemon.displays import MemoryScreen
+from companion.bundles.rumble import screens as rumble
+from companion.bundles.traps import screens as traps
+from companion.bundles.tricky import screens as tricky
 from companion.daemon.items import Fed
-from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.errors import RuleViolation
 from companion.games import rumble_sim, tricky_sim
-from companion.screens import rumble, traps, tricky
 from companion.screens.canvas import blank
 from companion.screens.common import final_place, headline, paragraph, placing, seat_header
 from companion.table import Header, TableStore
@@ -29,22 +30,8 @@ def store(tmp_path):
         yield table_store
 
 
-def daemon_for(store, header):
-    screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
-                                         for n in range(len(header.seats))]
-    daemon = Daemon(store, screens=screens)
-    daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(header))
-    daemon.refresh()
-    return daemon, {screen.name: screen for screen in screens}
 
 
-def keys(daemon, typed):
-    presses = KeyPresses()
-    for key in typed:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
 
 
 def feed(daemon, events):

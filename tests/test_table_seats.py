@@ -5,10 +5,10 @@ on every screen, in the confirm step and in the daemon's log lines; the table lo
 import logging
 
 import pytest
+from table_driver import type_keys as keys
 
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Seen
-from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header, TableStore
@@ -33,21 +33,14 @@ def dealt(store):
     return daemon, {screen.name: screen for screen in screens}
 
 
-def keys(daemon, typed):
-    presses = KeyPresses()
-    for key in typed:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
 
 
 def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     daemon, _ = dealt(store)
     turn = daemon.table.game.view(None)["turn"]
-    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5,
-                       f"play rat-man rat-man (seat {turn})"))
+    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5))
     daemon.refresh()
-    title = daemon.dialogue.title_and_lines()[0]
+    title = daemon.menu.title_and_lines()[0]
     assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"
 
 
@@ -85,7 +78,7 @@ def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
 
 
 def test_a_rumble_sighting_reads_as_a_sentence(store):
-    from companion.daemon.table import sighting_in_words
+    from companion.daemon.record import sighting_in_words
     from companion.games.rumble import Rumble
 
     game = Rumble(["Ann", "Bob", "Cy"], seed=1)

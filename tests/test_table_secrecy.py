@@ -5,6 +5,7 @@ own screen differs."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_driver import type_keys as press
 
 from companion.daemon.dialogues import DONE, REMOVE
 from companion.daemon.displays import MemoryScreen
@@ -27,16 +28,11 @@ def table(path):
     return store, daemon, {screen.name: screen for screen in screens}
 
 
-def press(daemon, keys, presses):
-    for key in keys:
-        for event in presses.events(key):
-            daemon.handle(event)
-            daemon.refresh()
 
 
 def choose(daemon, value, presses):
     """Turn the dial to the entry of ``value`` and press, as a person would."""
-    menu = daemon.dialogue.menu
+    menu = daemon.menu
     index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
     steps = index - menu.cursor
     press(daemon, ("." if steps > 0 else ",") * abs(steps) + " ", presses)

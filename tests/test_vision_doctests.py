@@ -7,9 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "deck", "events", "library", "markers", "optics", "photo", "placing",
-           "recognize", "settle", "sheet", "sources", "suits", "surfaces", "synthetic", "table",
-           "watch"]
+MODULES = ["art", "deck", "events", "library", "markers", "optics", "photo", "piles",
+           "placing", "recognize", "settle", "sheet", "sources", "suits", "surfaces", "synthetic",
+           "table", "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

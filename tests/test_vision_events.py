@@ -7,15 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision.events import (
+from companion.bundles.deathtrap.camera import deathtrap_events
+from companion.bundles.rumble.camera import (
     RoomLayout,
     RumblePositions,
-    SceneError,
-    deathtrap_events,
     rumble_events,
     rumble_positions,
-    tricky_events,
 )
+from companion.bundles.tricky.camera import tricky_events
+from companion.vision.events import SceneError
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CHEST_ID, character_marker
 from companion.vision.scene import Piece, TableScene

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.tricky.camera import tricky_events
 from companion.vision.art import game_items
-from companion.vision.events import tricky_events
 from companion.vision.scene import TableScene
 from companion.vision.settle import MotionMeter, SettleGate
 from companion.vision.sources import CameraWatch, FrameList, ImageFolder

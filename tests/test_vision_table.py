@@ -46,6 +46,14 @@ def test_three_markers_are_enough_and_with_fewer_the_last_view_stays(tilted):
     assert Rectifier(renderer.layout).locate(scene.image, three[:2]) is None
 
 
+def test_corners_read_at_half_size_are_refined_to_the_full_size_ones(tilted):
+    _, scene = tilted
+    full = {s.marker_id: s.corners for s in MarkerFinder().find(scene.image)}
+    half = {s.marker_id: s.corners for s in MarkerFinder(half_first=True).find(scene.image)}
+    assert set(full) == set(half) >= set(CORNER_IDS)
+    assert max(float(np.abs(full[i] - half[i]).max()) for i in full) < 0.5  # pixels
+
+
 def test_top_down_view_has_the_table_s_size(tilted):
     renderer, scene = tilted
     rectifier = Rectifier(renderer.layout)

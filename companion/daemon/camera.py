@@ -2,8 +2,9 @@
 
 The camera part only watches: it turns frames into settled ``TableScene`` s and puts them on
 the queue. The daemon's loop reads each scene against the one before with the game's mapper
-(``companion.vision.events``), using only the public view (whose turn it is), and proposes
-the events it finds as ``Seen`` items. Traps has no camera events: its dial is the encoder.
+(its bundle's ``camera``), using only the public view (whose turn it is), and proposes the
+events it finds as ``Seen`` items. A game whose bundle has no camera (Traps: its dial is the
+encoder) has no camera events.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from companion import bundles
 from companion.daemon.items import PartFailed, Seen
 from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
@@ -43,13 +45,6 @@ class TableGeometry:
 
         return TableLayout(width_mm=self.width_mm, height_mm=self.height_mm,
                            marker_mm=self.marker_mm, seats=seats)
-
-    def rooms(self, rooms: list[str], entry: str) -> Any:
-        """The Rumble rooms as laid: rows of ``room_columns`` tiles from ``rooms_origin_mm``."""
-        from companion.vision.events import RoomLayout
-
-        return RoomLayout.grid(rooms, self.room_columns, entry, self.rooms_origin_mm,
-                               self.room_tile_mm)
 
 
 @dataclass(frozen=True)
@@ -79,51 +74,26 @@ class SceneReader:
 
     def __init__(self, game: Game, geometry: TableGeometry | None = None) -> None:
         geometry = geometry or TableGeometry()
-        self.game_name = game.name
         self.before: Any = None
         # Zones are the seats of this game: the camera itself does not know how many there are.
         self.table = geometry.table(len(game.seats))
-        self.layout = None
-        if game.name == "rumble":
-            board = game.options.get("map") or {}
-            rooms = board.get("rooms") or [f"{r}{c}" for r in "ABC" for c in "1234"]
-            self.layout = geometry.rooms(list(rooms), board.get("entry", rooms[0]))
+        self.mapper = bundles.get(game.name).scene_mapper(game, geometry)
 
     def read(self, scene: Any, game: Game, confidence: float) -> list[Seen]:
         """The events that turn the previous settled scene into this one (SceneError if the
         change cannot be read without guessing; the scene is remembered either way)."""
-        from companion.vision import events as mappers
         from companion.vision.scene import TableScene
 
         scene = TableScene(tuple(replace(piece, zone=self.table.zone_of(piece.centre_mm))
                                  for piece in scene.pieces), scene.markers)
-        if self.before is None and self.game_name == "rumble":
-            self.before = scene  # the board as first seen is where the pieces stand
+        if self.mapper is None:
+            return []
+        if self.before is None and self.mapper.settles_first:
+            self.before = scene  # e.g. the board as first seen is where the pieces stand
             return []
         before, self.before = self.before or TableScene(()), scene
-        public = game.view(None)
-        turn = public.get("turn")
-        if self.game_name == "deathtrap":
-            found = mappers.deathtrap_events(before, scene, turn)
-        elif self.game_name == "tricky":
-            found = mappers.tricky_events(before, scene, turn)
-        elif self.game_name == "rumble" and isinstance(turn, int) and self.layout is not None:
-            characters = list(game.options.get("characters") or [])
-            found = mappers.rumble_events(
-                mappers.rumble_positions(before, self.layout, characters),
-                mappers.rumble_positions(scene, self.layout, characters), turn, self.layout.entry)
-        else:
-            found = []
-        return [Seen(event, confidence, _words(event)) for event in found]
-
-
-def _words(event: dict[str, Any]) -> str:
-    """A sighting for the confirm step: what was put down is public once on the table."""
-    shown = event.get("cards") or event.get("card") or event.get("character") \
-        or event.get("victim") or ""
-    if isinstance(shown, list):
-        shown = " ".join(shown)
-    return f"{event['type']} {shown} (seat {event.get('seat')})"
+        found = self.mapper.events(before, scene, game.view(None))
+        return [Seen(event, confidence) for event in found]
 
 
 def lowest_confidence(detections: list[Any]) -> float:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion import bundles
 from companion.daemon.config import Config, load_config
 from companion.daemon.displays import (
     BoardLog,
@@ -65,8 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "prints its score table; writes the screens as PNG files and an animated "
                     "GIF, and the table log, into --out. --quick plays short games instead "
                     "(one round of Deathtrap, one round per player of Tricky).")
-    demo.add_argument("game", metavar="GAME", nargs="?", choices=DEMO_ORDER,
-                      help=", ".join(DEMO_ORDER) + " (default: all four)")
+    demo.add_argument("game", metavar="GAME", nargs="?", choices=bundles.demo_games(),
+                      help=", ".join(bundles.demo_games()) + " (default: all of them)")
     demo.add_argument("--out", metavar="DIR", default="demo-out",
                       help="where the images and logs go (default: ./demo-out)")
     demo.add_argument("--seed", metavar="N", type=int, default=1,
@@ -209,10 +210,6 @@ def stop_on_signals(daemon: Daemon) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
-#: The demo's games, in the order it plays them.
-DEMO_ORDER = ("traps", "deathtrap", "tricky", "rumble")
-
-
 class ProgressLine:
     """How far a demo game has got, on ``stream``: one line rewritten in place on a terminal,
     else a line at each quarter (a log file gets four lines, not hundreds).
@@ -253,7 +250,7 @@ def run_demo(args: argparse.Namespace) -> int:
     check_requirements()
     out = Path(args.out)
     prepare_out(out)
-    for game in [args.game] if args.game else DEMO_ORDER:
+    for game in [args.game] if args.game else bundles.demo_games():
         try:
             result = play_demo(game, out, args.seed, quick=args.quick,
                                progress=ProgressLine(game, sys.stderr))

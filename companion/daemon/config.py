@@ -19,14 +19,16 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from companion import bundles
 from companion.daemon.camera import TableGeometry
 from companion.daemon.dialogues import seat_names
 from companion.errors import CompanionError, ConfigError, LogError
-from companion.games import ENGINES, engine
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
 from companion.table.log import Header
 
-GAMES = tuple(sorted(ENGINES))
+GAMES = bundles.names()
+#: The game a new game offers first unless the config says otherwise.
+DEFAULT_GAME = bundles.bundles()[0].name
 
 
 def _choice(*choices: str) -> dict[str, Any]:
@@ -42,7 +44,7 @@ class TableConfig:
     """Where the table log is kept and what a new game offers first."""
 
     db: str = ""  # empty: the state directory's table.db (companion.paths.default_db)
-    game: str = field(default="traps", metadata=_choice(*GAMES))
+    game: str = field(default=DEFAULT_GAME, metadata=_choice(*GAMES))
     seats: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cy"])
 
 
@@ -189,12 +191,12 @@ def _options(given: Any) -> dict[str, dict[str, Any]]:
     checked = {}
     for game, overrides in given.items():
         where = f"[options.{game}]"
-        if game not in ENGINES:
+        if game not in GAMES:
             raise ConfigError(f"{where}: unknown game (games: {', '.join(GAMES)})")
         if not isinstance(overrides, dict):
             raise ConfigError(f"{where}: must be a table of options, got {overrides!r}")
         try:
-            engine(game).resolve_options(overrides)
+            bundles.get(game).engine_class().resolve_options(overrides)
         except CompanionError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         checked[game] = overrides
@@ -214,7 +216,7 @@ def check_new_game_headers(config: Config) -> None:
     """Every header a new game started from the menu can get from this config, read back as
     the store reads it: a config must not start a game the store could not hold."""
     seats = config.table.seats
-    largest = max(engine(name).max_seats for name in GAMES)
+    largest = max(bundles.get(name).engine_class().max_seats for name in GAMES)
     if len(seats) > largest:
         raise ConfigError(f"[table] seats: at most {largest} names (the largest game's "
                           f"seats), got {len(seats)}")
@@ -222,7 +224,7 @@ def check_new_game_headers(config: Config) -> None:
     if problem:
         raise ConfigError(f"[table] seats: {problem}")
     for name in GAMES:
-        cls = engine(name)
+        cls = bundles.get(name).engine_class()
         for count in range(cls.min_seats, cls.max_seats + 1):
             header = Header(name, seat_names(seats, count), 0, config.options.get(name, {}))
             problem = _header_problem(header)

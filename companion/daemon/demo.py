@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import bundles
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import Hands, TablePlayer
@@ -29,19 +30,6 @@ from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
 
-#: Seats and options of each demo game: whole games, as the rules set them.
-DEMO_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    "traps": (3, {}),
-    "deathtrap": (4, {}),
-    "tricky": (3, {}),
-    "rumble": (3, {}),
-}
-#: ``--quick``: overrides that keep each game to a few hundred events at most.
-QUICK_GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    **DEMO_GAMES,
-    "deathtrap": (4, {"rounds": 1}),
-    "tricky": (3, {"rounds_per_player": 1}),
-}
 #: Called after each event played: (events played, events in the game).
 Progress = Callable[[int, int], None]
 #: The camera's sightings below this confidence go through the confirm step.
@@ -126,12 +114,13 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
     screens and GIF into ``out``; ``progress`` hears of each event played."""
     from companion.daemon.stage import Eyes, Stage
 
-    if game not in DEMO_GAMES:
-        raise CompanionError(f"unknown game {game!r} (games: {', '.join(DEMO_GAMES)})")
+    if game not in bundles.demo_games():
+        raise CompanionError(f"unknown game {game!r} (games: {', '.join(bundles.demo_games())})")
     started = time.perf_counter()
-    seats, options = (QUICK_GAMES if quick else DEMO_GAMES)[game]
-    simulator = importlib.import_module(f"companion.games.{game}_sim")
-    header_json, events = simulator.random_game(seed, seats, **options)
+    bundle = bundles.get(game)
+    assert bundle.demo is not None
+    seats, options = bundle.demo.settings(quick)
+    header_json, events = bundle.random_game(seed, seats, **options)
     header = Header.from_json(header_json)
     out.mkdir(parents=True, exist_ok=True)
     db = out / f"{game}.db"

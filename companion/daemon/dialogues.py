@@ -12,17 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion import bundles
 from companion.daemon.menus import Menu, Steps
-from companion.daemon.vocabulary import candidates, display
+from companion.daemon.vocabulary import Words
 from companion.errors import RuleViolation
-from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
 
-#: Events whose fields after ``seat`` may be that seat's secret (Rumble's secret characters,
-#: Tricky's face-down card): entered on the seat's own screen once the seat is chosen.
-PRIVATE_ENTRIES = {"rumble": ("secrets",), "tricky": ("play",)}
 #: Fields that name a seat (offered by name) whether or not their engine marks them so: Tricky's
 #: ``active`` player of a deal.
 SEAT_KEYS = ("seat", "active")
@@ -58,9 +55,9 @@ def new_game(default_game: str, default_seats: Sequence[str],
              options: Mapping[str, Mapping[str, Any]], known: Sequence[str] = ()) -> Steps:
     """Pick the game, the number of seats, then who sits where (``known``: the players of
     earlier games, the most recent first); a fresh random seed is drawn."""
-    games = sorted(ENGINES, key=lambda name: name != default_game)
-    name = yield Menu("New game", [(engine(g).title, g) for g in games])
-    cls = engine(name)
+    games = sorted(bundles.names(), key=lambda name: name != default_game)
+    name = yield Menu("New game", [(bundles.get(g).engine_class().title, g) for g in games])
+    cls = bundles.get(name).engine_class()
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
     menu = Menu(f"Seats: {cls.title}", [(str(n), n) for n in counts])  # cut at the end
@@ -124,8 +121,10 @@ def confirm(description: str) -> Steps:
     return answer
 
 
-def field_entries(game: Game, key: str, spec: Field, item: bool = False
-                   ) -> list[tuple[str, Any]]:
+def field_entries(words: Words, key: str, spec: Field, item: bool = False
+                  ) -> list[tuple[str, Any]]:
+    """The menu entries for field ``key`` of an event: (the words shown, the value)."""
+    game = words.game
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if key in SEAT_KEYS or spec.is_seat:
@@ -139,37 +138,7 @@ def field_entries(game: Game, key: str, spec: Field, item: bool = False
         low = spec.minimum if spec.minimum is not None else 0
         high = min(spec.maximum if spec.maximum is not None else low + 40, low + 40)
         return [(str(n), n) for n in range(low, high + 1)]
-    return [(display(game, key, value), value) for value in candidates(game, key)]
-
-
-def likely(game: Game) -> tuple[str | None, int | None]:
-    """The event type and the seat the game most likely waits for, from its public view:
-    the manual entry menus start there (None: no guess)."""
-    view = game.view(None)
-    if game.name == "deathtrap":
-        return {"deal": ("deal", None), "exchange": ("deal", None), "pig": ("pig", None),
-                "play": ("play", view["turn"])}.get(view["phase"], (None, None))
-    if game.name == "tricky":
-        phase, seat = view["phase"], view["to_play"]
-        if phase == "prepare":
-            active = view["active"]
-            if view["hero"] == "trickster" and not view["open_cards"]:
-                return "open_cards", seat
-            if seat != active:
-                return "trump", seat
-            if view["hero"] == "seer" and view["prediction"] is None:
-                return "predict", seat
-            return ("exchange" if view["exchanges"][active] is None else "play"), seat
-        return {"deal": ("deal", None), "hero": ("hero", seat), "play": ("play", seat),
-                "reveal": ("reveal", seat)}.get(phase, (None, None))
-    if game.name == "rumble":
-        waiting = view.get("waiting_for") or []
-        if waiting:
-            return "secrets", waiting[0]
-        return ("move", view["turn"]) if view["turn"] is not None else (None, None)
-    if game.name == "traps":
-        return "expose", None
-    return None, None
+    return [(words.display(key, value), value) for value in words.candidates(key)]
 
 
 def at(menu: Menu, value: Any) -> Menu:
@@ -181,17 +150,18 @@ def at(menu: Menu, value: Any) -> Menu:
     return menu
 
 
-def _pick_list(game: Game, kind: str, key: str, spec: Field, seat: int | None = None) -> Steps:
+def _pick_list(words: Words, kind: str, key: str, spec: Field, seat: int | None = None
+               ) -> Steps:
     """A list picked item by item. The first entry is always "(done)" (or "(leave out)" for an
     optional list not begun), so the items never move under the cursor; the last undoes the
     latest pick (one detent back from the top, as the dial wraps round)."""
     chosen: list[Any] = []
     hint = ""
-    items = field_entries(game, key, spec, item=True)
+    items = field_entries(words, key, spec, item=True)
     while True:
-        names = ", ".join(display(game, key, value) for value in chosen)
+        names = ", ".join(words.display(key, value) for value in chosen)
         head = ("(leave out)", LEAVE_OUT) if not chosen and not spec.required else ("(done)", DONE)
-        tail = [(f"(remove {display(game, key, chosen[-1])})", REMOVE)] if chosen else []
+        tail = [(f"(remove {words.display(key, chosen[-1])})", REMOVE)] if chosen else []
         title = hint or (f"{key}: {names}" if chosen else f"{kind}: {key}")
         menu = Menu(title, [head, *items, *tail], seat=seat)
         # The cursor stays on the item just picked: a pair is two presses.
@@ -227,26 +197,30 @@ def manual_entry(game: Game, seat: int | None = None,
 
     ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
     dial) fill in their fields without asking, where the chosen event type has them. The
-    menus start at the event and the seat the game most likely waits for.
+    menus start at the event and the seat the game most likely waits for (its bundle's
+    ``expected_entry``, from the public view).
     """
-    next_kind, next_seat = likely(game)
+    bundle, words = bundles.get(game.name), Words(game)
+    next_kind, next_seat = bundle.expected_entry(game)
     kind = yield at(Menu("Enter by hand", [*((name, name) for name in game.EVENTS),
                                            ("(new game)", NEW_GAME)]), next_kind)
     if kind is NEW_GAME:
         return NEW_GAME
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
-    private = kind in PRIVATE_ENTRIES.get(game.name, ())
+    # Fields after ``seat`` that may be the seat's secret (Rumble's secret characters,
+    # Tricky's face-down card) are entered on the seat's own screen once it is chosen.
+    private = kind in bundle.private_entries
     for key, spec in game.EVENTS[kind].items():
         owner = event.get("seat") if private else None  # where the secret may be entered
         if key in known:
             event[key] = known[key]
         elif spec.kind is list or (isinstance(spec.kind, tuple) and list in spec.kind):
-            picked = yield from _pick_list(game, kind, key, spec, owner)
+            picked = yield from _pick_list(words, kind, key, spec, owner)
             if picked is not LEAVE_OUT:
                 event[key] = picked
         else:
-            entries = field_entries(game, key, spec)
+            entries = field_entries(words, key, spec)
             if not spec.required:
                 entries = [("(leave out)", LEAVE_OUT), *entries]
             if not entries:

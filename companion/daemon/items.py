@@ -19,7 +19,6 @@ class Seen:
 
     event: dict[str, Any]
     confidence: float = 1.0
-    description: str = ""  # what was seen, in words, for the confirm step
 
 
 @dataclass

@@ -1,11 +1,15 @@
 """People at a simulated table: they play the events of a table log through a running daemon
 the way they would at a real table, and correct it when it gets something wrong.
 
-- Cards put down (Deathtrap and Tricky plays) and Rumble moves are shown to the camera; an
-  unsure sighting is answered at the confirm step.
-- The trap dial (expose, trigger, disarm) is turned detent by detent, and the seat taps.
-- A Deathtrap pass is a tap of the seat's button.
-- Anything else is entered by hand with the dial on the table screen.
+Each game's bundle (``table_play``) says how an event gets in (``route``):
+
+- "camera": put before the camera (Deathtrap and Tricky plays as cards, Rumble moves as the
+  board after them: the bundle's ``pictures``); an unsure sighting is answered at the confirm
+  step.
+- "dial": the game's own dial flow (the trap dial: expose, trigger, disarm) turned detent by
+  detent (the bundle's ``by_dial``), and the seat taps.
+- "button": a tap of the seat's button (a Deathtrap pass).
+- "by hand": anything else, entered with the dial on the table screen.
 - If the camera read something else than what was played, it is undone with a long press of
   the menu button and entered by hand.
 
@@ -15,15 +19,15 @@ same paths as real hardware (a test's hands drive mock pins, a fake hub and a fr
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from companion import bundles
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
 from companion.daemon.table import MENU, SWITCH, Daemon
+from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError
-from companion.screens.ui import ACTIONS
 
 Check = Callable[[], bool]
 
@@ -59,11 +63,14 @@ class TablePlayer:
     ``routes`` counts how each event got in: camera, dial, button, by hand, corrected.
     """
 
+    switch = SWITCH
+
     def __init__(self, daemon: Daemon, hands: Hands, stage: Stage | None) -> None:
         self.daemon = daemon
         self.hands = hands
         self.stage = stage
         self.routes: dict[str, int] = {}
+        self.seen = False  # the camera has been shown the table once
 
     # --- what the daemon shows ----------------------------------------------------------
 
@@ -79,6 +86,10 @@ class TablePlayer:
         in_force = self.table.session.in_force
         return len(in_force) == count + 1 and same(in_force[-1], event)
 
+    def ways(self) -> Any:
+        """The game's bundle's way of playing at a simulated table (None: all by hand)."""
+        return bundles.get(self.table.header.game).player()
+
     # --- one event ------------------------------------------------------------------------
 
     def play(self, event: dict[str, Any]) -> str:
@@ -86,9 +97,9 @@ class TablePlayer:
         count = self.in_force()
         route = self.route(event)
         if route == "camera":
-            self.by_camera(event, count)
+            self.by_camera(event)
         elif route == "dial":
-            self.by_dial(event, count)
+            self.ways().by_dial(self, event)
         elif route == "button":
             self.hands.tap(f"seat:{event['seat']}", lambda: self.in_force() != count)
         if not self.done(count, event):
@@ -108,77 +119,29 @@ class TablePlayer:
         return route
 
     def route(self, event: dict[str, Any]) -> str:
-        game, kind = self.table.header.game, event["type"]
-        if self.stage is not None and self.daemon.reader is not None:
-            if (game, kind) in (("deathtrap", "play"), ("tricky", "play")) \
-                    and not event.get("face_down"):
-                return "camera"
-            if game == "rumble" and kind in ("move", "fight", "escape"):
-                return "camera"
-        if game == "traps" and kind in ("expose", "trigger", "disarm") \
-                and "variable_die" not in event and (kind != "disarm" or "dice" in event):
-            return "dial"
-        if game == "deathtrap" and kind == "pass":
-            return "button"
-        return "by hand"
+        ways = self.ways()
+        if ways is None:
+            return "by hand"
+        return ways.route(self.table.game, event, self.stage is not None and self.daemon.watching)
 
     # --- the camera -----------------------------------------------------------------------
 
     def look(self, picture: Any) -> None:
         self.hands.show(picture, lambda: True)
 
-    def by_camera(self, event: dict[str, Any], count: int) -> None:
+    def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
-        game = self.table.game
-        if game.name == "rumble":
-            rooms = game.options["map"]["rooms"]
-            characters = game.options["characters"]
-            if self.daemon.reader is not None and self.daemon.reader.before is None:
-                now = game.view(None)
-                self.look(self.stage.board(rooms, now["positions"], now["chest"], characters))
-            after = copy.deepcopy(game)
-            after.apply(event)
-            view = after.view(None)
-            if view.get("adventure") != game.view(None).get("adventure"):
-                # The adventure ended: the board is set up afresh, seen before the next move.
-                self.look(self.stage.board(rooms, {}, None, characters))
-            else:
-                self.look(self.stage.board(rooms, view["positions"], view["chest"], characters))
-        else:
-            cards = event.get("cards") or [event["card"]]
-            self.look(self.stage.clear())
-            self.look(self.stage.play(event["seat"], cards))
+        for picture in self.ways().pictures(self.stage, self.table.game, event, not self.seen):
+            self.look(picture)
+        self.seen = True
         self.confirm(event)
 
     def confirm(self, event: dict[str, Any]) -> None:
         """Answer the confirm step: yes if the camera saw what was played, else no."""
-        while self.daemon.purpose == "confirm" and self.daemon.unsure:
-            answer = same(self.daemon.unsure[0].event, event)
-            pending = len(self.daemon.unsure)
-            self.choose(answer, lambda pending=pending: len(self.daemon.unsure) < pending)
-
-    # --- the trap dial ----------------------------------------------------------------------
-
-    def by_dial(self, event: dict[str, Any], count: int) -> None:
-        ui = self.daemon.ui
-        squares = list(self.table.game.options["squares"])
-        action = event.get("mode", event["type"])
-        self.hands.tap(SWITCH, lambda: ui.dial is not None)
-        self.turn_dial(squares.index(event["square"]), lambda: ui.dial.square == event["square"])
-        self.hands.tap(SWITCH, lambda: ui.dial.step == "action")
-        self.turn_dial(ACTIONS.index(action), lambda: ui.dial.action == action)
-        if event["type"] == "disarm":
-            self.hands.tap(SWITCH, lambda: ui.dial.step == "dice")
-            first, second = event["dice"]
-            self.turn_dial(first - 1, lambda: ui.dial.dice[0] == first)
-            self.hands.tap(SWITCH, lambda: ui.dial.die == 1)
-            self.turn_dial(second - 1, lambda: ui.dial.dice[1] == second)
-        else:
-            self.hands.tap(SWITCH, lambda: ui.dial.step == "clicks")
-            clicks = event.get("clicks", 0)
-            # The physical dial is exposed by turning it counter-clockwise.
-            self.turn_dial(-clicks, lambda: ui.dial.clicks == clicks)
-        self.hands.tap(f"seat:{event['seat']}", lambda: ui.dial is None)
+        while self.daemon.asks == "confirm" and self.daemon.sightings:
+            answer = same(self.daemon.sightings[0], event)
+            pending = len(self.daemon.sightings)
+            self.choose(answer, lambda pending=pending: len(self.daemon.sightings) < pending)
 
     def turn_dial(self, detents: int, until: Check) -> None:
         if detents:
@@ -188,8 +151,9 @@ class TablePlayer:
 
     def by_hand(self, event: dict[str, Any]) -> None:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
-        self.hands.hold(SWITCH, lambda: self.daemon.purpose == "entry")
+        self.hands.hold(SWITCH, lambda: self.daemon.asks == "entry")
         game = self.table.game
+        words = Words(game)
         kind = event["type"]
         steps: list[Any] = [kind]
         for key, spec in game.EVENTS[kind].items():
@@ -199,29 +163,32 @@ class TablePlayer:
                 steps += event[key] + ([DONE] if len(event[key]) < MAX_LIST else [])
             elif key not in event:
                 steps.append(LEAVE_OUT)
-            elif field_entries(game, key, spec):
+            elif field_entries(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
-            if self.daemon.purpose != "entry":
+            if self.daemon.asks != "entry":
                 break
-            menu = self.daemon.dialogue.menu if self.daemon.dialogue else None
-            self.choose(wanted, lambda menu=menu: self.daemon.dialogue is None
-                        or self.daemon.dialogue.menu is not menu)
+            menu = self.daemon.menu
+            self.choose(wanted, lambda menu=menu: self.daemon.menu is None
+                        or self.daemon.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
         """Turn the dial to the entry whose value is ``wanted`` and press."""
-        dialogue = self.daemon.dialogue
-        if dialogue is None:
+        menu = self.daemon.menu
+        if menu is None:
             raise PlayError("no menu is open")
-        menu = dialogue.menu
-        matches = [i for i, (_, value) in enumerate(menu.entries) if _matches(value, wanted)]
+        matches = [i for i, value in enumerate(menu.values()) if _matches(value, wanted)]
         if not matches:
-            self.hands.hold(MENU, lambda: self.daemon.dialogue is None)
+            self.hands.hold(MENU, lambda: self.daemon.menu is None)
             raise PlayError(f"{wanted!r} is not offered in the menu '{menu.title}'")
         target = matches[0]
         if target != menu.cursor:
-            self.hands.turn(target - menu.cursor, lambda: menu.cursor == target)
+            self.hands.turn(target - menu.cursor, lambda: self._cursor() == target)
         self.hands.tap(SWITCH, until)
+
+    def _cursor(self) -> int | None:
+        menu = self.daemon.menu
+        return menu.cursor if menu is not None else None
 
 
 def _matches(value: Any, wanted: Any) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion import bundles
 from companion.errors import CompanionError
 from companion.games import engine
 from companion.history.records import Play
@@ -56,13 +57,14 @@ def _save(figure: Any, axes: Any, target: Path) -> None:
 
 
 def plot_game(play: Play, target: Path) -> None:
-    """One line per player: their total after each round (Traps: after each disarm)."""
+    """One line per player: their total after each step of its track (a round; Traps: a
+    disarm: the bundle's ``step``)."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
     steps = list(range(len(play.track) + 1))
     for seat, name in enumerate(play.seats):
         axes.plot(steps, [0] + [totals[seat] for totals in play.track], marker="o", label=name)
-    step = "disarm" if play.game == "traps" else "round"
+    step = bundles.get(play.game).step
     axes.set_xlabel(f"after {step}")
     axes.set_ylabel("total")
     axes.set_title(f"{engine(play.game).title}, session {play.session}")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from companion.games import engine
 from companion.history.league import League
 from companion.history.records import Play
+from companion.places import ordinal
 from companion.terminal import shown
 
 
@@ -14,12 +15,6 @@ def when(play: Play) -> str:
     """"2026-01-03 20:15" (as stored, UTC) and the length of play if known."""
     stamp = play.started[:16].replace("T", " ")
     return stamp + (f"  {play.minutes} min" if play.minutes is not None else "")
-
-
-def ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10,
-                                                                                  "th")
-    return f"{place}{suffix}"
 
 
 def score_line(play: Play) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.places import ordinal
 from companion.screens.canvas import (
     HEIGHT,
     OFF,
@@ -99,12 +100,6 @@ def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
     body(draw, box, what, "hold your button to peek")
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def placing(totals: Sequence[int], seat: int) -> str:

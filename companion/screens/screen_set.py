@@ -11,54 +11,35 @@ screen from ``game.view(N)`` only, so no screen can show what its view does not 
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from PIL import Image
 
+from companion import bundles
 from companion.games.base import Game
-from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
-from companion.screens.panel import Panel
 from companion.screens.ui import TableUI
-
-GAME_SCREENS: dict[str, ModuleType] = {
-    "deathtrap": deathtrap, "rumble": rumble, "traps": traps, "tricky": tricky}
 
 
 def table_image(game: Game, ui: TableUI) -> Image.Image:
+    screens = bundles.get(game.name).screen_module()
     dial = ui.dial_shown()
     if dial is not None:
-        return traps.dial_flow(dial)
+        return screens.dial_flow(dial)
     if ui.page == "scores":
         return scoreboard("Scores", game.seats, game.totals())
-    return GAME_SCREENS[game.name].table(game.view(None), game.seats)
+    return screens.table(game.view(None), game.seats)
 
 
 def seat_image(game: Game, ui: TableUI, seat: int) -> Image.Image:
     message = ui.error(seat)
     if message is not None:
         return error_screen(message)
-    return GAME_SCREENS[game.name].seat(game.view(seat), game.seats, ui.peeking(seat))
+    return bundles.get(game.name).screen_module().seat(game.view(seat), game.seats,
+                                                       ui.peeking(seat))
 
 
 def compose(game: Game, ui: TableUI) -> dict[str, Image.Image]:
-    """Every screen's image: ``table`` and ``seat:N`` for each seat."""
+    """Every screen's image: ``table`` and ``seat:N`` for each seat (each game's screens are
+    its bundle's ``screens``)."""
     images = {"table": table_image(game, ui)}
     images.update({f"seat:{seat}": seat_image(game, ui, seat) for seat in range(len(game.seats))})
     return images
-
-
-class Screens:
-    """The panels of the table; ``show`` writes only the screens whose image changed."""
-
-    def __init__(self, panels: dict[str, Panel]) -> None:
-        self.panels = panels
-
-    def show(self, images: dict[str, Image.Image]) -> list[str]:
-        """Show each image on its panel (if wired); the names of the screens redrawn."""
-        return [name for name, image in images.items()
-                if name in self.panels and self.panels[name].show(image)]
-
-    def close(self) -> None:
-        for panel in self.panels.values():
-            panel.close()

@@ -1,4 +1,4 @@
-"""What the table's controls ask of the screens: peeks, errors, the trap-dial flow.
+"""What the table's controls ask of the screens: peeks, errors, a game's own dial flow.
 
 Pure: time arrives with each call. ``handle`` takes one :class:`InputEvent` and returns the
 table-log event it completes, if any (the daemon applies it and, if the rules refuse it,
@@ -6,13 +6,13 @@ calls ``refused`` so the error shows on that seat's screen).
 
 - A seat button held past the hold time is a peek: the seat's secret shows until the
   button is released or ``peek_timeout_s`` has passed.
-- A seat button tapped (released before the hold time) is that seat's action: in
-  ``deathtrap`` a pass; in ``traps`` the exposing or disarming seat confirming the dial.
-- The menu button cancels the trap dial if it is open, else switches the table screen between
+- A seat button tapped (released before the hold time) is that seat's action: what the
+  game's bundle says a tap is (a Deathtrap pass), or the seat finishing the game's dial flow
+  (the Traps trap dial: the exposing or disarming seat confirming it).
+- The menu button cancels the dial flow if it is open, else switches the table screen between
   play and scores.
-- The trap dial (``traps``): press (or turn) the dial, turn to the square, press, turn to the
-  action, press, then turn counter-clockwise one detent per click (or enter the two dice), and
-  the acting seat taps its button.
+- A game with its own dial flow (its bundle's ``dial``) begins it at a press or a turn of the
+  dial; the flow takes the turns and presses until a seat's tap finishes it.
 
 >>> ui = TableUI("deathtrap", seats=4)
 >>> ui.handle(InputEvent("press", "seat:2"), 0.0)
@@ -22,91 +22,36 @@ calls ``refused`` so the error shows on that seat's screen).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from companion import bundles
+from companion.errors import OptionError
 from companion.hardware.events import InputEvent
 
 ERROR_SECONDS = 5.0
-ACTIONS = ("expose", "trigger", "quick", "slow")
-
-
-@dataclass
-class DialFlow:
-    """The trap dial, step by step: ``square`` -> ``action`` -> ``clicks`` or ``dice``."""
-
-    squares: Sequence[str]
-    step: str = "square"
-    square_index: int = 0
-    action_index: int = 0
-    clicks: int = 0
-    dice: list[int] = field(default_factory=lambda: [0, 0])
-    die: int = 0  # which of the dice the dial sets
-
-    @property
-    def square(self) -> str:
-        return self.squares[self.square_index]
-
-    @property
-    def action(self) -> str:
-        return ACTIONS[self.action_index]
-
-    def turn(self, detents: int) -> None:
-        if self.step == "square":
-            self.square_index = (self.square_index + detents) % len(self.squares)
-        elif self.step == "action":
-            self.action_index = (self.action_index + detents) % len(ACTIONS)
-        elif self.step == "clicks":
-            # The physical dial is exposed by turning it counter-clockwise (-1 detents).
-            self.clicks = max(0, self.clicks - detents)
-        else:
-            self.dice[self.die] = (self.dice[self.die] + detents - 1) % 6 + 1
-
-    def press(self) -> None:
-        if self.step == "square":
-            self.step = "action"
-        elif self.step == "action":
-            self.step = "clicks" if self.action in ("expose", "trigger") else "dice"
-            if self.step == "dice":
-                self.dice = [1, 1]
-        elif self.step == "dice":
-            self.die = 1 - self.die
-
-    def event(self, seat: int) -> dict[str, Any] | None:
-        """The traps event this flow describes, done by ``seat``; None if not complete."""
-        if self.step == "clicks":
-            if self.clicks == 0 and self.action == "expose":
-                return None
-            event: dict[str, Any] = {"type": self.action, "seat": seat, "square": self.square}
-            if self.clicks:
-                event["clicks"] = self.clicks
-            return event
-        if self.step == "dice":
-            return {"type": "disarm", "seat": seat, "square": self.square, "mode": self.action,
-                    "dice": list(self.dice)}
-        return None
-
-    def shown(self) -> dict[str, Any]:
-        """What the table screen draws."""
-        return {"step": self.step, "square": self.square, "action": self.action,
-                "clicks": self.clicks, "dice": list(self.dice), "die": self.die}
 
 
 class TableUI:
-    """Peeks, errors, the table screen's page and the trap dial, for one game at one table."""
+    """Peeks, errors, the table screen's page and the game's dial flow, for one game at one
+    table. ``options`` are the game's (the flow is made from them: the Traps squares)."""
 
-    def __init__(self, game: str, seats: int, *, squares: Sequence[str] = (),
-                 peek_timeout_s: float = 5.0, error_s: float = ERROR_SECONDS) -> None:
+    def __init__(self, game: str, seats: int, *, peek_timeout_s: float = 5.0,
+                 error_s: float = ERROR_SECONDS, **options: Any) -> None:
         self.game = game
         self.seats = seats
-        self.squares = list(squares)
+        try:
+            self._bundle: bundles.Bundle | None = bundles.get(game)
+        except OptionError:  # no game yet (the daemon before its first session)
+            self._bundle = None
+        self._options = options
+        #: The game has its own dial flow: a tap of the dial begins it (not a manual entry).
+        self.has_flow = self._new_flow() is not None
         self.peek_timeout_s = peek_timeout_s
         self.error_s = error_s
         self.peeks: dict[int, float] = {}  # seat -> when the peek began
         self.errors: dict[int, tuple[str, float]] = {}  # seat -> (message, shown until)
         self.page = "play"
-        self.dial: DialFlow | None = None
+        self.dial: bundles.Flow | None = None
         self._held: set[int] = set()
 
     # --- what the screens ask ------------------------------------------------------
@@ -120,6 +65,9 @@ class TableUI:
 
     def dial_shown(self) -> dict[str, Any] | None:
         return self.dial.shown() if self.dial else None
+
+    def _new_flow(self) -> bundles.Flow | None:
+        return self._bundle.flow(self._options) if self._bundle is not None else None
 
     # --- what happens at the table -------------------------------------------------
 
@@ -145,15 +93,16 @@ class TableUI:
                 self.dial = None  # a tap leaves the dial, back to the squares
             else:
                 self.page = "scores" if self.page == "play" else "play"
-        elif self.game == "traps" and self.squares:
+        elif self.has_flow:
             if event.control.startswith("encoder-switch") and event.kind == "press":
                 if self.dial is None:
-                    self.dial = DialFlow(self.squares)
+                    self.dial = self._new_flow()
                 else:
                     self.dial.press()
             elif event.kind == "dial":
-                if self.dial is None:  # turning the dial begins it too, at the first square
-                    self.dial = DialFlow(self.squares)
+                if self.dial is None:  # turning the dial begins it too, at its first step
+                    self.dial = self._new_flow()
+                assert self.dial is not None
                 self.dial.turn(event.value)
         return None
 
@@ -175,11 +124,9 @@ class TableUI:
         return None
 
     def _tap(self, seat: int) -> dict[str, Any] | None:
-        if self.game == "deathtrap":
-            return {"type": "pass", "seat": seat}
-        if self.game == "traps" and self.dial is not None:
+        if self.dial is not None:
             event = self.dial.event(seat)
             if event is not None:
                 self.dial = None
             return event
-        return None
+        return self._bundle.tap(seat) if self._bundle is not None else None

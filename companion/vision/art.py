@@ -1,4 +1,5 @@
-"""Procedurally drawn demo art for the four games' cards and tiles (we have no artwork).
+"""Procedurally drawn demo art for the games' cards and tiles (we have no artwork); each
+game's set is its bundle's ``art``.
 
 Every face carries its name, a big value, a colour band and a pattern seeded by its id, so
 each one is distinct for the camera the way printed artwork is.
@@ -10,25 +11,23 @@ each one is distinct for the camera the way printed artwork is.
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 
 import cv2
 import numpy as np
+
+from companion import bundles
+from companion.errors import CompanionError
 
 #: Art resolution: pixels per millimetre of the physical card.
 ART_PX_PER_MM = 4
 #: Physical sizes (mm): a standard card, a Rumble room tile, a trap tile.
 SIZES_MM = {"card": (63.0, 88.0), "tile": (90.0, 90.0), "trap": (60.0, 60.0)}
-GAMES = ("deathtrap", "tricky", "rumble", "traps")
+#: The games with demo art, in the registry's order.
+GAMES = tuple(bundle.name for bundle in bundles.bundles() if bundle.art)
 
-SUIT_COLOURS = {"red": (50, 50, 200), "blue": (190, 90, 30), "yellow": (40, 200, 230),
-                "green": (60, 150, 40)}
-SPECIALS = [("chaindog", "Chaindog", "W"), ("red-lotus", "Red Lotus", "W"),
-            ("exploding-pig", "Exploding Pig", "P"), ("killing-machine", "Killing Machine", "K")]
 
 
 @dataclass(frozen=True)
@@ -50,65 +49,20 @@ class ArtItem:
         return SIZES_MM[self.kind]
 
 
-def _data(name: str) -> dict | None:
-    """A component data file shipped with the package, if this build has it."""
-    try:
-        text = resources.files("companion.data").joinpath(name).read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
-        return None
-    return json.loads(text)
-
-
-def _hue_colour(fraction: float) -> tuple[int, int, int]:
+def hue_colour(fraction: float) -> tuple[int, int, int]:
+    """A bright colour at ``fraction`` round the hue circle (BGR): one per card of a set."""
     hsv = np.uint8([[[int(fraction * 179) % 180, 170, 200]]])
     b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
     return int(b), int(g), int(r)
 
 
-def deathtrap_items() -> list[ArtItem]:
-    data = _data("deathtrap-deck.json") or {"creatures": [
-        {"id": i, "name": i.replace("-", " ").title(), "value": v} for v, i in enumerate(
-            ["rat-man", "orc", "skeleton", "zombie", "warrior", "snake-girl", "priestess",
-             "dwarf", "troll", "ninja", "manticore", "pit-fiend", "bloodbeast"], start=1)]}
-    creatures = data["creatures"]
-    items = [ArtItem(c["id"], c["name"], str(c["value"]), _hue_colour(n / len(creatures)), "card")
-             for n, c in enumerate(creatures)]
-    items += [ArtItem(i, t, v, (40, 40, 40) if i == "killing-machine" else (90, 60, 150), "card")
-              for i, t, v in SPECIALS]
-    return items
-
-
-def tricky_items() -> list[ArtItem]:
-    data = _data("tricky-deck.json") or {}
-    suits = [c["suit"] for c in data.get("colours", [])] or list(SUIT_COLOURS)
-    values = data.get("values", list(range(8)))
-    return [ArtItem(f"{s}-{v}", s.title(), str(v), SUIT_COLOURS.get(s, (128, 128, 128)), "card")
-            for s in suits for v in values]
-
-
-def rumble_items() -> list[ArtItem]:
-    data = _data("rumble-map.json") or {}
-    rooms = data.get("map", {}).get("rooms") or [f"{r}{c}" for r in "ABC" for c in "1234"]
-    return [ArtItem(room, "Room", room, _hue_colour(n / len(rooms) * 0.8 + 0.05), "tile")
-            for n, room in enumerate(rooms)]
-
-
-def traps_items() -> list[ArtItem]:
-    data = _data("traps-catalog.json") or {}
-    traps = data.get("traps") or {t: {"name": t.replace("-", " ").title()} for t in [
-        "buzz-saw", "cage", "falling-weight", "fire-jets", "jaws-of-doom", "monstrous-hand",
-        "noxious-acid-pool", "spiked-pit"]}
-    return [ArtItem(t, info.get("name", t), "T", _hue_colour(n / len(traps)), "trap")
-            for n, (t, info) in enumerate(traps.items())]
-
-
 def game_items(game: str) -> list[ArtItem]:
-    """The demo art set of one game (``deathtrap``, ``tricky``, ``rumble``, ``traps``)."""
-    makers = {"deathtrap": deathtrap_items, "tricky": tricky_items, "rumble": rumble_items,
-              "traps": traps_items}
-    if game not in makers:
-        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return makers[game]()
+    """The demo art set of one game (its bundle's ``art``)."""
+    try:
+        bundle = bundles.get(game)
+    except CompanionError as error:
+        raise ValueError(str(error)) from None
+    return bundle.art_items()
 
 
 def _text(img: np.ndarray, text: str, centre: tuple[int, int], height: int,

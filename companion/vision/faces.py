@@ -224,10 +224,12 @@ class FaceIndex:
         diff = np.abs(faces[:, None, :] - tints[None, :, :]) * cells[None]
         return self.TINT_WEIGHT * diff.sum(axis=2) / np.maximum(cells.sum(axis=1), 1.0)[None]
 
-    def align(self, image: np.ndarray, corners: np.ndarray, entry: int) -> np.ndarray | None:
+    def align(self, image: np.ndarray, corners: np.ndarray, entry: int,
+              on_top: Sequence[np.ndarray] = ()) -> np.ndarray | None:
         """The corners of a quad read as face ``entry``, moved so that the face's print lines
         up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
-        card corners and a slight bend are each a pixel or two off. None if it does not
+        card corners and a slight bend are each a pixel or two off. ``on_top``: outlines of
+        cards lying over it (only the part in view is lined up). None if it does not
         converge or wanders off."""
         shape = next(c for c in self.classes if entry in c.entries)
         w, h = shape.size
@@ -236,10 +238,12 @@ class FaceIndex:
             self._grey[entry] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
         patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
         warp = np.eye(3, dtype=np.float32)
-        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-4)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-3)
+        seen = (None if not on_top else
+                (_in_view(corners, (w, h), on_top) > 0).astype(np.uint8) * 255)
         try:
             _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
-                                           cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
+                                           cv2.MOTION_HOMOGRAPHY, criteria, seen, 5)
         except cv2.error:
             return None
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])

@@ -27,15 +27,33 @@ back in the pixels of the image given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from companion.vision.detection import (
+    Detection,
+    Thresholds,
+    gap,
+    intersect,
+    near,
+    nearest_card,
+    on_marker,
+    overlaps,
+    printed_in_black_and_white,
+    same,
+    same_card,
+    share_in_view,
+    strongest,
+    touches,
+)
 from companion.vision.faces import Score, print_level
+from companion.vision.features import FeatureMatcher
 from companion.vision.finder import CardFinder, TableBackground, shrink
-from companion.vision.library import FACE_LONG, CardLibrary
+from companion.vision.library import CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
+from companion.vision.piles import PileReader
 from companion.vision.quads import (
     Blob,
     laid_like,
@@ -49,72 +67,23 @@ from companion.vision.quads import (
 WORK_LONG = 2048
 
 
-@dataclass(frozen=True)
-class Detection:
-    """An enrolled face found in an image.
-
-    ``corners``: image pixels, the face's own top-left, top-right, bottom-right, bottom-left
-    (for a card that looks the same turned round, either of its two ways up).
-    ``confidence``: 0..1, how far the face stands clear of the nearest other one;
-    ``method``: ``template`` or ``features``.
-    """
-
-    item_id: str
-    corners: np.ndarray
-    confidence: float
-    method: str
-
-    @property
-    def centre(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
-
-    def as_json(self) -> dict:
-        return {"id": self.item_id,
-                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
-                "confidence": round(self.confidence, 3)}
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """How sure a match must be. Scores are correlations of high-passed colour (-1..1)."""
-
-    min_score: float = 0.6
-    #: Clear of the best other face by this much, once lined up (look-alikes such as the 7
-    #: and 8 of clubs stood 0.09-0.12 clear when right, on real photos).
-    margin: float = 0.05
-    #: Stricter for a guessed rectangle inside a blob of several cards.
-    split_score: float = 0.65
-    split_margin: float = 0.06
-    #: A margin this wide or wider is full confidence, and needs no lining up.
-    sure_margin: float = 0.15
-    #: Near twins: the likeliest face must fit this closely, and the gap be this share of
-    #: the twins' own difference (the quad lies this far past the midpoint, towards it).
-    twin_score: float = 0.92
-    twin_share: float = 0.5
-    #: A face must score this share of the way from its nearest neighbour's likeness to 1.
-    beyond_nearest: float = 0.08
-    #: Below this first score a quad is not worth lining up.
-    align_from: float = 0.15
-    detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
-    min_inliers: int = 10
-    feature_regions: int = 5  # most regions per frame given to the feature matcher
-    inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
-    part_score: float = 0.4  # the part of a feature-matched card in view must score this
-
-
 class Recognizer:
     """Finds the enrolled faces of a library in BGR images."""
 
     def __init__(self, library: CardLibrary, finder: CardFinder | None = None,
                  thresholds: Thresholds | None = None, use_features: bool = True,
-                 use_templates: bool = True) -> None:
+                 use_templates: bool = True, piles: bool = True) -> None:
+        """``piles``: look for copies of a card read lying under it (a Deathtrap play of
+        several cards of one kind); it costs time only where a blob is left unexplained."""
         self.library = library
+        self.piles = piles
         self.finder = finder or CardFinder()
         self.limits = thresholds or Thresholds()
         self.use_features = use_features
         self.use_templates = use_templates
-        self.marker_finder = MarkerFinder()
-        self._sift = cv2.SIFT_create(nfeatures=800)
+        self.marker_finder = MarkerFinder(half_first=True)
+        self.features = FeatureMatcher(library, self.limits)
+        self.pile_reader = PileReader(library, self.limits)
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
                   background: TableBackground | None = None) -> list[Detection]:
@@ -132,7 +101,7 @@ class Recognizer:
             markers = self.marker_finder.find(work)
         else:
             markers = [replace(m, corners=m.corners * factor) for m in markers]
-        markers = [m for m in markers if _printed_in_black_and_white(work, m)]
+        markers = [m for m in markers if printed_in_black_and_white(work, m)]
         found = self.detect(work, markers, background)
         if factor == 1.0:
             return found
@@ -146,27 +115,34 @@ class Recognizer:
             for quad in candidates.quads:
                 # The same card seen by another cue and read already (lined up with its
                 # print if it was a close call): once is enough.
-                if any(_same_card(quad, h.corners) for h in hits):
+                if any(same_card(quad, h.corners) for h in hits):
                     continue
-                if not _on_marker(quad, markers) and self.fits_a_face(quad):
+                if not on_marker(quad, markers) and self.fits_a_face(quad):
                     hit = self.identify(image, quad)
                     if hit is not None:
                         hits.append(hit)
-        detections = _strongest(hits)
+        detections = strongest(hits)
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
         puzzling = []
         for blob in candidates.blobs:
-            if blob.outline is not None and _on_marker(blob.outline, markers):
+            if blob.outline is not None and on_marker(blob.outline, markers):
                 continue
-            known = [d for d in detections if _touches(d.corners, blob)]
+            known = [d for d in detections if touches(d.corners, blob)]
             if self._explained(image, blob, known):
                 continue
-            model = _nearest_card(blob, detections)
+            model = nearest_card(blob, detections)
             found = (self._split(image, blob, card_long, known, model) if self.use_templates
                      else [])
             detections += [hit for hit in found
-                           if not any(_overlaps(hit, d) for d in detections)]
+                           if not any(overlaps(hit, d) for d in detections)]
+            if (self.piles and self.use_templates
+                    and not self._explained(image, blob, known + found)):
+                # A pile: copies of a card read here lying under it.
+                for top in known + found:
+                    copies = self.pile_reader.copies(image, blob, top, detections)
+                    detections += copies
+                    found += copies
             if self.use_features and not self._explained(image, blob, known + found):
                 puzzling.append(blob)
         if puzzling:
@@ -175,10 +151,14 @@ class Recognizer:
             grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.feature_regions]:
-                known = [d for d in detections if _touches(d.corners, blob)]
-                for hit in self._match_features(image, grey, blob, card_long, known):
-                    if not any(_overlaps(hit, d) for d in detections):
-                        detections.append(hit)
+                known = [d for d in detections if touches(d.corners, blob)]
+                found = [hit for hit in self.features.match(image, grey, blob, card_long, known)
+                         if not any(overlaps(hit, d) for d in detections)]
+                detections += found
+                if (self.piles and self.use_templates and found
+                        and not self._explained(image, blob, known + found)):
+                    for top in found:
+                        detections += self.pile_reader.copies(image, blob, top, detections)
         return detections
 
     def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
@@ -252,12 +232,12 @@ class Recognizer:
                        for x, y in checks):
                     continue
                 quad = order_corners(quad)
-                if any(_same(quad, t, reach) for t in guessed) or any(
-                        _near(quad, d.corners) for d in [*known, *hits]):
+                if any(same(quad, t, reach) for t in guessed) or any(
+                        near(quad, d.corners) for d in [*known, *hits]):
                     continue  # tried already, or where a card has been read
                 guessed.append(quad)
                 quad = snap_to_outline(quad, blob.contour)
-                if any(_same(quad, t, reach) for t in tried):
+                if any(same(quad, t, reach) for t in tried):
                     continue
                 tried.append(quad)
                 hit = self.identify(image, quad, self.limits.split_score,
@@ -270,8 +250,8 @@ class Recognizer:
             for quad in laid_like(model, blob.contour, min(quad_sides(model))):
                 middle = quad.mean(axis=0)
                 if (cv2.pointPolygonTest(inside, (float(middle[0]), float(middle[1])), False) < 0
-                        or any(_same(quad, t, reach) for t in guessed)
-                        or any(_near(quad, d.corners) for d in [*known, *hits])):
+                        or any(same(quad, t, reach) for t in guessed)
+                        or any(near(quad, d.corners) for d in [*known, *hits])):
                     continue
                 guessed.append(quad)
                 tried.append(quad)
@@ -279,17 +259,17 @@ class Recognizer:
                                     self.limits.split_margin)
                 if hit is not None:
                     hits.append(hit)
-        kept = list(known) + _strongest(hits, list(known))
+        kept = list(known) + strongest(hits, list(known))
         if not kept:
             return kept
         # The cards found lie on top; look again under them, leaving out what they hide.
         for quad in tried:
-            hidden_by = [k.corners for k in kept if _intersect(k.corners, quad)]
+            hidden_by = [k.corners for k in kept if intersect(k.corners, quad)]
             if not hidden_by:
                 continue
             hit = self.identify(image, quad, self.limits.split_score, self.limits.split_margin,
                                 on_top=hidden_by)
-            if hit is not None and not any(_overlaps(hit, k) for k in kept):
+            if hit is not None and not any(overlaps(hit, k) for k in kept):
                 kept.append(hit)
         return kept[len(known):]
 
@@ -310,14 +290,14 @@ class Recognizer:
         ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
         hide is left out of the comparison (and too little in view is no read at all).
         """
-        if on_top and _share_in_view(quad, on_top) < 0.55:
+        if on_top and share_in_view(quad, on_top) < 0.55:
             return None
         index = self.library.index
         scores = index.scores(image, order_corners(quad), list(on_top) or None,
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
-        if not on_top and (_gap(scores) < self.limits.sure_margin
+        if not on_top and (gap(scores) < self.limits.sure_margin
                            or scores[0].score < self._bar(scores[0].entry, 0.0)):
             # A close call: line the likeliest face up with the print and compare again.
             aligned = index.align(image, scores[0].corners, scores[0].entry)
@@ -333,19 +313,19 @@ class Recognizer:
                 ) -> Detection | None:
         if not scores:
             return None
-        best, gap = scores[0], _gap(scores)
+        best, clear = scores[0], gap(scores)
         if best.score < self._bar(best.entry, min_score):
             return None
-        sure = gap / self.limits.sure_margin
-        if gap < margin:
+        sure = clear / self.limits.sure_margin
+        if clear < margin:
             # Near twins (the 3 of spades and of clubs: a pip's top apart): the gap is small
             # because the faces are, so measure it against their own difference, and only
             # when the likeliest face fits the print closely.
             runner = scores[1].entry
             apart = 1.0 - self.library.index.likeness(best.entry, runner)
-            if best.score < self.limits.twin_score or gap < self.limits.twin_share * apart:
+            if best.score < self.limits.twin_score or clear < self.limits.twin_share * apart:
                 return None
-            sure = gap / apart - self.limits.twin_share
+            sure = clear / apart - self.limits.twin_share
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method)
@@ -360,211 +340,3 @@ class Recognizer:
         return max(min_score, bar)
 
     # --- fallback ----------------------------------------------------------------------
-    def _match_features(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
-                        card_long: float | None, known: Sequence[Detection]
-                        ) -> list[Detection]:
-        """Cards in a blob seen only in part: SIFT keypoints of the blob's region matched to
-        the enrolled faces (a ratio test within each face, so a pip repeated on many faces
-        still counts), a RANSAC homography per face, and the part in view checked by the
-        face comparison."""
-        features = self.library.features
-        if len(features["descriptors"]) == 0:
-            return []
-        x, y, w, h = blob.box
-        pad = max(w, h) // 10 + 4
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
-        crop = grey[y0:y1, x0:x1]
-        estimate = card_long or 0.9 * min(crop.shape)
-        # Keypoints match across scale, but not across a factor of five: bring large cards
-        # down towards the enrolled faces' size, and only small ones up.
-        zoom = float(np.clip(0.6 * FACE_LONG / max(estimate, 1.0), 0.25, 2.0))
-        if zoom > 1.0 and estimate > 120:
-            zoom = 1.0
-        # The cards already read are left out: their keypoints are explained.
-        hidden = np.full(crop.shape, 255, np.uint8)
-        for d in known:
-            cv2.fillConvexPoly(hidden, (d.corners - np.float32([x0, y0])).round()
-                               .astype(np.int32), 0)
-        if abs(zoom - 1.0) > 0.1:
-            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA
-                              if zoom < 1 else cv2.INTER_LINEAR)
-            hidden = cv2.resize(hidden, (crop.shape[1], crop.shape[0]),
-                                interpolation=cv2.INTER_NEAREST)
-        keypoints, desc = self._sift.detectAndCompute(crop, hidden)
-        if desc is None or len(keypoints) < self.limits.min_inliers:
-            return []
-        owners_all = features["owners"]
-        pairs = features["matcher"].knnMatch(desc, k=8)
-        lib_idx, scene_idx = [], []
-        for query in pairs:
-            by_owner: dict[int, list] = {}
-            for m in query:
-                by_owner.setdefault(int(owners_all[m.trainIdx]), []).append(m)
-            for matches in by_owner.values():
-                # Ratio test within one face: the next-best point on the same face, or the
-                # last neighbour looked at if the face has no other near point.
-                second = matches[1].distance if len(matches) > 1 else query[-1].distance
-                if matches[0].distance < 0.8 * second:
-                    lib_idx.append(matches[0].trainIdx)
-                    scene_idx.append(matches[0].queryIdx)
-        if len(lib_idx) < self.limits.min_inliers:
-            return []
-        scene_pts = np.float32([keypoints[i].pt for i in scene_idx]).reshape(-1, 2)
-        lib_pts = features["points"][lib_idx].reshape(-1, 2)
-        owners = owners_all[lib_idx]
-        candidates = []
-        for entry in np.unique(owners):
-            chosen = owners == entry
-            while chosen.sum() >= self.limits.min_inliers:
-                fitted = self._fit(int(entry), lib_pts[chosen], scene_pts[chosen])
-                if fitted is None:
-                    break
-                inliers, corners, used = fitted
-                candidates.append((inliers, int(entry), corners / zoom + np.float32([x0, y0])))
-                # The same card may lie twice in one region: look again without these points.
-                indices = np.flatnonzero(chosen)
-                chosen[indices[used]] = False
-        candidates.sort(key=lambda c: -c[0])
-        accepted: list[Detection] = []
-        for inliers, entry, corners in candidates:
-            rivals = [c for c in candidates if c[1] != entry and _near(c[2], corners)]
-            if rivals and max(r[0] for r in rivals) > self.limits.inlier_ratio * inliers:
-                continue
-            corners = corners.astype(np.float32)
-            if any(_near(corners, d.corners) for d in [*known, *accepted]):
-                continue
-            hidden_by = [d.corners for d in [*known, *accepted] if _intersect(d.corners, corners)]
-            if not self._part_agrees(image, corners, entry, hidden_by):
-                continue
-            accepted.append(Detection(self.library.ids[entry], corners,
-                                      float(min(1.0, inliers / 40)), "features"))
-        return accepted
-
-    def _part_agrees(self, image: np.ndarray, corners: np.ndarray, entry: int,
-                     hidden_by: list[np.ndarray]) -> bool:
-        """Does the part of the card in view look like the face the keypoints named?"""
-        seen = _share_in_view(corners, hidden_by) if hidden_by else 1.0
-        if seen < 0.25:
-            return False
-        scores = self.library.index.scores(image, corners, hidden_by or None, only=entry)
-        return bool(scores) and scores[0].score >= self.limits.part_score
-
-    def _fit(self, entry: int, lib_pts: np.ndarray, scene_pts: np.ndarray
-             ) -> tuple[int, np.ndarray, np.ndarray] | None:
-        homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 5.0)
-        if homography is None:
-            return None
-        used = mask.ravel().astype(bool)
-        if used.sum() < self.limits.min_inliers:
-            return None
-        fh, fw = self.library.faces[entry].shape[:2]
-        outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
-        corners = cv2.perspectiveTransform(outline, homography).reshape(4, 2)
-        if not _plausible(corners, fh / fw):
-            return None
-        return int(used.sum()), corners, used
-
-
-def _gap(scores: list[Score]) -> float:
-    """How far the best face stands clear of the best other one."""
-    return scores[0].score - (scores[1].score if len(scores) > 1 else 0.0)
-
-
-def _strongest(hits: list[Detection], kept: list[Detection] | None = None) -> list[Detection]:
-    """The surest hits, each where no surer one lies (one outline seen by two cues, a
-    rectangle guessed over two cards)."""
-    taken = list(kept or [])
-    chosen = []
-    for hit in sorted(hits, key=lambda d: -d.confidence):
-        if not any(_overlaps(hit, k) for k in taken):
-            taken.append(hit)
-            chosen.append(hit)
-    return chosen
-
-
-def _plausible(corners: np.ndarray, aspect: float) -> bool:
-    """A projected outline that a real card lying on a table could have."""
-    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
-        return False
-    top, side = quad_sides(corners)
-    if min(top, side) < 8:
-        return False
-    seen = side / top
-    return aspect / 1.5 <= seen <= aspect * 1.5
-
-
-def _nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:
-    """The outline of the card read nearest to a blob (None if none was)."""
-    if not cards:
-        return None
-    x, y, w, h = blob.box
-    middle = np.float32([x + w / 2, y + h / 2])
-    return min(cards, key=lambda d: float(np.linalg.norm(d.centre - middle))).corners
-
-
-def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines of one card: each corner of one near a corner of the other."""
-    reach = 0.15 * min(min(quad_sides(a)), min(quad_sides(b)))
-    return bool(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max() < reach)
-
-
-def _near(a: np.ndarray, b: np.ndarray) -> bool:
-    reach = min(quad_sides(a)) / 2
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < reach
-
-
-def _same(a: np.ndarray, b: np.ndarray, reach: float) -> bool:
-    return float(np.abs(a - b).max()) < reach
-
-
-def _overlaps(a: Detection, b: Detection) -> bool:
-    return _near(a.corners, b.corners) or _near(b.corners, a.corners)
-
-
-def _on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
-    centre = tuple(float(v) for v in quad.mean(axis=0))
-    for marker in markers:
-        middle = marker.corners.mean(axis=0)
-        # The marker grown to its white margin and a bit: where a false outline would sit.
-        grown = (middle + (marker.corners - middle) * 1.8).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(grown.astype(np.float32), centre, False) >= 0:
-            return True
-    return False
-
-
-def _touches(corners: np.ndarray, blob: Blob) -> bool:
-    """Does a card found lie (at least partly) in a blob's box?"""
-    x, y, w, h = blob.box
-    box = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-    area, _ = cv2.intersectConvexConvex(box, corners.astype(np.float32))
-    return area > 0.25 * cv2.contourArea(corners.astype(np.float32))
-
-
-def _printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
-    """A real marker is black and white, all of it tinted alike by the light; colourful card
-    art that ArUco happened to decode is not (spread of chroma: at most 7 against at least
-    15 on the benchmark's frames)."""
-    x, y, w, h = cv2.boundingRect(marker.corners.astype(np.int32))
-    patch = image[max(0, y):y + h, max(0, x):x + w]
-    if patch.size == 0:
-        return True
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    return float(np.hypot(lab[:, 1].std(), lab[:, 2].std())) < 11
-
-
-def _intersect(a: np.ndarray, b: np.ndarray) -> bool:
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return area > 0.05 * cv2.contourArea(b.astype(np.float32))
-
-
-def _share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:
-    """The share of a quad's area that no outline in ``on_top`` covers."""
-    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
-    mask = np.zeros((h + 2, w + 2), np.uint8)
-    offset = np.float32([x - 1, y - 1])
-    cv2.fillConvexPoly(mask, (quad - offset).round().astype(np.int32), 1)
-    total = max(1, cv2.countNonZero(mask))
-    for outline in on_top:
-        cv2.fillConvexPoly(mask, (outline - offset).round().astype(np.int32), 0)
-    return cv2.countNonZero(mask) / total

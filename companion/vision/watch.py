@@ -49,7 +49,8 @@ class TableWatcher:
         other games a card's artwork could now and then read as one). ``still``: called
         once per still scene for a sharper picture of the same view (None: use the frame)."""
         self.tokens = tokens
-        self.finder = MarkerFinder()
+        # Character markers are smaller than the corners': read them at full size.
+        self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library)
         self.gate = SettleGate(settle_seconds, motion_limit)

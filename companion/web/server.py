@@ -303,7 +303,7 @@ class WebServer:
         elif own is not None and "seat" in event:
             return web.json_response({"error": f"a {event['type']} event has no seat"},
                                      status=400)
-        self.submit(Seen(event, 1.0, f"sent from seat {seat + 1}'s page"))
+        self.submit(Seen(event, 1.0))  # sure: the seat itself says so
         known = event["type"] if own is not None else "unknown"  # never a user's text raw
         log.info("seat %d sent a %s event", seat + 1, known)
         return web.json_response({"sent": event["type"]})

@@ -17,14 +17,37 @@ from typing import Any
 
 from PIL import Image
 
-from companion.daemon.table import event_in_words
+from companion import bundles
 from companion.games.base import Field, Game
-from companion.screens.screen_set import GAME_SCREENS
 
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
-#: What a tap of a seat's own button does, per game (companion.screens.ui.TableUI._tap).
-TAP_LABELS = {"deathtrap": "Pass", "traps": "Confirm the dial"}
+
+
+def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """An event's type and who made it, by name: all a public page may say of any event
+    (its other fields may be a seat's secret, e.g. a face-down card)."""
+    seat = event.get("seat")
+    kind = str(event.get("type")).replace("_", " ")
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return f"{kind} by {seats[seat]}"
+    return kind
+
+
+def status(table: Any) -> str:
+    if table is None:
+        return "waiting for a new game"
+    return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+
+
+def tap_label(game: Game) -> str | None:
+    """What a seat's own button does in this game, for its button on the phone: its bundle's
+    tap (a Deathtrap pass), else finishing the game's dial flow (the Traps trap dial)."""
+    bundle = bundles.get(game.name)
+    tapped = bundle.tap(0)
+    if tapped is not None:
+        return str(tapped["type"]).replace("_", " ").capitalize()
+    return "Confirm the dial" if bundle.dial is not None else None
 
 
 class Pictures:
@@ -88,7 +111,7 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
     """A seat's screen as its OLED draws it while its player peeks, from the seat channel's
     own view: a pure drawing, done in the web server's thread when a page asks for it."""
     api = channel["api"]
-    return GAME_SCREENS[api["game"]].seat(api["state"], api["seats"], True)
+    return bundles.get(api["game"]).screen_module().seat(api["state"], api["seats"], True)
 
 
 class Snapshot:
@@ -102,13 +125,13 @@ class Snapshot:
         channels: dict[str, Any] = {}
         table = daemon.table
         if self.sim:
-            channels["sim"] = {"kind": "sim", "status": daemon.status(),
+            channels["sim"] = {"kind": "sim", "status": status(table),
                                "screens": {name: self.pictures.url(image)
                                            for name, image in sorted(images.items())}}
         # The table's own screen is public: it shows menus and the trap dial to everyone.
         screen = self.pictures.url(images["table"]) if "table" in images else None
         if table is None:
-            channels["table"] = {"kind": "table", "session": None, "status": daemon.status(),
+            channels["table"] = {"kind": "table", "session": None, "status": status(table),
                                  "notice": daemon.table_notice, "screen": screen}
             return channels
         game, session = table.game, table.session
@@ -116,18 +139,18 @@ class Snapshot:
         entries = session.entries
         first = max(0, len(entries) - FEED_LENGTH)
         channels["table"] = {
-            "kind": "table", "session": table.id, "status": daemon.status(),
+            "kind": "table", "session": table.id, "status": status(table),
             "title": game.title, "api": public, "words": game.state_in_words(public["state"]),
             "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
                      for n, entry in enumerate(entries[first:])],
             "events": len(entries), "notice": daemon.table_notice,
-            "dial": daemon.ui.dial_shown(), "screen": screen}
-        owner = daemon.dialogue.menu.seat if daemon.dialogue is not None else None
+            "dial": daemon.dial_shown(), "screen": screen}
+        owner = daemon.menu.seat if daemon.menu is not None else None
         actions = seat_actions(game)
-        tap = TAP_LABELS.get(game.name)
+        tap = tap_label(game)
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
-            error = daemon.ui.error(seat)
+            error = daemon.seat_error(seat)
             # A refusal or a secret being entered shows as the daemon drew it; else the page
             # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
             drawn = error is not None or owner == seat

@@ -1,0 +1,12 @@
+"""Rumble in the Dungeon's demo art: a tile per room of the shipped map."""
+
+from __future__ import annotations
+
+from companion.bundles.bundle import component_data
+from companion.vision.art import ArtItem, hue_colour
+
+
+def items() -> list[ArtItem]:
+    rooms = component_data("rumble-map.json")["map"]["rooms"]
+    return [ArtItem(room, "Room", room, hue_colour(n / len(rooms) * 0.8 + 0.05), "tile")
+            for n, room in enumerate(rooms)]

@@ -1,0 +1,28 @@
+"""Rumble in the Dungeon at the table: the words of its manual entry and where it starts."""
+
+from __future__ import annotations
+
+from companion.bundles.bundle import Expected, component_data
+from companion.games.base import Game
+
+
+def candidates(game: Game, key: str) -> list[str]:
+    if key in ("character", "victim", "characters"):
+        return list(game.options.get("characters")
+                    or [c["id"] for c in component_data("rumble-characters.json")["characters"]])
+    if key == "to":
+        return list((game.options.get("map") or component_data("rumble-map.json")["map"])
+                    ["rooms"])
+    return []
+
+
+def names(game: Game) -> dict[str, str]:
+    return {c["id"]: c["name"] for c in component_data("rumble-characters.json")["characters"]}
+
+
+def expected_entry(game: Game) -> Expected:
+    view = game.view(None)
+    waiting = view.get("waiting_for") or []
+    if waiting:
+        return "secrets", waiting[0]
+    return ("move", view["turn"]) if view["turn"] is not None else (None, None)

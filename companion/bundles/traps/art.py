@@ -1,0 +1,12 @@
+"""Mage Knight traps' demo art: a tile per trap of the shipped catalogue."""
+
+from __future__ import annotations
+
+from companion.bundles.bundle import component_data
+from companion.vision.art import ArtItem, hue_colour
+
+
+def items() -> list[ArtItem]:
+    traps = component_data("traps-catalog.json")["traps"]
+    return [ArtItem(t, info.get("name", t), "T", hue_colour(n / len(traps)), "trap")
+            for n, (t, info) in enumerate(traps.items())]

@@ -1,0 +1,42 @@
+"""Mage Knight traps at a simulated table: exposes, triggers and disarms are turned on the
+trap dial detent by detent, and the acting seat taps its button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.bundles.traps.dial import ACTIONS
+from companion.games.base import Game
+
+
+def route(game: Game, event: dict[str, Any], camera: bool) -> str:
+    kind = event["type"]
+    if kind in ("expose", "trigger", "disarm") and "variable_die" not in event \
+            and (kind != "disarm" or "dice" in event):
+        return "dial"
+    return "by hand"
+
+
+def by_dial(player: Any, event: dict[str, Any]) -> None:
+    """Turn the dial to the square, the action, the clicks or the dice; the seat taps."""
+    hands, shown = player.hands, player.daemon.dial_shown
+    switch = player.switch
+    squares = list(player.daemon.table.game.options["squares"])
+    action = event.get("mode", event["type"])
+    hands.tap(switch, lambda: shown() is not None)
+    player.turn_dial(squares.index(event["square"]),
+                     lambda: shown()["square"] == event["square"])
+    hands.tap(switch, lambda: shown()["step"] == "action")
+    player.turn_dial(ACTIONS.index(action), lambda: shown()["action"] == action)
+    if event["type"] == "disarm":
+        hands.tap(switch, lambda: shown()["step"] == "dice")
+        first, second = event["dice"]
+        player.turn_dial(first - 1, lambda: shown()["dice"][0] == first)
+        hands.tap(switch, lambda: shown()["die"] == 1)
+        player.turn_dial(second - 1, lambda: shown()["dice"][1] == second)
+    else:
+        hands.tap(switch, lambda: shown()["step"] == "clicks")
+        clicks = event.get("clicks", 0)
+        # The physical dial is exposed by turning it counter-clockwise.
+        player.turn_dial(-clicks, lambda: shown()["clicks"] == clicks)
+    hands.tap(f"seat:{event['seat']}", lambda: shown() is None)

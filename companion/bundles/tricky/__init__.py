@@ -1,0 +1,8 @@
+"""Tricky Dungeon: cards by suit and value (from the table's deck), heroes, the face-down
+card entered on its seat's own screen, cards played before the camera."""
+
+from companion.bundles.bundle import Demo, packaged
+
+#: A card may be played face down: a play is entered on the seat's own screen.
+BUNDLE = packaged(__name__, "companion.games.tricky:Tricky", order=2, private_entries=("play",),
+                  demo=Demo(3, quick={"rounds_per_player": 1}))

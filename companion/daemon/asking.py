@@ -1,0 +1,110 @@
+"""What the table is asked: the open dialogue (a new game, a manual entry, a sighting to
+confirm), what it decides, and the camera's unsure sightings waiting their turn.
+
+``shown`` is the public face of the open menu (``MenuShown``): what the screens draw and
+what a player, a test or the demo reads to know where the dial is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.daemon.items import Seen
+from companion.daemon.menus import Dialogue, Steps
+
+#: What an open dialogue decides.
+NEW_GAME_MENU, ENTRY, CONFIRM = "new game", "entry", "confirm"
+#: Called with what a closed dialogue decided and whether it was completed (not left).
+Done = Callable[[Any, bool], None]
+
+
+@dataclass(frozen=True)
+class MenuShown:
+    """The open menu as the table shows it. ``asks``: what it decides (``"new game"``,
+    ``"entry"``, ``"confirm"``); ``seat``: the seat whose own screen shows it (a secret);
+    ``step``: how many menus the dialogue has shown before this one."""
+
+    asks: str
+    title: str
+    entries: tuple[tuple[str, Any], ...]
+    cursor: int
+    seat: int | None
+    step: int
+    lines: tuple[str, ...]
+
+    def labels(self) -> list[str]:
+        return [label for label, _ in self.entries]
+
+    def values(self) -> list[Any]:
+        return [value for _, value in self.entries]
+
+    def title_and_lines(self) -> tuple[str, tuple[str, ...]]:
+        return self.title, self.lines
+
+
+class Asking:
+    """The one open dialogue and the queue of sightings to confirm."""
+
+    def __init__(self) -> None:
+        self._dialogue: Dialogue | None = None
+        self._done: Done | None = None
+        self._purpose = ""
+        self._step = 0
+        self._unsure: list[Seen] = []
+
+    @property
+    def open(self) -> bool:
+        return self._dialogue is not None
+
+    @property
+    def purpose(self) -> str:
+        return self._purpose
+
+    def shown(self) -> MenuShown | None:
+        if self._dialogue is None:
+            return None
+        menu = self._dialogue.menu
+        title, lines = self._dialogue.title_and_lines()
+        return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
+                         self._step, lines)
+
+    def ask(self, purpose: str, steps: Steps, done: Done) -> None:
+        """Open a dialogue deciding ``purpose``; ``done`` acts on what it decides."""
+        self._dialogue, self._purpose, self._step = Dialogue(steps), purpose, 0
+        self._done = done
+
+    def close(self, decided: Any, completed: bool) -> None:
+        """Close the dialogue (completed, or left) and act on what it decided."""
+        done = self._done
+        self._dialogue, self._done, self._purpose = None, None, ""
+        if done is not None:
+            done(decided, completed)
+
+    def turn(self, detents: int) -> None:
+        if self._dialogue is not None:
+            self._dialogue.turn(detents)
+
+    def choose(self) -> tuple[bool, Any]:
+        """Choose the entry under the cursor: (the dialogue is done, what it decided)."""
+        if self._dialogue is None:
+            return False, None
+        self._step += 1
+        return self._dialogue.choose()
+
+    # --- the camera's unsure sightings ------------------------------------------------
+
+    @property
+    def sightings(self) -> Sequence[Seen]:
+        return tuple(self._unsure)
+
+    def queue(self, seen: Seen) -> None:
+        self._unsure.append(seen)
+
+    def next_sighting(self) -> Seen | None:
+        """The sighting to ask about next, if none is being asked about."""
+        return self._unsure[0] if self._unsure and self._dialogue is None else None
+
+    def answered(self) -> Seen:
+        return self._unsure.pop(0)

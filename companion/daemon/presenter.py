@@ -1,0 +1,100 @@
+"""The presenter: the game's views, the open menu and the notices -> one image per screen,
+shown on the screens that changed.
+
+Game screens come from the views only (``screens.screen_set.compose``); a menu holding a
+seat's secret goes to that seat's own screen; the table screen carries the notice (a part
+that failed, a refusal, what an undo took back), and when the table screen itself is out
+the seats' screens carry the news instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image
+
+from companion.daemon.asking import MenuShown
+from companion.daemon.pages import Page, draw, with_notice
+from companion.daemon.parts import Supervisor, describe
+from companion.screens.canvas import blank
+from companion.screens.screen_set import compose
+from companion.screens.ui import TableUI
+from companion.table import StoredSession
+
+
+class Presenter:
+    """The screens, and the table screen's notice."""
+
+    def __init__(self, screens: Sequence[Any], supervisor: Supervisor, clock: Any) -> None:
+        self.screens = {screen.name: screen for screen in screens}
+        self.supervisor = supervisor
+        self.clock = clock
+        self.notice = ""
+        self._passes = False  # the notice goes at the next action (a refusal, an undo)
+
+    # --- the notice ------------------------------------------------------------------
+
+    def tell(self, text: str, passes: bool = True) -> None:
+        """A table-screen notice; ``passes``: it goes at the next action at the table."""
+        self.notice, self._passes = text, passes
+
+    def clear(self) -> None:
+        self.notice, self._passes = "", False
+
+    def acted(self) -> None:
+        """The table acts again (a press, a turn): a notice that passes has been read."""
+        if self._passes:
+            self.clear()
+
+    # --- the images ------------------------------------------------------------------
+
+    def images(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
+               ) -> dict[str, Image.Image]:
+        """What every screen should show now: game screens from views only, menus, notices."""
+        failures = self.supervisor.failures()
+        failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
+        images: dict[str, Image.Image] = compose(table.game, ui) if table is not None else {}
+        if menu is not None and menu.seat is not None and table is not None:
+            # A seat's secret is entered on its own screen; the table only says who is at it.
+            images[f"seat:{menu.seat}"] = draw(Page(menu.title, menu.lines))
+            images["table"] = draw(Page("Enter by hand", (
+                f"{table.header.seats[menu.seat]}: on your", "own screen, with the dial")))
+        elif menu is not None:
+            images["table"] = draw(Page(menu.title, menu.lines))
+        elif table is None:
+            images["table"] = draw(Page("Dungeon Table", ("starting...",)))
+        images["table"] = with_notice(images["table"], failure or self.notice)
+        if "table" in failures:
+            # The table screen is out: the seats' screens carry the news instead.
+            for name in images:
+                images[name] = with_notice(images[name], failure)
+        return images
+
+    def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
+                ) -> dict[str, Image.Image]:
+        """Show every changed image; a screen that does not answer is reported and retried,
+        and the others are drawn again to carry the notice. The images shown."""
+        for _ in range(len(self.screens) + 1):  # each failure takes a screen out
+            images = self.images(table, ui, menu)
+            if self._show(images):
+                break
+        return images
+
+    def _show(self, images: Mapping[str, Image.Image]) -> bool:
+        """Show the images; False if a screen failed (the images are then out of date)."""
+        failures = self.supervisor.failures()
+        for name, screen in self.screens.items():
+            if name in failures:
+                continue
+            image = images.get(name) or blank()
+            data = image.tobytes()
+            if data == screen.shown:
+                continue
+            try:
+                screen.show(image)
+            except Exception as error:  # noqa: BLE001 - any screen error: retry later
+                self.supervisor.failed(name, describe(error), self.clock())
+                return False
+            screen.shown = data
+        return True

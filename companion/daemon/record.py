@@ -1,0 +1,158 @@
+"""Recording at the table: an event checked and stored by the session, or refused with the
+reason on the acting seat's own screen; a fed log's events; the words the table and the
+journal may use for an event.
+
+Logs name event types and seats only: never a view, never a field of an event, since a
+private screen's content (a dial reading, a hand, a secret character) must not reach the
+journal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.daemon.camera import SceneReader
+from companion.daemon.items import Fed
+from companion.daemon.presenter import Presenter
+from companion.daemon.vocabulary import Words
+from companion.errors import CompanionError, LogError, RuleViolation
+from companion.games.base import Game
+from companion.screens.ui import TableUI
+from companion.table import StoredSession
+from companion.table.faults import StorageFull, StoreError
+
+log = logging.getLogger("companion.daemon")
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def storage_notice(error: CompanionError, what: str) -> str:
+    """The table screen's few words for a write the store refused."""
+    if isinstance(error, StorageFull):
+        return f"storage full: {what}"
+    if isinstance(error, StoreError):
+        return f"store error: {what}"
+    return f"{what}: {error}"
+
+
+def event_in_words(event: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    """An event's type and who made it: all that may be said of any event (its other fields
+    may be a seat's secret, e.g. a face-down card). With ``seats`` (the table screen) the
+    seat by name, else (the journal) by number, counted from 1 as the keys and screens
+    count (the log counts from 0).
+
+    >>> event_in_words({"type": "open_cards", "seat": 1}, ["Ann", "Bob"])
+    'open cards by Bob'
+    >>> event_in_words({"type": "open_cards", "seat": 1})
+    'open_cards seat 2'
+    """
+    seat = event.get("seat")
+    if not seats:
+        return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
+    kind = str(event.get("type")).replace("_", " ")
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return f"{kind} by {seats[seat]}"
+    return kind
+
+
+def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
+    """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
+    its name (all of it lies open on the table)."""
+    words, named = [str(event.get("type"))], Words(game)
+    for key, value in event.items():
+        if key in ("type", "t", "seat") or value is False:
+            continue
+        if value is True:  # Rumble's chest carried along
+            words.append(f"with the {key.replace('_', ' ')}")
+            continue
+        values = value if isinstance(value, list) else [value]
+        shown = ", ".join(named.display(key, item) for item in values)
+        words.append(f"to {shown}" if key == "to" else shown)
+    seat = event.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(game.seats):
+        words.append(f"by {game.seats[seat]}")
+    return " ".join(words)
+
+
+@dataclass
+class Playing:
+    """The session being played and its controls (shared by the daemon's parts)."""
+
+    table: StoredSession | None = None
+    ui: TableUI = field(default_factory=lambda: TableUI("", 0))
+    reader: SceneReader | None = None
+
+
+class Recorder:
+    """Checks and stores events; a refusal is shown on the screens, never raised."""
+
+    def __init__(self, playing: Playing, presenter: Presenter, clock: Any) -> None:
+        self.playing = playing
+        self.presenter = presenter
+        self.clock = clock
+        self.stored = 0  # events stored by this run
+
+    def append(self, event: dict[str, Any]) -> int | None:
+        table = self.playing.table
+        if table is None:
+            return None
+        withdrawn = table.session.in_force[-1:] if event.get("type") == "undo" else []
+        try:
+            seq = table.append(event)
+        except CompanionError as error:
+            self.refused(event, error)
+            return None
+        self.accepted(event, seq)
+        if withdrawn:  # the whole table sees what the long press took back
+            self.presenter.tell(f"undone: {event_in_words(withdrawn[0], table.header.seats)}")
+        return seq
+
+    def accepted(self, event: Mapping[str, Any], seq: int) -> None:
+        assert self.playing.table is not None
+        self.stored += 1
+        self.presenter.clear()
+        log.info("stored #%d: %s", seq, event_in_words(event))
+        game = self.playing.table.game
+        if game.finished:
+            log.info("game over: totals %s", game.totals())
+
+    def refused(self, event: Mapping[str, Any], error: CompanionError) -> None:
+        # Even the rule that refused a seat's action can tell that seat's secret (no trap under
+        # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
+        # the message go to the acting seat's own screen only. A seatless event's rule is told.
+        if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
+            log.warning("not stored: %s (%s)", event_in_words(event), error)
+            self.presenter.tell(storage_notice(error, "not recorded"), passes=False)
+            return
+        rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
+        seat, table = event.get("seat"), self.playing.table
+        if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
+            log.info("refused %s", event_in_words(event))
+            self.presenter.tell(f"refused: see {table.header.seats[seat]}")  # its own screen
+            self.playing.ui.refused(seat, str(error), self.clock())
+        else:
+            log.info("refused %s (%s)", event_in_words(event), rule)
+            self.presenter.tell(f"refused: {rule}")
+
+    def fed(self, fed: Fed) -> CompanionError | None:
+        """Store one event of a fed log; the error that must stop the daemon, if any (the
+        caller sets ``fed.done`` once it has acted on it)."""
+        try:
+            if self.playing.table is None:
+                raise LogError(fed.line, "no session to feed into")
+            fed.seq = self.playing.table.append(fed.event)
+            self.accepted(fed.event, fed.seq)
+        except StorageFull as error:  # kept running: the feed gives the event again
+            log.warning("line %d not stored: %s", fed.line, error)
+            self.presenter.tell(storage_notice(error, "not recorded"), passes=False)
+            fed.error = error
+        except CompanionError as error:
+            fed.error = LogError(fed.line, str(error))
+            return fed.error
+        return None

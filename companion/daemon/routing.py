@@ -1,0 +1,177 @@
+"""Input routing: the table's own controls first (menus, undo, new game), then the game's.
+
+- The menu button: a tap chooses in a menu (else flips play/scores); a long press leaves a
+  menu or the game's dial flow, else undoes the latest event.
+- The dial: turns and presses go to the open menu; without one, a long press of its switch
+  enters an event by hand; so does a tap, in a game without its own dial flow.
+- Seat buttons and the game's dial flow: ``TableUI``.
+- The camera's sightings: stored when sure, else asked about one by one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.daemon.asking import CONFIRM, ENTRY, Asking
+from companion.daemon.camera import SceneSeen
+from companion.daemon.dialogues import NEW_GAME, Refused, confirm, manual_entry
+from companion.daemon.items import Seen
+from companion.daemon.record import Playing, Recorder, event_in_words, now_iso, sighting_in_words
+from companion.daemon.sessions import Sessions
+from companion.errors import CompanionError
+from companion.hardware.events import InputEvent
+
+log = logging.getLogger("companion.daemon")
+
+#: The table's own controls (the pin map's names): the dial's switch, the menu button.
+#: Any dial's push switch does (the Pi's is encoder-switch:0, the hub's are numbered from 1).
+SWITCH, MENU = "encoder-switch:0", "menu"
+
+
+def is_switch(control: str) -> bool:
+    return control.startswith("encoder-switch:")
+
+
+class Router:
+    def __init__(self, playing: Playing, asking: Asking, recorder: Recorder,
+                 sessions: Sessions, clock: Any, confirm_below: float) -> None:
+        self.playing = playing
+        self.asking = asking
+        self.recorder = recorder
+        self.sessions = sessions
+        self.presenter = recorder.presenter
+        self.clock = clock
+        self.confirm_below = confirm_below
+        self.menu_held = False  # the menu button's hold was acted on; its release is not a tap
+
+    @property
+    def playable(self) -> bool:
+        table = self.playing.table
+        return table is not None and not table.game.finished
+
+    # --- the controls ----------------------------------------------------------------------
+
+    def on_input(self, event: InputEvent) -> None:
+        if event.kind in ("press", "dial"):
+            self.presenter.acted()
+        ui = self.playing.ui
+        if event.control == MENU:
+            self.on_menu(event.kind)
+        elif self.asking.open:
+            if event.kind == "dial":
+                self.asking.turn(event.value)
+            elif event.kind == "press" and is_switch(event.control):
+                self.choose()
+        elif not self.playable:
+            if event.kind == "press" and is_switch(event.control):
+                self.sessions.offer_new_game()
+        elif is_switch(event.control) and (event.kind == "hold" or (
+                event.kind == "press" and not ui.has_flow)):
+            # A game's own dial flow takes the taps, so a long press enters by hand in every
+            # game; in the other games a tap does too.
+            ui.dial = None
+            assert self.playing.table is not None
+            self.asking.ask(ENTRY, manual_entry(self.playing.table.game), self.entered)
+        else:
+            flow = ui.dial
+            decided = ui.handle(event, self.clock())
+            if decided is not None and self.recorder.append({**decided, "t": now_iso()}) is None:
+                # Refused: the dial flow stays as it was, to be put right and tapped again.
+                ui.dial = flow
+            self.refuse_early()
+
+    def refuse_early(self) -> None:
+        """An event the public state already rules out (a disarm of a disarmed trap) is
+        refused while the flow still asks for more (before the dice): the flow steps back."""
+        flow, table = self.playing.ui.dial, self.playing.table
+        if flow is None or table is None:
+            return
+        refusal = flow.check(table.game)
+        if refusal is not None:
+            log.info("refused early (%s)", refusal.rule)
+            self.presenter.tell(f"refused: {refusal.message}")
+
+    def on_menu(self, kind: str) -> None:
+        if kind == "press":
+            self.menu_held = False
+        elif kind == "hold" and not self.menu_held:
+            self.menu_held = True
+            table = self.playing.table
+            if self.asking.open:
+                self.close(None, completed=False)
+            elif self.playing.ui.dial is not None:
+                self.playing.ui.dial = None  # the dial flow is left like a menu, nothing undone
+            elif table is not None and table.session.in_force:
+                log.info("undo of the latest event (long press)")
+                self.recorder.append({"type": "undo", "t": now_iso()})
+        elif kind == "release" and not self.menu_held:
+            if self.asking.open:
+                self.choose()
+            elif not self.playable:
+                self.sessions.offer_new_game()
+            else:
+                self.playing.ui.handle(InputEvent("press", MENU), self.clock())
+
+    def choose(self) -> None:
+        completed, decided = self.asking.choose()
+        if completed:
+            self.close(decided, completed=True)
+
+    def close(self, decided: Any, completed: bool) -> None:
+        self.asking.close(decided, completed)
+        self.next_confirmation()
+
+    def entered(self, decided: Any, completed: bool) -> None:
+        """A manual entry closed: store the event, tell its refusal, or a new game."""
+        table = self.playing.table
+        if not completed:
+            return
+        if decided is NEW_GAME:
+            log.info("a new game asked for: session %s left unfinished",
+                     table.id if table else None)
+            self.sessions.offer_new_game()
+        elif isinstance(decided, Refused):
+            self.recorder.refused(decided.event, decided.error)
+        else:
+            self.recorder.append({**decided, "t": now_iso()})
+
+    def confirmed(self, decided: Any, completed: bool) -> None:
+        """The confirm step closed: store the sighting on a yes, else drop it."""
+        seen = self.asking.answered()
+        if completed and decided:
+            self.recorder.append({**seen.event, "t": now_iso()})
+        else:
+            log.info("discarded a sighting: %s", event_in_words(seen.event))
+
+    # --- the camera ------------------------------------------------------------------------
+
+    def on_seen(self, seen: Seen) -> None:
+        if self.playing.table is None:
+            return
+        if seen.confidence >= self.confirm_below:
+            self.recorder.append({**seen.event, "t": now_iso()})
+            return
+        log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
+                 event_in_words(seen.event))
+        self.asking.queue(seen)
+        self.next_confirmation()
+
+    def on_scene(self, seen: SceneSeen) -> None:
+        table, reader = self.playing.table, self.playing.reader
+        if table is None or reader is None:
+            return
+        try:
+            proposals = reader.read(seen.scene, table.game, seen.confidence)
+        except CompanionError as error:  # the camera saw a change it cannot read
+            log.info("camera: %s", error)
+            self.presenter.tell(f"camera: {error}")
+            return
+        for proposal in proposals:
+            self.on_seen(proposal)
+
+    def next_confirmation(self) -> None:
+        seen = self.asking.next_sighting()
+        if seen is not None and self.playing.table is not None:
+            words = sighting_in_words(seen.event, self.playing.table.game)
+            self.asking.ask(CONFIRM, confirm(words), self.confirmed)

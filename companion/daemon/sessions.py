@@ -1,0 +1,104 @@
+"""The session life cycle: resume the unfinished session, or offer a new game on the table
+screen; start the game chosen; play a session (resumed, new or fed)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.daemon.asking import NEW_GAME_MENU, Asking
+from companion.daemon.camera import SceneReader, TableGeometry
+from companion.daemon.dialogues import new_game
+from companion.daemon.presenter import Presenter
+from companion.daemon.record import Playing, storage_notice
+from companion.errors import CompanionError, LogError
+from companion.screens.ui import TableUI
+from companion.table import Header, StoredSession, TableStore
+from companion.table.faults import StoreDamaged
+
+log = logging.getLogger("companion.daemon")
+
+
+@dataclass(frozen=True)
+class NewGames:
+    """What a new game offers first, and how the table's controls and camera are set up."""
+
+    game: str = ""  # empty: the first game of the registry
+    seats: Sequence[str] = ("Ann", "Bob", "Cy")
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    peek_timeout_s: float = 5.0
+    watching: bool = False  # a camera is part of this table: read its scenes
+    geometry: TableGeometry = field(default_factory=TableGeometry)
+
+
+class Sessions:
+    def __init__(self, store: TableStore, playing: Playing, asking: Asking,
+                 presenter: Presenter, settings: NewGames) -> None:
+        self.store = store
+        self.playing = playing
+        self.asking = asking
+        self.presenter = presenter
+        self.settings = settings
+
+    def status(self) -> str:
+        table = self.playing.table
+        if table is None:
+            return "waiting for a new game"
+        return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+
+    def resume_or_offer(self) -> None:
+        """Resume the unfinished session, or open the new-game menu on the table screen."""
+        latest = self.store.latest(unfinished=True)
+        if latest is None:
+            self.offer_new_game()
+            return
+        try:
+            table = self.store.open_session(latest)
+        except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
+            log.warning("session %d cannot be resumed: %s", latest, error)
+            self.offer_new_game()  # the table plays on; `companion check` tells the rest
+            self.presenter.tell(f"session {latest} unreadable: companion check", passes=False)
+            return
+        self.play(table)
+        log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
+                 len(table.header.seats), len(table.session.entries))
+
+    def offer_new_game(self) -> None:
+        try:
+            known = self.store.player_names()
+        except CompanionError as error:  # a damaged store: the names of the config still do
+            log.warning("players not read: %s", error)
+            known = []
+        settings = self.settings
+        self.asking.ask(NEW_GAME_MENU, new_game(settings.game, settings.seats,
+                                                settings.options, known), self.chosen)
+
+    def chosen(self, header: Header | None, completed: bool) -> None:
+        """The new-game menu closed: start the game, or offer the menu again if there is
+        nothing else to show."""
+        if completed and header is not None:
+            self.start_game(header)
+        elif self.playing.table is None:
+            self.offer_new_game()
+
+    def play(self, table: StoredSession) -> None:
+        """Play ``table`` from now on (a resumed, new or fed session)."""
+        game, settings = table.game, self.settings
+        self.playing.table = table
+        self.playing.reader = SceneReader(game, settings.geometry) if settings.watching else None
+        self.playing.ui = TableUI(game.name, len(game.seats),
+                                  peek_timeout_s=settings.peek_timeout_s, **game.options)
+        self.presenter.clear()
+
+    def start_game(self, header: Header) -> None:
+        try:
+            table = self.store.new_session(header)
+        except CompanionError as error:  # a full disk: the menu again, to try once there is room
+            log.warning("new game not started: %s", error)
+            self.offer_new_game()
+            self.presenter.tell(storage_notice(error, "game not started"), passes=False)
+            return
+        self.play(table)
+        log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))

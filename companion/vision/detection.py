@@ -1,0 +1,192 @@
+"""What the recognizer reports, how sure it must be, and the geometry of outlines it uses to
+tell cards apart (the same card, overlapping cards, the share of a card in view).
+
+>>> square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+>>> same_card(square, square + 1), round(share_in_view(square, [square + 5]), 2)
+(True, 0.75)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.faces import Score
+from companion.vision.markers import MarkerSighting
+from companion.vision.quads import Blob, quad_sides
+
+
+@dataclass(frozen=True)
+class Detection:
+    """An enrolled face found in an image.
+
+    ``corners``: image pixels, the face's own top-left, top-right, bottom-right, bottom-left
+    (for a card that looks the same turned round, either of its two ways up).
+    ``confidence``: 0..1, how far the face stands clear of the nearest other one;
+    ``method``: ``template`` or ``features``.
+    """
+
+    item_id: str
+    corners: np.ndarray
+    confidence: float
+    method: str
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    def as_json(self) -> dict:
+        return {"id": self.item_id,
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """How sure a match must be. Scores are correlations of high-passed colour (-1..1)."""
+
+    min_score: float = 0.6
+    #: Clear of the best other face by this much, once lined up (look-alikes such as the 7
+    #: and 8 of clubs stood 0.09-0.12 clear when right, on real photos).
+    margin: float = 0.05
+    #: Stricter for a guessed rectangle inside a blob of several cards.
+    split_score: float = 0.65
+    split_margin: float = 0.06
+    #: A margin this wide or wider is full confidence, and needs no lining up.
+    sure_margin: float = 0.15
+    #: Near twins: the likeliest face must fit this closely, and the gap be this share of
+    #: the twins' own difference (the quad lies this far past the midpoint, towards it).
+    twin_score: float = 0.92
+    twin_share: float = 0.5
+    #: A face must score this share of the way from its nearest neighbour's likeness to 1.
+    beyond_nearest: float = 0.08
+    #: Below this first score a quad is not worth lining up.
+    align_from: float = 0.15
+    detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
+    min_inliers: int = 10
+    feature_regions: int = 5  # most regions per frame given to the feature matcher
+    inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
+    part_score: float = 0.4  # the part of a feature-matched card in view must score this
+    #: A copy under a card read in a pile: its part in view must score this, this clear of
+    #: any other face.
+    copy_score: float = 0.6
+    copy_index_score: float = 0.45
+    copy_margin: float = 0.1
+
+
+def gap(scores: list[Score]) -> float:
+    """How far the best face stands clear of the best other one."""
+    return scores[0].score - (scores[1].score if len(scores) > 1 else 0.0)
+
+
+def strongest(hits: list[Detection], kept: list[Detection] | None = None) -> list[Detection]:
+    """The surest hits, each where no surer one lies (one outline seen by two cues, a
+    rectangle guessed over two cards)."""
+    taken = list(kept or [])
+    chosen = []
+    for hit in sorted(hits, key=lambda d: -d.confidence):
+        if not any(overlaps(hit, k) for k in taken):
+            taken.append(hit)
+            chosen.append(hit)
+    return chosen
+
+
+def plausible(corners: np.ndarray, aspect: float) -> bool:
+    """A projected outline that a real card lying on a table could have."""
+    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    top, side = quad_sides(corners)
+    if min(top, side) < 8:
+        return False
+    seen = side / top
+    return aspect / 1.5 <= seen <= aspect * 1.5
+
+
+def nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:
+    """The outline of the card read nearest to a blob (None if none was)."""
+    if not cards:
+        return None
+    x, y, w, h = blob.box
+    middle = np.float32([x + w / 2, y + h / 2])
+    return min(cards, key=lambda d: float(np.linalg.norm(d.centre - middle))).corners
+
+
+def same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines of one card: each corner of one near a corner of the other."""
+    reach = 0.15 * min(min(quad_sides(a)), min(quad_sides(b)))
+    return bool(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max() < reach)
+
+
+def near(a: np.ndarray, b: np.ndarray) -> bool:
+    reach = min(quad_sides(a)) / 2
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < reach
+
+
+def same(a: np.ndarray, b: np.ndarray, reach: float) -> bool:
+    return float(np.abs(a - b).max()) < reach
+
+
+def overlaps(a: Detection, b: Detection) -> bool:
+    return near(a.corners, b.corners) or near(b.corners, a.corners)
+
+
+def on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
+    centre = tuple(float(v) for v in quad.mean(axis=0))
+    for marker in markers:
+        middle = marker.corners.mean(axis=0)
+        # The marker grown to its white margin and a bit: where a false outline would sit.
+        grown = (middle + (marker.corners - middle) * 1.8).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(grown.astype(np.float32), centre, False) >= 0:
+            return True
+    return False
+
+
+def touches(corners: np.ndarray, blob: Blob) -> bool:
+    """Does a card found lie (at least partly) in a blob's box?"""
+    x, y, w, h = blob.box
+    box = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    area, _ = cv2.intersectConvexConvex(box, corners.astype(np.float32))
+    return area > 0.25 * cv2.contourArea(corners.astype(np.float32))
+
+
+def printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
+    """A real marker is black and white, all of it tinted alike by the light; colourful card
+    art that ArUco happened to decode is not (spread of chroma: at most 7 against at least
+    15 on the benchmark's frames)."""
+    x, y, w, h = cv2.boundingRect(marker.corners.astype(np.int32))
+    patch = image[max(0, y):y + h, max(0, x):x + w]
+    if patch.size == 0:
+        return True
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return float(np.hypot(lab[:, 1].std(), lab[:, 2].std())) < 11
+
+
+def intersect(a: np.ndarray, b: np.ndarray) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 0.05 * cv2.contourArea(b.astype(np.float32))
+
+
+def share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:
+    """The share of a quad's area that no outline in ``on_top`` covers."""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    offset = np.float32([x - 1, y - 1])
+    cv2.fillConvexPoly(mask, (quad - offset).round().astype(np.int32), 1)
+    total = max(1, cv2.countNonZero(mask))
+    for outline in on_top:
+        cv2.fillConvexPoly(mask, (outline - offset).round().astype(np.int32), 0)
+    return cv2.countNonZero(mask) / total
+
+
+def share_inside(quad: np.ndarray, outline: np.ndarray) -> float:
+    """The share of a quad's area inside an outline (any shape)."""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
+    offset = np.float32([x - 1, y - 1])
+    card = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.fillConvexPoly(card, (quad - offset).round().astype(np.int32), 1)
+    region = np.zeros_like(card)
+    cv2.fillPoly(region, [(outline - offset).round().astype(np.int32)], 1)
+    return cv2.countNonZero(card & region) / max(1, cv2.countNonZero(card))

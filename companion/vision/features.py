@@ -1,0 +1,135 @@
+"""The fallback for cards seen only in part (under others, in a heap): SIFT keypoints of a
+region matched to the enrolled faces' keypoints, with the ratio test within each face (a pip
+repeated on many faces still counts), a RANSAC homography per face, and the part in view
+checked by the face comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision.detection import (
+    Detection,
+    Thresholds,
+    intersect,
+    near,
+    plausible,
+    share_in_view,
+)
+from companion.vision.library import FACE_LONG, CardLibrary
+from companion.vision.quads import Blob
+
+
+class FeatureMatcher:
+    """Cards in a region read from their keypoints."""
+
+    def __init__(self, library: CardLibrary, limits: Thresholds) -> None:
+        self.library = library
+        self.limits = limits
+        self.sift = cv2.SIFT_create(nfeatures=800)
+
+    def match(self, image: np.ndarray, grey: np.ndarray, blob: Blob,
+              card_long: float | None, known: Sequence[Detection]) -> list[Detection]:
+        """Cards in a blob seen only in part: SIFT keypoints of the blob's region matched to
+        the enrolled faces (a ratio test within each face, so a pip repeated on many faces
+        still counts), a RANSAC homography per face, and the part in view checked by the
+        face comparison."""
+        features = self.library.features
+        if len(features["descriptors"]) == 0:
+            return []
+        x, y, w, h = blob.box
+        pad = max(w, h) // 10 + 4
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
+        crop = grey[y0:y1, x0:x1]
+        estimate = card_long or 0.9 * min(crop.shape)
+        # Keypoints match across scale, but not across a factor of five: bring large cards
+        # down towards the enrolled faces' size, and only small ones up.
+        zoom = float(np.clip(0.6 * FACE_LONG / max(estimate, 1.0), 0.25, 2.0))
+        if zoom > 1.0 and estimate > 120:
+            zoom = 1.0
+        # The cards already read are left out: their keypoints are explained.
+        hidden = np.full(crop.shape, 255, np.uint8)
+        for d in known:
+            cv2.fillConvexPoly(hidden, (d.corners - np.float32([x0, y0])).round()
+                               .astype(np.int32), 0)
+        if abs(zoom - 1.0) > 0.1:
+            crop = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA
+                              if zoom < 1 else cv2.INTER_LINEAR)
+            hidden = cv2.resize(hidden, (crop.shape[1], crop.shape[0]),
+                                interpolation=cv2.INTER_NEAREST)
+        keypoints, desc = self.sift.detectAndCompute(crop, hidden)
+        if desc is None or len(keypoints) < self.limits.min_inliers:
+            return []
+        owners_all = features["owners"]
+        pairs = features["matcher"].knnMatch(desc, k=8)
+        lib_idx, scene_idx = [], []
+        for query in pairs:
+            by_owner: dict[int, list] = {}
+            for m in query:
+                by_owner.setdefault(int(owners_all[m.trainIdx]), []).append(m)
+            for matches in by_owner.values():
+                # Ratio test within one face: the next-best point on the same face, or the
+                # last neighbour looked at if the face has no other near point.
+                second = matches[1].distance if len(matches) > 1 else query[-1].distance
+                if matches[0].distance < 0.8 * second:
+                    lib_idx.append(matches[0].trainIdx)
+                    scene_idx.append(matches[0].queryIdx)
+        if len(lib_idx) < self.limits.min_inliers:
+            return []
+        scene_pts = np.float32([keypoints[i].pt for i in scene_idx]).reshape(-1, 2)
+        lib_pts = features["points"][lib_idx].reshape(-1, 2)
+        owners = owners_all[lib_idx]
+        candidates = []
+        for entry in np.unique(owners):
+            chosen = owners == entry
+            while chosen.sum() >= self.limits.min_inliers:
+                fitted = self._fit(int(entry), lib_pts[chosen], scene_pts[chosen])
+                if fitted is None:
+                    break
+                inliers, corners, used = fitted
+                candidates.append((inliers, int(entry), corners / zoom + np.float32([x0, y0])))
+                # The same card may lie twice in one region: look again without these points.
+                indices = np.flatnonzero(chosen)
+                chosen[indices[used]] = False
+        candidates.sort(key=lambda c: -c[0])
+        accepted: list[Detection] = []
+        for inliers, entry, corners in candidates:
+            rivals = [c for c in candidates if c[1] != entry and near(c[2], corners)]
+            if rivals and max(r[0] for r in rivals) > self.limits.inlier_ratio * inliers:
+                continue
+            corners = corners.astype(np.float32)
+            if any(near(corners, d.corners) for d in [*known, *accepted]):
+                continue
+            hidden_by = [d.corners for d in [*known, *accepted] if intersect(d.corners, corners)]
+            if not self._part_agrees(image, corners, entry, hidden_by):
+                continue
+            accepted.append(Detection(self.library.ids[entry], corners,
+                                      float(min(1.0, inliers / 40)), "features"))
+        return accepted
+
+    def _part_agrees(self, image: np.ndarray, corners: np.ndarray, entry: int,
+                     hidden_by: list[np.ndarray]) -> bool:
+        """Does the part of the card in view look like the face the keypoints named?"""
+        seen = share_in_view(corners, hidden_by) if hidden_by else 1.0
+        if seen < 0.25:
+            return False
+        scores = self.library.index.scores(image, corners, hidden_by or None, only=entry)
+        return bool(scores) and scores[0].score >= self.limits.part_score
+
+    def _fit(self, entry: int, lib_pts: np.ndarray, scene_pts: np.ndarray
+             ) -> tuple[int, np.ndarray, np.ndarray] | None:
+        homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 5.0)
+        if homography is None:
+            return None
+        used = mask.ravel().astype(bool)
+        if used.sum() < self.limits.min_inliers:
+            return None
+        fh, fw = self.library.faces[entry].shape[:2]
+        outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
+        corners = cv2.perspectiveTransform(outline, homography).reshape(4, 2)
+        if not plausible(corners, fh / fw):
+            return None
+        return int(used.sum()), corners, used

@@ -1,0 +1,338 @@
+"""Copies of one card lying under it: the cards of a pile (a Deathtrap play of several cards
+of one kind, fanned or laid in a row).
+
+Once the top card of a pile is read, the copies under it are the same face: only where each
+lies is unknown. The face, high-passed and posed like the top card, is turned through a range
+of angles and slid over the rest of the pile (``cv2.matchTemplate``), scored only on what is
+not under the top card, so a strip of a few pixels of each copy is enough to place it. The
+caller then checks each place found, topmost first, on the part of it in view.
+
+>>> import numpy as np
+>>> face = np.zeros((140, 100, 3), np.uint8)
+>>> _ = cv2.putText(face, "7", (20, 110), 0, 4, (255,) * 3, 8)
+>>> image = np.zeros((300, 400, 3), np.uint8)
+>>> under = np.float32([[100, 80], [200, 80], [200, 220], [100, 220]])
+>>> top = under + np.float32([60, 0])
+>>> box = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+>>> to_image = lambda q: cv2.getPerspectiveTransform(box, q)
+>>> for quad in (under, top):
+...     card = cv2.warpPerspective(face, to_image(quad), (400, 300))
+...     _ = cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+...     image = np.maximum(image, card)
+>>> region = np.float32([[100, 80], [260, 80], [260, 220], [100, 220]])
+>>> [bool(np.abs(q - under).max() < 3) for q, _ in copies_under(image, region, top, face)][:1]
+[True]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision.detection import (
+    Detection,
+    Thresholds,
+    gap,
+    same_card,
+    share_in_view,
+    share_inside,
+    touches,
+)
+from companion.vision.library import CardLibrary
+from companion.vision.quads import Blob, quad_sides
+
+#: The most copies of one card looked for under it.
+PILE_MOST = 8
+#: The search runs on a copy where the top card's long side is about this many pixels.
+SEARCH_LONG = 80
+#: Turns of a copy against the top card tried (degrees): fans turn 8-15° a card.
+TURNS = tuple(range(-40, 41, 4))
+#: Then finer turns near the best places (degrees either side), and how far they may move
+#: (pixels of the search copy).
+FINE_STEPS = (2.0, 1.0)
+FINE_REACH = 3
+#: A place needs this share of the card in view, and this score, to be a candidate.
+LEAST_IN_VIEW = 0.08
+LEAST_SCORE = 0.35
+
+
+def _high_pass(grey: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 4.0)
+
+
+def _turned(quad: np.ndarray, degrees: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    a = np.radians(degrees)
+    turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return ((quad - centre) @ turn.T + centre).astype(np.float32)
+
+
+def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: np.ndarray,
+                 most: int = 8, above: tuple[np.ndarray, ...] = (),
+                 after: np.ndarray | None = None) -> list[tuple[np.ndarray, float]]:
+    """Places (corners in image pixels, in the face's order, and a score) where a copy of
+    ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
+    pile), best first; places whose corners lie within a fifth of a card of a better one's
+    are left out. ``above``: cards found already, lying over the copies still to find (what
+    they cover is left out, like the top card). ``after``: the copy found last, which the
+    next is turned against (a fan turns a little more with each card; default: the top).
+    """
+    long_side = max(quad_sides(top))
+    f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
+    x, y, w, h = cv2.boundingRect(region.reshape(-1, 1, 2).astype(np.float32))
+    x0, y0 = max(0, x - 2), max(0, y - 2)
+    crop = image[y0:y + h + 2, x0:x + w + 2]
+    if crop.size == 0:
+        return []
+    small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    origin = np.float32([x0, y0])
+    to_small = lambda q: (q - origin) * f  # noqa: E731
+    valid = np.zeros(grey.shape, np.float32)
+    cv2.fillPoly(valid, [to_small(region).round().astype(np.int32)], 1.0)
+    shown = np.zeros(grey.shape, np.uint8)
+    for quad in (top, *above):
+        cv2.fillConvexPoly(shown, to_small(quad).round().astype(np.int32), 255)
+    valid[cv2.dilate(shown, np.ones((5, 5), np.uint8)) > 0] = 0.0
+    # Turned against the copy found last: a fan turns a little more with each card.
+    search = _Search(_high_pass(grey) * valid, valid,
+                     to_small(top if after is None else after), face)
+    # Every turn in coarse steps over the whole pile, then finer turns near the best places.
+    found: list[tuple[float, np.ndarray]] = []
+    for degrees in TURNS:
+        found += search.peaks(degrees)
+    found.sort(key=lambda item: -item[0])
+    finer: list[tuple[float, np.ndarray]] = []
+    for value, place in _distinct(found, to_small(top), (), most * 2):
+        best = (value, place)
+        for step in FINE_STEPS:
+            best = max([best, *search.near(place, step)], key=lambda item: item[0])
+        finer.append(best)
+    finer.sort(key=lambda item: -item[0])
+    kept = _distinct(finer, to_small(top), tuple(to_small(q) for q in above), most)
+    return [((place / f + origin).astype(np.float32), value) for value, place in kept]
+
+
+class _Search:
+    """The masked correlation of the posed face with the pile, one turn at a time."""
+
+    def __init__(self, picture: np.ndarray, valid: np.ndarray, top: np.ndarray,
+                 face: np.ndarray) -> None:
+        self.picture, self.valid, self.top = picture, valid, top
+        self.energy = picture * picture
+        self.card = tuple(max(2, int(round(v))) for v in quad_sides(top))
+        grey = cv2.cvtColor(cv2.resize(face, self.card, interpolation=cv2.INTER_AREA),
+                            cv2.COLOR_BGR2GRAY).astype(np.float32)
+        self.face = _high_pass(grey)
+        self.turns: dict[float, tuple | None] = {}
+
+    def _posed(self, degrees: float) -> tuple | None:
+        """The face turned by ``degrees`` against the top card: corners (in the template's
+        frame), template, mask; None if it does not fit in the pile's box."""
+        if degrees not in self.turns:
+            w, h = self.card
+            corners = _turned(self.top, degrees)
+            lo = np.floor(corners.min(axis=0))
+            size = tuple(int(v) + 1 for v in np.ceil(corners.max(axis=0) - lo))
+            if size[0] >= self.picture.shape[1] or size[1] >= self.picture.shape[0]:
+                self.turns[degrees] = None
+            else:
+                box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+                posed = cv2.getPerspectiveTransform(box, corners - lo)
+                template = cv2.warpPerspective(self.face, posed, size, flags=cv2.INTER_LINEAR)
+                mask = cv2.warpPerspective(np.ones((h, w), np.float32), posed, size,
+                                           flags=cv2.INTER_NEAREST)
+                mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
+                self.turns[degrees] = (None if mask.sum() < 10 else
+                                       (corners - lo, template * mask, mask))
+        return self.turns[degrees]
+
+    def _scores(self, posed: tuple, box: tuple[int, int, int, int] | None = None
+                ) -> np.ndarray:
+        _, template, mask = posed
+        picture, valid, energy = self.picture, self.valid, self.energy
+        if box is not None:
+            x, y, w, h = box
+            picture, valid, energy = (a[y:y + h, x:x + w] for a in (picture, valid, energy))
+        both = cv2.matchTemplate(picture, template, cv2.TM_CCORR)
+        of_template = cv2.matchTemplate(valid, template * template, cv2.TM_CCORR)
+        of_picture = cv2.matchTemplate(energy, mask, cv2.TM_CCORR)
+        in_view = cv2.matchTemplate(valid, mask, cv2.TM_CCORR) / float(mask.sum())
+        score = both / np.sqrt(np.maximum(of_template * of_picture, 1e-6))
+        score[in_view < LEAST_IN_VIEW] = -1.0
+        return score
+
+    def peaks(self, degrees: float) -> list[tuple[float, np.ndarray]]:
+        posed = self._posed(degrees)
+        if posed is None:
+            return []
+        score = self._scores(posed)
+        peaks = (score >= cv2.dilate(score, np.ones((5, 5), np.uint8))) & (score >= LEAST_SCORE)
+        return [(float(score[py, px]), posed[0] + np.float32([px, py]))
+                for py, px in zip(*np.nonzero(peaks), strict=True)]
+
+    def near(self, place: np.ndarray, step: float) -> list[tuple[float, np.ndarray]]:
+        """The best place within a few pixels of ``place`` at the turns ``step`` degrees
+        either side of it."""
+        now = _turn_of(place, self.top)
+        out = []
+        for degrees in (now - step, now + step):
+            posed = self._posed(round(degrees, 1))
+            if posed is None:
+                continue
+            corners, template, _ = posed
+            shift = place.mean(axis=0) - corners.mean(axis=0)
+            x = int(round(shift[0])) - FINE_REACH
+            y = int(round(shift[1])) - FINE_REACH
+            th, tw = template.shape
+            box = (max(0, x), max(0, y), tw + 2 * FINE_REACH, th + 2 * FINE_REACH)
+            if (box[0] + box[2] > self.picture.shape[1]
+                    or box[1] + box[3] > self.picture.shape[0]):
+                continue
+            score = self._scores(posed, box)
+            py, px = np.unravel_index(int(score.argmax()), score.shape)
+            if score[py, px] > -1.0:
+                out.append((float(score[py, px]),
+                            corners + np.float32([box[0] + px, box[1] + py])))
+        return out
+
+
+def _turn_of(place: np.ndarray, top: np.ndarray) -> float:
+    """The turn (degrees) of a place against the top card, from their first sides."""
+    a, b = place[1] - place[0], top[1] - top[0]
+    return float(np.degrees(np.arctan2(a[1], a[0]) - np.arctan2(b[1], b[0]) + np.pi)
+                 % 360 - 180)
+
+
+def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
+              above: tuple[np.ndarray, ...], most: int) -> list[tuple[float, np.ndarray]]:
+    """The best places, each apart from the top card, the copies above and the better ones
+    (a fanned copy's centre can lie close to the top card's: places are told apart by
+    their corners)."""
+    reach = min(quad_sides(top)) / 5
+    kept: list[tuple[float, np.ndarray]] = []
+    for value, place in found:
+        if any(_apart(place, q) < reach for q in (top, *above, *(k for _, k in kept))):
+            continue
+        kept.append((value, place))
+        if len(kept) == most:
+            break
+    return kept
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two outlines lie: their farthest pair of matching corners."""
+    return float(np.linalg.norm(a - b, axis=1).max())
+
+
+class Agreement:
+    """How well the part in view of a place agrees with each enrolled face (the faces are
+    kept high-passed at the sizes asked for, a few sizes at a time)."""
+
+    SIZES_KEPT = 8
+
+    def __init__(self, faces: list[np.ndarray]) -> None:
+        self.faces = faces
+        self._high: dict[tuple[int, int], np.ndarray] = {}
+
+    def _faces_at(self, size: tuple[int, int]) -> np.ndarray:
+        if size not in self._high:
+            if len(self._high) >= self.SIZES_KEPT:
+                self._high.pop(next(iter(self._high)))
+            self._high[size] = np.stack([
+                _high_pass(cv2.resize(face, size, interpolation=cv2.INTER_AREA)
+                           .astype(np.float32)) for face in self.faces])
+        return self._high[size]
+
+    def __call__(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray]
+                 ) -> np.ndarray:
+        """Per face, the correlation of the high-passed colour of the place's part in view
+        (corners in the face's order) with the face's, either way up (-1..1)."""
+        w, h = (max(8, int(round(v))) for v in quad_sides(place))
+        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        to_grid = cv2.getPerspectiveTransform(place.astype(np.float32), box)
+        grid = cv2.warpPerspective(image, to_grid, (w, h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        seen = np.full((h, w), 255, np.uint8)
+        for outline in on_top:
+            hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32),
+                                              to_grid)
+            cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+        # Away from the edges: the top card's border and the table's must not count.
+        seen = cv2.erode(seen, np.ones((3, 3), np.uint8)) > 0
+        if seen.sum() < 20:
+            return np.full(len(self.faces), -1.0)
+        view = _high_pass(grid.astype(np.float32))[seen].reshape(-1)
+        view = (view - view.mean()) / (float(np.linalg.norm(view - view.mean())) + 1e-6)
+        faces = self._faces_at((w, h))
+        out = np.full(len(self.faces), -1.0)
+        for turned in (faces, faces[:, ::-1, ::-1]):
+            parts = turned[:, seen].reshape(len(self.faces), -1)
+            parts = parts - parts.mean(axis=1, keepdims=True)
+            parts /= np.linalg.norm(parts, axis=1, keepdims=True) + 1e-6
+            out = np.maximum(out, parts @ view)
+        return out
+
+
+class PileReader:
+    """Copies of the cards read in a blob, lying under them (see the module docstring)."""
+
+    def __init__(self, library: CardLibrary, limits: Thresholds) -> None:
+        self.library = library
+        self.limits = limits
+        self._strips: Agreement | None = None
+        self._strips_count = 0
+
+    def _agreement(self) -> Agreement:
+        if self._strips is None or self._strips.faces is not self.library.faces \
+                or len(self._strips.faces) != self._strips_count:
+            self._strips = Agreement(self.library.faces)
+            self._strips_count = len(self.library.faces)
+        return self._strips
+
+    def copies(self, image: np.ndarray, blob: Blob, top: Detection,
+               read: Sequence[Detection]) -> list[Detection]:
+        """Copies of ``top`` lying under it in the blob (a pile of one card), one a round: of
+        the places the search finds, the one whose part in view agrees best with the card is
+        the copy next under the ones found (it shows all of what they leave uncovered)."""
+        entry = self.library.ids.index(top.item_id)
+        # Cards read whole lie over whatever they overlap.
+        others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
+        hits: list[Detection] = []
+        while len(hits) < PILE_MOST:
+            # The copy next under the ones found shows all of what they leave uncovered of
+            # it: it is the best place of each round.
+            on_top = [top.corners, *others, *(h.corners for h in hits)]
+            best: tuple[float, np.ndarray, float] | None = None
+            for place, _ in copies_under(image, blob.contour, top.corners,
+                                         self.library.faces[entry], 5, tuple(on_top[1:]),
+                                         hits[-1].corners if hits else None):
+                if any(same_card(place, d.corners) for d in [*read, *hits]):
+                    continue
+                if (share_inside(place, blob.contour) < 0.85
+                        or share_in_view(place, on_top) < 0.1):
+                    continue
+                # Which card it is, is known: the part in view must agree with it, clearly
+                # more than with any other face (by the face index's comparison, or by the
+                # colour of that part alone: a thin strip). The copy next under shows all
+                # of its part in view, so it agrees best of the places.
+                agree = self._agreement()(image, place, on_top)
+                rest = np.delete(agree, entry)
+                clear = agree[entry] - (rest.max() if rest.size else -1.0)
+                value = float(agree[entry]) if (agree[entry] >= self.limits.copy_score
+                                                and clear >= self.limits.copy_margin) else 0.0
+                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
+                if (scores and scores[0].entry == entry
+                        and scores[0].score >= self.limits.copy_index_score
+                        and gap(scores) >= self.limits.copy_margin):
+                    value = max(value, scores[0].score)
+                    clear = max(clear, gap(scores))
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, place, clear)
+            if best is None:
+                return hits
+            sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
+            hits.append(Detection(top.item_id, best[1], sure, "template"))
+        return hits

@@ -1,0 +1,57 @@
+"""Piles of identical cards (a Deathtrap play of several cards of one kind): every copy is
+its own detection, and a copy is never invented."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from companion.vision.art import game_items
+from companion.vision.recognize import Recognizer
+from companion.vision.synthetic import Conditions, SceneRenderer, demo_library
+
+
+@pytest.fixture(scope="module")
+def library():
+    lib = demo_library("deathtrap")
+    lib.prepare()
+    return lib
+
+
+def plays(style: str, count: int, seed: int):
+    """Rendered plays: 2-5 copies of one card laid ``style`` beside 3 other cards."""
+    items = game_items("deathtrap")
+    renderer = SceneRenderer(size=(1280, 720))
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        item = items[int(rng.integers(0, len(items)))]
+        placed = renderer.scatter(rng, [i for i in items if i.item_id != item.item_id], 3, 0, 0)
+        copies = int(rng.integers(2, 6))
+        placed += renderer.pile(rng, item, (400.0, 280.0), copies, style)
+        yield renderer.render(placed, rng, Conditions("felt", noise=2), renderer.camera(rng), ()), \
+            item.item_id, copies
+
+
+@pytest.mark.parametrize("style", ["offset", "fan"])
+def test_the_copies_of_a_pile_are_counted_and_none_invented(library, style):
+    recognizer = Recognizer(library)
+    exact = 0
+    for scene, item_id, copies in plays(style, 8, seed=3):
+        found = recognizer.recognize(scene.image)
+        counted = sum(d.item_id == item_id for d in found)
+        assert counted <= copies  # a copy is never invented
+        # nor a card of another kind
+        assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+        exact += counted == copies
+    assert exact >= 6, f"{exact} of 8 {style} piles counted exactly"
+
+
+def test_without_the_pile_search_only_the_top_card_is_read(library):
+    scene, item_id, copies = next(plays("offset", 1, seed=5))
+    assert copies > 1
+    alone = Recognizer(library, piles=False).recognize(scene.image)
+    searched = Recognizer(library).recognize(scene.image)
+    assert sum(d.item_id == item_id for d in alone) == 1
+    assert sum(d.item_id == item_id for d in searched) > 1
