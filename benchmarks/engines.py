@@ -1,14 +1,26 @@
-"""Rules engine speed: random full games per second for each game, beside RLCard's Dou Dizhu.
+"""Rules engine costs: replay µs/event and one undo at 100 / 1,000 / 10,000 events, random
+games/s and actions/s, beside RLCard's Dou Dizhu and bridge measured in the same run.
 
-Run: python benchmarks/engines.py [--quick] [--games N] [--seats N]
+Run: python benchmarks/engines.py [--quick] [--lengths 100,1000,10000] [--seconds S]
 
-For each of deathtrap, rumble, traps and tricky, ``companion.games.<game>_sim.random_game``
-makes N complete random legal games (timed as "simulate"); then each game is replayed
-through its engine, ``engine(game)(seats, seed, options)`` and ``apply`` per event, and that
-replay is what "games/s" measures. The reference, measured in the same run on the same
-machine, is RLCard's Dou Dizhu environment (a climbing game of Deathtrap's family) playing
-full games with random agents. RLCard chooses its moves while it plays, so compare it with
-"simulate + replay"; the replay column alone is what the companion does at the table.
+Long logs come from the games' random simulators (``companion/games/<game>_sim.py``) with
+the options that make a game long (Tricky 50 rounds per player, Deathtrap 20 rounds, Rumble
+10 adventures, Traps 20 trap squares); a log longer than one game is several games one after
+another, each in its own session, as a table plays them.
+
+* replay µs/event: CPU time of ``TableSession.apply`` for the first N events, divided by N.
+  Flat from 100 to 10,000 means replay is O(n).
+* undo µs: CPU time of one ``{"type": "undo"}`` right after event N, in the session holding
+  event N ("in force": the events of that session then); ``/event`` is that cost over one
+  event's replay cost (goal: at most 5).
+* random games/s, actions/s: whole random games, the simulated players' choices included,
+  each event applied by the engine (``Game.apply``: checked, then applied to a copy), at the
+  usual sizes (default options, 4 seats). The Deathtrap simulator plays by itself, so its
+  games are then played through the engine as well.
+  RLCard (pip install -e ".[bench]") plays Dou Dizhu and bridge with random agents in the same
+  run; an action is one ``env.step``.
+
+CPU time (``time.process_time``) is measured, so a busy machine slows the figures less.
 """
 
 from __future__ import annotations
@@ -21,27 +33,23 @@ import time
 from typing import Any
 
 from companion.games import engine
+from companion.table.log import Header
+from companion.table.session import TableSession
 
 GAMES = ("deathtrap", "rumble", "traps", "tricky")
+#: Options that make one game long, so that long logs are few sessions.
+LONG = {"tricky": {"rounds_per_player": 50}, "deathtrap": {"rounds": 20},
+        "rumble": {"adventures": 10}, "traps": {"squares": [f"T{n}" for n in range(1, 21)]}}
+#: Simulators that deal and play by themselves, not through the engine: their games are
+#: then played through the engine too, so that every game's figure includes its rules.
+SIMULATED_APART = ("deathtrap",)
+clock = time.process_time
+
+Log = tuple[dict[str, Any], list[dict[str, Any]]]
 
 
-def make_games(game: str, count: int, seats: int) -> tuple[list[tuple[dict, list[dict]]], float]:
-    sim = importlib.import_module(f"companion.games.{game}_sim")
-    start = time.perf_counter()
-    logs = [sim.random_game(seed, seats) for seed in range(count)]
-    return logs, time.perf_counter() - start
-
-
-def replay(game: str, logs: list[tuple[dict[str, Any], list[dict[str, Any]]]]) -> float:
-    engine_class = engine(game)
-    start = time.perf_counter()
-    for header, events in logs:
-        table = engine_class(header["seats"], header["seed"], header["options"])
-        for event in events:
-            table.apply(event)
-        if not table.finished:
-            raise RuntimeError(f"{game}: a simulated game did not finish")
-    return time.perf_counter() - start
+def simulator(game: str) -> Any:
+    return importlib.import_module(f"companion.games.{game}_sim")
 
 
 def seats_for(game: str, wanted: int) -> int:
@@ -49,60 +57,134 @@ def seats_for(game: str, wanted: int) -> int:
     return min(max(wanted, engine_class.min_seats), engine_class.max_seats)
 
 
-def bench_game(game: str, count: int, wanted_seats: int) -> str:
-    try:
-        seats = seats_for(game, wanted_seats)
-        logs, simulated = make_games(game, count, seats)
-    except (ModuleNotFoundError, ImportError) as exc:
-        return f"  {game:<10} not available ({exc})"
-    except Exception as exc:  # a sibling's simulator in progress must not stop the others
-        return f"  {game:<10} failed while simulating: {type(exc).__name__}: {exc}"
-    try:
-        replayed = replay(game, logs)
-    except Exception as exc:
-        return f"  {game:<10} failed while replaying: {type(exc).__name__}: {exc}"
-    events = sum(len(log[1]) for log in logs)
-    return (f"  {game:<10} {seats:>5} {count:>6} {events / count:>8.0f} "
-            f"{count / replayed:>10.1f} {events / replayed:>10,.0f} "
-            f"{count / (simulated + replayed):>12.1f}")
+def long_logs(game: str, events: int) -> list[Log]:
+    """Random games with long options, one after another, until they hold ``events`` events."""
+    sim, logs, total, seed = simulator(game), [], 0, 0
+    while total < events:
+        header, played = sim.random_game(seed, seats_for(game, 4), **LONG[game])
+        logs.append((header, played))
+        total += len(played)
+        seed += 1
+    return logs
 
 
-def bench_doudizhu(seconds: float) -> str:
+def session_of(header: dict[str, Any]) -> TableSession:
+    return TableSession(Header.from_json(header))
+
+
+def replay_cost(logs: list[Log], count: int) -> float:
+    """CPU seconds to replay the first ``count`` events through table sessions."""
+    left, spent = count, 0.0
+    for header, events in logs:
+        session = session_of(header)
+        start = clock()
+        for event in events[:left]:
+            session.apply(event)
+        spent += clock() - start
+        left -= min(left, len(events))
+        if not left:
+            break
+    return spent
+
+
+def undo_cost(logs: list[Log], count: int, repeats: int) -> tuple[float, int]:
+    """CPU seconds of one undo right after event ``count``, and the events then in force."""
+    left, index = count, 0
+    while left > len(logs[index][1]):
+        left -= len(logs[index][1])
+        index += 1
+    header, events = logs[index]
+    session = session_of(header)
+    for event in events[:left]:
+        session.apply(event)
+    last = events[left - 1]
+    spent = 0.0
+    for _ in range(repeats):
+        start = clock()
+        session.apply({"type": "undo"})
+        spent += clock() - start
+        session.apply(last)
+    return spent / repeats, left
+
+
+def random_games(game: str, seconds: float) -> tuple[float, float, int]:
+    """Random whole games for about ``seconds``: games/s, actions/s, seats."""
+    sim, seats, engine_class = simulator(game), seats_for(game, 4), engine(game)
+    played = actions = 0
+    start = clock()
+    while clock() - start < seconds:
+        header, events = sim.random_game(played, seats)
+        if game in SIMULATED_APART:
+            table = engine_class(header["seats"], header["seed"], header["options"])
+            for event in events:
+                table.apply(event)
+        played += 1
+        actions += len(events)
+    spent = clock() - start
+    return played / spent, actions / spent, seats
+
+
+def rlcard_games(name: str, seconds: float) -> str:
+    """Random games of an RLCard environment: games/s and actions/s, or why there are none."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent
     except ImportError as exc:
-        return f"  doudizhu   not available ({exc}; pip install rlcard==1.2.0)"
-    env = rlcard.make("doudizhu", config={"seed": 1})
-    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    played = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.run(is_training=False)
+        return (f"  {name:<10} RLCard not installed ({exc}): pip install -e \".[bench]\" "
+                "to measure it")
+    env = rlcard.make(name, config={"seed": 1})
+    agents = [RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)]
+    played = actions = 0
+    start = clock()
+    while clock() - start < seconds:
+        state, player = env.reset()
+        while not env.is_over():
+            state, player = env.step(agents[player].step(state))
+            actions += 1
         played += 1
-    elapsed = time.perf_counter() - start
-    return (f"  {'doudizhu':<10} {env.num_players:>5} {played:>6} {'':>8} {'':>10} {'':>10} "
-            f"{played / elapsed:>12.1f}   (RLCard {rlcard.__version__}, random agents)")
+    spent = clock() - start
+    return (f"  {name:<10} {env.num_players:>5} {played / spent:>10.1f} {actions / spent:>12,.0f}"
+            f"   (RLCard {rlcard.__version__}, random agents)")
+
+
+def bench_costs(game: str, lengths: list[int], repeats: int) -> list[str]:
+    logs = long_logs(game, max(lengths))
+    lines = []
+    for count in lengths:
+        per_event = replay_cost(logs, count) / count
+        undo, in_force = undo_cost(logs, count, repeats)
+        lines.append(f"  {game:<10} {count:>7,} {per_event * 1e6:>10.1f} {in_force:>9,} "
+                     f"{undo * 1e6:>11.1f} {undo / per_event:>7.1f}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a few-second run")
-    parser.add_argument("--games", type=int, help="random games per engine (default 100, quick 6)")
-    parser.add_argument("--seats", type=int, default=4,
-                        help="seats per game, clamped to each game's range (default 4)")
+    parser.add_argument("--quick", action="store_true", help="a short run (100 and 1,000)")
+    parser.add_argument("--lengths", help="log lengths, comma-separated (default "
+                                          "100,1000,10000)")
+    parser.add_argument("--seconds", type=float, help="seconds of random games per game "
+                                                      "(default 3, quick 0.5)")
+    parser.add_argument("--repeats", type=int, default=5, help="undos timed per length")
     args = parser.parse_args(argv)
-    count = args.games or (6 if args.quick else 100)
+    default = "100,1000" if args.quick else "100,1000,10000"
+    lengths = [int(text) for text in (args.lengths or default).split(",")]
+    seconds = args.seconds or (0.5 if args.quick else 3.0)
     command = "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"command: {command}")
-    print(f"  {'game':<10} {'seats':>5} {'games':>6} {'events':>8} {'games/s':>10} "
-          f"{'events/s':>10} {'sim+replay/s':>12}")
+    print("replay and undo (CPU time):")
+    print(f"  {'game':<10} {'events':>7} {'µs/event':>10} {'in force':>9} {'undo µs':>11} "
+          f"{'/event':>7}")
     for game in GAMES:
-        print(bench_game(game, count, args.seats), flush=True)
-    print(bench_doudizhu(1.0 if args.quick else 5.0))
-    print("games/s, events/s: replay through the engine only.\n"
-          "sim+replay/s: whole games including the simulated players' choices, the figure "
-          "to hold against RLCard's.")
+        for line in bench_costs(game, lengths, args.repeats):
+            print(line, flush=True)
+    print("random games (CPU time, the players' choices included):")
+    print(f"  {'game':<10} {'seats':>5} {'games/s':>10} {'actions/s':>12}")
+    for game in GAMES:
+        per_game, per_action, seats = random_games(game, seconds)
+        print(f"  {game:<10} {seats:>5} {per_game:>10.1f} {per_action:>12,.0f}", flush=True)
+    for name in ("doudizhu", "bridge"):
+        print(rlcard_games(name, seconds), flush=True)
     return 0
 
 

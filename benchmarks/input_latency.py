@@ -22,14 +22,14 @@ from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory
 
+from companion.daemon.ui import TableUI
 from companion.games.traps import Traps
 from companion.hardware.events import InputEvent
 from companion.hardware.inputs import TableInputs
+from companion.hardware.oled import open_panels
 from companion.hardware.pins import load_pinmap
-from companion.screens.devices import open_panels
+from companion.hardware.simbus import SimBus
 from companion.screens.screen_set import compose
-from companion.screens.simbus import SimBus
-from companion.screens.ui import TableUI
 
 I2C_HZ = 400_000
 BITS_PER_BYTE = 9  # eight data bits and the acknowledge

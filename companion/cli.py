@@ -1,4 +1,4 @@
-"""``companion``: the command line (CONTRACT.md section 2).
+"""``companion``: the command line (README.md, Commands).
 
 A user error (bad file, illegal event, bad option, broken config) prints one clear
 message to stderr and exits 2, with no traceback; with ``--json`` it is printed as
@@ -24,7 +24,7 @@ COMMAND_MODULES = (
     "companion.commands.history",
     "companion.vision.commands",
     "companion.daemon.commands",
-    "companion.hardware.doctor",
+    "companion.commands.doctor",
     "companion.commands.service",
     "companion.web.seats",
 )
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def report_error(error: CompanionError, as_json: bool) -> int:
-    """Print a user error the way CONTRACT.md says, return exit code 2."""
+    """Print a user error as README.md, Commands, says, return exit code 2."""
     if as_json:
         line = error.line if isinstance(error, LogError) else None
         message = error.message if isinstance(error, LogError) else str(error)

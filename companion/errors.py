@@ -41,4 +41,15 @@ class LogError(CompanionError):
 
 
 class ConfigError(CompanionError):
-    """A broken configuration: the message names the section and key."""
+    """A broken configuration: the message names the section and key.
+
+    ``key`` is the config's own name of the key at fault (``[hardware.timing] hold_ms``)
+    when it is one the config file set, else None.
+
+    >>> ConfigError("[hardware.i2c] bus: must be 0-255", key="[hardware.i2c] bus").key
+    '[hardware.i2c] bus'
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        self.key = key
+        super().__init__(message)

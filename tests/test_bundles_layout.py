@@ -66,7 +66,7 @@ def test_the_check_sees_a_comparison_and_spares_a_doctest():
 #: What tests may not reach into: the daemon's and the table controls' private parts, and
 #: the attributes they had before the daemon had a public surface.
 PRIVATE = re.compile(r"\b(daemon|ui|table_ui|router|presenter|asking)\._[a-z]"
-                     r"|\bdaemon\.(dialogue|purpose|unsure|reader|ui)\b"
+                     r"|(?<!companion\.)\bdaemon\.(dialogue|purpose|unsure|reader|ui)\b"
                      r"|\bdial\.(step|square|action|clicks|dice|die)\b")
 
 

@@ -12,7 +12,7 @@ from table_driver import daemon_for, give, hold, tap, turn
 
 from companion import bundles
 from companion.cli import main
-from companion.screens.ui import TableUI
+from companion.daemon.ui import TableUI
 from companion.table import TableStore
 
 

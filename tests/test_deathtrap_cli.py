@@ -1,4 +1,4 @@
-"""`companion replay` and `companion rules` on Deathtrap Dungeon logs (CONTRACT.md section 2)."""
+"""`companion replay` and `companion rules` on Deathtrap Dungeon logs (README.md, Commands)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Each named option of RULINGS.md for Deathtrap Dungeon changes behaviour as it says."""
+"""Each named option of docs/rulings.md for Deathtrap Dungeon changes behaviour as it says."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.cli import main
 from companion.hardware.doctor import Finding, Machine, diagnose
 from companion.hardware.pins import DEFAULT_PINMAP, load_pinmap
-from companion.screens.simbus import SimBus
+from companion.hardware.simbus import SimBus
 
 CHANNEL_BUS = 20  # the overlay's bus number of channel 0 in this fake Pi
 

@@ -1,9 +1,13 @@
-"""Encoder detents and button presses through gpiozero mock pins, with injected contact bounce."""
+"""Encoder detents and button presses through gpiozero mock pins, with injected contact bounce.
+
+gpiozero's own mock pins store ``bounce_time`` but ignore it; :class:`LockoutPin` honours it
+as gpiozero documents it (changes within ``bounce`` after an edge are ignored), on a clock
+the test moves, so the controls are debounced by gpiozero's public ``bounce_time``."""
 
 from __future__ import annotations
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,18 +19,60 @@ PINMAP = load_pinmap()
 BOUNCE_S = PINMAP.bounce_s
 
 
+class LockoutPin(MockPin):
+    """A mock input pin whose ``bounce`` hides the edges that follow an edge too closely.
+
+    The level still changes (``states`` records every raw change); only the callback that
+    reports the edge is held back, as a backend's lock-out does.
+    """
+
+    accepted_at = float("-inf")
+
+    def drive_high(self) -> None:
+        self._drive(super().drive_high)
+
+    def drive_low(self) -> None:
+        self._drive(super().drive_low)
+
+    def _drive(self, drive) -> None:
+        now = self.factory.now
+        if self.when_changed is None:  # not wired yet (the pull-up settling): no edge
+            drive()
+            return
+        if self.bounce is not None and now - self.accepted_at < self.bounce:
+            callback, self.when_changed = self.when_changed, None
+            drive()
+            self.when_changed = callback
+            return
+        before = self.state
+        drive()
+        if self.state != before:
+            self.accepted_at = now
+
+
+class LockoutFactory(MockFactory):
+    """Mock pins that honour ``bounce_time``, on a clock the test sets in ``now``."""
+
+    def __init__(self) -> None:
+        super().__init__(pin_class=LockoutPin)
+        self.now = 0.0
+
+
 class Bench:
     """Mock pins, a clock the test moves, and the events the inputs emitted."""
 
     def __init__(self) -> None:
-        self.now = 0.0
-        self.factory = MockFactory()
+        self.factory = LockoutFactory()
         self.events: list[InputEvent] = []
         self.inputs = TableInputs(PINMAP, self.events.append, pin_factory=self.factory,
-                                  clock=lambda: self.now)
+                                  clock=lambda: self.factory.now)
+
+    @property
+    def now(self) -> float:
+        return self.factory.now
 
     def wait(self, seconds: float) -> None:
-        self.now += seconds
+        self.factory.now += seconds
 
     def level(self, gpio: int, high: bool, bounces: int = 0, spacing: float = 0.0004) -> None:
         """Drive a pin to a level, after ``bounces`` extra toggle pairs of contact bounce."""
@@ -141,6 +187,22 @@ def test_every_button_is_wired_to_its_control(control: str, gpio: int) -> None:
     bench = Bench()
     bench.tap(gpio)
     assert [event.control for event in bench.events] == [control, control]
+
+
+def test_every_control_asks_gpiozero_for_the_bounce_time() -> None:
+    bench = Bench()
+    gpios = [PINMAP.encoder_a, PINMAP.encoder_b, PINMAP.encoder_switch, PINMAP.menu,
+             *PINMAP.seat_buttons]
+    assert {bench.factory.pin(gpio).bounce for gpio in gpios} == {BOUNCE_S}
+
+
+def test_without_the_lockout_the_same_bounce_would_count_twice() -> None:
+    # The mock's lock-out is what debounces: with bounce_time off, the chatter shows through.
+    bench = Bench()
+    for button in bench.inputs.buttons.values():
+        button.device.pin.bounce = None
+    bench.tap(PINMAP.seat_buttons[2], bounces=3)
+    assert len(bench.events) > 2
 
 
 def test_fewer_seats_leave_the_other_buttons_free() -> None:

@@ -1,4 +1,4 @@
-"""`companion replay` on Rumble in the Dungeon table logs (CONTRACT.md section 2)."""
+"""`companion replay` on Rumble in the Dungeon table logs (README.md, Commands)."""
 
 from __future__ import annotations
 

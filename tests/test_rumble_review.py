@@ -1,5 +1,5 @@
 """A rules review of `rumble`: a scripted three-adventure game scored by hand from the rule
-text and RULINGS.md (never copied from the engine's output).
+text and docs/rulings.md (never copied from the engine's output).
 
 Default map, characters placed in row order; entry A1, chest in C4:
     A1 knight   A2 thief    A3 twin-thief  A4 barbarian

@@ -15,11 +15,11 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from companion.errors import ConfigError
+from companion.hardware.oled import Multiplexer, MuxChannel, channel_bus, open_panels
+from companion.hardware.panel import Panel
 from companion.hardware.pins import load_pinmap
+from companion.hardware.simbus import SimBus
 from companion.screens.canvas import HEIGHT, WIDTH, blank
-from companion.screens.devices import Multiplexer, MuxChannel, channel_bus, open_panels
-from companion.screens.panel import Panel
-from companion.screens.simbus import SimBus
 
 DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
 

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 from PIL import ImageDraw
 
 from companion.bundles.deathtrap import screens as deathtrap_screens
+from companion.daemon.ui import TableUI
 from companion.games import deathtrap_sim, engine, rumble_sim, traps_sim, tricky_sim
 from companion.games.deathtrap import Deathtrap
 from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text
 from companion.screens.common import HEADER, error_screen, headline, scoreboard
 from companion.screens.screen_set import compose
-from companion.screens.ui import TableUI
 
 SIMULATORS = {"deathtrap": deathtrap_sim, "rumble": rumble_sim, "traps": traps_sim,
               "tricky": tricky_sim}

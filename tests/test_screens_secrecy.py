@@ -14,12 +14,12 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from companion.daemon.ui import TableUI
 from companion.games.rumble import Rumble
 from companion.games.traps import Traps
 from companion.hardware.events import InputEvent
 from companion.screens.common import SECRET_BOX
 from companion.screens.screen_set import compose
-from companion.screens.ui import TableUI
 
 TRAPS = ["buzz-saw", "cage", "falling-weight", "fire-jets", "jaws-of-doom", "monstrous-hand",
          "noxious-acid-pool", "spiked-pit"]

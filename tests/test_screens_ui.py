@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from companion.daemon.ui import TableUI
 from companion.hardware.events import InputEvent
-from companion.screens.ui import TableUI
 
 
 def press(control: str) -> InputEvent:

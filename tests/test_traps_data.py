@@ -88,7 +88,7 @@ def test_a_broken_catalog_is_refused_naming_the_part(change, says):
 
 def test_fixed_dials_are_used_exactly_and_the_rest_drawn():
     g = traps(dials={"T2": ["start", "x", SPIKED]})
-    assert g.dials["T2"] == ["start", "x", SPIKED]
+    assert list(g.dials["T2"]) == ["start", "x", SPIKED]
     assert g.dials["T1"] == traps().dials["T1"]
 
 

@@ -1,4 +1,4 @@
-"""`companion replay` of the `traps` table logs in tests/logs/traps/ (CONTRACT.md section 2)."""
+"""`companion replay` of the `traps` table logs in tests/logs/traps/ (README.md, Commands)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A rules review of `traps`: scripted games whose results are worked out by hand from the
-rule text and RULINGS.md (never copied from the engine's output)."""
+rule text and docs/rulings.md (never copied from the engine's output)."""
 
 from __future__ import annotations
 
@@ -221,7 +221,9 @@ def test_no_refusal_depends_on_a_reading_the_acting_seat_has_not_seen(seed, seat
                 answers = set()
                 for reading in READINGS:
                     twin = copy.deepcopy(g)
-                    twin.dials[square][state["position"]] = reading
+                    dial = list(twin.dials[square])
+                    dial[state["position"]] = reading
+                    twin.dials = {**twin.dials, square: dial}
                     found = answer(twin, event)
                     # An accepted trigger shows the trap to all, as the rules want.
                     answers.add(found if found[0] != "accepted" else ("accepted",))

@@ -18,7 +18,7 @@ VARIANTS = ("standard", "longer", "race", "guild", "random")
 games = st.tuples(st.integers(0, 10**6), st.integers(2, 4), st.sampled_from(VARIANTS),
                   st.sampled_from("ABC"))
 
-# The shipped deck, restated from RULINGS.md for an independent trick judge.
+# The shipped deck, restated from docs/rulings.md for an independent trick judge.
 STARS = {"red": 1, "blue": 2, "yellow": 3, "green": 4}
 POTIONS = {"red-2", "blue-5", "yellow-1", "green-6"}
 SYMBOL_VALUES = {"spells": {3, 4}, "torches": {0}}
@@ -30,7 +30,7 @@ def split(card: str) -> tuple[str, int]:
 
 
 def judge(cards: list[str], hero: str, trump: dict[str, Any] | None) -> int:
-    """The winning index, worked out straight from the rule text and RULINGS.md."""
+    """The winning index, worked out straight from the rule text and docs/rulings.md."""
     def is_trump(card: str) -> bool:
         suit, value = split(card)
         if not trump:

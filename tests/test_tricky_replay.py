@@ -1,4 +1,4 @@
-"""Tricky Dungeon table logs through ``companion replay`` (CONTRACT.md section 2)."""
+"""Tricky Dungeon table logs through ``companion replay`` (README.md, Commands)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A rules review of Tricky Dungeon: situations worked out by hand from the rule text.
 
-Deck (assumed, RULINGS.md): red 1 star, blue 2, yellow 3, green 4; values 0-7. Potions:
+Deck (assumed, docs/rulings.md): red 1 star, blue 2, yellow 3, green 4; values 0-7. Potions:
 red-2, blue-5, yellow-1, green-6. Spells: the 3s and 4s. Torches: the 0s. Ogres: the 7s.
 Seats: Ann 0, Bob 1, Cy 2, Dee 3, clockwise; Ann is the active player unless said.
 """

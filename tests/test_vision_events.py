@@ -1,4 +1,4 @@
-"""From settled table scenes to table-log events, exactly as CONTRACT.md writes them."""
+"""From settled table scenes to table-log events, exactly as docs/table-log.md writes them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""After the game: ``players``, ``history`` and ``league`` (CONTRACT.md section 4)."""
+"""After the game: ``players``, ``history`` and ``league`` (README.md, After the game)."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def _players_from_names(plays: list[Play]) -> list[player_table.PlayerInfo]:
 # --- history -------------------------------------------------------------------------------
 
 def history_json(play: Play) -> dict[str, Any]:
-    """One finished game as `history --json` prints it (CONTRACT.md section 4, then more)."""
+    """One finished game as `history --json` prints it (README.md, Commands, then more)."""
     return {"session": play.session, "game": play.game, "date": play.started,
             "seats": play.seats, "totals": play.totals, "winners": play.winner_names(),
             "ended": play.ended, "minutes": play.minutes, "placings": play.placings,

@@ -59,7 +59,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     rules = subparsers.add_parser(
         "rules", help="how a game is played, what the companion does, and its options",
         description="How the game is played and what the companion does for it, in short; "
-                    "then its named options (RULINGS.md): name, default, meaning.")
+                    "then its named options (docs/rulings.md): name, default, meaning.")
     rules.add_argument("game", metavar="GAME", help=", ".join(sorted(ENGINES)))
     rules.add_argument("--json", action="store_true", help="print one JSON object")
     rules.set_defaults(func=run_rules)
@@ -166,7 +166,7 @@ def run_import(args: argparse.Namespace) -> int:
         except CompanionError as exc:
             raise LogError(number, str(exc)) from None
     with open_store(args.db) as store:
-        stored = store.new_session(header, session.entries)
+        stored = store.add_session(session)
         print(f"stored as session {stored.id} in {shown(store.path)} "
               f"({len(session.entries)} events)")
     return 0

@@ -53,6 +53,9 @@ class Asking:
         self._purpose = ""
         self._step = 0
         self._unsure: list[Seen] = []
+        #: While a closed dialogue's decision is acted on, what it showed stays shown.
+        self._closing: MenuShown | None = None
+        self._chosen: MenuShown | None = None  # the menu as shown when last chosen from
 
     @property
     def open(self) -> bool:
@@ -60,11 +63,15 @@ class Asking:
 
     @property
     def purpose(self) -> str:
+        if self._dialogue is None and self._closing is not None:
+            return self._closing.asks
         return self._purpose
 
     def shown(self) -> MenuShown | None:
+        """The open menu as shown; a closed one stays shown until what it decided is done
+        (an entry stored), so whoever sees it go sees the decision taken."""
         if self._dialogue is None:
-            return None
+            return self._closing
         menu = self._dialogue.menu
         title, lines = self._dialogue.title_and_lines()
         return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
@@ -73,14 +80,17 @@ class Asking:
     def ask(self, purpose: str, steps: Steps, done: Done) -> None:
         """Open a dialogue deciding ``purpose``; ``done`` acts on what it decides."""
         self._dialogue, self._purpose, self._step = Dialogue(steps), purpose, 0
-        self._done = done
+        self._done, self._chosen = done, None
 
     def close(self, decided: Any, completed: bool) -> None:
         """Close the dialogue (completed, or left) and act on what it decided."""
-        done = self._done
+        done, self._closing = self._done, self._chosen or self.shown()
         self._dialogue, self._done, self._purpose = None, None, ""
-        if done is not None:
-            done(decided, completed)
+        try:
+            if done is not None:
+                done(decided, completed)
+        finally:
+            self._closing = self._chosen = None
 
     def turn(self, detents: int) -> None:
         if self._dialogue is not None:
@@ -90,6 +100,7 @@ class Asking:
         """Choose the entry under the cursor: (the dialogue is done, what it decided)."""
         if self._dialogue is None:
             return False, None
+        self._chosen = self.shown()
         self._step += 1
         return self._dialogue.choose()
 

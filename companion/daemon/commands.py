@@ -11,13 +11,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import bundles
 from companion.daemon.config import Config, load_config
-from companion.daemon.displays import (
-    BoardLog,
-    PanelScreen,
-    Screen,
-    TerminalBoard,
-    TerminalScreen,
-)
 from companion.daemon.feed import feed_session
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
@@ -30,12 +23,13 @@ from companion.daemon.sources import (
     pin_factory,
 )
 from companion.daemon.storelock import hold_store
-from companion.daemon.table import Daemon
 from companion.errors import CompanionError, ConfigError
 from companion.paths import default_db
 from companion.table import TableStore, read_log
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the screens bring luma, Pillow and numpy: only ``run`` loads them
+    from companion.daemon.displays import Screen, TerminalBoard
+    from companion.daemon.table import Daemon
     from companion.web.part import WebPart
 
 
@@ -79,6 +73,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
     """Log lines on stdout, which journald keeps under systemd (under the board in --sim)."""
+    from companion.daemon.displays import BoardLog
+
     handler: logging.Handler = BoardLog(board) if board else logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("companion: %(message)s"))
     logger = logging.getLogger("companion")
@@ -89,6 +85,8 @@ def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
 
 def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> list[Screen]:
     """The table screen and a screen per seat, as wired in the pin map."""
+    from companion.daemon.displays import PanelScreen, TerminalScreen
+
     pinmap = config.pinmap()
     names = [wiring.name for wiring in pinmap.screens]
     if board is not None:
@@ -131,6 +129,9 @@ def camera(config: Config) -> Part:
 
 
 def run_daemon(args: argparse.Namespace) -> int:
+    from companion.daemon.displays import TerminalBoard
+    from companion.daemon.table import Daemon
+
     config = load_config(args.config)  # checked whole before anything starts
     if args.feed and not args.sim:
         raise ConfigError("--feed needs --sim (a fed log stands in for the table's hardware)")

@@ -273,7 +273,7 @@ def parse_config(text: str, origin: str = "config") -> Config:
     try:
         config.pinmap()
     except ConfigError as exc:
-        if str(exc).startswith("[hardware"):  # it names the config's own key already
+        if exc.key is not None:  # it names the config's own key already
             raise
         raise ConfigError(f"[hardware] / [inputs] pinmap: {exc}") from None
     try:

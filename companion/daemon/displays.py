@@ -19,8 +19,8 @@ from typing import Any, TextIO
 from PIL import Image
 
 from companion.daemon.parts import Part, Submit
+from companion.hardware.panel import Panel
 from companion.hardware.pins import PinMap
-from companion.screens.panel import Panel
 
 
 class Screen(Part):
@@ -47,7 +47,7 @@ class PanelScreen(Screen):
         self.panel: Panel | None = None
 
     def start(self, submit: Submit) -> None:
-        from companion.screens.devices import open_panels
+        from companion.hardware.oled import open_panels
 
         super().start(submit)
         self.panel = open_panels(self.pinmap, simulate=self.simulate, names=[self.name])[self.name]

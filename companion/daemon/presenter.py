@@ -17,9 +17,9 @@ from PIL import Image
 from companion.daemon.asking import MenuShown
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Supervisor, describe
+from companion.daemon.ui import TableUI
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
-from companion.screens.ui import TableUI
 from companion.table import StoredSession
 
 

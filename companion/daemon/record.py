@@ -18,10 +18,10 @@ from typing import Any
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import Fed
 from companion.daemon.presenter import Presenter
+from companion.daemon.ui import TableUI
 from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
-from companion.screens.ui import TableUI
 from companion.table import StoredSession
 from companion.table.faults import StorageFull, StoreError
 

@@ -13,8 +13,8 @@ from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import new_game
 from companion.daemon.presenter import Presenter
 from companion.daemon.record import Playing, storage_notice
+from companion.daemon.ui import TableUI
 from companion.errors import CompanionError, LogError
-from companion.screens.ui import TableUI
 from companion.table import Header, StoredSession, TableStore
 from companion.table.faults import StoreDamaged
 

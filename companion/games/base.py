@@ -6,8 +6,16 @@ header and the same events always give the same result.
 
 A concrete game declares ``OPTIONS`` and ``EVENTS`` and implements one ``on_<type>``
 method per event type, plus ``setup``, ``view``, ``totals``, ``rounds``, ``winners`` and
-``finished``. ``apply`` checks the event's fields against ``EVENTS`` first, then calls the
-handler; if the handler raises, the state is restored exactly as it was.
+``finished``. ``after`` checks the event's fields against ``EVENTS``, then runs the handler on a
+copy of the state (``clone``) and returns that copy: the state it was called on never
+changes, so a refused event leaves nothing behind and an earlier state stays valid as long
+as it is kept (the table session keeps some, for undo). ``apply`` is ``after`` swapped in.
+
+What a copy shares and what it copies is decided by type alone (``companion.games.state``):
+lists, dicts, sets and plain dataclasses are copied, immutable values (tuples, frozensets,
+frozen dataclasses) are shared. A record that grows with the game is therefore kept as a
+tuple, and a copy costs the same however long the game. The header (``seats``, ``seed``,
+``options``) is read-only for handlers and shared by every copy.
 
 Example::
 
@@ -19,13 +27,13 @@ Example::
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from companion.errors import EventError, OptionError, RuleViolation
+from companion.games.state import copy_state
 
 #: Integers in events beyond this size are refused ("huge numbers").
 INT_LIMIT = 1_000_000
@@ -36,7 +44,7 @@ COMMON_FIELDS = ("type", "t")
 
 @dataclass(frozen=True)
 class Option:
-    """A named game option (a ruling of RULINGS.md or component data) with its default.
+    """A named game option (a ruling of docs/rulings.md or component data) with its default.
 
     ``check`` receives the given value and returns it (possibly normalised) or raises
     ``ValueError`` with a message saying what is wrong; the caller adds the option's name.
@@ -114,8 +122,8 @@ class Game:
     COMPANION: ClassVar[str] = ""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     EVENTS: ClassVar[Mapping[str, Mapping[str, Field]]] = {}
-    # Attributes set once in __init__ and never changed: not copied for the undo-on-error snapshot.
-    _fixed_attributes: ClassVar[frozenset[str]] = frozenset({"seats", "seed", "options"})
+    #: The header's attributes, set by ``__init__``: read-only, shared by every copy.
+    HEADER: ClassVar[frozenset[str]] = frozenset({"seats", "seed", "options"})
 
     def __init__(self, seats: Sequence[str], seed: int, options: Mapping[str, Any] | None = None):
         if not self.min_seats <= len(seats) <= self.max_seats:
@@ -136,7 +144,8 @@ class Game:
     def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overridden by ``given``; an unknown option or bad value raises OptionError."""
         table = cls.option_table()
-        resolved = {name: copy.deepcopy(option.default) for name, option in table.items()}
+        # Shared, not copied: the header's options are read-only (see the module docstring).
+        resolved = {name: option.default for name, option in table.items()}
         for name, value in given.items():
             if name not in table:
                 known = ", ".join(sorted(table)) or "none"
@@ -196,16 +205,33 @@ class Game:
             raise EventError(f"unknown seat {value} in field '{key}' "
                              f"(seats are 0 to {len(self.seats) - 1})")
 
+    def clone(self) -> Self:
+        """An independent copy: nothing done to one changes the other. Its cost does not
+        grow with the game (see the module docstring)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update({name: value if name in self.HEADER else copy_state(value)
+                              for name, value in self.__dict__.items()})
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()  # what deepcopy promises: nothing shared that can change
+
+    def after(self, event: dict[str, Any]) -> Self:
+        """The state after ``event``, or raise (RuleViolation, EventError); ``self`` is left
+        exactly as it was either way."""
+        self.check_event(event)
+        state = self.clone()
+        state.handle(event)
+        return state
+
     def apply(self, event: dict[str, Any]) -> None:
         """Apply one event, or raise (RuleViolation, EventError) leaving the state unchanged."""
-        self.check_event(event)
-        snapshot = {key: copy.deepcopy(value) for key, value in self.__dict__.items()
-                    if key not in self._fixed_attributes}
-        try:
-            getattr(self, "on_" + event["type"].replace("-", "_"))(event)
-        except BaseException:
-            self.__dict__.update(snapshot)
-            raise
+        self.__dict__ = self.after(event).__dict__
+
+    def handle(self, event: dict[str, Any]) -> None:
+        """Change this state by one checked event: its ``on_<type>`` handler. Called by
+        ``after`` on a fresh copy only, so a handler may raise half-way."""
+        getattr(self, "on_" + event["type"].replace("-", "_"))(event)
 
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         """The refusal an event begun with ``partial``'s fields gets whatever its other fields

@@ -34,20 +34,6 @@ from companion.games.deathtrap_deck import (
 TITLES = ("The Big Hero", "The Hero", "The Wimp", "The Total Wimp")
 
 
-class Kept(dict):
-    """A record the engine replaces and never changes in place: the undo snapshot shares it."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Kept:
-        return self
-
-
-class KeptOrders(tuple):
-    """The finishing orders of finished rounds (a tuple of tuples), shared like ``Kept``."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> KeptOrders:
-        return self
-
-
 class Deathtrap(Game):
     name = "deathtrap"
     title = "Deathtrap Dungeon: The Card Game"
@@ -97,8 +83,6 @@ class Deathtrap(Game):
         "play": {"seat": Field(int), "cards": Field(list, items=str)},
         "pass": {"seat": Field(int)},
     }
-    # The pack's lookup tables never change after setup: no need to copy them per event.
-    _fixed_attributes = Game._fixed_attributes | {"pack"}
 
     def setup(self) -> None:
         seats = len(self.seats)
@@ -113,15 +97,16 @@ class Deathtrap(Game):
         self.phase = "deal"  # deal | exchange | pig | play | over
         self.dealer: int | None = None
         self.counts = [0] * seats
-        self.pig: Kept | None = None
+        self.pig: dict[str, Any] | None = None
         self.leader: int | None = None
         self.turn: int | None = None
-        self.to_beat: Kept | None = None
+        self.to_beat: dict[str, Any] | None = None
         self.passed: list[int] = []
-        self.played = Kept()
-        self.last: Kept | None = None
+        self.played: dict[str, int] = {}
+        self.last: dict[str, Any] | None = None
         self.order: list[int] = []  # the round in play: seats in the order they went out
-        self.history = KeptOrders()  # finished rounds: each a tuple of seats, first out first
+        # Finished rounds, each a tuple of seats (first out first): a tuple, shared by copies.
+        self.history: tuple[tuple[int, ...], ...] = ()
 
     # --- events ------------------------------------------------------------------------
 
@@ -153,7 +138,7 @@ class Deathtrap(Game):
         self.dealer = dealer
         self.counts = counts
         self.pig = None
-        self.played = Kept()
+        self.played = {}
         self.last = None
         self.order = []
         self._new_hand(None)
@@ -184,8 +169,8 @@ class Deathtrap(Game):
         if self.counts[lead] == 0:
             # The holder went out with the Pig: the lead passes clockwise.
             lead = self._next_with_cards(lead)
-        self.pig = Kept(seat=seat, discard=discard, lead=lead)
-        self.last = Kept(seat=seat, action="pig", cards=[EXPLODING_PIG, discard])
+        self.pig = dict(seat=seat, discard=discard, lead=lead)
+        self.last = dict(seat=seat, action="pig", cards=[EXPLODING_PIG, discard])
         self.phase = "play"
         self._new_hand(lead)
 
@@ -225,8 +210,8 @@ class Deathtrap(Game):
                 why = ": equal never beats" if value == beaten["value"] else ""
                 raise RuleViolation("follow-higher", f"{label} ({value}) does not beat "
                                                      f"{beaten['name']} ({beaten['value']}){why}")
-        self.to_beat = Kept(seat=seat, cards=list(cards), value=value, name=label)
-        self.last = Kept(seat=seat, action="set", cards=list(cards))
+        self.to_beat = dict(seat=seat, cards=list(cards), value=value, name=label)
+        self.last = dict(seat=seat, action="set", cards=list(cards))
         if not self.options["pass_locks_out"]:
             self.passed = []
         self._discard(seat, cards)
@@ -245,7 +230,7 @@ class Deathtrap(Game):
             raise RuleViolation("lead", f"{self.seats[seat]} leads this hand and must play a set: "
                                         "only followers may pass")
         self.passed.append(seat)
-        self.last = Kept(seat=seat, action="pass", cards=[])
+        self.last = dict(seat=seat, action="pass", cards=[])
         self._next_turn(seat)
 
     # --- checks ------------------------------------------------------------------------
@@ -304,16 +289,14 @@ class Deathtrap(Game):
             raise RuleViolation("killing-machine", "The Killing Machine is played alone")
         self._check_copies(cards)
         self._discard(seat, cards)
-        self.last = Kept(seat=seat, action="killing-machine", cards=list(cards))
+        self.last = dict(seat=seat, action="killing-machine", cards=list(cards))
         if self.phase == "play":
             self._new_hand(seat if self.counts[seat] else self._next_with_cards(seat))
 
     def _discard(self, seat: int, cards: list[str]) -> None:
         """Cards leave a hand; a seat reaching 0 is out, and one left holding cards ends it."""
-        played = Kept(self.played)
         for card in cards:
-            played[card] = played.get(card, 0) + 1
-        self.played = played
+            self.played[card] = self.played.get(card, 0) + 1
         self.counts[seat] -= len(cards)
         if self.counts[seat] == 0:
             self.order.append(seat)
@@ -322,7 +305,7 @@ class Deathtrap(Game):
             self._end_round(holding[0])
 
     def _end_round(self, last: int) -> None:
-        self.history = KeptOrders((*self.history, (*self.order, last)))
+        self.history = (*self.history, (*self.order, last))
         self.order = []
         if self.round >= self.options["rounds"]:
             self.phase = "over"
@@ -478,8 +461,8 @@ class Deathtrap(Game):
         return orders
 
 
-def _record(kept: Kept, **extra: Any) -> dict[str, Any]:
-    """A caller's own copy of a kept record (its card list copied too)."""
+def _record(kept: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A caller's own copy of a record (its card list copied too)."""
     record = dict(kept, **extra)
     if "cards" in record:
         record["cards"] = list(record["cards"])

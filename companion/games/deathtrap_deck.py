@@ -1,7 +1,8 @@
 """The Deathtrap Dungeon pack: creature cards from a data file plus the four special cards.
 
-The creature list is *assumed* (RULINGS.md) and lives in ``companion/data/deathtrap-deck.json``;
-a table replaces it with the header option ``deck``. The specials always stay.
+The creature list is *assumed* (docs/rulings.md) and lives in
+``companion/data/deathtrap-deck.json``; a table replaces it with the header option ``deck``.
+The specials always stay.
 
 >>> pack = Pack.from_option(default_deck())
 >>> pack.size, pack.value["skeleton"], pack.name["red-lotus"]
@@ -11,8 +12,10 @@ a table replaces it with the header option ``deck``. The specials always stay.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 CHAINDOG = "chaindog"
@@ -68,11 +71,13 @@ def check_deck(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Pack:
-    """Lookup tables of one pack: card id -> name, value (creatures only), copies."""
+    """Lookup tables of one pack: card id -> name, value (creatures only), copies.
 
-    name: dict[str, str]
-    value: dict[str, int]
-    copies: dict[str, int]
+    Read-only (a frozen dataclass of read-only mappings): every copy of a game shares it."""
+
+    name: Mapping[str, str]
+    value: Mapping[str, int]
+    copies: Mapping[str, int]
     size: int
 
     @classmethod
@@ -82,7 +87,8 @@ class Pack:
         copies = {c["id"]: c["copies"] for c in deck["creatures"]}
         name.update(SPECIAL_NAMES)
         copies.update(dict.fromkeys(SPECIALS, 1))
-        return cls(name, value, copies, sum(copies.values()))
+        return cls(MappingProxyType(name), MappingProxyType(value), MappingProxyType(copies),
+                   sum(copies.values()))
 
     def is_creature(self, card: str) -> bool:
         return card in self.value

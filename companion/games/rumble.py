@@ -17,7 +17,9 @@ Example::
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
@@ -89,8 +91,6 @@ class Rumble(Game):
         "fight": {"seat": Field(int), "victim": Field(str)},
         "escape": {"seat": Field(int), "character": Field(str)},
     }
-    # Derived once from the options: never changed, so not copied per event.
-    _fixed_attributes = Game._fixed_attributes | {"doors", "start_rooms"}
 
     def setup(self) -> None:
         dungeon, characters = self.options["map"], self.options["characters"]
@@ -100,10 +100,13 @@ class Rumble(Game):
                               f"{needed} characters (2 secret characters each), "
                               f"got {len(characters)}")
         try:
-            self.start_rooms: dict[str, str] = start_placement(dungeon, characters)
+            start_rooms = start_placement(dungeon, characters)
         except ValueError as exc:
             raise OptionError(f"option 'map': {exc}") from None
-        self.doors: dict[str, list[str]] = doors_of(dungeon)
+        # Derived once from the options and read-only: every copy of the state shares them.
+        self.start_rooms: Mapping[str, str] = MappingProxyType(start_rooms)
+        self.doors: Mapping[str, tuple[str, ...]] = MappingProxyType(
+            {room: tuple(rooms) for room, rooms in doors_of(dungeon).items()})
         first = self.rng("first-player", 1).randrange(len(self.seats))
         self.adventure = 0  # index of the adventure in play (or the last one, once over)
         self.phase = PLAY
@@ -114,11 +117,12 @@ class Rumble(Game):
         self.chest: str | None = dungeon["treasure"]
         self.exits: list[list[str]] = [[]]
         self.escaped: list[str | None] = [None]
-        self.secrets: list[list[list[str] | None]] = [[None] * len(self.seats)]
+        self.secrets: list[list[tuple[str, ...] | None]] = [[None] * len(self.seats)]
         self.carried: list[int | None] = [None]  # per adventure: the seat that took the chest out
         self.source: list[str | None] = [None]  # per adventure: "dealt", "given" or not yet
-        self.scores: list[list[int]] = []
-        self.rankings: list[list[str]] = []
+        # Scored adventures: tuples, shared by every copy of the state.
+        self.scores: tuple[tuple[int, ...], ...] = ()
+        self.rankings: tuple[tuple[str, ...], ...] = ()
         self.last: dict[str, Any] | None = None
 
     # --- events ----------------------------------------------------------------------
@@ -134,7 +138,7 @@ class Rumble(Game):
         refusal = self._over_refusal() or self._secrets_refusal(seat, characters)
         if refusal:
             raise refusal
-        self.secrets[self.adventure][seat] = list(characters)
+        self.secrets[self.adventure][seat] = tuple(characters)
         self.source[self.adventure] = "given"
         if self.phase == REVEAL and None not in self.secrets[self.adventure]:
             self._score()
@@ -202,12 +206,23 @@ class Rumble(Game):
                                  f"in adventure {self.adventure + 1}")
         return self.positions[character]
 
-    def _in_room(self, room: str) -> list[str]:
-        return [c for c, where in self.positions.items() if where == room]
-
     def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
         """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
-        seat = event["seat"]
+        return self._turn_refusal(event["seat"]) or self._action_refusal(
+            event, Counter(self.positions.values()))
+
+    def _action_refusal(self, event: dict[str, Any], crowds: Counter[str]
+                        ) -> RuleViolation | None:
+        """The refusal of the action itself; ``crowds``: how many characters each room holds."""
+        kind = event["type"]
+        if kind == "move":
+            return self._move_refusal(event, crowds)
+        if kind == "fight":
+            return self._fight_refusal(event, crowds)
+        return self._escape_refusal(event)
+
+    def _turn_refusal(self, seat: int) -> RuleViolation | None:
+        """Why ``seat`` may take no action now, whatever the action, or None."""
         if self.finished:
             return self._over_refusal()
         if self.phase == REVEAL:
@@ -227,13 +242,13 @@ class Rumble(Game):
             return RuleViolation("secrets-taken", "two seats gave the same secret character "
                                  f"for adventure {self.adventure + 1}: each seat checks its "
                                  "tokens, then undo the wrong secrets and give them again")
-        return getattr(self, "_" + event["type"] + "_refusal")(event)
+        return None
 
     def _tokens_clash(self) -> bool:
         given = [c for pair in self.secrets[self.adventure] if pair for c in pair]
         return len(given) != len(set(given))
 
-    def _move_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+    def _move_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
         character, to = event["character"], event["to"]
         room = self._room_of(character)
         if isinstance(room, RuleViolation):
@@ -250,17 +265,17 @@ class Rumble(Game):
             if self.chest != room:
                 return RuleViolation("chest", f"the chest is in {self.chest}, not with "
                                      f"{_name(character)} in {room}")
-        elif len(self._in_room(room)) > 1:
+        elif crowds[room] > 1:
             return RuleViolation("alone", f"{_name(character)} is not alone in {room}: only a "
                                  "lone character moves, unless it takes the chest along")
         return None
 
-    def _fight_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
+    def _fight_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
         victim = event["victim"]
         room = self._room_of(victim)
         if isinstance(room, RuleViolation):
             return room
-        if len(self._in_room(room)) < 2:
+        if crowds[room] < 2:
             return RuleViolation("fight", f"{_name(victim)} is alone in {room}: a fight needs "
                                  "two or more characters in the room")
         return None
@@ -288,7 +303,7 @@ class Rumble(Game):
             raise refusal
         if self.actions == 0 and self.source[self.adventure] is None \
                 and self.options["deal_secrets"]:
-            self.secrets[self.adventure] = self.deal(self.adventure)
+            self.secrets[self.adventure] = [tuple(pair) for pair in self.deal(self.adventure)]
             self.source[self.adventure] = "dealt"
         self.actions += 1
         self.last = {key: value for key, value in event.items() if key != "t"}
@@ -331,8 +346,9 @@ class Rumble(Game):
         top = self.options["top_points"]
         points = {c: max(0, top + 1 - rank) for rank, c in enumerate(ranking, start=1)}
         pairs = self.secrets[self.adventure]
-        self.scores.append([max(points[c] for c in pair) if pair else 0 for pair in pairs])
-        self.rankings.append(ranking)
+        self.scores = (*self.scores, tuple(max(points[c] for c in pair) if pair else 0
+                                          for pair in pairs))
+        self.rankings = (*self.rankings, tuple(ranking))
         if len(self.scores) == self.options["adventures"]:
             self.phase = OVER
             return
@@ -390,7 +406,11 @@ class Rumble(Game):
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may send now (empty when it is not that seat's turn)."""
-        return [event for event in self.candidates(seat) if self.refusal(event) is None]
+        candidates = self.candidates(seat)
+        if not candidates or self._turn_refusal(seat) is not None:
+            return []
+        crowds = Counter(self.positions.values())
+        return [event for event in candidates if self._action_refusal(event, crowds) is None]
 
     def refused_actions(self, seat: int) -> list[dict[str, Any]]:
         """The offered actions that are not allowed, each with its rule and reason."""

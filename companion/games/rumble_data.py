@@ -1,6 +1,6 @@
 """Rumble in the Dungeon components: the map (rooms and doors) and the characters.
 
-Both are *assumed* (RULINGS.md) and ship as ``companion/data/rumble-map.json`` and
+Both are *assumed* (docs/rulings.md) and ship as ``companion/data/rumble-map.json`` and
 ``companion/data/rumble-characters.json``; a table replaces them with the header options
 ``map`` and ``characters``.
 

@@ -2,7 +2,7 @@
 
 A rotary encoder stands in for each trap square's secret dial. Whoever exposes a square
 reads it on their own screen only; a triggered trap is shown on every screen; a disarmed
-trap earns the disarming seat its XP. Rulings: RULINGS.md, events: CONTRACT.md.
+trap earns the disarming seat its XP. Rulings: docs/rulings.md, events: docs/table-log.md.
 
 Example::
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
@@ -40,8 +42,17 @@ from companion.games.traps_moves import (
     shockwave_triggers,
 )
 
-#: Square statuses as CONTRACT.md names them.
+#: Square statuses as docs/table-log.md names them.
 HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One disarm tried at the table: who, where, and the XP it earned (0: it failed)."""
+
+    seat: int
+    square: str
+    xp: int
 
 
 def _check_squares(value: Any) -> list[str]:
@@ -128,16 +139,14 @@ class Traps(Game):
                    "mode": Field(str, choices=("quick", "slow")),
                    "dice": Field(list, required=False, items=int),
                    "variable_die": Field(int, required=False)},
-        # Beyond CONTRACT.md: a counterattack on a triggered Jaws of Doom. Either the players
-        # say whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
+        # A counterattack on a triggered Jaws of Doom (docs/table-log.md). Either the players say
+        # whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
         "counterattack": {"seat": Field(int), "square": Field(str),
                           "damaged": Field(bool, required=False),
                           "attack": Field(int, required=False, minimum=0, maximum=100),
                           "dice": Field(list, required=False, items=int),
                           "damage": Field(int, required=False, minimum=0, maximum=100)},
     }
-    # The dials never change once drawn: no need to copy them for restore-on-error.
-    _fixed_attributes = Game._fixed_attributes | {"dials"}
 
     # --- setup -----------------------------------------------------------------------
 
@@ -148,17 +157,21 @@ class Traps(Game):
         if strangers:
             raise OptionError(f"option 'dials': {', '.join(map(str, strangers))} not among the "
                               f"trap squares ({', '.join(squares)})")
-        self.dials: dict[str, list[Any]] = {}
+        dials: dict[str, tuple[Any, ...]] = {}
         for square in squares:
             if square in options["dials"]:
                 try:
-                    self.dials[square] = check_dial(
+                    dial = check_dial(
                         options["dials"][square], options["catalog"]["traps"], square)
                 except ValueError as exc:
                     raise OptionError(f"option 'dials': {exc}") from None
             else:
-                self.dials[square] = draw_dial(
+                dial = draw_dial(
                     self.rng("dial", square), options["catalog"], options["dial_clicks"])
+            dials[square] = tuple(MappingProxyType(position) if isinstance(position, dict)
+                                  else position for position in dial)
+        # Drawn once and never turned: read-only, so every copy of the state shares them.
+        self.dials: Mapping[str, tuple[Any, ...]] = MappingProxyType(dials)
         if options["dungeon"] is not None:
             problems = placement_problems(
                 options["dungeon"], squares, len(self.seats), options["squares_per_trap"],
@@ -171,21 +184,17 @@ class Traps(Game):
             "figure_gone": False,
         } for square in squares}
         self.xp: list[int] = [0] * len(self.seats)
-        self.attempts: list[dict[str, Any]] = []  # every disarm tried at the table, in order
+        # Every disarm tried at the table, in order: a tuple, shared by copies of the state.
+        self.attempts: tuple[Attempt, ...] = ()
         self.step = 0
         self.last = ""
         self.note: dict[str, Any] = {"seat": None, "text": ""}
         # The trap that went off with the latest event: public, shown until the next one.
         self.sprung: dict[str, Any] | None = None
 
-    def apply(self, event: dict[str, Any]) -> None:
-        before = self.sprung
-        self.sprung = None
-        try:
-            super().apply(event)
-        except BaseException:
-            self.sprung = before  # a refused event changes nothing, this included
-            raise
+    def handle(self, event: dict[str, Any]) -> None:
+        self.sprung = None  # shown until the next event
+        super().handle(event)
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -396,9 +405,9 @@ class Traps(Game):
         number = self._disarm_number(square, event)
         total = sum(dice) + (self.options["slow_disarm_bonus"] if mode == "slow" else 0)
         who = self._who(seat)
-        self.attempts.append({"seat": seat, "square": square, "xp": 0})
+        gained = reading["xp"] if total >= number else 0
+        self.attempts = (*self.attempts, Attempt(seat, square, gained))
         if total >= number:
-            self.attempts[-1]["xp"] = reading["xp"]
             self.xp[seat] += reading["xp"]
             state["status"] = DISARMED
             state["disarmed_by"] = seat
@@ -420,7 +429,7 @@ class Traps(Game):
         self.step += 1
         square, state = self._square(event)
         reading = self._reading(square) if state["status"] == TRIGGERED else None
-        if not isinstance(reading, dict) or reading["trap"] != "jaws-of-doom":
+        if not isinstance(reading, Mapping) or reading["trap"] != "jaws-of-doom":
             raise RuleViolation("counterattack-jaws", f"only a triggered Jaws of Doom can be "
                                                       f"counterattacked, not {square}")
         if state["figure_gone"]:
@@ -511,7 +520,7 @@ class Traps(Game):
                     str(state["position"]))),
                 "read_by": dict(state["read_by"]),
                 "fixed_disarm": dict(state["fixed_disarm"]),
-                "dial": [dict(p) if isinstance(p, dict) else p for p in self.dials[square]],
+                "dial": [dict(p) if isinstance(p, Mapping) else p for p in self.dials[square]],
             }
         return {"game": self.name, "seat": None, "squares": squares, "xp": list(self.xp),
                 "finished": self.finished, "last": self.last, "note": dict(self.note)}
@@ -551,21 +560,21 @@ class Traps(Game):
         tried, made = [0] * len(self.seats), [0] * len(self.seats)
         by_kind: list[dict[str, int]] = [{} for _ in self.seats]
         for attempt in self.attempts:
-            seat = attempt["seat"]
+            seat = attempt.seat
             tried[seat] += 1
-            if attempt["xp"]:
+            if attempt.xp:
                 made[seat] += 1
-                kind = self._public_square(attempt["square"]).get("trap") or "unrevealed"
-                by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt["xp"]
+                kind = self._public_square(attempt.square).get("trap") or "unrevealed"
+                by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt.xp
         return {"disarms_tried": tried, "disarms_made": made, "xp_by_trap": by_kind}
 
     def score_track(self) -> list[list[int]]:
         """XP after each disarm that earned some (traps has no rounds)."""
         running, track = [0] * len(self.seats), []
         for attempt in self.attempts:
-            if attempt["xp"]:
+            if attempt.xp:
                 running = list(running)
-                running[attempt["seat"]] += attempt["xp"]
+                running[attempt.seat] += attempt.xp
                 track.append(running)
         return track
 

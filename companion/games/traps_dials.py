@@ -27,7 +27,7 @@ from typing import Any
 
 CATALOG_FILE = "data/traps-catalog.json"
 
-#: The trap ids of CONTRACT.md; the catalog describes each of them.
+#: The trap ids of docs/table-log.md; the catalog describes each of them.
 TRAP_IDS = ("buzz-saw", "cage", "falling-weight", "fire-jets", "jaws-of-doom",
             "monstrous-hand", "noxious-acid-pool", "spiked-pit")
 

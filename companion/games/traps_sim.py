@@ -12,6 +12,7 @@ dials only to pick legal events, as players holding the red filter would.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleViolation
@@ -41,7 +42,7 @@ def _next_event(game: Traps, rnd: random.Random, patient: bool) -> dict[str, Any
     leave_out = rolls and rnd.random() < 0.5
     status = state["status"]
     reading = game.dials[square][state["position"]] if status != HIDDEN else None
-    is_trap = isinstance(reading, dict)
+    is_trap = isinstance(reading, Mapping)
     once = is_trap and game.options["catalog"]["traps"][reading["trap"]]["triggers_once"]
     choice = rnd.random()
     if status == HIDDEN:

@@ -1,6 +1,6 @@
 """Tricky Dungeon (``tricky``): heroes, trumps, tricks and gold, refereed from the table.
 
-The companion cannot see hands. It is told each card as it is played (CONTRACT.md) and
+The companion cannot see hands. It is told each card as it is played (docs/table-log.md) and
 keeps the rules it can check: whose turn it is, a card played twice, trumps, exchange
 limits, the heroes' choices. A seat that did not follow a suit and later plays that suit
 is flagged as a revoke, naming the trick where it showed out.
@@ -17,29 +17,21 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from companion.errors import EventError, OptionError, RuleViolation
+from companion.errors import OptionError, RuleViolation
+from companion.games import tricky_prepare, tricky_tricks, tricky_view
 from companion.games.base import Field, Game, Option, check_choice, check_int
 from companion.games.tricky_deck import Deck, check_deck, default_deck
-from companion.games.tricky_heroes import (
-    ALL_HEROES,
-    CHOSEN_TRUMP,
-    HERO_SETS,
-    NEIGHBOUR_TRUMP,
-    SYMBOL_TRUMP,
-    TRICKSTER_OPEN_CARDS,
-    title,
-)
-from companion.games.tricky_tricks import TrickyTricks
-from companion.games.tricky_view import TrickyViews
+from companion.games.tricky_heroes import ALL_HEROES, HERO_SETS, title
+from companion.games.tricky_prepare import TWO_PLAYER_EXCHANGE
+from companion.games.tricky_round import HERO, OVER, Revoke, Round, RoundResult
 
 VARIANTS = ("standard", "longer", "race", "guild", "random")
 #: Rounds each player is active when ``rounds_per_player`` is not given: (3-4 players, 2 players).
 ROUNDS_PER_PLAYER = {"standard": (2, 4), "random": (2, 4), "longer": (3, 5), "guild": (5, 5),
                      "race": (None, None)}
-#: The 2-player game: the active player exchanges up to 7 cards (rule text).
-TWO_PLAYER_EXCHANGE = 7
+__all__ = ["TWO_PLAYER_EXCHANGE", "Tricky"]
 
 
 def _check_rounds_per_player(value: Any) -> int | None:
@@ -51,7 +43,7 @@ def _player_count_option(stem: str, players: str, default: int, meaning: str) ->
                   f"{meaning} with {players.replace('_', '-')} players", check_int(0, 99))
 
 
-class Tricky(TrickyTricks, TrickyViews, Game):
+class Tricky(Game):
     """The Tricky Dungeon rules engine. See the module docstring."""
 
     name = "tricky"
@@ -70,7 +62,6 @@ class Tricky(TrickyTricks, TrickyViews, Game):
                  "heroes offered show only on the active seat's screen.")
     min_seats = 2
     max_seats = 4
-    _fixed_attributes: ClassVar[frozenset[str]] = Game._fixed_attributes | {"deck"}
 
     OPTIONS = (
         Option("variant", "standard",
@@ -133,10 +124,11 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         if self.options["variant"] == "guild" and given is not None and given > heroes:
             raise OptionError(f"option 'rounds_per_player': the adventurers guild plays each "
                               f"hero once, so at most {heroes} rounds per player, got {given}")
-        self.history: list[dict[str, Any]] = []
-        self.revokes: list[dict[str, Any]] = []
-        self.heroes_used: list[list[str]] = [[] for _ in self.seats]
-        self.current: dict[str, Any] | None = None
+        # What stays of finished rounds: tuples of frozen records, shared by copies.
+        self.history: tuple[RoundResult, ...] = ()
+        self.revokes: tuple[Revoke, ...] = ()
+        self.heroes_used: tuple[tuple[str, ...], ...] = tuple(() for _ in self.seats)
+        self.current: Round | None = None  # the round in play, or the one just finished
 
     def rounds_to_play(self) -> int | None:
         """The number of rounds of the game, or None (race: until someone has the target)."""
@@ -152,10 +144,10 @@ class Tricky(TrickyTricks, TrickyViews, Game):
     def hero_choices(self, seat: int) -> list[str]:
         """The heroes ``seat`` may pick now (empty unless it is the active player choosing)."""
         r = self.current
-        if r is None or r["phase"] != "hero" or seat != r["active"]:
+        if r is None or r.phase != HERO or seat != r.active:
             return []
         if self.options["variant"] == "random":
-            return [r["offers"][len(r["refused"])]]
+            return [r.offer()]
         heroes = HERO_SETS[self.options["hero_set"]]
         if self.options["variant"] == "guild":
             return [hero for hero in heroes if hero not in self.heroes_used[seat]]
@@ -163,7 +155,7 @@ class Tricky(TrickyTricks, TrickyViews, Game):
 
     @property
     def finished(self) -> bool:
-        if self.current is not None and self.current["phase"] != "over":
+        if self.current is not None and self.current.phase != OVER:
             return False
         total = self.rounds_to_play()
         if total is not None and len(self.history) >= total:
@@ -175,7 +167,7 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         return [sum(gold[seat] for gold in self.rounds()) for seat in range(len(self.seats))]
 
     def rounds(self) -> list[list[int]]:
-        return [list(done["gold"]) for done in self.history]
+        return [list(done.gold) for done in self.history]
 
     FIGURES_TITLE = "Tricky: heroes dared as the active player, rounds with gold / rounds"
 
@@ -188,10 +180,9 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         """Per seat, each hero it dared as the active player: [rounds, rounds it earned gold]."""
         dared: list[dict[str, list[int]]] = [{} for _ in self.seats]
         for done in self.history:
-            active = done["active"]
-            tally = dared[active].setdefault(done["hero"], [0, 0])
+            tally = dared[done.active].setdefault(done.hero, [0, 0])
             tally[0] += 1
-            tally[1] += int(done["gold"][active] > 0)
+            tally[1] += int(done.gold[done.active] > 0)
         return {"heroes": dared}
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
@@ -214,278 +205,74 @@ class Tricky(TrickyTricks, TrickyViews, Game):
                          f"{revoke['round']} after showing out in trick {revoke['trick']}")
         return lines
 
-    # --- helpers ----------------------------------------------------------------------
+    # --- the round and its checks ---------------------------------------------------------
 
-    def _name(self, seat: int) -> str:
-        return self.seats[seat]
-
-    def _left_of(self, seat: int) -> int:
-        return (seat + 1) % len(self.seats)
-
-    def _round(self) -> dict[str, Any]:
+    def playing_round(self) -> Round:
         """The round being played; refuse if there is none."""
         if self.finished and self.history:
             raise RuleViolation("game-over", "The game is over: no more rounds are played")
         r = self.current
-        if r is None or r["phase"] == "over":
+        if r is None or r.phase == OVER:
             raise RuleViolation("no-round", "No round is being played: start one with a deal")
         return r
 
-    def _preparing(self, action: str) -> dict[str, Any]:
-        """The round, which must be between the hero choice and the first card."""
-        r = self._round()
-        if r["phase"] == "hero":
-            raise RuleViolation("hero-first", f"The active player chooses a hero before {action}")
-        if r["phase"] == "play":
-            raise RuleViolation("cards-played", f"Too late for {action}: the first card is played")
-        return r
-
-    def _check_card(self, card: str, field: str = "card") -> None:
+    def check_card(self, card: str, field: str = "card") -> None:
         if not self.deck.is_card(card):
             raise RuleViolation("card", f"Unknown card '{card}' in '{field}' "
                                         f"({self.deck.describe()})")
 
-    def _check_suit(self, suit: str) -> None:
+    def check_suit(self, suit: str) -> None:
         if suit not in self.deck.suits:
             raise RuleViolation("suit", f"Unknown suit '{suit}' (suits: "
                                         f"{', '.join(self.deck.suits)})")
 
-    def _pile(self, r: dict[str, Any]) -> int:
-        """Cards left in the leftover pile for exchanges."""
-        opened = TRICKSTER_OPEN_CARDS if r["opened"] else 0
-        exchanged = sum(count or 0 for count in r["exchanged"])
-        return self.deck.leftover(len(self.seats)) - opened - exchanged
-
     def exchange_limit(self, seat: int) -> int | None:
         """How many cards ``seat`` may exchange now, or None if it may not exchange now."""
-        r = self.current
-        if (r is None or r["phase"] != "prepare" or r["prediction"] is not None
-                or r["exchanged"][seat] is not None
-                or (r["hero"] == "trickster" and not r["opened"])):
-            return None
-        pile = self._pile(r)
-        if seat == r["active"]:
-            return min(TWO_PLAYER_EXCHANGE, pile) if len(self.seats) == 2 else pile
-        if len(self.seats) == 2 and r["exchanged"][r["active"]] is not None:
-            return min(r["exchanged"][r["active"]], pile)
-        return None
-
-    def _waiting_for(self, r: dict[str, Any]) -> tuple[int, str] | None:
-        """Who must act before the first card, and what they must do (None: nobody)."""
-        active = r["active"]
-        if r["hero"] == "trickster" and not r["opened"]:
-            return active, "open-cards"
-        if r["hero"] in NEIGHBOUR_TRUMP and r["trump"] is None:
-            return self._left_of(active), "trump"
-        if r["hero"] == "seer" and r["prediction"] is None:
-            return active, "predict"
-        return None
+        return tricky_prepare.exchange_limit(self, seat)
 
     def to_play(self) -> int | None:
         """The seat the table waits for, or None between rounds."""
-        r = self.current
-        if r is None or r["phase"] == "over":
-            return None
-        if r["phase"] == "hero":
-            return r["active"]
-        if r["phase"] == "prepare":
-            waiting = self._waiting_for(r)
-            return waiting[0] if waiting else r["active"]
-        if len(r["trick"]) == len(self.seats):
-            return next(p["seat"] for p in r["trick"] if "card" not in p)
-        return (r["leader"] + len(r["trick"])) % len(self.seats)
+        return None if self.current is None else self.current.to_play()
 
-    # --- events -----------------------------------------------------------------------
+    def lead_suit(self, r: Round | None = None) -> str | None:
+        """The suit led in the trick in play (None before its first card)."""
+        r = r if r is not None else self.current
+        return None if r is None else r.lead_suit(self.deck)
+
+    # --- events: each is applied to a fresh copy of the game (Game.after) -------------
 
     def on_deal(self, event: dict[str, Any]) -> None:
-        if self.finished and self.history:
-            raise RuleViolation("game-over", "The game is over: no more rounds are played")
-        if self.current is not None and self.current["phase"] != "over":
-            raise RuleViolation("round-in-progress", f"Round {len(self.history) + 1} is still "
-                                                     "being played")
-        n = len(self.seats)
-        expected = 0 if not self.history else self._left_of(self.history[-1]["active"])
-        active = event.get("active", expected)
-        if active >= n:
-            raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
-        if self.history and active != expected:
-            raise RuleViolation("active-rotation", f"{self._name(expected)} is the active player "
-                                f"this round (it passes clockwise), not {self._name(active)}")
-        offers: list[str] = []
-        if self.options["variant"] == "random":
-            pile = list(ALL_HEROES)
-            self.rng("heroes", len(self.history)).shuffle(pile)
-            # Heroes are drawn from the bottom of the shuffled pile.
-            offers = pile[::-1][:self.options["random_refusals"] + 1]
-        self.current = {
-            "active": active, "phase": "hero", "hero": None, "trump": None,
-            "offers": offers, "refused": [], "opened": False, "open_cards": [],
-            "exchanged": [None] * n, "discards": [], "prediction": None,
-            "leader": active, "trick": [], "played": {}, "won": [0] * n,
-            "collected": [[] for _ in range(n)], "last_trick": None, "voids": [{} for _ in
-                                                                             range(n)],
-        }
+        tricky_prepare.deal(self, event)
 
     def on_hero(self, event: dict[str, Any]) -> None:
-        r = self._round()
-        seat, hero = event["seat"], event["hero"]
-        if r["phase"] != "hero":
-            raise RuleViolation("hero-chosen", f"The hero of this round is already chosen: "
-                                               f"the {title(r['hero'])}")
-        if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])} is the active player and "
-                                        f"chooses the hero, not {self._name(seat)}")
-        if hero not in ALL_HEROES:
-            raise RuleViolation("hero", f"Unknown hero '{hero}' (heroes: {', '.join(ALL_HEROES)})")
-        self._check_hero_allowed(r, seat, hero)
-        if event.get("refuse"):
-            self._refuse_hero(r, event)
-            return
-        r["trump"] = self._hero_trump(hero, event)
-        r["hero"] = hero
-        r["phase"] = "prepare"
-        self.heroes_used[seat].append(hero)
-
-    def _check_hero_allowed(self, r: dict[str, Any], seat: int, hero: str) -> None:
-        variant = self.options["variant"]
-        if variant == "random":
-            offer = r["offers"][len(r["refused"])]
-            if hero != offer:
-                raise RuleViolation("random-dungeon", f"The hero drawn is the {title(offer)}: "
-                                                      f"take it or refuse it")
-            return
-        heroes = HERO_SETS[self.options["hero_set"]]
-        if hero not in heroes:
-            raise RuleViolation("hero-set", f"The {title(hero)} is not in hero set "
-                                f"{self.options['hero_set']} ({', '.join(heroes)})")
-        if variant == "guild" and hero in self.heroes_used[seat]:
-            raise RuleViolation("guild", f"{self._name(seat)} has already played the "
-                                         f"{title(hero)}: in the adventurers guild each "
-                                         "hero is played once")
-
-    def _refuse_hero(self, r: dict[str, Any], event: dict[str, Any]) -> None:
-        if self.options["variant"] != "random":
-            raise RuleViolation("refuse", "Only in the random dungeon may a hero be refused")
-        if "trump_suit" in event or "trump_value" in event:
-            raise RuleViolation("refuse", "A refused hero takes no trump")
-        if len(r["refused"]) >= self.options["random_refusals"]:
-            raise RuleViolation("random-dungeon", f"The {title(event['hero'])} is the last "
-                                                  "hero drawn: it must be played")
-        r["refused"].append(event["hero"])
-
-    def _hero_trump(self, hero: str, event: dict[str, Any]) -> dict[str, Any] | None:
-        chosen = CHOSEN_TRUMP.get(hero)
-        for kind in ("suit", "value"):
-            if f"trump_{kind}" in event and chosen != kind:
-                raise RuleViolation("no-trump", f"The {title(hero)} does not let the active "
-                                                f"player choose a trump {kind}")
-        if chosen and f"trump_{chosen}" not in event:
-            raise RuleViolation("trump", f"The {title(hero)} asks for a trump {chosen}: "
-                                         f"give 'trump_{chosen}'")
-        if chosen == "suit":
-            self._check_suit(event["trump_suit"])
-            return {"suit": event["trump_suit"]}
-        if chosen == "value":
-            if event["trump_value"] not in self.deck.values:
-                raise RuleViolation("trump", f"No card has the value {event['trump_value']} "
-                                             f"(values: {', '.join(map(str, self.deck.values))})")
-            return {"value": event["trump_value"]}
-        if hero in SYMBOL_TRUMP:
-            return {"symbol": SYMBOL_TRUMP[hero]}
-        return None
+        tricky_prepare.hero(self, event)
 
     def on_trump(self, event: dict[str, Any]) -> None:
-        r = self._preparing("naming a trump suit")
-        if r["hero"] not in NEIGHBOUR_TRUMP:
-            raise RuleViolation("no-trump", f"With the {title(r['hero'])} nobody names a trump "
-                                            "suit (only with the Troubadour)")
-        if r["trump"] is not None:
-            raise RuleViolation("trump", f"The trump suit is already named: {r['trump']['suit']}")
-        namer = self._left_of(r["active"])
-        if event["seat"] != namer:
-            raise RuleViolation("turn", f"{self._name(namer)}, left of the Troubadour, names the "
-                                        f"trump suit, not {self._name(event['seat'])}")
-        self._check_suit(event["suit"])
-        r["trump"] = {"suit": event["suit"]}
+        tricky_prepare.trump(self, event)
 
     def on_open_cards(self, event: dict[str, Any]) -> None:
-        r = self._preparing("turning cards face up")
-        seat, cards = event["seat"], event["cards"]
-        if r["hero"] != "trickster":
-            raise RuleViolation("open-cards", "Only the Trickster turns cards face up")
-        if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])}, the Trickster, turns the "
-                                        f"cards face up, not {self._name(seat)}")
-        if r["opened"]:
-            raise RuleViolation("open-cards", "The Trickster's four cards are already face up")
-        if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
-            raise RuleViolation("open-cards", f"The Trickster turns {TRICKSTER_OPEN_CARDS} "
-                                              f"different cards face up, got {len(cards)}")
-        for card in cards:
-            self._check_card(card, "cards")
-        if self._pile(r) < TRICKSTER_OPEN_CARDS:
-            raise RuleViolation("open-cards", "The leftover pile holds fewer than "
-                                              f"{TRICKSTER_OPEN_CARDS} cards")
-        r["opened"] = True
-        r["open_cards"] = list(cards)
+        tricky_prepare.open_cards(self, event)
 
     def on_exchange(self, event: dict[str, Any]) -> None:
-        r = self._preparing("exchanging cards")
-        seat, count = event["seat"], event["count"]
-        name, two_players = self._name(seat), len(self.seats) == 2
-        if r["hero"] == "trickster" and not r["opened"]:
-            raise RuleViolation("open-cards", "The Trickster turns four cards face up before "
-                                              "any exchange")
-        if r["prediction"] is not None:
-            raise RuleViolation("exchange", "The Seer has predicted: exchanges are over")
-        if r["exchanged"][seat] is not None:
-            raise RuleViolation("exchange", f"{name} has already exchanged this round")
-        if seat != r["active"] and not two_players:
-            raise RuleViolation("exchange", "Only the active player exchanges cards with 3 or 4 "
-                                            "players")
-        if seat != r["active"] and r["exchanged"][r["active"]] is None:
-            raise RuleViolation("exchange-order", "The active player exchanges first; the other "
-                                                  "player may then exchange as many or fewer")
-        limit = self.exchange_limit(seat)
-        if limit is not None and count > limit:
-            raise RuleViolation("exchange-limit", f"{name} may exchange at most {limit} "
-                                                  f"cards now, not {count}")
-        if "cards" in event:
-            self._check_discards(r, seat, count, event["cards"])
-        r["exchanged"][seat] = count
-
-    def _check_discards(self, r: dict[str, Any], seat: int, count: int, cards: list[str]) -> None:
-        """The face-up discards of the 2-player open exchange."""
-        if len(self.seats) != 2:
-            raise RuleViolation("exchange", "With 3 or 4 players discards stay face down: give "
-                                            "only the count")
-        if len(cards) != count or len(set(cards)) != len(cards):
-            raise RuleViolation("exchange", f"The exchange names {len(cards)} different cards "
-                                            f"for a count of {count}")
-        for card in cards:
-            self._check_card(card, "cards")
-            if self.deck.is_potion(card):
-                raise RuleViolation("two-player-potions", f"Magic potions may not be exchanged "
-                                    f"in the 2-player game: {card} stays in hand")
-            if card in r["discards"]:
-                raise RuleViolation("card-discarded", f"{card} was already exchanged away")
-            if card in r["open_cards"] and seat != r["active"]:
-                raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster")
-        r["open_cards"] = [card for card in r["open_cards"] if card not in cards]
-        r["discards"].extend(cards)
+        tricky_prepare.exchange(self, event)
 
     def on_predict(self, event: dict[str, Any]) -> None:
-        r = self._preparing("the Seer's prediction")
-        seat, count = event["seat"], event["count"]
-        if r["hero"] != "seer":
-            raise RuleViolation("predict", "Only the Seer makes a prediction")
-        if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])}, the Seer, predicts, not "
-                                        f"{self._name(seat)}")
-        if r["prediction"] is not None:
-            raise RuleViolation("predict", f"The Seer has already predicted {r['prediction']}")
-        most = self.hand_size() + len(self.deck.potions)
-        if count > most:
-            raise RuleViolation("predict", f"At most {most} tricks and potions can be collected "
-                                           f"in a round, not {count}")
-        r["prediction"] = count
+        tricky_prepare.predict(self, event)
+
+    def on_play(self, event: dict[str, Any]) -> None:
+        tricky_tricks.play(self, event)
+
+    def on_reveal(self, event: dict[str, Any]) -> None:
+        tricky_tricks.reveal(self, event)
+
+    # --- views (tricky_view.py) ---------------------------------------------------------
+
+    def phase(self) -> str:
+        """deal | hero | prepare | play | reveal | finished."""
+        return tricky_view.phase(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return tricky_view.view(self, seat)
+
+    def referee_view(self) -> dict[str, Any]:
+        return tricky_view.referee_view(self)

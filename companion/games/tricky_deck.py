@@ -1,6 +1,6 @@
 """The Tricky Dungeon deck: colours, values, stars and the symbols the heroes collect.
 
-The composition is *assumed* (RULINGS.md) and lives in ``companion/data/tricky-deck.json``;
+The composition is *assumed* (docs/rulings.md) and lives in ``companion/data/tricky-deck.json``;
 a table replaces it with the ``deck`` option. Cards are named ``SUIT-VALUE``.
 
 Example::
@@ -13,7 +13,10 @@ Example::
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 DECK_FILE = "tricky-deck.json"
@@ -86,18 +89,38 @@ def check_deck(data: Any) -> dict[str, Any]:
     return data
 
 
+@dataclass(frozen=True, init=False)
 class Deck:
-    """Read-only questions about cards, built from checked deck data."""
+    """Read-only questions about cards, built from checked deck data.
+
+    Immutable (a frozen dataclass of tuples, frozensets and read-only mappings): every copy
+    of a game shares it."""
+
+    suits: tuple[str, ...]
+    values: tuple[int, ...]
+    potions: frozenset[str]
+    cards: tuple[str, ...]
+    _stars: Mapping[str, int]
+    _symbols: Mapping[str, frozenset[int]]
+    _hand_size: Mapping[int, int]
+    _card_set: frozenset[str]
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.suits: tuple[str, ...] = tuple(colour["suit"] for colour in data["colours"])
-        self.values: tuple[int, ...] = tuple(data["values"])
-        self._stars = {colour["suit"]: colour["stars"] for colour in data["colours"]}
-        self.potions = frozenset(f"{c['suit']}-{c['potion']}" for c in data["colours"])
-        self._symbols = {key: frozenset(data[key]) for key in SYMBOLS}
-        self._hand_size = {int(players): size for players, size in data["hand_size"].items()}
-        self.cards: tuple[str, ...] = tuple(f"{s}-{v}" for s in self.suits for v in self.values)
-        self._card_set = frozenset(self.cards)
+        suits = tuple(colour["suit"] for colour in data["colours"])
+        values = tuple(data["values"])
+        fields = {
+            "suits": suits,
+            "values": values,
+            "potions": frozenset(f"{c['suit']}-{c['potion']}" for c in data["colours"]),
+            "cards": tuple(f"{s}-{v}" for s in suits for v in values),
+            "_stars": MappingProxyType({c["suit"]: c["stars"] for c in data["colours"]}),
+            "_symbols": MappingProxyType({key: frozenset(data[key]) for key in SYMBOLS}),
+            "_hand_size": MappingProxyType({int(players): size for players, size
+                                            in data["hand_size"].items()}),
+        }
+        fields["_card_set"] = frozenset(fields["cards"])
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
     def is_card(self, card: str) -> bool:
         return card in self._card_set

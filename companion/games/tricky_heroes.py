@@ -1,7 +1,7 @@
 """The 15 heroes of Tricky Dungeon: sets, trumps, trick order and the gold each earns.
 
 Everything here comes from the rule text (section 6) and the player-count numbers of
-RULINGS.md, which are options of the game (``thief_gold_2_3``, ``knight_above_4``, ...).
+docs/rulings.md, which are options of the game (``thief_gold_2_3``, ``knight_above_4``, ...).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Any
 from companion.games.sim import seat_names
 from companion.games.tricky import TWO_PLAYER_EXCHANGE, Tricky
 from companion.games.tricky_heroes import CHOSEN_TRUMP, NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
+from companion.games.tricky_round import OVER, Round
 
 
 def random_game(seed: int, seats: int, **options: Any) -> tuple[dict[str, Any], list[dict]]:
@@ -51,9 +52,8 @@ class _Player:
         size = game.hand_size()
         self.hands = [cards[i * size:(i + 1) * size] for i in range(n)]
         self.pile = cards[n * size:]
-        current = game.current
-        assert current is not None
-        active = current["active"]
+        assert game.current is not None
+        active = game.current.active
         hero = self.choose_hero(active)
         if hero == "trickster":
             opened, self.pile = self.pile[:TRICKSTER_OPEN_CARDS], self.pile[TRICKSTER_OPEN_CARDS:]
@@ -65,15 +65,15 @@ class _Player:
         self.exchange(active, n)
         if hero == "seer":
             self.act({"type": "predict", "seat": active, "count": rand.randint(0, size // 2)})
-        while current["phase"] != "over":
-            self.play_card(current)
+        while game.current.phase != OVER:
+            self.play_card(game.current)
 
     def choose_hero(self, active: int) -> str:
         current = self.game.current
         assert current is not None
         if self.game.options["variant"] == "random":
             refusals = self.rand.randint(0, self.game.options["random_refusals"])
-            for offer in current["offers"][:refusals]:
+            for offer in current.offers[:refusals]:
                 self.act({"type": "hero", "seat": active, "hero": offer, "refuse": True})
         hero = self.rand.choice(self.game.hero_choices(active))
         event: dict[str, Any] = {"type": "hero", "seat": active, "hero": hero}
@@ -108,18 +108,18 @@ class _Player:
             self.hands[seat].extend(self.pile[:count])
             self.pile = self.pile[count:]
 
-    def play_card(self, current: dict[str, Any]) -> None:
+    def play_card(self, current: Round) -> None:
         seat = self.game.to_play()
         assert seat is not None
-        if len(current["trick"]) == len(self.game.seats):
+        if current.trick_full():
             self.act({"type": "reveal", "seat": seat, "card": self.face_down})
             return
         hand = self.hands[seat]
-        led = self.game.lead_suit(current)
+        led = current.lead_suit(self.deck)
         legal = [card for card in hand if self.deck.suit(card) == led] or hand
         card = self.rand.choice(legal)
         hand.remove(card)
-        if current["hero"] == "ninja" and seat == current["active"]:
+        if current.hero == "ninja" and seat == current.active:
             self.face_down = card
             self.act({"type": "play", "seat": seat, "suit": self.deck.suit(card),
                       "face_down": True})

@@ -7,144 +7,132 @@ Ninja's face-down card is unknown to the companion until revealed, so no view ca
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.tricky_heroes import title
+from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
+
+if TYPE_CHECKING:
+    from companion.games.tricky import Tricky
 
 
-class TrickyViews:
-    """Views of the Tricky engine (mixed into ``Tricky``; uses its state and helpers)."""
+def phase(game: Tricky) -> str:
+    """deal | hero | prepare | play | reveal | finished."""
+    r = game.current
+    if game.finished and game.history:
+        return "finished"
+    if r is None or r.phase == OVER:
+        return "deal"
+    if r.phase == PLAY and r.trick_full():
+        return "reveal"
+    return r.phase
 
-    seats: list[str]
-    options: dict[str, Any]
-    history: list[dict[str, Any]]
-    revokes: list[dict[str, Any]]
-    heroes_used: list[list[str]]
-    current: dict[str, Any] | None
 
-    def phase(self) -> str:
-        """deal | hero | prepare | play | reveal | finished."""
-        r = self.current
-        if self.finished and self.history:  # type: ignore[attr-defined]
-            return "finished"
-        if r is None or r["phase"] == "over":
-            return "deal"
-        if r["phase"] == "play" and len(r["trick"]) == len(self.seats):
-            return "reveal"
-        return r["phase"]
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        public = self._public_view()
-        if seat is None:
-            return public
-        to_play = public["to_play"]
-        public.update({
-            "seat": seat,
-            "your_turn": to_play == seat,
-            "prompt": self._prompt(seat),
-            "hero_choices": self.hero_choices(seat),  # type: ignore[attr-defined]
-            "exchange_limit": self.exchange_limit(seat),  # type: ignore[attr-defined]
-        })
+def view(game: Tricky, seat: int | None) -> dict[str, Any]:
+    public = public_view(game)
+    if seat is None:
         return public
-
-    def referee_view(self) -> dict[str, Any]:
-        everything = self._public_view()
-        r = self.current
-        everything["hero_pile"] = list(r["offers"]) if r else []
-        return everything
-
-    def _public_view(self) -> dict[str, Any]:
-        r = self.current
-        n = len(self.seats)
-        done_tricks = [list(done["tricks"]) for done in self.history]
-        playing = r is not None and r["phase"] != "over"
-        view: dict[str, Any] = {
-            "variant": self.options["variant"],
-            "hero_set": None if self.options["variant"] == "random" else self.options["hero_set"],
-            "phase": self.phase(),
-            "round": len(self.history) + (1 if playing else 0),
-            "rounds_total": self.rounds_to_play(),  # type: ignore[attr-defined]
-            "tricks_per_round": self.hand_size(),  # type: ignore[attr-defined]
-            "to_play": self.to_play(),  # type: ignore[attr-defined]
-            "gold": self.totals(),  # type: ignore[attr-defined]
-            "round_gold": self.rounds(),  # type: ignore[attr-defined]
-            "heroes_played": [{"active": done["active"], "hero": done["hero"]}
-                              for done in self.history],
-            "heroes_used": [list(used) for used in self.heroes_used],
-            "tricks": done_tricks + ([list(r["won"])] if playing and r else []),
-            "revokes": [dict(revoke) for revoke in self.revokes],
-            "winners": self.winners(),  # type: ignore[attr-defined]
-        }
-        # Between rounds the screens keep showing the round just finished.
-        view.update(self._round_view(r, n))
-        return view
-
-    def _round_view(self, r: dict[str, Any] | None, n: int) -> dict[str, Any]:
-        if r is None:
-            return {"active": None, "hero": None, "trump": None, "hero_offer": None,
-                    "refused": [], "open_cards": [], "exchanges": [None] * n, "discards": [],
-                    "prediction": None, "leader": None, "trick": [], "trick_number": None,
-                    "won": [0] * n, "collected": [[] for _ in range(n)], "last_trick": None,
-                    "voids": [[] for _ in range(n)]}
-        offer = None
-        if r["phase"] == "hero" and r["offers"]:
-            offer = r["offers"][len(r["refused"])]
-        return {
-            "active": r["active"],
-            "hero": r["hero"],
-            "trump": dict(r["trump"]) if r["trump"] else None,
-            "hero_offer": offer,
-            "refused": list(r["refused"]),
-            "open_cards": list(r["open_cards"]),
-            "exchanges": list(r["exchanged"]),
-            "discards": list(r["discards"]),
-            "prediction": r["prediction"],
-            "leader": r["leader"],
-            "trick": [dict(p) for p in r["trick"]],
-            "trick_number": sum(r["won"]) + 1 if r["phase"] == "play" else None,
-            "won": list(r["won"]),
-            "collected": [list(cards) for cards in r["collected"]],
-            "last_trick": _copy_trick(r["last_trick"]),
-            "voids": [sorted(voids) for voids in r["voids"]],
-        }
-
-    def _prompt(self, seat: int) -> str | None:
-        """A short line for the seat's 128x64 screen: what it should do now, or None."""
-        phase, r = self.phase(), self.current
-        if phase == "finished":
-            return "Game over"
-        if phase == "deal" or r is None:
-            return None
-        active = seat == r["active"]
-        if phase == "hero":
-            if not active:
-                return None
-            if self.options["variant"] == "random":
-                return f"Take or refuse the {title(r['offers'][len(r['refused'])])}"
-            return "Choose a hero"
-        to_play = self.to_play()  # type: ignore[attr-defined]
-        if phase == "reveal":
-            return "Reveal your face-down card" if seat == to_play else None
-        if phase == "prepare":
-            waiting = self._waiting_for(r)  # type: ignore[attr-defined]
-            if waiting and waiting[0] == seat:
-                return {"open-cards": "Turn 4 cards face up", "trump": "Name the trump suit",
-                        "predict": "Predict tricks + potions"}[waiting[1]]
-            limit = self.exchange_limit(seat)  # type: ignore[attr-defined]
-            if limit:
-                return f"Exchange up to {limit} cards"
-            if waiting is not None:
-                return None
-        if seat != to_play:
-            return None
-        face_down = " face down" if r["hero"] == "ninja" and active else ""
-        if not r["trick"]:
-            return f"Lead a card{face_down}"
-        return f"Play {self.lead_suit(r)}{face_down} if you can"  # type: ignore[attr-defined]
+    to_play = public["to_play"]
+    public.update({
+        "seat": seat,
+        "your_turn": to_play == seat,
+        "prompt": _prompt(game, seat),
+        "hero_choices": game.hero_choices(seat),
+        "exchange_limit": game.exchange_limit(seat),
+    })
+    return public
 
 
-def _copy_trick(trick: dict[str, Any] | None) -> dict[str, Any] | None:
-    if trick is None:
+def referee_view(game: Tricky) -> dict[str, Any]:
+    everything = public_view(game)
+    r = game.current
+    everything["hero_pile"] = list(r.offers) if r else []
+    return everything
+
+
+def public_view(game: Tricky) -> dict[str, Any]:
+    r = game.current
+    n = len(game.seats)
+    done_tricks = [list(done.tricks) for done in game.history]
+    playing = r is not None and r.phase != OVER
+    variant = game.options["variant"]
+    view: dict[str, Any] = {
+        "variant": variant,
+        "hero_set": None if variant == "random" else game.options["hero_set"],
+        "phase": phase(game),
+        "round": len(game.history) + (1 if playing else 0),
+        "rounds_total": game.rounds_to_play(),
+        "tricks_per_round": game.hand_size(),
+        "to_play": game.to_play(),
+        "gold": game.totals(),
+        "round_gold": game.rounds(),
+        "heroes_played": [{"active": done.active, "hero": done.hero} for done in game.history],
+        "heroes_used": [list(used) for used in game.heroes_used],
+        "tricks": done_tricks + ([list(r.won)] if playing and r else []),
+        "revokes": [revoke.shown() for revoke in game.revokes],
+        "winners": game.winners(),
+    }
+    # Between rounds the screens keep showing the round just finished.
+    view.update(_round_view(r, n))
+    return view
+
+
+def _round_view(r: Round | None, n: int) -> dict[str, Any]:
+    if r is None:
+        return {"active": None, "hero": None, "trump": None, "hero_offer": None,
+                "refused": [], "open_cards": [], "exchanges": [None] * n, "discards": [],
+                "prediction": None, "leader": None, "trick": [], "trick_number": None,
+                "won": [0] * n, "collected": [[] for _ in range(n)], "last_trick": None,
+                "voids": [[] for _ in range(n)]}
+    return {
+        "active": r.active,
+        "hero": r.hero,
+        "trump": dict(r.trump) if r.trump else None,
+        "hero_offer": r.offer() if r.phase == HERO and r.offers else None,
+        "refused": list(r.refused),
+        "open_cards": list(r.open_cards),
+        "exchanges": list(r.exchanged),
+        "discards": list(r.discards),
+        "prediction": r.prediction,
+        "leader": r.leader,
+        "trick": [p.shown() for p in r.trick],
+        "trick_number": r.trick_number() if r.phase == PLAY else None,
+        "won": list(r.won),
+        "collected": [list(cards) for cards in r.collected],
+        "last_trick": r.last_trick.shown() if r.last_trick else None,
+        "voids": [sorted(voids) for voids in r.voids],
+    }
+
+
+def _prompt(game: Tricky, seat: int) -> str | None:
+    """A short line for the seat's 128x64 screen: what it should do now, or None."""
+    now, r = phase(game), game.current
+    if now == "finished":
+        return "Game over"
+    if now == "deal" or r is None:
         return None
-    return {"number": trick["number"], "winner": trick["winner"],
-            "cards": [dict(p) for p in trick["cards"]]}
+    active = seat == r.active
+    if now == HERO:
+        if not active:
+            return None
+        if game.options["variant"] == "random":
+            return f"Take or refuse the {title(r.offer())}"
+        return "Choose a hero"
+    to_play = game.to_play()
+    if now == "reveal":
+        return "Reveal your face-down card" if seat == to_play else None
+    if now == PREPARE:
+        waiting = r.waiting_for()
+        if waiting and waiting[0] == seat:
+            return WAITING[waiting[1]]
+        limit = game.exchange_limit(seat)
+        if limit:
+            return f"Exchange up to {limit} cards"
+        if waiting is not None:
+            return None
+    if seat != to_play:
+        return None
+    face_down = " face down" if r.hero == "ninja" and active else ""
+    if not r.trick:
+        return f"Lead a card{face_down}"
+    return f"Play {r.lead_suit(game.deck)}{face_down} if you can"

@@ -9,7 +9,6 @@ fixing. It runs anywhere: on a computer that is not a Pi it says what is missing
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import grp
 import os
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.hardware.pins import PinMap, load_pinmap
+from companion.hardware.pins import PinMap
 
 GROUPS = {"gpio": "the encoder and buttons", "i2c": "the screens",
           "video": "the camera", "dialout": "the serial hub"}
@@ -210,39 +209,3 @@ def diagnose(pinmap: PinMap, machine: Machine | None = None) -> list[Finding]:
     for other in (check_camera, check_hub, check_groups):
         findings.extend(other(machine))
     return findings
-
-
-def run_doctor(args: argparse.Namespace) -> int:
-    # A broken pin map or config is a user error: one line, exit 2, from the CLI.
-    web = None
-    if args.config:
-        from companion.daemon.config import load_config
-
-        config = load_config(args.config)
-        pinmap, web = config.pinmap(), config.web
-    else:
-        pinmap = load_pinmap(args.pinmap)
-    findings = diagnose(pinmap)
-    if web is not None and web.enabled:
-        from companion.web.address import page_url
-
-        findings.append(Finding(True, f"web pages: open {page_url(web.listen, web.port)}/ "
-                                      "on the LAN; the seats' links: companion seats"))
-    for finding in findings:
-        print(finding.line())
-    problems = sum(not finding.ok for finding in findings)
-    print(f"{problems} thing{'s' * (problems != 1)} to fix" if problems else "all good")
-    return 1 if problems else 0
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    doctor = subparsers.add_parser(
-        "doctor", help="check the table's hardware and say what to fix",
-        description="Check the I2C bus, multiplexer and screens, the encoder and buttons, the "
-                    "camera, the serial hub and group memberships against the pin map. Exit 0 "
-                    "when all is well, 1 when something needs fixing.")
-    doctor.add_argument("--config", metavar="FILE",
-                        help="the daemon's config, whose [hardware] overrides the pin map")
-    doctor.add_argument("--pinmap", metavar="FILE",
-                        help="the pin map to check against (default: hardware/pinmap.toml)")
-    doctor.set_defaults(func=run_doctor)

@@ -5,6 +5,11 @@ Each control becomes :class:`~companion.hardware.events.InputEvent` s handed to 
 ``release`` and ``hold`` (held past ``hold_s``: hold-to-peek). The same code runs on a Pi
 and on gpiozero's ``MockFactory``; the clock is injected so tests can time their edges.
 
+Only gpiozero's public API: ``RotaryEncoder`` and ``DigitalInputDevice`` with their
+``bounce_time`` (the pin backend's debouncing) and their ``when_*`` events. A backend whose
+``bounce_time`` is a lock-out can hide a contact's last edge; ``poll()`` then reads the
+button's level and reports a change the lock-out hid, once it has rested a whole window.
+
 Example (in a test)::
 
     factory = MockFactory()
@@ -13,59 +18,25 @@ Example (in a test)::
     factory.pin(5).drive_low()     # seat 0's button goes down
     events  # [InputEvent(kind='press', control='seat:0', value=0, source='gpio')]
 
-Call ``poll()`` every few tens of milliseconds: it reports holds and settles contacts
-whose last bounce fell inside the lock-out window.
+Call ``poll()`` every few tens of milliseconds: it reports holds and the changes a
+lock-out hid.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import InputDevice, RotaryEncoder
+from gpiozero import DigitalInputDevice, RotaryEncoder
 
-from companion.hardware.debounce import Clock, DebouncedLine
 from companion.hardware.events import InputEvent
 from companion.hardware.pins import PinMap
 
 Emit = Callable[[InputEvent], None]
-
-
-class DebouncedRotaryEncoder(RotaryEncoder):
-    """gpiozero's RotaryEncoder with unlimited steps, each line debounced by us first.
-
-    gpiozero calls ``_a_changed`` / ``_b_changed`` on every edge of each line; filtering
-    there keeps its quadrature state machine and its events as they are.
-    """
-
-    def __init__(self, a: int, b: int, *, bounce_s: float, clock: Clock,
-                 pin_factory: Any = None, lock: threading.RLock | None = None) -> None:
-        self._lock = lock or threading.RLock()
-        # The lines exist before gpiozero wires the pins, whose callbacks use them.
-        self._lines = (DebouncedLine(True, bounce_s, clock), DebouncedLine(True, bounce_s, clock))
-        super().__init__(a, b, max_steps=0, pin_factory=pin_factory)
-        for line, device in zip(self._lines, (self.a, self.b), strict=True):
-            line.level = line.raw = bool(device.pin.state)
-
-    def _a_changed(self, ticks: Any, state: Any) -> None:
-        with self._lock:
-            if self._lines[0].edge(bool(state)):
-                super()._a_changed(ticks, state)
-
-    def _b_changed(self, ticks: Any, state: Any) -> None:
-        with self._lock:
-            if self._lines[1].edge(bool(state)):
-                super()._b_changed(ticks, state)
-
-    def settle(self) -> None:
-        with self._lock:
-            ticks = self.pin_factory.ticks()
-            if self._lines[0].settle():
-                super()._a_changed(ticks, self._lines[0].level)
-            if self._lines[1].settle():
-                super()._b_changed(ticks, self._lines[1].level)
+Clock = Callable[[], float]
 
 
 class DebouncedButton:
@@ -77,27 +48,32 @@ class DebouncedButton:
         self._lock = lock or threading.RLock()
         self.control = control
         self.emit = emit
+        self.bounce_s = bounce_s
         self.hold_s = hold_s
         self.clock = clock
-        self.device = InputDevice(pin, pull_up=True, pin_factory=pin_factory)
-        self.line = DebouncedLine(bool(self.device.pin.state), bounce_s, clock)
+        self.device = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_s or None,
+                                         pin_factory=pin_factory)
+        self.is_pressed = bool(self.device.is_active)  # as last reported
+        self.changed_at = -math.inf
         self.pressed_at: float | None = None
         self.held = False
-        self.device.pin.edges = "both"
-        self.device.pin.when_changed = self._changed
+        self.device.when_activated = self._pressed
+        self.device.when_deactivated = self._released
 
-    @property
-    def is_pressed(self) -> bool:
-        return not self.line.level  # pulled up: pressed is low
-
-    def _changed(self, _ticks: Any, state: Any) -> None:
+    def _pressed(self) -> None:
         with self._lock:
-            if self.line.edge(bool(state)):
-                self._report()
+            if not self.is_pressed:
+                self._report(True)
 
-    def _report(self) -> None:
-        if self.is_pressed:
-            self.pressed_at, self.held = self.clock(), False
+    def _released(self) -> None:
+        with self._lock:
+            if self.is_pressed:
+                self._report(False)
+
+    def _report(self, pressed: bool) -> None:
+        self.is_pressed, self.changed_at = pressed, self.clock()
+        if pressed:
+            self.pressed_at, self.held = self.changed_at, False
             self.emit(InputEvent("press", self.control))
         else:
             self.pressed_at = None
@@ -108,8 +84,9 @@ class DebouncedButton:
             self._poll()
 
     def _poll(self) -> None:
-        if self.line.settle():
-            self._report()
+        level = bool(self.device.is_active)
+        if level != self.is_pressed and self.clock() - self.changed_at >= self.bounce_s:
+            self._report(level)  # an edge the backend's lock-out hid
         if self.pressed_at is not None and not self.held:
             held_for = self.clock() - self.pressed_at
             if held_for >= self.hold_s:
@@ -130,17 +107,23 @@ class TableInputs:
                  pin_factory: Any = None, clock: Clock = time.monotonic) -> None:
         self._lock = threading.RLock()
         self._emit = emit
-        timing = {"bounce_s": pinmap.bounce_s, "clock": clock, "pin_factory": pin_factory,
-                  "lock": self._lock}
-        self.encoder = DebouncedRotaryEncoder(pinmap.encoder_a, pinmap.encoder_b, **timing)
+        # Unlimited steps (max_steps=0): the dial is counted in detents, not kept in a range.
+        bounce = pinmap.bounce_s or None  # 0 ms: no debouncing
+        self.encoder = RotaryEncoder(pinmap.encoder_a, pinmap.encoder_b, max_steps=0,
+                                     bounce_time=bounce, pin_factory=pin_factory)
+        # gpiozero 2.0's RotaryEncoder keeps its bounce_time off its pins (it sets an attribute
+        # the pins do not have): give it to each line through the pins' public ``bounce``.
+        for line in (self.encoder.a, self.encoder.b):
+            line.pin.bounce = bounce
         self.encoder.when_rotated_clockwise = lambda: self.emit(InputEvent("dial", "encoder:0", 1))
         self.encoder.when_rotated_counter_clockwise = (
             lambda: self.emit(InputEvent("dial", "encoder:0", -1)))
         seat_pins = pinmap.seat_buttons if seats is None else pinmap.seat_buttons[:seats]
         controls = [("encoder-switch:0", pinmap.encoder_switch), ("menu", pinmap.menu)]
         controls += [(f"seat:{seat}", pin) for seat, pin in enumerate(seat_pins)]
-        self.buttons = {control: DebouncedButton(pin, control, self.emit, hold_s=pinmap.hold_s,
-                                                 **timing)
+        timing = {"bounce_s": pinmap.bounce_s, "hold_s": pinmap.hold_s, "clock": clock,
+                  "pin_factory": pin_factory, "lock": self._lock}
+        self.buttons = {control: DebouncedButton(pin, control, self.emit, **timing)
                         for control, pin in controls}
 
     def emit(self, event: InputEvent) -> None:
@@ -148,9 +131,8 @@ class TableInputs:
             self._emit(event)
 
     def poll(self) -> None:
-        """Report holds and settle contacts; call it every few tens of milliseconds."""
+        """Report holds and the changes a lock-out hid; call it every few tens of ms."""
         with self._lock:
-            self.encoder.settle()
             for button in self.buttons.values():
                 button.poll()
 

@@ -116,53 +116,53 @@ class _Reader:
         self.data = data
         self.overrides = overrides or {}
 
-    def error(self, message: str) -> ConfigError:
-        # Messages about a key begin with it: "timing.hold_ms must be ...".
-        key, _, rest = message.partition(" ")
-        named = _config_key(key, self.overrides)
+    def error(self, key: str | None, problem: str) -> ConfigError:
+        """``key`` (``timing.hold_ms``) ``problem`` (``must be ...``), named as the config
+        names the key where it set it; ``key`` None: ``problem`` is the whole message."""
+        named = _config_key(key, self.overrides) if key is not None else None
         if named:
-            return ConfigError(f"{named}: {rest}")
-        return ConfigError(f"{self.source}: {message}")
+            return ConfigError(f"{named}: {problem}", key=named)
+        return ConfigError(f"{self.source}: {problem if key is None else f'{key} {problem}'}")
 
     def bounded(self, key: str, limits: range, what: str) -> int:
         value = self.get(key, int, what)
         if value not in limits:
-            raise self.error(f"{key} must be {what}, got {value}")
+            raise self.error(key, f"must be {what}, got {value}")
         return value
 
     def get(self, key: str, kind: type | tuple[type, ...], what: str) -> Any:
         node: Any = self.data
         for part in key.split("."):
             if not isinstance(node, Mapping) or part not in node:
-                raise self.error(f"missing key {key} ({what})")
+                raise self.error(None, f"missing key {key} ({what})")
             node = node[part]
         return self.check(key, node, kind, what)
 
     def check(self, key: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            raise self.error(f"{key} must be {what}, got {value!r}")
+            raise self.error(key, f"must be {what}, got {value!r}")
         return value
 
     def gpio(self, key: str, value: Any = None) -> int:
         what = "a BCM GPIO number 0-27"
         pin = self.get(key, int, what) if value is None else self.check(key, value, int, what)
         if pin not in GPIO_RANGE:
-            raise self.error(f"{key} must be {what}, got {pin}")
+            raise self.error(key, f"must be {what}, got {pin}")
         return pin
 
     def millis(self, key: str) -> float:
         value = self.get(key, (int, float), "a time in milliseconds")
         low, high = TIMING_MS[key.rpartition(".")[2]]
         if not low <= value <= high:  # NaN too
-            raise self.error(f"{key} must be between {low} and {high} ms, got {value}")
+            raise self.error(key, f"must be between {low} and {high} ms, got {value}")
         return value / 1000
 
 
 def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
     entries = reader.get("screens", list, "a list of [[screens]] tables")
     if not entries:
-        raise reader.error("screens must list the table screen and the seats' screens, "
+        raise reader.error("screens", "must list the table screen and the seats' screens, "
                            "got none")
     screens: list[ScreenWiring] = []
     seen_names: set[str] = set()
@@ -175,29 +175,30 @@ def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
         seat = name[5:] if name.startswith("seat:") else ""
         if name != "table" and not (seat.isdecimal() and seat == str(int(seat))
                                     and int(seat) < MAX_SEATS):
-            raise reader.error(f"{key}.name must be 'table' or 'seat:N' (N 0-{MAX_SEATS - 1}), "
+            raise reader.error(f"{key}.name", f"must be 'table' or 'seat:N' (N 0-{MAX_SEATS - 1}), "
                                f"got {name!r}")
         if name in seen_names:
-            raise reader.error(f"{key}.name: screen {name!r} is listed twice")
+            raise reader.error(None, f"{key}.name: screen {name!r} is listed twice")
         channel = sub.get(f"{key}.channel", int, "a multiplexer channel 0-7")
         if channel not in MUX_CHANNELS:
-            raise reader.error(f"{key}.channel must be a multiplexer channel 0-7, got {channel}")
+            raise reader.error(f"{key}.channel",
+                               f"must be a multiplexer channel 0-7, got {channel}")
         address = sub.get(f"{key}.address", int, "an I2C address")
         if not 0x03 <= address <= 0x77:
-            raise reader.error(f"{key}.address must be an I2C address 0x03-0x77, got {address}")
+            raise reader.error(f"{key}.address", f"must be an I2C address 0x03-0x77, got {address}")
         driver = sub.get(f"{key}.driver", str, "ssd1306 or sh1106")
         if driver not in DRIVERS:
-            raise reader.error(f"{key}.driver must be one of {', '.join(DRIVERS)}, "
+            raise reader.error(f"{key}.driver", f"must be one of {', '.join(DRIVERS)}, "
                                f"got {driver!r}")
         place = (channel, address)
         if place in seen_places:
-            raise reader.error(f"{key}: channel {channel} address 0x{address:02X} is already "
+            raise reader.error(None, f"{key}: channel {channel} address 0x{address:02X} is already "
                                f"used by screen {seen_places[place]!r}")
         seen_names.add(name)
         seen_places[place] = name
         screens.append(ScreenWiring(name, channel, address, driver))
     if "table" not in seen_names:
-        raise reader.error("screens must include the table screen (name = 'table'), which "
+        raise reader.error("screens", "must include the table screen (name = 'table'), which "
                            "shows the menus")
     return tuple(screens)
 
@@ -215,7 +216,7 @@ def load_pinmap(path: Path | str | None = None,
     reader = _Reader(path.name, _merge(data, overrides or {}), overrides)
     seats = reader.get("buttons.seats", list, "a list of GPIO numbers, seat 0 first")
     if not 1 <= len(seats) <= MAX_SEATS:
-        raise reader.error(f"buttons.seats must list 1 to {MAX_SEATS} GPIO numbers (one per "
+        raise reader.error("buttons.seats", f"must list 1 to {MAX_SEATS} GPIO numbers (one per "
                            f"seat), got {len(seats)}")
     pinmap = PinMap(
         encoder_a=reader.gpio("encoder.a"),
@@ -237,16 +238,17 @@ def load_pinmap(path: Path | str | None = None,
         persist=reader.get("display.persist", bool, "true or false"),
     )
     if pinmap.mux_mode not in MUX_MODES:
-        raise reader.error(f"i2c.mux_mode must be one of {', '.join(MUX_MODES)}, "
+        raise reader.error("i2c.mux_mode", f"must be one of {', '.join(MUX_MODES)}, "
                            f"got {pinmap.mux_mode!r}")
     if pinmap.hold_s <= pinmap.bounce_s:
-        raise reader.error(f"timing.hold_ms must be longer than timing.bounce_ms "
+        raise reader.error("timing.hold_ms", f"must be longer than timing.bounce_ms "
                            f"({pinmap.bounce_s * 1000:g}), got {pinmap.hold_s * 1000:g}")
     if any(screen.address == pinmap.mux_address for screen in pinmap.screens):
-        raise reader.error(f"i2c.mux_address 0x{pinmap.mux_address:02X} is also a screen address")
+        raise reader.error("i2c.mux_address",
+                           f"0x{pinmap.mux_address:02X} is also a screen address")
     used: dict[int, str] = {}
     for key, pin in pinmap.gpio_uses().items():
         if pin in used:
-            raise reader.error(f"GPIO {pin} is used twice: {used[pin]} and {key}")
+            raise reader.error(None, f"GPIO {pin} is used twice: {used[pin]} and {key}")
         used[pin] = key
     return pinmap

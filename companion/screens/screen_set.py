@@ -3,6 +3,7 @@
 Secrecy by construction: the table screen is drawn from ``game.view(None)`` and seat N's
 screen from ``game.view(N)`` only, so no screen can show what its view does not hold.
 
+>>> from companion.daemon.ui import TableUI
 >>> from companion.games.deathtrap import Deathtrap
 >>> game = Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)
 >>> sorted(compose(game, TableUI("deathtrap", 4)))
@@ -11,15 +12,28 @@ screen from ``game.view(N)`` only, so no screen can show what its view does not 
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from PIL import Image
 
 from companion import bundles
 from companion.games.base import Game
 from companion.screens.common import error_screen, scoreboard
-from companion.screens.ui import TableUI
 
 
-def table_image(game: Game, ui: TableUI) -> Image.Image:
+class Controls(Protocol):
+    """What the screens read of the table's controls (the daemon's ``TableUI`` has it)."""
+
+    page: str
+
+    def dial_shown(self) -> dict[str, Any] | None: ...
+
+    def error(self, seat: int) -> str | None: ...
+
+    def peeking(self, seat: int) -> bool: ...
+
+
+def table_image(game: Game, ui: Controls) -> Image.Image:
     screens = bundles.get(game.name).screen_module()
     dial = ui.dial_shown()
     if dial is not None:
@@ -29,7 +43,7 @@ def table_image(game: Game, ui: TableUI) -> Image.Image:
     return screens.table(game.view(None), game.seats)
 
 
-def seat_image(game: Game, ui: TableUI, seat: int) -> Image.Image:
+def seat_image(game: Game, ui: Controls, seat: int) -> Image.Image:
     message = ui.error(seat)
     if message is not None:
         return error_screen(message)
@@ -37,7 +51,7 @@ def seat_image(game: Game, ui: TableUI, seat: int) -> Image.Image:
                                                        ui.peeking(seat))
 
 
-def compose(game: Game, ui: TableUI) -> dict[str, Image.Image]:
+def compose(game: Game, ui: Controls) -> dict[str, Image.Image]:
     """Every screen's image: ``table`` and ``seat:N`` for each seat (each game's screens are
     its bundle's ``screens``)."""
     images = {"table": table_image(game, ui)}

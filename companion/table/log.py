@@ -1,4 +1,4 @@
-"""The JSON Lines table log of CONTRACT.md section 1: a header line, then one event a line."""
+"""The JSON Lines table log of docs/table-log.md: a header line, then one event a line."""
 
 from __future__ import annotations
 

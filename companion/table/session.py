@@ -1,7 +1,17 @@
 """A table session in memory: a header, the events accepted so far, and the engine's state.
 
-``undo`` withdraws the latest event still in force; the state is then rebuilt from the
-header and the remaining events, which is exact because engines are deterministic.
+Every entry is first worked out without changing anything (``prepare``: the engine's
+``Game.after`` gives the state after an event, and leaves the one it was given as it was),
+then made the session's (``commit``). ``apply`` does both; ``check`` only the first. The
+store commits, then writes; if the write fails it puts the session back where it was
+(``mark`` before, ``restore`` after), which costs nothing: the earlier game is kept as is.
+
+``undo`` withdraws the latest event still in force. Engines never change a state they have
+handed on, so the session keeps earlier states instead of replaying the log: the states
+before the latest ``RECENT`` events, and one every ``EVERY`` events before that. An undo
+takes the kept state (no event replayed) or, past the recent ones, the nearest earlier one
+and replays at most ``EVERY - 1`` events, keeping the states it makes on the way, so undo
+after undo costs about one event each however long the log.
 
 >>> session = TableSession(Header("traps", ("Ann", "Bob"), seed=7))
 >>> session.apply({"type": "expose", "seat": 0, "square": "T1", "clicks": 3})
@@ -13,6 +23,7 @@ header and the remaining events, which is exact because engines are deterministi
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import EventError, RuleViolation
@@ -21,11 +32,36 @@ from companion.games.base import Game
 from companion.table.log import Header, lone_surrogate
 
 UNDO = "undo"
+#: States kept for undo: one every EVERY events, and the latest RECENT ones.
+EVERY = 32
+RECENT = 32
 
 
 def _copy(event: Any) -> Any:
     """A private copy, so that a caller changing its dict later cannot change our record."""
     return json.loads(json.dumps(event))
+
+
+@dataclass(frozen=True)
+class Step:
+    """An entry worked out but not yet taken: the entry as recorded and the game after it."""
+
+    entry: dict[str, Any]
+    game: Game
+
+    @property
+    def undo(self) -> bool:
+        return self.entry.get("type") == UNDO
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A session's place: its game, how many entries and events in force, the latest one."""
+
+    game: Game
+    entries: int
+    in_force: int
+    last: dict[str, Any] | None
 
 
 class TableSession:
@@ -37,18 +73,14 @@ class TableSession:
         self.game: Game = self._new_game()
         self.entries: list[dict[str, Any]] = []
         self.in_force: list[dict[str, Any]] = []
+        # The game after the first n events in force, for some n < len(in_force).
+        self._kept: dict[int, Game] = {}
 
-    def _new_game(self) -> Game:
-        return self.engine_class(list(self.header.seats), self.header.seed, self.header.options)
+    # --- one entry: worked out, then taken ------------------------------------------------
 
-    def _rebuild(self, events: list[dict[str, Any]]) -> Game:
-        game = self._new_game()
-        for event in events:
-            game.apply(event)
-        return game
-
-    def apply(self, event: Any) -> None:
-        """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""
+    def prepare(self, event: Any) -> Step:
+        """The entry ``event`` would be and the game after it; raise (RuleViolation,
+        EventError) if it would be refused. Nothing is changed."""
         surrogate = lone_surrogate(event, "event")
         if surrogate:  # refused before the engine, whose messages may quote the text
             raise EventError(surrogate)
@@ -58,21 +90,71 @@ class TableSession:
                 raise EventError(f"unknown field '{extra[0]}' in an undo event")
             if not self.in_force:
                 raise RuleViolation("undo", "nothing to undo")
-            self.game = self._rebuild(self.in_force[:-1])
+            return Step(_copy(event), self._game_after(len(self.in_force) - 1))
+        event = _copy(event)
+        return Step(event, self.game.after(event))
+
+    def commit(self, step: Step) -> None:
+        """Take an entry ``prepare`` worked out (nothing accepted since)."""
+        if step.undo:
             self.in_force.pop()
+            self._kept.pop(len(self.in_force), None)  # that state is the session's now
         else:
-            event = _copy(event)
-            self.game.apply(event)
-            self.in_force.append(event)
-        self.entries.append(_copy(event))
+            self._keep(len(self.in_force), self.game)
+            self.in_force.append(step.entry)
+        self.game = step.game
+        self.entries.append(step.entry)  # the session's own copy, never changed
+
+    def mark(self) -> Mark:
+        """Where the session is now, to ``restore`` it after an entry that could not be kept."""
+        return Mark(self.game, len(self.entries), len(self.in_force),
+                    self.in_force[-1] if self.in_force else None)
+
+    def restore(self, mark: Mark) -> None:
+        """Back to ``mark``, taking back the entry committed since (one at most): the store
+        calls it when that entry could not be made durable."""
+        del self.entries[mark.entries:]
+        if len(self.in_force) > mark.in_force:
+            del self.in_force[mark.in_force:]
+        elif len(self.in_force) < mark.in_force and mark.last is not None:
+            self.in_force.append(mark.last)  # an undo taken back
+        self.game = mark.game
+        self._kept.pop(len(self.in_force), None)  # the session's own state is not kept
+
+    def apply(self, event: Any) -> None:
+        """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""
+        self.commit(self.prepare(event))
 
     def check(self, event: Any) -> None:
         """Raise as ``apply`` would, without changing anything."""
-        trial = TableSession.__new__(TableSession)
-        trial.header, trial.engine_class = self.header, self.engine_class
-        trial.in_force, trial.entries = list(self.in_force), []
-        trial.game = self._rebuild(self.in_force)
-        trial.apply(event)
+        self.prepare(event)
+
+    # --- earlier states -----------------------------------------------------------------
+
+    def _keep(self, count: int, game: Game) -> None:
+        """Keep the game after ``count`` events; let go of one no longer recent."""
+        self._kept[count] = game
+        old = count - RECENT
+        if old >= 0 and old % EVERY:
+            self._kept.pop(old, None)
+
+    def _game_after(self, count: int) -> Game:
+        """The game after the first ``count`` events in force (``count`` < their number)."""
+        if count in self._kept:
+            return self._kept[count]
+        start = max((n for n in self._kept if n < count), default=None)
+        if start is None:
+            game, start = self._new_game(), 0
+            self._kept[0] = game
+        else:
+            game = self._kept[start]
+        for number in range(start + 1, count + 1):
+            game = game.after(self.in_force[number - 1])
+            self._kept[number] = game  # true whether or not the undo is taken
+        return game
+
+    def _new_game(self) -> Game:
+        return self.engine_class(list(self.header.seats), self.header.seed, self.header.options)
 
     # --- results, as `companion replay --json` prints them ---------------------------
 

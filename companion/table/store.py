@@ -161,6 +161,13 @@ class TableStore:
         session = TableSession(header)
         for event in events:
             session.apply(event)
+        return self._store_session(line, session)
+
+    def add_session(self, session: TableSession) -> StoredSession:
+        """Store a session already played in memory (``companion import``: replayed once)."""
+        return self._store_session(session.header.to_line(), session)
+
+    def _store_session(self, line: str, session: TableSession) -> StoredSession:
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with guard(self.path), self._transaction():
             cursor = self.db.execute(
@@ -171,7 +178,7 @@ class TableStore:
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                 [(session_id, seq, dump_event(e)) for seq, e in enumerate(session.entries, 1)])
             if players.has_tables(self.db):
-                players.link_seats(self.db, session_id, header.seats)
+                players.link_seats(self.db, session_id, session.header.seats)
         stored = StoredSession(self, session_id, session)
         if session.game.finished:
             stored.save_result(now)
@@ -322,20 +329,19 @@ class StoredSession:
     def append(self, event: Any) -> int:
         """Check, then store durably; return the entry's sequence number (1-based).
 
-        Raises the engine's error (nothing stored) or a store error (memory rolled back).
+        Raises the engine's error (nothing changed) or a store error (the session put back
+        where it was: ``TableSession.mark`` and ``restore``).
         """
-        before_in_force = list(self.session.in_force)
-        before_entries = len(self.session.entries)
-        self.session.apply(event)
+        step = self.session.prepare(event)
+        mark = self.session.mark()
+        self.session.commit(step)
         seq = len(self.session.entries)
         try:
             game = self.session.game
             result = self.result_line(results.now_iso()) if game.finished else None
-            self.store._append(self.id, seq, self.session.entries[-1], game.finished, result)
+            self.store._append(self.id, seq, step.entry, game.finished, result)
         except BaseException:
-            self.session.in_force = before_in_force
-            del self.session.entries[before_entries:]
-            self.session.game = self.session._rebuild(before_in_force)
+            self.session.restore(mark)
             raise
         return seq
 

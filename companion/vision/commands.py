@@ -1,4 +1,8 @@
-"""``companion vision``: enroll, recognize, calibrate, markers, art (CONTRACT.md section 2)."""
+"""``companion vision``: enroll, recognize, calibrate, markers, art (docs/architecture.md).
+
+OpenCV and numpy are imported by the commands that run, not when the command line is
+built: ``companion --help`` and the commands that never see a picture stay light.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from companion.errors import CompanionError
-from companion.vision.art import GAMES, draw_face, game_items
-from companion.vision.enrol import contact_sheet, enrol_images
-from companion.vision.library import CardLibrary
-from companion.vision.recognize import Recognizer
-from companion.vision.sheet import marker_sheet
-from companion.vision.sources import IMAGE_SUFFIXES, read_image, read_image_scaled
-from companion.vision.table import TableLayout
-from companion.vision.watch import TableWatcher
+from companion.games import ENGINES
 
 
 class VisionError(CompanionError):
@@ -83,7 +77,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "art", help="write the demo art set of a game (one image per card or tile)",
         description="Procedurally drawn faces for every card or tile id of a game, for the "
                     "demo and for trying the camera without the real cards.")
-    art.add_argument("game", choices=GAMES)
+    art.add_argument("game", choices=sorted(ENGINES))
     art.add_argument("--out", metavar="DIR", required=True)
     art.set_defaults(func=run_art)
 
@@ -101,6 +95,11 @@ def _progress(done: int, total: int, name: str) -> None:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.enrol import contact_sheet, enrol_images
+    from companion.vision.sources import IMAGE_SUFFIXES, read_image
+
     folder = Path(args.images)
     if not folder.is_dir():
         raise VisionError(f"{folder}: not a folder")
@@ -125,6 +124,10 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def run_recognize(args: argparse.Namespace) -> int:
+    from companion.vision.library import CardLibrary
+    from companion.vision.recognize import Recognizer
+    from companion.vision.sources import read_image_scaled
+
     recognizer = Recognizer(CardLibrary.load(args.library))
     results = []
     for path in args.images:
@@ -141,10 +144,15 @@ def run_recognize(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    if args.image:
-        frame = read_image(args.image)
-    else:
-        frame = _grab(args.camera)
+    import cv2
+
+    from companion.vision.calibration import draw_calibration, grab
+    from companion.vision.library import CardLibrary
+    from companion.vision.sources import read_image
+    from companion.vision.table import TableLayout
+    from companion.vision.watch import TableWatcher
+
+    frame = read_image(args.image) if args.image else grab(args.camera)
     layout = TableLayout(args.width_mm, args.height_mm, seats=args.seats)
     library = CardLibrary.load(args.library) if args.library else CardLibrary()
     watcher = TableWatcher(library, layout)
@@ -160,82 +168,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grab(camera: str) -> np.ndarray:
-    """One frame: a still of the Pi's CSI camera ('picamera'), or of V4L2 camera N."""
-    if camera == "picamera":
-        from companion.vision.sources import CameraError, Picamera2Source
-
-        source = Picamera2Source()
-        source.open()  # a CameraError saying what to install if Picamera2 is missing
-        try:
-            frame = source.still()
-        finally:
-            source.close()
-        if frame is None:
-            raise CameraError("the Pi camera gave no still")
-        return frame
-    if not camera.isdigit():
-        raise VisionError(f"--camera {camera}: give a camera number (USB) or 'picamera'")
-    capture = cv2.VideoCapture(int(camera))
-    ok, frame = capture.read()
-    capture.release()
-    if not ok:
-        raise VisionError(f"camera {camera}: no frame (the Pi's CSI camera: --camera picamera)")
-    return frame
-
-
-def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.ndarray:
-    """The frame with corner markers, table outline, seat zones, centre and detections."""
-    out = frame.copy()
-    sightings = watcher.finder.find(frame)
-    middle = np.float32([frame.shape[1] / 2, frame.shape[0] / 2])
-    for marker in sightings:
-        # Outline and label beside the marker, away from the middle of the picture: the
-        # marker itself stays as printed (and still reads in this picture).
-        centre = marker.centre
-        grown = centre + (marker.corners - centre) * 1.6
-        cv2.polylines(out, [grown.astype(np.int32)], True, (0, 0, 255), 2)
-        away = centre - middle
-        away = away / (float(np.linalg.norm(away)) + 1e-6)
-        reach = 1.2 * float(np.linalg.norm(marker.corners[0] - marker.corners[2]))
-        x, y = (centre + away * reach).astype(int)
-        _label(out, f"marker {marker.marker_id}", (int(x) - 40, int(y)), (0, 0, 255))
-    view = watcher.rectifier.last_view
-    layout = watcher.rectifier.layout
-    if view is not None:
-        w, h = layout.width_mm, layout.height_mm
-        outline = view.to_image(np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-        cv2.polylines(out, [outline.astype(np.int32)], True, (0, 255, 255), 2)
-        cx, cy = layout.centre_mm
-        f = layout.centre_fraction / 2
-        centre = view.to_image(np.float32([[cx - w * f, cy - h * f], [cx + w * f, cy - h * f],
-                                           [cx + w * f, cy + h * f], [cx - w * f, cy + h * f]]))
-        cv2.polylines(out, [centre.astype(np.int32)], True, (255, 255, 0), 2)
-        top_left = centre.min(axis=0).astype(int)
-        _label(out, "centre", (int(top_left[0]) + 6, int(top_left[1]) + 22), (255, 255, 0))
-        for seat in range(layout.seats):
-            x, y = view.to_image(np.float32([layout.seat_position(seat)]))[0]
-            cv2.circle(out, (int(x), int(y)), 8, (255, 0, 255), -1)
-            cv2.putText(out, f"seat {seat + 1}", (int(x) + 10, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6, (255, 0, 255), 2)
-    for detection in sighting.detections:
-        cv2.polylines(out, [detection.corners.astype(np.int32)], True, (0, 255, 0), 2)
-        x, y = detection.centre
-        cv2.putText(out, detection.item_id, (int(x) - 20, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5, (0, 255, 0), 2)
-    return out
-
-
-def _label(image: np.ndarray, text: str, at: tuple[int, int],
-           colour: tuple[int, int, int]) -> None:
-    """Text on a dark band, readable on any table."""
-    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
-    x, y = at
-    cv2.rectangle(image, (x - 3, y - h - 4), (x + w + 3, y + base + 2), (0, 0, 0), -1)
-    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
-
-
 def run_markers(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.sheet import marker_sheet
+
     if not 72 <= args.dpi <= 1200:
         raise VisionError(f"--dpi {args.dpi}: choose 72 to 1200")
     if not cv2.imwrite(args.out, marker_sheet(args.dpi)):
@@ -245,6 +182,10 @@ def run_markers(args: argparse.Namespace) -> int:
 
 
 def run_art(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.art import draw_face, game_items
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     items = game_items(args.game)

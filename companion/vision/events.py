@@ -1,4 +1,5 @@
-"""From settled scenes to table-log events: what every game's scene mapper shares.
+"""From settled scenes to table-log events (docs/table-log.md): what every game's scene
+mapper shares.
 
 A game's mapper (its bundle's ``camera``, e.g. ``companion.bundles.tricky.camera``) compares
 the scene settled before a play with the one settled after it. What cannot be read without

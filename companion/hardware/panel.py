@@ -3,13 +3,15 @@
 I2C time is the limit (a full 128x64 frame is 1 KiB at 400 kHz, several milliseconds per
 screen), so a :class:`Panel` compares the new image with the one on the glass and sends
 only the 8-pixel-high pages that changed, and in each only the columns that changed.
-SSD1306 and SH1106 are written directly with their addressing commands; any other luma
-device (e.g. ``dummy``) gets the whole image from ``device.display``.
+SSD1306 and SH1106 are written directly with their addressing commands through luma's public
+``command`` and ``data``; where the glass starts in the controller's memory is ours to say
+(:data:`COLUMN_OFFSET`, and the SH1106 is opened with the same offset). Any other luma device
+(e.g. ``dummy``) gets the whole image from ``device.display``.
 
 >>> from luma.core.device import dummy
 >>> panel = Panel(dummy(mode="1"))
->>> from companion.screens.canvas import blank
->>> panel.show(blank()), panel.show(blank())
+>>> blank = Image.new("1", (128, 64))
+>>> panel.show(blank), panel.show(blank)
 (True, False)
 """
 
@@ -20,6 +22,10 @@ from typing import Any
 import numpy as np
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
+
+#: First column of the 128x64 glass in each controller's memory: the SSD1306 has exactly 128
+#: columns; the SH1106 has 132 and the glass sits at 2 (we open it with that offset).
+COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
 
 # Bit weights of the 8 rows of a page: the top row is the least significant bit.
 _ROW_BITS = (1 << np.arange(8, dtype=np.uint8)).reshape(8, 1)
@@ -72,16 +78,15 @@ class Panel:
         self._memory = memory
 
     def _address(self, page: int, start: int, end: int) -> None:
-        # The column offsets are the luma drivers' own settings for the panel (luma.oled < 4).
         device = self.device
         if isinstance(device, sh1106):
             # Page addressing: page, then the column as two nibbles after the panel's offset.
-            column = start + device._page_address_offset
+            column = start + COLUMN_OFFSET["sh1106"]
             device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
         else:
             # Horizontal addressing limited to a window of one page.
-            first = device._colstart + start
-            device.command(0x21, first, device._colstart + end - 1, 0x22, page, page)
+            first = COLUMN_OFFSET["ssd1306"]
+            device.command(0x21, first + start, first + end - 1, 0x22, page, page)
 
     def close(self) -> None:
         """Release the bus; the screen is switched off unless ``persist`` is set."""

@@ -24,11 +24,16 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 
 from companion.errors import ConfigError
+from companion.hardware.panel import COLUMN_OFFSET, Panel
 from companion.hardware.pins import PinMap, ScreenWiring
-from companion.screens.panel import Panel
 
 SYSFS_I2C = Path("/sys/bus/i2c/devices")
-DRIVER_CLASSES = {"ssd1306": ssd1306, "sh1106": sh1106}
+
+def open_driver(driver: str, serial: Any) -> Any:
+    """The luma device of a screen, its memory offset agreeing with the panel's writes."""
+    if driver == "sh1106":
+        return sh1106(serial, page_address_offset=COLUMN_OFFSET["sh1106"])
+    return ssd1306(serial)
 
 
 class Multiplexer:
@@ -89,7 +94,7 @@ def open_panels(pinmap: PinMap, *, simulate: bool = False, names: list[str] | No
     """A :class:`Panel` per screen of the pin map (or only ``names``), ready to ``show``.
 
     ``simulate`` gives luma ``dummy`` devices. ``smbus_opener(bus_number)`` opens a bus for
-    ``select`` mode (default: smbus2), e.g. a :class:`~companion.screens.simbus.SimBus`.
+    ``select`` mode (default: smbus2), e.g. a :class:`~companion.hardware.simbus.SimBus`.
     """
     wanted = [w for w in pinmap.screens if names is None or w.name in names]
     if simulate:
@@ -106,7 +111,7 @@ def open_panels(pinmap: PinMap, *, simulate: bool = False, names: list[str] | No
             else:
                 port = channel_bus(pinmap.i2c_bus, pinmap.mux_address, wiring.channel, sysfs)
                 serial = i2c(port=port, address=wiring.address)
-            device = DRIVER_CLASSES[wiring.driver](serial)
+            device = open_driver(wiring.driver, serial)
         except (DeviceNotFoundError, DevicePermissionError, OSError) as exc:
             raise _open_error(wiring, exc) from None
         panels[wiring.name] = Panel(device, pinmap.persist)

@@ -1,0 +1,76 @@
+"""The repository defines itself: the table-log format and the rulings are docs in it
+(docs/table-log.md, docs/rulings.md), cited by code and docs, and their examples replay."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games import ENGINES, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+OUTSIDE = re.compile(r"CONTRACT\.md|RULINGS\.md")
+
+
+def tracked_text_files() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:  # not a git checkout: every file of the tree
+        return [path for path in ROOT.rglob("*") if path.is_file() and ".venv" not in path.parts]
+    return [ROOT / name for name in listed.stdout.splitlines()]
+
+
+def test_nothing_cites_a_document_the_repository_does_not_hold():
+    cited = []
+    for path in tracked_text_files():
+        if path.suffix not in {".py", ".md", ".json", ".toml", ".txt", ".service", ""}:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue
+        cited += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+                  for m in OUTSIDE.finditer(text)]
+    assert cited == []
+
+
+def test_the_readme_links_the_docs_that_define_us():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for page in ("docs/table-log.md", "docs/rulings.md", "docs/architecture.md"):
+        assert f"({page})" in readme
+        assert (ROOT / page).is_file()
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_the_table_log_page_names_every_event_of_every_game(game):
+    text = (DOCS / "table-log.md").read_text(encoding="utf-8")
+    section = text.split(f"### `{game}`", 1)[1].split("\n### ", 1)[0]
+    for kind, fields in engine(game).EVENTS.items():
+        assert f"`{kind}`" in section, kind
+        for name in fields:
+            assert f"`{name}`" in section, (kind, name)
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_the_rulings_page_names_every_option_of_every_game(game):
+    text = (DOCS / "rulings.md").read_text(encoding="utf-8")
+    section = text.split(f"(`{game}`)", 1)[1].split("\n## ", 1)[0]
+    missing = [option.name for option in engine(game).OPTIONS if f"`{option.name}`" not in section]
+    assert missing == []
+
+
+def test_every_example_of_the_table_log_page_replays(tmp_path):
+    text = (DOCS / "table-log.md").read_text(encoding="utf-8")
+    examples = [block for block in re.findall(r"```json\n(.*?)```", text, re.S)
+                if '"game"' in block and block.count("\n") > 1]
+    assert len(examples) == len(ENGINES)
+    for index, block in enumerate(examples):
+        log = tmp_path / f"example-{index}.jsonl"
+        log.write_text(block, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(log)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (block.splitlines()[0], done.stderr)

@@ -1,0 +1,56 @@
+"""The layers as docs/architecture.md draws them: each package imports only the layers below
+it (at module top or inside a function alike), so a game never knows where its events come
+from and a screen never knows which bus carries its image."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "companion"
+
+#: What each layer must not import (``companion.X``). The daemon, the commands, the game
+#: bundles and the web front join the layers and may import any of them.
+FORBIDDEN = {
+    "games": {"table", "hardware", "vision", "screens", "daemon", "history", "commands", "web",
+              "bundles"},
+    "table": {"hardware", "vision", "screens", "daemon", "history", "commands", "web", "bundles"},
+    "screens": {"hardware", "vision", "table", "daemon", "history", "commands", "web"},
+    "hardware": {"games", "table", "vision", "screens", "daemon", "history", "commands", "web",
+                 "bundles"},
+    "vision": {"table", "hardware", "screens", "daemon", "history", "commands", "web"},
+    "history": {"hardware", "vision", "screens", "daemon", "web"},
+}
+
+
+def imported_layers(path: Path) -> dict[str, int]:
+    """``{layer: first line}`` of every ``companion.<layer>`` the module imports."""
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "companion" and len(parts) > 1:
+                found.setdefault(parts[1], node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_a_layer_imports_only_the_layers_below_it(layer):
+    leaks = [f"{path.relative_to(PACKAGE.parent)}:{line} imports companion.{other}"
+             for path in sorted((PACKAGE / layer).rglob("*.py"))
+             for other, line in imported_layers(path).items() if other in FORBIDDEN[layer]]
+    assert leaks == []
+
+
+def test_the_check_sees_a_leak(tmp_path):
+    leak = tmp_path / "leak.py"
+    leak.write_text("def f():\n    from companion.daemon.config import load_config\n")
+    assert imported_layers(leak) == {"daemon": 2}
