@@ -1,4 +1,4 @@
-"""The table on the network as CONTRACT.md section 3 fixes it: ``/api/table`` and a seat
+"""The table on the network as its fixed interface says (docs/web.md): ``/api/table`` and a seat
 link's ``/api`` give what ``replay --json`` gives of the exported log; ``companion seats``;
 wrong, other and stale tokens get nothing; a seat acts only as itself."""
 

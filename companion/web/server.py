@@ -1,6 +1,6 @@
 """The table's web server (aiohttp): the table page, the seat pages, the simulator page.
 
-Routes (CONTRACT.md section 3 fixes ``/``, ``/api/table`` and a seat link's ``/api``):
+Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: docs/web.md):
 
 - ``/``, ``/ws``, ``/api/table``: the public table, for anyone on the LAN. A browser on the
   daemon's own machine (a TV on the Pi's HDMI, the ``--sim`` page) also gets the seats' join
