@@ -53,3 +53,8 @@ class ConfigError(CompanionError):
     def __init__(self, message: str, key: str | None = None) -> None:
         self.key = key
         super().__init__(message)
+
+
+class PartUnusable(CompanionError):
+    """A part that cannot work until someone fixes something here (a missing or broken
+    library): reported once with the fix, and not retried."""

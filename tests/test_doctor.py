@@ -36,7 +36,8 @@ def fake_pi(tmp_path: Path, pinmap_overrides: dict | None = None, missing: str =
             buses[CHANNEL_BUS + wiring.channel].attach(wiring.address, wiring.driver)
             buses[1].attach(wiring.address, wiring.driver, wiring.channel)
     machine = Machine(dev=dev, sysfs_i2c=sysfs, smbus_opener=buses.__getitem__,
-                      pin_factory=MockFactory(), user="ann",
+                      pin_factory=MockFactory(), user="ann", cwd=str(tmp_path),
+                      unit=tmp_path / "companion.service", picamera2_importer=lambda: None,
                       user_groups=groups if groups is not None else set(
                           ["gpio", "i2c", "video", "dialout"]))
     return machine, pinmap
@@ -106,3 +107,43 @@ def test_a_broken_pin_map_is_one_line_and_exit_2(tmp_path: Path,
     assert main(["doctor", "--pinmap", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "encoder.a must be a BCM GPIO number" in err
+
+
+def test_a_picamera2_that_fails_to_import_is_reported_with_its_reason_and_fix(tmp_path: Path):
+    machine, pinmap = fake_pi(tmp_path)
+
+    def numpy_clash() -> None:
+        raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. "
+                         "Expected 96 from C header, got 88 from PyObject")
+
+    machine.picamera2_importer = numpy_clash
+    (finding,) = [f for f in diagnose(pinmap, machine) if not f.ok]
+    assert finding.what == "camera: Picamera2 does not import"
+    assert "numpy.dtype size changed" in finding.fix
+    assert "constraints/bookworm.txt" in finding.fix
+
+
+def test_lgpio_needs_a_writable_working_directory_and_the_unit_names_one(tmp_path: Path):
+    machine, pinmap = fake_pi(tmp_path)
+    gone = tmp_path / "gone"  # not there at all: not writable even for root
+    machine.cwd = str(gone)
+    machine.unit.write_text("[Service]\nExecStart=/bin/true\n")
+    found = problems(diagnose(pinmap, machine))
+    assert f"lgpio working directory {gone} is not writable" in found
+    assert any("names no WorkingDirectory" in what for what in found)
+    machine.environ = {"LG_WD": str(tmp_path)}
+    machine.unit.write_text("[Service]\nWorkingDirectory=/var/lib/companion\n")
+    assert problems(diagnose(pinmap, machine)) == []
+
+
+def test_parts_not_wired_in_the_config_are_not_checked(tmp_path: Path):
+    from companion.daemon.config import parse_config
+    from companion.hardware.doctor import configured_parts
+
+    machine, pinmap = fake_pi(tmp_path)
+    (machine.dev / "companion-hub").unlink()
+    (machine.dev / "video0").unlink()
+    config = parse_config("[inputs]\nenabled = true\n[screens]\nenabled = true\n")
+    findings = diagnose(pinmap, machine, configured_parts(config))
+    assert problems(findings) == []
+    assert findings[-1].what == "not wired in the config (not checked): camera, hub"

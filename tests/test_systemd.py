@@ -130,3 +130,34 @@ def test_unwritable_root_is_a_clear_error(tmp_path: Path, capsys) -> None:
     blocker.write_text("a file where a folder should be")
     assert main(["install-service", "--root", str(tmp_path)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def writable_dirs(unit: dict[str, list[str]]) -> list[str]:
+    """What a unit under ProtectSystem=strict may write: its state, cache, logs and runtime
+    directories, ReadWritePaths, and /tmp (private or not)."""
+    roots = {"StateDirectory": "/var/lib", "CacheDirectory": "/var/cache",
+             "LogsDirectory": "/var/log", "RuntimeDirectory": "/run"}
+    found = [f"{root}/{name}" for key, root in roots.items()
+             for value in unit.get(key, []) for name in value.split()]
+    found += [path for value in unit.get("ReadWritePaths", []) for path in value.split()]
+    return [*found, "/tmp", "/var/tmp"]
+
+
+def names_a_writable_working_directory(text: str) -> bool:
+    unit = directives(text)
+    (folder,) = unit.get("WorkingDirectory", ["/"])[-1:]
+    folder = folder.lstrip("-")
+    if unit.get("ProtectSystem") != ["strict"]:
+        return folder != "/"
+    return any(folder == d or folder.startswith(d.rstrip("/") + "/") for d in writable_dirs(unit))
+
+
+def test_the_unit_runs_in_a_directory_it_may_write_lgpio_s_pipe_in() -> None:
+    text = (SYSTEMD / "companion.service").read_text()
+    assert names_a_writable_working_directory(text)
+    # Without WorkingDirectory= it would start in /, read-only under ProtectSystem=strict.
+    without = "\n".join(line for line in text.splitlines()
+                        if not line.startswith("WorkingDirectory="))
+    assert not names_a_writable_working_directory(without)
+    assert not names_a_writable_working_directory(
+        text.replace("WorkingDirectory=/var/lib/companion", "WorkingDirectory=/opt/companion"))

@@ -55,3 +55,25 @@ def test_without_the_pile_search_only_the_top_card_is_read(library):
     searched = Recognizer(library).recognize(scene.image)
     assert sum(d.item_id == item_id for d in alone) == 1
     assert sum(d.item_id == item_id for d in searched) > 1
+
+
+def test_a_pile_put_down_in_a_seat_s_zone_is_that_seat_s_play_of_every_copy(library):
+    from companion.bundles.deathtrap.camera import deathtrap_events
+    from companion.vision.synthetic import Placement
+    from companion.vision.table import TableLayout
+    from companion.vision.watch import TableWatcher
+
+    renderer = SceneRenderer(TableLayout(seats=4), size=(1280, 720))
+    troll = next(i for i in game_items("deathtrap") if i.item_id == "troll")
+    rng = np.random.default_rng(11)
+    camera = renderer.camera(rng)
+    before = renderer.render([Placement(troll, (400.0, 280.0), 10.0)], rng,
+                             Conditions("felt", noise=2), camera)
+    # Seat 1 sits at the middle of the left edge: three trolls laid in a row before it.
+    pile = renderer.pile(rng, troll, (130.0, 280.0), 3, "offset")
+    after = renderer.render([Placement(troll, (400.0, 280.0), 10.0), *pile], rng,
+                            Conditions("felt", noise=2), camera)
+    watcher = TableWatcher(library, renderer.layout)
+    seen = [watcher.see(frame.image).scene for frame in (before, after)]
+    assert deathtrap_events(*seen) == [{"type": "play", "seat": 1,
+                                        "cards": ["troll", "troll", "troll"]}]

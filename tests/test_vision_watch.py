@@ -76,3 +76,26 @@ def test_a_sharper_still_is_read_once_the_table_is_still_and_corners_come_in_fra
     error = min(float(np.abs(np.roll(found.corners, k, axis=0) - truth).max())
                 for k in range(4))
     assert error < 4
+
+
+def test_a_still_table_is_read_in_full_only_until_its_scene_has_settled():
+    renderer = SceneRenderer(TableLayout(), size=(640, 480))
+    camera = renderer.camera(np.random.default_rng(1))
+    placed = [Placement(ITEMS[3], (300, 250), 15)]
+
+    def shoot(on_table, n):  # the same view, fresh sensor noise in every frame
+        return renderer.render(on_table, np.random.default_rng(100 + n),
+                               Conditions("felt", noise=2), camera).image
+
+    watcher = TableWatcher(demo_library("tricky"), TableLayout(), settle_seconds=0.5)
+    scenes = [watcher.look(n / 4, shoot(placed, n)) for n in range(40)]  # 10 s at 4 fps
+    settled = [scene for scene in scenes if scene is not None]
+    assert [[p.item_id for p in scene.pieces] for scene in settled] == [[ITEMS[3].item_id]]
+    assert watcher.reads <= 4  # the first frame has nothing to compare with; then 0.5 s
+    # A second card (put down between two frames): read again, and the new scene reported.
+    more = [*placed, Placement(ITEMS[9], (520, 330), 80)]
+    reads = watcher.reads
+    scenes = [watcher.look(10 + n / 4, shoot(more, n)) for n in range(12)]
+    (scene,) = [scene for scene in scenes if scene is not None]
+    assert sorted(p.item_id for p in scene.pieces) == sorted(p.item.item_id for p in more)
+    assert reads < watcher.reads <= reads + 5

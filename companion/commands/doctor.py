@@ -9,17 +9,28 @@ from __future__ import annotations
 
 import argparse
 
-from companion.daemon.config import load_config
-from companion.hardware.doctor import Finding, diagnose
+from companion.hardware.doctor import ALL_PARTS, Finding, configured_parts, diagnose
 from companion.hardware.pins import load_pinmap
 
 
 def run_doctor(args: argparse.Namespace) -> int:
     # A broken pin map or config is a user error: one line, exit 2, from the CLI.
-    config = load_config(args.config) if args.config else None
-    pinmap = config.pinmap() if config else load_pinmap(args.pinmap)
-    findings = diagnose(pinmap)
-    if config is not None and config.web.enabled:
+    if args.config:
+        from companion.daemon.config import load_config
+
+        config = load_config(args.config)
+        pinmap, parts = config.pinmap(), configured_parts(config)
+        factory, source = config.inputs.pin_factory, config.camera.source
+    else:
+        pinmap, parts = load_pinmap(args.pinmap), ALL_PARTS - {"hub"}
+        factory, source = "", "picamera"
+    if getattr(args, "test", False):
+        from companion.commands.selftest import run_selftest
+        from companion.daemon.sources import pin_factory
+
+        return run_selftest(args, pinmap, parts, pin_factory(factory), source)
+    findings = diagnose(pinmap, parts=parts)
+    if args.config and config.web.enabled:
         from companion.web.address import page_url
 
         url = page_url(config.web.listen, config.web.port)
@@ -42,4 +53,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="the daemon's config, whose [hardware] overrides the pin map")
     doctor.add_argument("--pinmap", metavar="FILE",
                         help="the pin map to check against (default: hardware/pinmap.toml)")
+    doctor.add_argument("--test", action="store_true",
+                        help="try the wired hardware with a person: press each button, turn "
+                             "the dial both ways, read each screen's seat number, one camera "
+                             "picture with the markers drawn (stop the daemon first)")
+    doctor.add_argument("--timeout", type=float, default=15.0, metavar="SECONDS",
+                        help="--test: how long to wait for each control (default 15)")
+    doctor.add_argument("--out", default="doctor-test.png", metavar="PNG",
+                        help="--test: where the camera picture goes (default doctor-test.png)")
+    doctor.add_argument("--camera-device", type=int, default=0, metavar="N",
+                        help="--test with a USB camera: its number (default 0)")
     doctor.set_defaults(func=run_doctor)

@@ -55,17 +55,36 @@ class SceneSeen:
     confidence: float = 1.0
 
 
-def library_for(games: tuple[str, ...], path: str = "") -> Any:
-    """The card library: the file at ``path``, else the demo art of ``games`` (in memory)."""
+#: The games whose cards the camera reads (Rumble's pieces are markers, Traps has no camera
+#: events): only their faces are in the demo library the daemon loads.
+CARD_GAMES = ("deathtrap", "tricky")
+
+
+def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
+    """The card library: the file at ``path``, else the demo art of ``games``. The demo
+    library is enrolled once and kept in ``cache`` (a folder: e.g. the state directory), where
+    later starts load it instead of enrolling every card again (seconds, more on a Pi)."""
     from companion.vision.art import draw_face, game_items
-    from companion.vision.library import CardLibrary
+    from companion.vision.library import VERSION, CardLibrary, LibraryError
 
     if path:
         return CardLibrary.load(path)
+    kept = None if cache is None else cache / f"demo-cards-{'-'.join(games)}-v{VERSION}.npz"
+    if kept is not None and kept.exists():
+        try:
+            return CardLibrary.load(kept)
+        except LibraryError as error:  # damaged: enrolled again below and written anew
+            log.warning("demo card library not read (%s): enrolling it again", error)
     library = CardLibrary()
     for game in games:
         for item in game_items(game):
             library.enroll(item.item_id, draw_face(item))
+    if kept is not None:
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            library.save(kept)
+        except (LibraryError, OSError) as error:  # a read-only or full disk: enrolled each time
+            log.warning("demo card library not kept: %s", error)
     return library
 
 
@@ -105,9 +124,16 @@ class Camera(Part):
 
     name = "camera"
 
-    def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0) -> None:
+    def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
+                 make_watcher: Callable[[], Any] | None = None) -> None:
+        """``watcher``: the TableWatcher; or None and ``make_watcher`` builds it in the
+        camera's thread (its card library loaded there: the daemon is READY meanwhile)."""
         self.open_source = open_source
         self.watcher = watcher
+        self.make_watcher = make_watcher
+        # Set by the daemon to its READY event: the watcher is made once READY has been sent,
+        # so loading the library does not slow the start (None: at once).
+        self.after: threading.Event | None = None
         self.interval = 1 / fps
         self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
         self.scenes_sent = 0
@@ -123,14 +149,19 @@ class Camera(Part):
         self.source.open()
         self.source.close()
         watch = CameraWatch(self.source)
-        # A source that can take a sharper still (Picamera2) gives one per still scene.
-        if hasattr(self.source, "still"):
-            self.watcher.still = self.source.still
-        threading.Thread(target=self._run, args=(watch, submit), name="camera",
+        threading.Thread(target=self._run, args=(watch, submit, self.source), name="camera",
                          daemon=True).start()
 
-    def _run(self, watch: Any, submit: Submit) -> None:
+    def _run(self, watch: Any, submit: Submit, source: Any) -> None:
         try:
+            if self.watcher is None and self.make_watcher is not None:
+                while self.after is not None and not self.after.wait(0.5):
+                    if self._stop.is_set():
+                        return
+                self.watcher = self.make_watcher()
+            # A source that can take a sharper still (Picamera2) gives one per still scene.
+            if hasattr(source, "still"):
+                self.watcher.still = source.still
             # The library's matching data, derived now rather than on the first card seen.
             self.watcher.recognizer.library.prepare()
         except Exception as error:  # noqa: BLE001 - reported like a camera gone

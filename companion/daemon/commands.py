@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import bundles
+from companion.daemon.camera import Camera
 from companion.daemon.config import Config, load_config
 from companion.daemon.feed import feed_session
 from companion.daemon.items import Stop
@@ -96,7 +97,8 @@ def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> li
     return [PanelScreen(name, pinmap) for name in names]
 
 
-def parts(config: Config, sim: bool, board: TerminalBoard | None = None) -> list[Part]:
+def parts(config: Config, sim: bool, cache: Path | None = None,
+          board: TerminalBoard | None = None) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
     GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
     found: list[Part] = []
@@ -109,23 +111,25 @@ def parts(config: Config, sim: bool, board: TerminalBoard | None = None) -> list
     if config.hub.enabled:
         found.append(HubLink(config.hub.port, config.hub.baud))
     if config.camera.enabled:
-        found.append(camera(config))
+        found.append(camera(config, cache))
     return found
 
 
-def camera(config: Config) -> Part:
-    """The camera through the vision pipeline (OpenCV is loaded only when it is enabled)."""
-    from companion.daemon.camera import Camera, library_for, open_camera
-    from companion.games import ENGINES
+def camera(config: Config, cache: Path | None = None) -> Part:
+    """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
+    ``cache``: the folder where the demo card library is kept once enrolled (the store's)."""
+    from companion.daemon.camera import CARD_GAMES, Camera, library_for, open_camera
     from companion.vision.watch import TableWatcher
 
-    library = library_for(tuple(sorted(ENGINES)), config.vision.library)
-    # Markers are read too (Rumble's pieces); the card games' readers never look at them.
-    watcher = TableWatcher(library, config.vision.geometry().table(),
-                           settle_seconds=config.vision.settle_seconds,
-                           tokens=True)
+    def make_watcher() -> TableWatcher:  # in the camera's thread: READY does not wait
+        library = library_for(CARD_GAMES, config.vision.library, cache)
+        # Markers are read too (Rumble's pieces); the card games' readers never look at them.
+        return TableWatcher(library, config.vision.geometry().table(),
+                            settle_seconds=config.vision.settle_seconds, tokens=True)
+
     cam = config.camera
-    return Camera(open_camera(cam.source, cam.device, cam.files), watcher, cam.fps)
+    return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,
+                  make_watcher=make_watcher)
 
 
 def run_daemon(args: argparse.Namespace) -> int:
@@ -142,7 +146,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     # The lock first: a second daemon is refused before it touches the store, and the store
     # is closed before the lock is let go.
     with hold_store(db), TableStore(db) as store:
-        daemon_parts = parts(config, args.sim, board)
+        daemon_parts = parts(config, args.sim, db.parent, board)
         table = None
         if args.feed:
             header, events = read_log(args.feed)
@@ -164,6 +168,9 @@ def run_daemon(args: argparse.Namespace) -> int:
                         geometry=config.vision.geometry())
         if web is not None:
             daemon.watchers.append(web.watch)
+        for part in daemon_parts:
+            if isinstance(part, Camera):
+                part.after = daemon.ready  # its card library is loaded once READY is sent
         if table is not None:
             daemon.use_table(table)
         else:

@@ -19,6 +19,8 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from companion.errors import PartUnusable
+
 log = logging.getLogger("companion.daemon")
 
 Submit = Callable[[Any], None]
@@ -43,10 +45,10 @@ class Part:
         self.stop()
 
 
-def describe(error: BaseException) -> str:
+def describe(error: BaseException, limit: int = 200) -> str:
     """An error in a few words for the table screen and the log."""
     text = str(error) or type(error).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class Supervisor:
@@ -66,6 +68,9 @@ class Supervisor:
     def _start(self, name: str, now: float) -> None:
         try:
             self.parts[name].start(self.submit)
+        except PartUnusable as error:  # retrying will not help: said once, with the fix
+            self.unusable(name, describe(error, limit=400))
+            return
         except Exception as error:  # noqa: BLE001 - any hardware error means "not working yet"
             self.failed(name, describe(error), now)
             return
@@ -83,6 +88,14 @@ class Supervisor:
         self.parts[name].stop()
         self._failed[name] = reason
         self._retry_at[name] = now + self.retry_seconds
+
+    def unusable(self, name: str, reason: str) -> None:
+        """A part that cannot work until someone fixes it: logged once, not retried."""
+        log.error("%s cannot work: %s (not retried: fix it, then restart the daemon)",
+                  name, reason)
+        self.parts[name].stop()
+        self._failed[name] = reason.split(";")[0].split(" (")[0]  # short, for the screens
+        self._retry_at.pop(name, None)
 
     def tick(self, now: float) -> bool:
         """Retry the parts whose time has come; True if any part changed state."""

@@ -45,6 +45,10 @@ class Machine:
     pin_factory: Any = None
     user: str | None = None
     user_groups: set[str] | None = None
+    environ: dict[str, str] | None = None  # None: this process's environment
+    cwd: str | None = None  # None: this process's working directory
+    unit: Path = Path("/etc/systemd/system/companion.service")
+    picamera2_importer: Callable[[], None] | None = None  # None: import picamera2
 
     def open_bus(self, number: int) -> Any:
         if self.smbus_opener is not None:
@@ -174,6 +178,46 @@ def check_camera(machine: Machine) -> Iterator[Finding]:
         yield Finding(True, f"camera: {', '.join(map(str, cameras))}")
 
 
+def check_picamera2(machine: Machine) -> Iterator[Finding]:
+    """Picamera2 imports in this Python (any failure of its import, with its real reason)."""
+    from companion.picamera import picamera2_problem
+
+    importer = machine.picamera2_importer
+    problem = picamera2_problem(importer) if importer else picamera2_problem()
+    if problem is None:
+        yield Finding(True, "camera: Picamera2 imports")
+    else:
+        yield Finding(False, "camera: Picamera2 does not import", problem)
+
+
+def lgpio_directory(environ: dict[str, str] | None = None, cwd: str | None = None) -> Path:
+    """Where lgpio makes its notification pipe: $LG_WD, else the working directory."""
+    environ = dict(os.environ) if environ is None else environ
+    return Path(environ.get("LG_WD") or cwd or os.getcwd())
+
+
+def check_lgpio_directory(machine: Machine) -> Iterator[Finding]:
+    """lgpio (gpiozero's backend on a Pi 5, and the default on a Pi 4) needs to write its
+    notification pipe in its working directory; without it gpiozero falls back to another
+    backend, which on a Pi 5 does not work (gpiozero issue 1106, lg issue 22)."""
+    folder = lgpio_directory(machine.environ, machine.cwd)
+    if os.access(folder, os.W_OK | os.X_OK):
+        yield Finding(True, f"lgpio working directory {folder} is writable")
+    else:
+        yield Finding(False, f"lgpio working directory {folder} is not writable",
+                      "run from a writable directory or set LG_WD to one (the service runs in "
+                      "/var/lib/companion: WorkingDirectory= in systemd/companion.service)")
+    unit = machine.unit
+    if unit.exists():
+        named = [line.split("=", 1)[1].strip() for line in unit.read_text().splitlines()
+                 if line.startswith("WorkingDirectory=")]
+        if named:
+            yield Finding(True, f"{unit} runs in {named[-1]}")
+        else:
+            yield Finding(False, f"{unit} names no WorkingDirectory (lgpio cannot work in /)",
+                          "reinstall the unit: 'sudo companion install-service'")
+
+
 def check_hub(machine: Machine) -> Iterator[Finding]:
     candidates = [machine.dev / HUB_LINK, *sorted((machine.dev / "serial" / "by-id").glob("*"))]
     present = [path for path in candidates if path.exists()]
@@ -201,11 +245,39 @@ def check_groups(machine: Machine) -> Iterator[Finding]:
                           f"'sudo adduser {user} {group}', then log in again")
 
 
-def diagnose(pinmap: PinMap, machine: Machine | None = None) -> list[Finding]:
+#: The parts doctor checks when no config says which are wired.
+ALL_PARTS = frozenset({"inputs", "screens", "camera", "picamera", "hub"})
+
+
+def diagnose(pinmap: PinMap, machine: Machine | None = None,
+             parts: frozenset[str] = ALL_PARTS) -> list[Finding]:
+    """Every finding for the ``parts`` wired ("inputs", "screens", "camera", "picamera" (the
+    camera is a Pi camera), "hub"); a part that is not wired is not checked (not a FIX)."""
     machine = machine or Machine()
     findings = [Finding(True, "pin map read and consistent")]
-    for check in (check_i2c, check_gpio):
-        findings.extend(check(pinmap, machine))
-    for other in (check_camera, check_hub, check_groups):
-        findings.extend(other(machine))
+    if "screens" in parts:
+        findings.extend(check_i2c(pinmap, machine))
+    if "inputs" in parts:
+        findings.extend(check_gpio(pinmap, machine))
+        findings.extend(check_lgpio_directory(machine))
+    if "camera" in parts:
+        findings.extend(check_camera(machine))
+        if "picamera" in parts:
+            findings.extend(check_picamera2(machine))
+    if "hub" in parts:
+        findings.extend(check_hub(machine))
+    findings.extend(check_groups(machine))
+    not_wired = sorted({"inputs", "screens", "camera", "hub"} - parts)
+    if not_wired:
+        findings.append(Finding(True, f"not wired in the config (not checked): "
+                                      f"{', '.join(not_wired)}"))
     return findings
+
+
+def configured_parts(config: Any) -> frozenset[str]:
+    """The parts a daemon config wires (its ``enabled`` keys)."""
+    wired = {name for name in ("inputs", "screens", "camera", "hub")
+             if getattr(config, name).enabled}
+    if config.camera.enabled and config.camera.source == "picamera":
+        wired.add("picamera")
+    return frozenset(wired)

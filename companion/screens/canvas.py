@@ -35,6 +35,13 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 def _size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
+    return _measured(text, size, draw.fontmode)
+
+
+@lru_cache(maxsize=4096)
+def _measured(text: str, size: int, fontmode: str) -> tuple[int, int]:
+    """A text's width and height at ``size`` (measured once: fitting tries several sizes)."""
+    draw = ImageDraw.Draw(Image.new("1" if fontmode == "1" else "L", (1, 1)))
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size), anchor="mm")
     return right - left, bottom - top
 

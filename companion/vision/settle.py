@@ -64,21 +64,39 @@ class SettleGate:
 class MotionMeter:
     """How much the picture changed since the previous frame: the grey-level difference of a
     small blurred copy, averaged per cell of an 8 x 6 grid, and the largest cell's value
-    taken, so sensor noise reads near zero and one hand in one corner reads high."""
+    taken, so sensor noise reads near zero and one hand in one corner reads high.
+
+    ``small`` is the latest frame's small copy: kept by whoever wants to know later whether
+    the picture has changed since (``change``), e.g. since a scene was last read in full.
+    """
 
     def __init__(self, width: int = 160) -> None:
         self.width = width
-        self._previous: np.ndarray | None = None
+        self.small: np.ndarray | None = None
 
     def measure(self, frame: np.ndarray) -> float:
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        scale = self.width / grey.shape[1]
-        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        scale = self.width / frame.shape[1]
+        # Made small first, grey after: the colour conversion then costs next to nothing.
+        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         small = cv2.GaussianBlur(small, (5, 5), 0).astype(np.int16)
-        if self._previous is None or self._previous.shape != small.shape:
-            self._previous = small
+        previous, self.small = self.small, small
+        return self.change(previous)
+
+    def change(self, before: np.ndarray | None) -> float:
+        """The motion between a small copy kept ``before`` and the latest frame (inf when
+        there is nothing to compare)."""
+        if before is None or self.small is None or before.shape != self.small.shape:
             return float("inf")  # nothing to compare with: not known to be still
-        diff = np.abs(small - self._previous).astype(np.float32)
-        change = float(cv2.resize(diff, (8, 6), interpolation=cv2.INTER_AREA).max())
-        self._previous = small
-        return change
+        diff = np.abs(self.small - before).astype(np.float32)
+        return float(cv2.resize(diff, (8, 6), interpolation=cv2.INTER_AREA).max())
+
+    def changed_pixels(self, before: np.ndarray | None, level: int = 16) -> int:
+        """How many pixels of the small copy differ by more than ``level`` grey levels from
+        ``before`` (the blur keeps sensor noise well under it): a piece moved without a hand
+        in the picture, too small to move a whole cell's average (all of them when there is
+        nothing to compare)."""
+        if before is None or self.small is None or before.shape != self.small.shape:
+            return 1 << 30
+        return int(np.count_nonzero(np.abs(self.small - before) > level))

@@ -22,13 +22,17 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, PartUnusable
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
 
 class CameraError(CompanionError):
     """A camera that cannot be opened at all."""
+
+
+class PicameraUnusable(CameraError, PartUnusable):
+    """Picamera2 cannot be imported here: retrying will not help until it is fixed."""
 
 
 class FrameSource(Protocol):
@@ -137,11 +141,12 @@ class Picamera2Source:
 
     def open(self) -> None:
         self.close()
-        try:
-            from picamera2 import Picamera2  # only present on a Pi
-        except ImportError:
-            raise CameraError("Picamera2 is not installed (it comes with Raspberry Pi OS: "
-                              "apt install python3-picamera2)") from None
+        from companion.picamera import picamera2_problem_once
+
+        problem = picamera2_problem_once()  # any failure of the import, with its fix
+        if problem is not None:
+            raise PicameraUnusable(problem)
+        from picamera2 import Picamera2  # only present on a Pi
         camera = Picamera2()
         camera.configure(camera.create_video_configuration(
             main={"size": self.size, "format": "RGB888"}))

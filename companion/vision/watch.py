@@ -30,6 +30,11 @@ class Sighting:
     motion: float
 
 
+#: Pixels of the motion meter's small copy that may differ (past sensor noise) from the frame
+#: last read while the scene still counts as unchanged: fewer than a marker or a card covers.
+STILL_PIXELS = 6
+
+
 class TableWatcher:
     """Turns camera frames into settled table scenes (each new still scene once).
 
@@ -39,6 +44,12 @@ class TableWatcher:
     a lamp switched on does not throw it); and once the table is still, the scene can be read
     from a sharper picture than the watching stream (``still``: e.g. a full-resolution still
     from Picamera2).
+
+    A still table costs next to nothing: once the frames read in full (markers, cards) have
+    shown the same scene for ``settle_seconds`` (or once the sharper still was read), only a
+    small grey copy of each frame is compared with the one of the frame last read; the full
+    work is done again only once something has moved (hands over the table, or the picture
+    drifted past the motion limit since, e.g. the light changed).
     """
 
     def __init__(self, library: CardLibrary, layout: TableLayout,
@@ -59,7 +70,9 @@ class TableWatcher:
         self.still = still
         self.background: TableBackground | None = None
         self.last: Sighting | None = None
-        self._read_still_at: float | None = None  # when the current still scene was read
+        self._read_small: np.ndarray | None = None  # the small copy of the frame last read
+        self._steady: tuple[object, float] | None = None  # the scene read, since when
+        self.reads = 0  # frames read in full (for tests and benchmarks)
 
     def see(self, frame: np.ndarray, motion: float | None = None,
             sharper: np.ndarray | None = None) -> Sighting:
@@ -90,21 +103,33 @@ class TableWatcher:
         if motion > self.motion_limit:
             # Hands over the table: nothing to read until they are gone.
             self.gate.observe(at, motion, frozenset())
-            self._read_still_at = None
+            self._read_small = self._steady = None
             return None
-        if self.still is not None and self._read_still_at is not None and self.last:
-            # Still since the sharper picture was read: what it showed stands.
+        if self._known(at):
+            # Still since the scene was read: what it showed stands.
             sighting = self.last = Sighting(self.last.detections, self.last.scene, motion)
         else:
-            sharper = None
-            if self.still is not None:
-                sharper = self.still()
-                self._read_still_at = at
+            sharper = self.still() if self.still is not None else None
             sighting = self.see(frame, motion, sharper)
+            self._read_small = self.motion.small
+            self.reads += 1
+            key = None if sighting.scene is None else sighting.scene.key()
+            if self._steady is None or self._steady[0] != key:
+                self._steady = (key, at)
         if sighting.scene is None:
             return None
         settled = self.gate.observe(at, sighting.motion, sighting.scene.key())
         return sighting.scene if settled else None
+
+    def _known(self, at: float) -> bool:
+        """The scene last read still stands: read the same long enough (a sharper still: once)
+        and nothing moved since the frame it was read from."""
+        if self.last is None or self._steady is None:
+            return False
+        needed = 0.0 if self.still is not None else self.gate.settle_seconds
+        return (at - self._steady[1] >= needed - 1e-6
+                and self.motion.change(self._read_small) <= self.motion_limit
+                and self.motion.changed_pixels(self._read_small) <= STILL_PIXELS)
 
     def _background(self, frame: np.ndarray) -> TableBackground | None:
         background = self.background
