@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "companion.daemon.commands",
     "companion.commands.doctor",
     "companion.commands.service",
+    "companion.web.seats",
 )
 
 

@@ -77,10 +77,14 @@ def load_filters(unit: str) -> None:
             calls.add_rule(seccomp.ALLOW, name)
     families = seccomp.SyscallFilter(seccomp.ALLOW)
     for value in unit_lines(unit, "RestrictAddressFamilies"):
-        kept = [getattr(socket, name) for name in value.split()]
-        assert len(kept) == 1, "only a single address family is modelled here"
+        kept = sorted(int(getattr(socket, name)) for name in value.split())
         refused = seccomp.ERRNO(errno.EAFNOSUPPORT)
-        families.add_rule(refused, "socket", seccomp.Arg(0, seccomp.NE, int(kept[0])))
+        # Every family below, between and above the kept ones (one comparison per rule).
+        families.add_rule(refused, "socket", seccomp.Arg(0, seccomp.LT, kept[0]))
+        families.add_rule(refused, "socket", seccomp.Arg(0, seccomp.GT, kept[-1]))
+        for family in range(kept[0], kept[-1]):
+            if family not in kept:
+                families.add_rule(refused, "socket", seccomp.Arg(0, seccomp.EQ, family))
     families.load()
     calls.load()  # last: it may refuse seccomp() itself
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.hardware.doctor import ALL_PARTS, configured_parts, diagnose
+from companion.hardware.doctor import ALL_PARTS, Finding, configured_parts, diagnose
 from companion.hardware.pins import load_pinmap
 
 
@@ -30,6 +30,12 @@ def run_doctor(args: argparse.Namespace) -> int:
 
         return run_selftest(args, pinmap, parts, pin_factory(factory), source)
     findings = diagnose(pinmap, parts=parts)
+    if args.config and config.web.enabled:
+        from companion.web.address import page_url
+
+        url = page_url(config.web.listen, config.web.port)
+        findings.append(Finding(True, f"web pages: open {url}/ on the LAN; the seats' "
+                                      "links: companion seats"))
     for finding in findings:
         print(finding.line())
     problems = sum(not finding.ok for finding in findings)

@@ -31,6 +31,7 @@ from companion.table import TableStore, read_log
 if TYPE_CHECKING:  # the screens bring luma, Pillow and numpy: only ``run`` loads them
     from companion.daemon.displays import Screen, TerminalBoard
     from companion.daemon.table import Daemon
+    from companion.web.part import WebPart
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +48,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--feed", metavar="LOG",
                      help="with --sim: take the events of this table log as if they came from "
                           "the table, each stored before the next; exit 0 when it is consumed")
+    run.add_argument("--web", metavar="ADDR:PORT",
+                     help="serve the table page and the seats' pages there (e.g. 0.0.0.0:8080; "
+                          "also [web] in the config; docs/web.md)")
     run.set_defaults(func=run_daemon)
 
     demo = subparsers.add_parser(
@@ -93,14 +97,15 @@ def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> li
     return [PanelScreen(name, pinmap) for name in names]
 
 
-def parts(config: Config, sim: bool, cache: Path | None = None) -> list[Part]:
+def parts(config: Config, sim: bool, cache: Path | None = None,
+          board: TerminalBoard | None = None) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
     GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
     found: list[Part] = []
     if sim:
         if sys.stdin.isatty():
             print(KEY_HELP)
-        found.append(Keyboard())
+        found.append(Keyboard(board_keys={"\t": board.cycle} if board else None))
     elif config.inputs.enabled:
         found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
     if config.hub.enabled:
@@ -141,7 +146,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     # The lock first: a second daemon is refused before it touches the store, and the store
     # is closed before the lock is let go.
     with hold_store(db), TableStore(db) as store:
-        daemon_parts = parts(config, args.sim, db.parent)
+        daemon_parts = parts(config, args.sim, db.parent, board)
         table = None
         if args.feed:
             header, events = read_log(args.feed)
@@ -150,6 +155,9 @@ def run_daemon(args: argparse.Namespace) -> int:
                 "feeding %s into session %d: %d of %d events already stored",
                 args.feed, table.id, done, len(events))
             daemon_parts = [FeedSource(events[done:], config.daemon.retry_seconds)]
+        web = web_part(config, args, str(db))
+        if web is not None:
+            daemon_parts = [*daemon_parts, web]
         daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
@@ -158,6 +166,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=config.camera.enabled and not args.feed,
                         geometry=config.vision.geometry())
+        if web is not None:
+            daemon.watchers.append(web.watch)
         for part in daemon_parts:
             if isinstance(part, Camera):
                 part.after = daemon.ready  # its card library is loaded once READY is sent
@@ -167,6 +177,32 @@ def run_daemon(args: argparse.Namespace) -> int:
             daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
         return daemon.run()
+
+
+def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | None:
+    """The web pages, if ``--web`` or ``[web] enabled`` asks for them; with ``--sim`` (not
+    fed) the simulator page too, on this machine only unless asked otherwise (port 8080, or
+    any free one if it is taken). aiohttp is loaded only when pages are served."""
+    from_config = config.web.enabled or args.web
+    if not from_config and not (args.sim and not args.feed):
+        return None
+    from companion.web.part import WebPart
+
+    if not from_config:
+        return WebPart("127.0.0.1", 8080, db, sim=True, any_port=True)
+    listen, port = config.web.listen, config.web.port
+    if args.web:
+        listen, port = parse_address(args.web)
+    return WebPart(listen, port, db, sim=args.sim)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``ADDR:PORT`` (``[v6]:PORT``, or ``:PORT`` for every address) of ``--web``."""
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"--web {text}: give ADDR:PORT, e.g. 0.0.0.0:8080")
+    return host or "0.0.0.0", int(port)
 
 
 def stop_on_signals(daemon: Daemon) -> None:

@@ -116,6 +116,15 @@ class DaemonConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table's web pages on the LAN: the table page, the seats' phones (docs/web.md)."""
+
+    enabled: bool = False
+    listen: str = "0.0.0.0"  # the address to serve on; 127.0.0.1: this machine only
+    port: int = field(default=8080, metadata=_range(1, 65535))
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
@@ -124,6 +133,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     #: game name -> option overrides for new games (the ``[options.GAME]`` tables)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: overrides of the pin map (``[hardware]``, same shape as hardware/pinmap.toml)

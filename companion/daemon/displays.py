@@ -132,6 +132,13 @@ class TerminalBoard:
         self.images: dict[str, Image.Image] = {}
         self.log: deque[str] = deque(maxlen=log_lines)
         self.lock = threading.Lock()
+        self.focus = 0  # the screen shown when only one fits (a small terminal)
+
+    def cycle(self) -> None:
+        """The next screen, on a terminal that shows one at a time (the tab key)."""
+        with self.lock:
+            self.focus += 1
+            self._draw()
 
     def update(self, name: str, image: Image.Image) -> None:
         with self.lock:
@@ -151,6 +158,8 @@ class TerminalBoard:
                  for part in textwrap.wrap(line, width) or [""]]
         room = max(0, height - len(below) - 1)  # the last line stays free for the cursor
         lit = [(name, image) for name, image in self.images.items() if image.getbbox()]
+        if lit and room < SCREEN_ROWS + 1:  # not one whole screen fits: one at a time, smaller
+            return self.one_screen(lit, width, height)
         for draw, tile_width in ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2)):
             tiles = [(label(name), [f" {label(name)} ".center(tile_width, "-"), *draw(image)])
                      for name, image in lit]
@@ -161,6 +170,22 @@ class TerminalBoard:
             lines = [*_grid(tiles, tile_width, width, room - 1)[0],
                      f"not shown: {', '.join(hidden)} (a larger terminal shows them)"]
         return "\n".join([*lines[:room], *below])
+
+    def one_screen(self, lit: list[tuple[str, Image.Image]], width: int, height: int) -> str:
+        """One screen (``focus``), shrunk to fit if need be, for a terminal as small as 80x24;
+        tab shows the next. The keys, then as many log lines as fit, under it."""
+        name, image = lit[self.focus % len(lit)]
+        picture = half_blocks(image) if width >= TILE_WIDTH and height >= 40 else \
+            half_blocks(image, scale=2)
+        across = len(picture[0])
+        title = f" {label(name)} ({self.focus % len(lit) + 1}/{len(lit)}), tab: next "
+        lines = [title.center(across, "-")[:width], *(row[:width] for row in picture)]
+        left = max(0, height - len(lines) - 1)
+        keys = textwrap.wrap(self.footer, width)[:left]
+        logged = [part for line in self.log for part in textwrap.wrap(line, width) or [""]]
+        below = [*logged[len(logged) - (left - len(keys)):], *keys] if left > len(keys) \
+            else keys
+        return "\n".join([*lines, *below])
 
     def _draw(self) -> None:
         stream = self.stream or sys.stdout
@@ -207,5 +232,6 @@ class BoardLog(logging.Handler):
         self.board.note(self.format(record))
 
 
-#: Characters across one screen on the board (one per pixel).
+#: Characters across one screen on the board (one per pixel), and lines down (two pixels each).
 TILE_WIDTH = 128
+SCREEN_ROWS = 32

@@ -72,12 +72,14 @@ class Presenter:
         return images
 
     def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
-                ) -> None:
+                ) -> dict[str, Image.Image]:
         """Show every changed image; a screen that does not answer is reported and retried,
-        and the others are drawn again to carry the notice."""
+        and the others are drawn again to carry the notice. The images shown."""
         for _ in range(len(self.screens) + 1):  # each failure takes a screen out
-            if self._show(self.images(table, ui, menu)):
-                return
+            images = self.images(table, ui, menu)
+            if self._show(images):
+                break
+        return images
 
     def _show(self, images: Mapping[str, Image.Image]) -> bool:
         """Show the images; False if a screen failed (the images are then out of date)."""

@@ -93,7 +93,7 @@ HOLDS: dict[str, str] = {" ": "encoder-switch:0", "m": "menu",
                          **{str(seat + 1): f"seat:{seat}" for seat in range(8)}}
 KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
             " | 1-8 seat buttons | h then 1-8 hold (peek), h then space hold the dial"
-            " (enter by hand) | q quit")
+            " (enter by hand) | tab next screen (a small terminal) | q quit")
 
 
 class KeyPresses:
@@ -132,8 +132,10 @@ class Keyboard(Part):
 
     name = "keyboard"
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None,
+                 board_keys: dict[str, Callable[[], None]] | None = None) -> None:
         self.stream = stream
+        self.board_keys = board_keys or {}  # keys for the terminal board itself (tab)
         self._started = False
 
     def start(self, submit: Submit) -> None:
@@ -158,6 +160,9 @@ class Keyboard(Part):
                 if key in ("", "q"):
                     submit(Stop("end of keyboard input" if key == "" else "q pressed"))
                     return
+                if key in self.board_keys:
+                    self.board_keys[key]()
+                    continue
                 for event in presses.events(key):
                     submit(event)
 

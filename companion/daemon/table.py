@@ -79,6 +79,8 @@ class Daemon:
         self.error: CompanionError | None = None
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
+        #: Called after each redraw with the daemon and every screen's image (the web pages).
+        self.watchers: list[Callable[[Daemon, dict[str, Image.Image]], None]] = []
 
     def submit(self, item: Any) -> None:
         """Thread-safe, and safe in a signal handler: any source may call it at any time."""
@@ -131,7 +133,9 @@ class Daemon:
 
     def refresh(self) -> None:
         """Show every changed image; a screen that does not answer is reported and retried."""
-        self._presenter.refresh(self.table, self._playing.ui, self.menu)
+        images = self._presenter.refresh(self.table, self._playing.ui, self.menu)
+        for watch in self.watchers:
+            watch(self, images)
 
     # --- sessions and the loop -----------------------------------------------------------
 

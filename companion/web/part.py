@@ -1,0 +1,140 @@
+"""The web server as one more part of the daemon: started and stopped (and retried when
+its port is taken) by the daemon's Supervisor, fed by the daemon's redraws.
+
+The server runs its own asyncio loop in a thread. ``watch`` is the daemon's hook: called in
+the daemon's thread after each redraw, it builds the pages' channels from the daemon's views
+(``Snapshot``), and hands the ones that changed to the loop. Seat actions come back the way a
+button or the camera's sightings come: as items on the daemon's queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any
+
+from aiohttp import web
+from PIL import Image
+
+from companion.daemon.parts import Part, Submit
+from companion.terminal import json_shown
+from companion.web.address import page_url
+from companion.web.server import WebServer
+from companion.web.snapshot import Snapshot
+from companion.web.tokens import Throttle, TokenBook
+
+log = logging.getLogger("companion.web")
+
+#: How often the server looks for a seat link re-issued by ``companion seats --reissue``.
+TOKEN_CHECK_SECONDS = 1.0
+DEFAULT_PORT = 8080
+
+
+class WebPart(Part):
+    """The table's web pages (``[web]`` in the config, or ``--web ADDR:PORT``)."""
+
+    name = "web"
+
+    def __init__(self, listen: str, port: int, db_path: str, sim: bool = False,
+                 throttle: Throttle | None = None, any_port: bool = False) -> None:
+        self.listen, self.port, self.db_path, self.sim = listen, port, db_path, sim
+        self.any_port = any_port  # the port taken: serve on any free one
+        self.throttle = throttle
+        self.snapshot = Snapshot(sim=sim)
+        self.sent: dict[str, str] = {}  # channel -> the text last handed to the server
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.server: WebServer | None = None
+        self.thread: threading.Thread | None = None
+        self.url = ""
+
+    # --- the daemon's side ---------------------------------------------------------------
+
+    def watch(self, daemon: Any, images: dict[str, Image.Image]) -> None:
+        """The daemon's redraw hook (its thread): the changed channels to the server."""
+        loop, server = self.loop, self.server
+        try:
+            channels = self.snapshot.build(daemon, images)
+        except Exception:  # noqa: BLE001 - a page must never stop the table
+            log.exception("the web pages could not be updated")
+            return
+        changed = {}
+        for channel, value in channels.items():
+            text = json_shown(value)
+            if self.sent.get(channel) != text:
+                changed[channel] = self.sent[channel] = text
+        if changed and loop is not None and server is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(server.deliver, changed)
+
+    # --- the part's life -----------------------------------------------------------------
+
+    def start(self, submit: Submit) -> None:
+        started = threading.Event()
+        failure: list[BaseException] = []
+        self.thread = threading.Thread(target=self._serve, args=(submit, started, failure),
+                                       name="web", daemon=True)
+        self.thread.start()
+        started.wait()
+        if failure:
+            self.thread.join()
+            self.thread = None
+            raise failure[0]
+
+    def _serve(self, submit: Submit, started: threading.Event,
+               failure: list[BaseException]) -> None:
+        loop = asyncio.new_event_loop()
+        tokens = TokenBook(self.db_path)
+        server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle)
+        runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
+        try:
+            loop.run_until_complete(runner.setup())
+            try:
+                loop.run_until_complete(
+                    web.TCPSite(runner, self.listen or None, self.port).start())
+            except OSError:
+                if not self.any_port:
+                    raise
+                loop.run_until_complete(web.TCPSite(runner, self.listen or None, 0).start())
+        except OSError as error:
+            failure.append(OSError(f"cannot serve on {self.listen}:{self.port}: "
+                                   f"{error.strerror or error}"))
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+            tokens.close()
+            started.set()
+            return
+        port = runner.addresses[0][1] if runner.addresses else self.port
+        self.url = server.url = page_url(self.listen, port)
+        tokens.set_url(self.url)
+        self.server, self.loop = server, loop
+        if self.sent:  # a restart: the pages get the state as it is
+            server.deliver({name: text for name, text in self.sent.items()})
+        checker = loop.create_task(self._check_tokens(server))
+        log.info("web pages at %s%s", self.url, " (simulator: /sim)" if self.sim else "")
+        started.set()
+        try:
+            loop.run_forever()
+        finally:
+            checker.cancel()
+            loop.run_until_complete(server.close_all())
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+            tokens.close()
+
+    async def _check_tokens(self, server: WebServer) -> None:
+        while True:
+            await asyncio.sleep(TOKEN_CHECK_SECONDS)
+            try:
+                server.check_tokens()
+            except Exception:  # noqa: BLE001 - a busy store: next time
+                log.warning("seat links not checked: the store is busy")
+
+    def stop(self) -> None:
+        loop, thread = self.loop, self.thread
+        self.loop = self.server = None
+        self.thread = None
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=30)
+

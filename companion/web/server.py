@@ -1,0 +1,393 @@
+"""The table's web server (aiohttp): the table page, the seat pages, the simulator page.
+
+Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: docs/web.md):
+
+- ``/``, ``/ws``, ``/api/table``: the public table, for anyone on the LAN. A browser on the
+  daemon's own machine (a TV on the Pi's HDMI, the ``--sim`` page) also gets the seats' join
+  codes: a seat's link is its credential, so it is never sent to another machine's table page.
+- ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
+  its live view and its actions; the token in the path is checked on every request.
+- ``/sim``, ``/sim/ws``, ``POST /sim/input``: every screen and control, with ``--sim`` only,
+  and only for a browser on the daemon's own machine.
+
+Logs name the route and the seat, never a token or a view. A wrong token is answered 403 with
+no content, ever more slowly from an address that keeps trying (``Throttle``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import Callable
+from importlib import resources
+from ipaddress import ip_address
+from typing import Any
+
+import segno
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from companion.daemon.items import Seen
+from companion.hardware.events import InputEvent
+from companion.web.snapshot import seat_screen
+from companion.web.tokens import Throttle, TokenBook
+
+log = logging.getLogger("companion.web")
+
+STATIC = resources.files("companion.web") / "static"
+#: Close code for a seat page whose link was re-issued or whose game ended (4000-4999: ours).
+REVOKED = 4403
+#: Updates waiting for one slow page before it is dropped (it reconnects, then catches up).
+BACKLOG = 2000
+#: Largest request body accepted (an event is a few hundred bytes).
+MAX_BODY = 16 * 1024
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+}
+SIM_KINDS = ("dial", "press", "release", "hold")
+#: What the table's controls page may work: the dial, its switch, the menu button.
+TABLE_CONTROLS = ("encoder:0", "encoder-switch:0", "menu")
+
+
+def is_local(request: web.Request) -> bool:
+    """Whether the browser runs on the daemon's own machine (the socket's peer, no header)."""
+    try:
+        return ip_address(request.remote or "").is_loopback
+    except ValueError:
+        return False
+
+
+def qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+
+
+class Client:
+    """One open page: what it listens to, and its own queue of updates, sent in order."""
+
+    def __init__(self, ws: web.WebSocketResponse, channel: str, token: str | None,
+                 local: bool = False) -> None:
+        self.ws, self.channel, self.token, self.local = ws, channel, token, local
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def push(self, text: str | None) -> None:
+        if self.queue.qsize() >= BACKLOG:  # too far behind: it reconnects and catches up
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            text = None
+        self.queue.put_nowait(text)
+
+    async def pump(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                await self.ws.close(code=WSCloseCode.GOING_AWAY)
+                return
+            await self.ws.send_str(text)
+
+
+class WebServer:
+    """The pages of one table. ``deliver`` (in the server's loop) takes the channels the
+    daemon's snapshot built; ``submit`` puts seat actions on the daemon's queue."""
+
+    def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
+                 url: str = "", throttle: Throttle | None = None) -> None:
+        self.tokens = tokens
+        self.submit = submit
+        self.sim = sim
+        self.url = url
+        self.throttle = throttle or Throttle()
+        self.latest: dict[str, str] = {}  # channel -> its latest JSON text
+        self.actions: dict[str, set[str]] = {"own": set(), "table": set()}
+        self.clients: set[Client] = set()
+        self.screens: dict[str, bytes] = {}  # a seat channel's text -> its screen, drawn
+        self.app = web.Application(client_max_size=MAX_BODY,
+                                   middlewares=[self.security_headers])
+        self.app.add_routes([
+            web.get("/", self.table_page),
+            web.get("/ws", self.table_socket),
+            web.get("/api/table", self.table_api),
+            web.get("/static/{name}", self.static),
+            web.get("/s/{token}", self.seat_page),
+            web.get("/s/{token}/", self.seat_page),
+            web.get("/s/{token}/ws", self.seat_socket),
+            web.get("/s/{token}/api", self.seat_api),
+            web.get("/s/{token}/screen.png", self.seat_screen),
+            web.post("/s/{token}/act", self.seat_act),
+            web.get("/t/{token}", self.control_page),
+            web.get("/t/{token}/", self.control_page),
+            web.get("/t/{token}/ws", self.control_socket),
+            web.post("/t/{token}/input", self.control_input),
+            web.get("/sim", self.sim_page),
+            web.get("/sim/ws", self.sim_socket),
+            web.post("/sim/input", self.sim_input),
+        ])
+
+    @web.middleware
+    async def security_headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await handler(request)
+        if not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    # --- updates from the daemon ---------------------------------------------------------
+
+    def deliver(self, channels: dict[str, str]) -> None:
+        """New texts of the channels that changed (JSON, built by the daemon's thread)."""
+        table = channels.get("table")
+        if table is not None:
+            self.follow_session(json.loads(table))
+        for channel, text in channels.items():
+            self.latest[channel] = text
+        for client in list(self.clients):
+            text = channels.get(client.channel)
+            if text is not None:
+                client.push(text)
+
+    def follow_session(self, table: dict[str, Any]) -> None:
+        session = table.get("session")
+        if session == self.tokens.session:
+            return
+        seats = len(table["api"]["seats"]) if session is not None else 0
+        self.tokens.serve(session, seats)
+        for channel in [c for c in self.latest if c.startswith("seat:")]:
+            del self.latest[channel]
+        self.revoke(lambda client: client.channel.startswith("seat:"))
+        self.latest["table"] = json.dumps(table)
+        self.push_links()
+        log.info("seat links ready for session %s", session)
+
+    def push_links(self) -> None:
+        """The new join codes to the pages on this machine that show them."""
+        links = self.links()
+        for client in self.clients:
+            if client.local and links is not None:
+                client.push(links)
+
+    def check_tokens(self) -> None:
+        """Close the pages of seats whose link was re-issued meanwhile."""
+        changed = self.tokens.refresh()
+        if changed:
+            log.info("seat link re-issued: seat %s", ", ".join(str(s + 1) for s in changed))
+            self.revoke(lambda client: client.token is not None and (
+                self.tokens.seat_of(client.token) is None if client.channel != "table"
+                else not self.tokens.is_table(client.token)))
+            self.push_links()
+
+    def revoke(self, which: Callable[[Client], bool]) -> None:
+        for client in [c for c in self.clients if which(c)]:
+            self.clients.discard(client)
+            asyncio.ensure_future(client.ws.close(code=REVOKED, message=b"link revoked"))
+
+    def seat_actions(self, seat: int) -> dict[str, bool]:
+        text = self.latest.get(f"seat:{seat}")
+        if text is None:
+            return {}
+        return {action["type"]: action["own"] for action in json.loads(text)["actions"]}
+
+    # --- pages and sockets ---------------------------------------------------------------
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if "/" in name or name.startswith(".") or name.endswith(".html"):
+            raise web.HTTPNotFound()
+        resource = STATIC / name
+        if not resource.is_file():
+            raise web.HTTPNotFound()
+        kind = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}.get(
+            name.rsplit(".", 1)[-1], "application/octet-stream")
+        return web.Response(body=resource.read_bytes(), content_type=kind)
+
+    def page(self, name: str) -> web.Response:
+        return web.Response(text=(STATIC / name).read_text(encoding="utf-8"),
+                            content_type="text/html")
+
+    async def table_page(self, request: web.Request) -> web.Response:
+        return self.page("table.html")
+
+    async def table_api(self, request: web.Request) -> web.Response:
+        text = self.latest.get("table")
+        table = json.loads(text) if text else {}
+        if "api" not in table:
+            return web.json_response({"error": "no game is being played"}, status=404)
+        return web.json_response(table["api"])
+
+    async def table_socket(self, request: web.Request) -> web.WebSocketResponse:
+        local = is_local(request)
+        return await self.socket(request, "table", None, self.links() if local else None, local)
+
+    def links(self) -> str | None:
+        """The join codes of the seats, for a table page on this machine only."""
+        text = self.latest.get("table")
+        if not text or not self.url:
+            return None
+        seats = json.loads(text).get("api", {}).get("seats", [])
+        links = [{"seat": seat, "name": name, "url": f"{self.url}/s/{token}",
+                  "qr": qr_svg(f"{self.url}/s/{token}")}
+                 for seat, name in enumerate(seats)
+                 if (token := self.tokens.tokens.get(seat)) is not None]
+        table = f"{self.url}/t/{self.tokens.table}"
+        return json.dumps({"kind": "links", "links": links, "table": table})
+
+    async def seat_of(self, request: web.Request) -> int:
+        """The seat of the token in the path, or 403 (slowly, for an address that keeps
+        trying wrong ones)."""
+        seat = self.tokens.seat_of(request.match_info["token"])
+        if seat is None:
+            await asyncio.sleep(self.throttle.delay(request.remote or ""))
+            raise web.HTTPForbidden(text="This seat link is not valid: ask the table for "
+                                         "your seat's code (companion seats).")
+        return seat
+
+    async def seat_page(self, request: web.Request) -> web.Response:
+        seat = await self.seat_of(request)
+        log.info("seat %d page opened", seat + 1)
+        return self.page("seat.html")
+
+    async def seat_api(self, request: web.Request) -> web.Response:
+        seat = await self.seat_of(request)
+        text = self.latest.get(f"seat:{seat}")
+        if text is None:
+            return web.json_response({"error": "no game is being played"}, status=404)
+        return web.json_response(json.loads(text)["api"])
+
+    async def seat_screen(self, request: web.Request) -> web.Response:
+        """The seat's screen as its OLED shows it while peeking, drawn from its own view."""
+        seat = await self.seat_of(request)
+        text = self.latest.get(f"seat:{seat}")
+        if text is None:
+            raise web.HTTPNotFound()
+        png = self.screens.get(text)
+        if png is None:
+            out = io.BytesIO()
+            seat_screen(json.loads(text)).convert("L").save(out, format="PNG")
+            png = out.getvalue()
+            if len(self.screens) >= 64:
+                self.screens.clear()
+            self.screens[text] = png
+        return web.Response(body=png, content_type="image/png")
+
+    async def seat_socket(self, request: web.Request) -> web.WebSocketResponse:
+        seat = await self.seat_of(request)
+        return await self.socket(request, f"seat:{seat}", request.match_info["token"])
+
+    async def seat_act(self, request: web.Request) -> web.Response:
+        seat = await self.seat_of(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            return web.json_response({"error": "the body must be JSON"}, status=400)
+        kind = body.get("kind") if isinstance(body, dict) else None
+        if kind == "tap":  # the seat's own button, pressed and released
+            self.submit(InputEvent("press", f"seat:{seat}", source="web"))
+            self.submit(InputEvent("release", f"seat:{seat}", source="web"))
+            return web.json_response({"sent": "tap"})
+        event = body.get("event") if kind == "event" else None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            return web.json_response({"error": "send {\"kind\": \"tap\"} or {\"kind\": "
+                                      "\"event\", \"event\": {\"type\": ...}}"}, status=400)
+        if event["type"] == "undo":
+            return web.json_response({"error": "an undo is the table's: hold the menu "
+                                      "button"}, status=403)
+        own = self.seat_actions(seat).get(event["type"])
+        if own:
+            if event.get("seat", seat) != seat:
+                return web.json_response({"error": "a seat's page acts only as its own "
+                                          "seat"}, status=403)
+            event["seat"] = seat
+        elif own is not None and "seat" in event:
+            return web.json_response({"error": f"a {event['type']} event has no seat"},
+                                     status=400)
+        self.submit(Seen(event, 1.0))  # sure: the seat itself says so
+        known = event["type"] if own is not None else "unknown"  # never a user's text raw
+        log.info("seat %d sent a %s event", seat + 1, known)
+        return web.json_response({"sent": event["type"]})
+
+    async def table_controls(self, request: web.Request) -> str:
+        """The table's controls token of the path, or 403 (throttled as a seat's is)."""
+        token = request.match_info["token"]
+        if not self.tokens.is_table(token):
+            await asyncio.sleep(self.throttle.delay(request.remote or ""))
+            raise web.HTTPForbidden(text="This table link is not valid: companion seats "
+                                         "prints the table's link.")
+        return token
+
+    async def control_page(self, request: web.Request) -> web.Response:
+        await self.table_controls(request)
+        log.info("table controls page opened")
+        text = (STATIC / "sim.html").read_text(encoding="utf-8")
+        return web.Response(text=text.replace('data-mode="sim"', 'data-mode="control"'),
+                            content_type="text/html")
+
+    async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
+        token = await self.table_controls(request)
+        return await self.socket(request, "table", token, self.links())
+
+    async def control_input(self, request: web.Request) -> web.Response:
+        """The table's own dial, its switch and the menu button (never a seat's button)."""
+        await self.table_controls(request)
+        return await self.take_input(request, TABLE_CONTROLS)
+
+    def local_only(self, request: web.Request) -> None:
+        if not self.sim or not is_local(request):
+            raise web.HTTPNotFound()
+
+    async def sim_page(self, request: web.Request) -> web.Response:
+        self.local_only(request)
+        return self.page("sim.html")
+
+    async def sim_socket(self, request: web.Request) -> web.WebSocketResponse:
+        self.local_only(request)
+        return await self.socket(request, "sim", None, self.links(), local=True)
+
+    async def sim_input(self, request: web.Request) -> web.Response:
+        self.local_only(request)
+        return await self.take_input(request, None)
+
+    async def take_input(self, request: web.Request, controls: tuple[str, ...] | None
+                         ) -> web.Response:
+        """An InputEvent from a page's control, as the wire from that control would give it
+        (``controls``: the ones this page may press; None: any)."""
+        try:
+            body = await request.json()
+            kind, control, value = body["kind"], body["control"], int(body.get("value", 0))
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"error": "send {kind, control, value}"}, status=400)
+        if kind not in SIM_KINDS or not isinstance(control, str) or len(control) > 40:
+            return web.json_response({"error": f"kind: one of {', '.join(SIM_KINDS)}"},
+                                     status=400)
+        if controls is not None and control not in controls:
+            return web.json_response({"error": f"control: one of {', '.join(controls)}"},
+                                     status=403)
+        self.submit(InputEvent(kind, control, value, source="sim"))
+        return web.json_response({"sent": kind})
+
+    async def socket(self, request: web.Request, channel: str, token: str | None,
+                     first: str | None = None, local: bool = False) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        client = Client(ws, channel, token, local)
+        self.clients.add(client)
+        if first is not None:
+            client.push(first)
+        if channel in self.latest:
+            client.push(self.latest[channel])
+        pump = asyncio.ensure_future(client.pump())
+        try:
+            async for message in ws:  # pages send nothing; this waits for the close
+                if message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            pump.cancel()
+            self.clients.discard(client)
+        return ws
+
+    async def close_all(self) -> None:
+        for client in list(self.clients):
+            await client.ws.close(code=WSCloseCode.GOING_AWAY)
+        self.clients.clear()

@@ -1,0 +1,164 @@
+"""What each page may show, built in the daemon's own thread after every redraw.
+
+One channel per audience: ``table`` (everyone: the public result, exactly ``companion replay
+--json`` without ``--seat``, the game's public words, the feed of public events), ``seat:N``
+(seat N alone: ``replay --json --seat N`` of the game being played, its screen as its OLED
+would show it while peeking, the events it may send) and ``sim`` (the local simulator page:
+every screen as the daemon drew it). A channel is built only from the view its audience may
+see (``game.view(None)`` or ``game.view(N)``), so no page can show what its view does not hold.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image
+
+from companion import bundles
+from companion.games.base import Field, Game
+
+#: How many of the latest events the public feed lists.
+FEED_LENGTH = 30
+
+
+def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """An event's type and who made it, by name: all a public page may say of any event
+    (its other fields may be a seat's secret, e.g. a face-down card)."""
+    seat = event.get("seat")
+    kind = str(event.get("type")).replace("_", " ")
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return f"{kind} by {seats[seat]}"
+    return kind
+
+
+def status(table: Any) -> str:
+    if table is None:
+        return "waiting for a new game"
+    return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+
+
+def tap_label(game: Game) -> str | None:
+    """What a seat's own button does in this game, for its button on the phone: its bundle's
+    tap (a Deathtrap pass), else finishing the game's dial flow (the Traps trap dial)."""
+    bundle = bundles.get(game.name)
+    tapped = bundle.tap(0)
+    if tapped is not None:
+        return str(tapped["type"]).replace("_", " ").capitalize()
+    return "Confirm the dial" if bundle.dial is not None else None
+
+
+class Pictures:
+    """PNG data URLs of screen images, encoded once per distinct image."""
+
+    def __init__(self) -> None:
+        self.cache: dict[bytes, str] = {}
+
+    def url(self, image: Image.Image) -> str:
+        key = image.tobytes()
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) > 256:
+                self.cache.clear()
+            out = io.BytesIO()
+            image.convert("L").save(out, format="PNG", optimize=False)
+            found = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+            self.cache[key] = found
+        return found
+
+
+def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
+    """One field of an event as a phone's form draws it."""
+    kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
+    kind = "list" if list in kinds else "bool" if bool in kinds else (
+        "int" if int in kinds else "str")
+    form: dict[str, Any] = {"name": name, "kind": kind, "required": spec.required}
+    if spec.choices is not None:
+        form["choices"] = list(spec.choices)
+    if spec.is_seat:
+        form["choices"] = list(range(len(seats)))
+        form["labels"] = list(seats)
+    if spec.minimum is not None:
+        form["min"] = spec.minimum
+    if spec.maximum is not None:
+        form["max"] = spec.maximum
+    if spec.items is not None:
+        items = spec.items if isinstance(spec.items, tuple) else (spec.items,)
+        form["items"] = "int" if int in items else "str"
+    return form
+
+
+def seat_actions(game: Game) -> list[dict[str, Any]]:
+    """The events a seat's page may send: its own (the seat is filled in by the server) and
+    the table's seatless ones (a deal), never an undo."""
+    actions = []
+    for kind, fields in game.EVENTS.items():
+        actions.append({"type": kind, "own": "seat" in fields,
+                        "fields": [field_form(name, spec, game.seats)
+                                   for name, spec in fields.items() if name != "seat"]})
+    return actions
+
+
+def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of a seat's view that the public view lacks or shows otherwise."""
+    return {key: value for key, value in view.items()
+            if key not in public or public[key] != value}
+
+
+def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
+    """A seat's screen as its OLED draws it while its player peeks, from the seat channel's
+    own view: a pure drawing, done in the web server's thread when a page asks for it."""
+    api = channel["api"]
+    return bundles.get(api["game"]).screen_module().seat(api["state"], api["seats"], True)
+
+
+class Snapshot:
+    """Builds the channels from the daemon's state (its own thread only)."""
+
+    def __init__(self, sim: bool = False) -> None:
+        self.sim = sim
+        self.pictures = Pictures()
+
+    def build(self, daemon: Any, images: Mapping[str, Image.Image]) -> dict[str, Any]:
+        channels: dict[str, Any] = {}
+        table = daemon.table
+        if self.sim:
+            channels["sim"] = {"kind": "sim", "status": status(table),
+                               "screens": {name: self.pictures.url(image)
+                                           for name, image in sorted(images.items())}}
+        # The table's own screen is public: it shows menus and the trap dial to everyone.
+        screen = self.pictures.url(images["table"]) if "table" in images else None
+        if table is None:
+            channels["table"] = {"kind": "table", "session": None, "status": status(table),
+                                 "notice": daemon.table_notice, "screen": screen}
+            return channels
+        game, session = table.game, table.session
+        public = session.result(None)
+        entries = session.entries
+        first = max(0, len(entries) - FEED_LENGTH)
+        channels["table"] = {
+            "kind": "table", "session": table.id, "status": status(table),
+            "title": game.title, "api": public, "words": game.state_in_words(public["state"]),
+            "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
+                     for n, entry in enumerate(entries[first:])],
+            "events": len(entries), "notice": daemon.table_notice,
+            "dial": daemon.dial_shown(), "screen": screen}
+        owner = daemon.menu.seat if daemon.menu is not None else None
+        actions = seat_actions(game)
+        tap = tap_label(game)
+        for seat, name in enumerate(game.seats):
+            mine = session.result(seat)
+            error = daemon.seat_error(seat)
+            # A refusal or a secret being entered shows as the daemon drew it; else the page
+            # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
+            drawn = error is not None or owner == seat
+            screen = images.get(f"seat:{seat}") if drawn else None
+            channels[f"seat:{seat}"] = {
+                "kind": "seat", "session": table.id, "seat": seat, "name": name,
+                "title": game.title, "api": mine, "words": game.state_in_words(mine["state"]),
+                "private": private_part(mine["state"], public["state"]),
+                "error": error, "screen": self.pictures.url(screen) if screen else None,
+                "tap": tap, "actions": actions, "events": len(entries)}
+        return channels

@@ -1,0 +1,112 @@
+// Shared by the pages: a live socket that reconnects, and small DOM helpers.
+"use strict";
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function replace(id, ...children) {
+  const node = document.getElementById(id);
+  node.replaceChildren(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+// Opens path (relative to the page) as a WebSocket; onMessage gets each parsed message.
+// Reconnects after a drop, unless the server closed it for good (onGone gets the code).
+function live(path, onMessage, onGone) {
+  const state = document.getElementById("connection");
+  let wait = 500;
+  function open() {
+    const url = new URL(path, window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(url);
+    socket.onopen = () => { wait = 500; if (state) state.textContent = "live"; };
+    socket.onmessage = (message) => onMessage(JSON.parse(message.data));
+    socket.onclose = (closed) => {
+      if (state) state.textContent = "reconnecting...";
+      if (closed.code === 4403 || closed.code === 1008) { if (onGone) onGone(closed.code); return; }
+      setTimeout(open, wait);
+      wait = Math.min(wait * 2, 5000);
+    };
+  }
+  open();
+}
+
+async function post(path, body) {
+  const response = await fetch(new URL(path, window.location.href), {
+    method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body), cache: "no-store", credentials: "omit",
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { answer = {error: response.statusText}; }
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
+}
+
+// The score table: one row per seat, one column per finished round, then the total.
+function scoreTable(api) {
+  const head = el("tr", {}, el("th", {}, "Seat"),
+    ...api.rounds.map((_, i) => el("th", {}, "R" + (i + 1))), el("th", {}, "Total"));
+  const rows = api.seats.map((name, seat) => el("tr",
+    {class: api.winners.includes(seat) && api.finished ? "winner" : ""},
+    el("td", {}, name),
+    ...api.rounds.map((round) => el("td", {}, round[seat])),
+    el("td", {class: "total", "data-seat": seat}, api.totals[seat])));
+  return el("table", {class: "scores"}, el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+const COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
+                 "#9a6324"];
+
+// The scores as a chart: running totals round by round, or bars of the totals.
+function scoreChart(api) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const width = 600, height = 260, pad = 34;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+    return node;
+  };
+  const running = api.seats.map((_, seat) => {
+    let sum = 0;
+    return [0, ...api.rounds.map((round) => (sum += round[seat]))];
+  });
+  const values = api.rounds.length ? running.flat() : api.totals;
+  const top = Math.max(1, ...values), bottom = Math.min(0, ...values);
+  const y = (v) => height - pad - ((v - bottom) / (top - bottom)) * (height - 2 * pad);
+  add("line", {x1: pad, y1: y(0), x2: width - 10, y2: y(0), stroke: "#888"});
+  add("text", {x: 4, y: y(top) + 4, class: "axis"}, top);
+  if (api.rounds.length) {
+    const step = (width - pad - 80) / api.rounds.length;  // room on the right for the names
+    running.forEach((points, seat) => {
+      const path = points.map((v, i) => `${pad + i * step},${y(v)}`).join(" ");
+      add("polyline", {points: path, fill: "none", stroke: COLOURS[seat % 8], "stroke-width": 4});
+      add("text", {x: pad + api.rounds.length * step + 2, y: y(points.at(-1)) + 5,
+                   fill: COLOURS[seat % 8], class: "label"}, api.seats[seat]);
+    });
+  } else {
+    const step = (width - pad - 20) / api.seats.length;
+    api.totals.forEach((v, seat) => {
+      add("rect", {x: pad + seat * step + 6, y: Math.min(y(v), y(0)), width: step - 12,
+                   height: Math.abs(y(0) - y(v)), fill: COLOURS[seat % 8]});
+      add("text", {x: pad + seat * step + 8, y: height - 8, class: "label"}, api.seats[seat]);
+    });
+  }
+  return svg;
+}

@@ -1,0 +1,124 @@
+// A seat's own page: its private view (behind hold-to-peek), its actions.
+"use strict";
+
+const base = window.location.pathname.replace(/\/$/, "") + "/";
+const peek = document.getElementById("peek");
+const secret = document.getElementById("secret");
+let actions = [];
+let latest = null;
+
+// The seat's screen as its OLED shows it while peeking: drawn by the daemon when asked.
+function drawScreen() {
+  if (!latest) return;
+  document.getElementById("screen").src = latest.screen || `${base}screen.png?n=${latest.events}`;
+}
+let shownActions = "";
+
+function show(seat) {
+  document.body.dataset.events = seat.events;
+  document.body.dataset.seat = seat.seat;
+  document.title = seat.name + " - " + seat.title;
+  replace("title", seat.name);
+  replace("total", `${seat.title}: ${seat.api.totals[seat.seat]}`);
+  replace("error", seat.error || "");
+  latest = seat;
+  if (!secret.hidden) drawScreen();
+  replace("private", ...Object.entries(seat.private).map(([key, value]) =>
+    el("li", {}, el("b", {}, key.replaceAll("_", " ") + ": "), JSON.stringify(value))));
+  replace("words", ...seat.words.map((line) => el("li", {}, line)));
+  replace("scores", scoreTable(seat.api));
+  const tapbox = document.getElementById("tapbox");
+  tapbox.hidden = !seat.tap;
+  replace("tap", seat.tap || "");
+  const signature = JSON.stringify(seat.actions);
+  if (signature !== shownActions) {
+    shownActions = signature;
+    actions = seat.actions;
+    const select = document.getElementById("type");
+    const chosen = select.value;
+    select.replaceChildren(...actions.map((a) => el("option", {value: a.type},
+      a.type.replaceAll("_", " ") + (a.own ? "" : " (for the table)"))));
+    const first = actions.find((a) => a.own) || actions[0];
+    select.value = actions.some((a) => a.type === chosen) ? chosen : (first ? first.type : "");
+    drawFields();
+  }
+}
+
+function drawFields() {
+  const action = actions.find((a) => a.type === document.getElementById("type").value);
+  if (!action) return replace("fields");
+  replace("fields", ...action.fields.map((field) => {
+    let input;
+    if (field.choices) {
+      input = el("select", {name: field.name},
+        ...(field.required ? [] : [el("option", {value: ""}, "-")]),
+        ...field.choices.map((choice, i) =>
+          el("option", {value: JSON.stringify(choice)}, field.labels ? field.labels[i] : choice)));
+    } else if (field.kind === "bool") {
+      input = el("input", {name: field.name, type: "checkbox"});
+    } else if (field.kind === "int") {
+      input = el("input", {name: field.name, type: "number", inputmode: "numeric",
+                           min: field.min ?? "", max: field.max ?? ""});
+    } else {
+      input = el("input", {name: field.name, type: "text",
+                           placeholder: field.kind === "list" ? "a, b, ..." : ""});
+    }
+    return el("label", {}, field.name.replaceAll("_", " ") + (field.required ? "" : " (optional)"), input);
+  }));
+}
+
+function readForm() {
+  const type = document.getElementById("type").value;
+  const action = actions.find((a) => a.type === type);
+  const event = {type};
+  for (const field of action.fields) {
+    const input = document.querySelector(`#fields [name="${field.name}"]`);
+    if (field.kind === "bool") { if (input.checked) event[field.name] = true; continue; }
+    const text = input.value.trim();
+    if (text === "") continue;
+    if (field.choices) event[field.name] = JSON.parse(text);
+    else if (field.kind === "int") event[field.name] = Number(text);
+    else if (field.kind === "list") {
+      event[field.name] = text.split(",").map((s) => s.trim()).filter((s) => s)
+        .map((s) => field.items === "int" ? Number(s) : s);
+    } else event[field.name] = text;
+  }
+  return event;
+}
+
+async function send(body) {
+  const status = document.getElementById("sent");
+  status.textContent = "sending...";
+  try {
+    const answer = await post(base + "act", body);
+    status.textContent = "sent: " + answer.sent;
+  } catch (error) {
+    status.textContent = "not sent: " + error.message;
+  }
+}
+
+document.getElementById("type").addEventListener("change", drawFields);
+document.getElementById("send").addEventListener("submit", (e) => {
+  e.preventDefault();
+  send({kind: "event", event: readForm()});
+});
+document.getElementById("send-json").addEventListener("submit", (e) => {
+  e.preventDefault();
+  let event;
+  try { event = JSON.parse(document.getElementById("json").value); }
+  catch (error) { document.getElementById("sent").textContent = "not JSON: " + error.message; return; }
+  send({kind: "event", event});
+});
+document.getElementById("tap").addEventListener("click", () => send({kind: "tap"}));
+
+// Hold to peek: the secrets show only while the button is held down.
+const hide = () => { secret.hidden = true; };
+peek.addEventListener("pointerdown", (e) => { e.preventDefault(); drawScreen(); secret.hidden = false; });
+for (const kind of ["pointerup", "pointerleave", "pointercancel", "blur"]) peek.addEventListener(kind, hide);
+document.addEventListener("visibilitychange", hide);
+peek.addEventListener("contextmenu", (e) => e.preventDefault());
+
+live(base + "ws", show, () => {
+  replace("gone", "This link no longer works (a new game, or a new code for this seat): " +
+                  "scan your seat's new code.");
+});

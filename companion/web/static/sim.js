@@ -1,0 +1,83 @@
+// The simulator in a browser: every screen at a readable scale; the dial, its switch, the
+// menu button and each seat's button as controls (press, hold past a second, release).
+"use strict";
+
+const HOLD_MS = 1000;
+// The simulator (/sim: every screen, every button) or the table's controls (/t/TOKEN: the
+// table screen, the dial, its switch and the menu button of a table with no OLED or dial).
+const mode = document.body.dataset.mode || "sim";
+if (mode === "control") {
+  document.title = "Dungeon Table controls";
+  replace("heading", "Table controls");
+  replace("links-heading", "Seats: scan your code to join");
+}
+const base = mode === "control" ? window.location.pathname.replace(/\/$/, "") + "/" : "/sim/";
+// One after another, in the order they happened (a tap is a press, then a release).
+let chain = Promise.resolve();
+const input = (kind, control, value = 0) => {
+  chain = chain.then(() => post(base + "input", {kind, control, value})).catch(() => {});
+  return chain;
+};
+
+function holdable(button, control) {
+  let timer = null, down = false;
+  button.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    down = true;
+    input("press", control);
+    timer = setTimeout(() => input("hold", control, 1), HOLD_MS);
+  });
+  const up = () => {
+    if (!down) return;
+    down = false;
+    clearTimeout(timer);
+    input("release", control);
+  };
+  for (const kind of ["pointerup", "pointerleave", "pointercancel"]) button.addEventListener(kind, up);
+}
+
+document.getElementById("dial-left").addEventListener("click", () => input("dial", "encoder:0", -1));
+document.getElementById("dial-right").addEventListener("click", () => input("dial", "encoder:0", 1));
+for (const button of document.querySelectorAll("[data-control]")) holdable(button, button.dataset.control);
+document.addEventListener("keydown", (e) => {
+  if (e.key === "," ) input("dial", "encoder:0", -1);
+  if (e.key === ".") input("dial", "encoder:0", 1);
+});
+
+const seatButtons = new Set();
+function show(sim) {
+  replace("status", sim.status);
+  const main = document.getElementById("screens");
+  for (const [name, url] of Object.entries(sim.screens)) {
+    let box = document.getElementById("screen-" + name);
+    if (!box) {
+      const label = name === "table" ? "Table" : "Seat " + (Number(name.split(":")[1]) + 1);
+      box = el("section", {id: "screen-" + name}, el("h2", {}, label),
+               el("img", {class: "screen", alt: name + " screen"}));
+      if (name.startsWith("seat:") && !seatButtons.has(name)) {
+        const button = el("button", {type: "button", class: "big"}, label + " button");
+        holdable(button, name);
+        seatButtons.add(name);
+        box.append(button);
+      }
+      main.append(box);
+    }
+    box.querySelector("img").src = url;
+  }
+  document.body.dataset.screens = Object.keys(sim.screens).length;
+}
+
+function showLinks(message) {
+  replace("links", ...message.links.map((link) => {
+    const box = el("div", {class: "link"}, el("div", {}, link.name));
+    box.insertAdjacentHTML("beforeend", link.qr);
+    box.append(el("div", {}, el("a", {href: link.url, target: "_blank"}, "seat " + (link.seat + 1))));
+    return box;
+  }));
+}
+
+live(base + "ws", (message) => {
+  if (message.kind === "links") showLinks(message);
+  else if (message.kind === "table") show({status: message.status, screens: {table: message.screen}});
+  else show(message);
+}, () => replace("status", "This table link no longer works: companion seats prints the new one."));

@@ -1,0 +1,203 @@
+"""Seat links: a random token per seat and game, the only credential of a seat's page.
+
+The tokens live in the table store beside the sessions, in a side table of their own
+(``web_links``), so that the daemon and ``companion seats`` share them; the table log and its
+export never see them. A token is 192 random bits (``secrets.token_urlsafe(24)``), new for
+every session; re-issuing a seat's token replaces the row, which revokes the old link.
+``seat_of`` compares a given token with every seat's in constant time (``hmac.compare_digest``).
+
+>>> book = TokenBook(":memory:")
+>>> tokens = book.issue(1, 3)
+>>> book.seat_of(tokens[2]) is None   # no session is being served yet
+True
+>>> book.serve(1); book.seat_of(tokens[2]), book.seat_of("x" * 32)
+(2, None)
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import sqlite3
+import time
+
+from companion.table.opening import BUSY_TIMEOUT, connect_for_reading
+
+#: 24 random bytes: 192 bits, in 32 URL-safe characters.
+TOKEN_BYTES = 24
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_links (
+    session_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (session_id, seat)
+);
+CREATE TABLE IF NOT EXISTS web_address (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    url TEXT NOT NULL
+);
+"""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def open_links(path: str, read_only: bool = False) -> sqlite3.Connection | None:
+    """A connection to the store's side tables (None: read-only and no store there)."""
+    if read_only:
+        db = connect_for_reading(path)
+        if db is not None and not has_links(db):
+            db.close()
+            return None
+        return db
+    db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT,
+                         check_same_thread=False)
+    if path != ":memory:":
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+    db.executescript(SCHEMA)
+    return db
+
+
+def has_links(db: sqlite3.Connection) -> bool:
+    row = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                     "AND name = 'web_links'").fetchone()
+    return bool(row[0])
+
+
+def stored_tokens(db: sqlite3.Connection, session_id: int) -> dict[int, str]:
+    return dict(db.execute("SELECT seat, token FROM web_links WHERE session_id = ?",
+                           (session_id,)).fetchall())
+
+
+#: The row of the table's controls link: not a session's, not a seat's.
+TABLE_ROW = (0, -1)
+
+
+def table_token(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT token FROM web_links WHERE session_id = ? AND seat = ?",
+                     TABLE_ROW).fetchone()
+    return row[0] if row else None
+
+
+def stored_url(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT url FROM web_address WHERE id = 1").fetchone()
+    return row[0] if row else None
+
+
+def reissue(db: sqlite3.Connection, session_id: int, seat: int) -> str:
+    """A new token for ``seat`` of ``session_id`` (``TABLE_ROW``: the table's controls);
+    the old one stops working."""
+    token = new_token()
+    db.execute("INSERT OR REPLACE INTO web_links (session_id, seat, token) VALUES (?, ?, ?)",
+               (session_id, seat, token))
+    return token
+
+
+class TokenBook:
+    """The seat tokens of the session being served, kept in step with the store.
+
+    ``refresh`` re-reads them when another connection changed the store (a re-issue by
+    ``companion seats --reissue``), which SQLite's ``data_version`` tells cheaply.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        db = open_links(path)
+        assert db is not None
+        self.db = db
+        self.session: int | None = None
+        self.tokens: dict[int, str] = {}
+        self.table = table_token(self.db) or self._new_table_token()
+        self._version = self._data_version()
+
+    def _new_table_token(self) -> str:
+        token = new_token()
+        self.db.execute("INSERT OR IGNORE INTO web_links (session_id, seat, token) "
+                        "VALUES (?, ?, ?)", (*TABLE_ROW, token))
+        return table_token(self.db) or token
+
+    def _data_version(self) -> int:
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def issue(self, session_id: int, seats: int) -> dict[int, str]:
+        """The tokens of ``session_id``'s seats, made for the seats that have none yet."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            have = stored_tokens(self.db, session_id)
+            for seat in range(seats):
+                if seat not in have:
+                    self.db.execute("INSERT INTO web_links (session_id, seat, token) "
+                                    "VALUES (?, ?, ?)", (session_id, seat, new_token()))
+        return stored_tokens(self.db, session_id)
+
+    def set_url(self, url: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO web_address (id, url) VALUES (1, ?)", (url,))
+
+    def serve(self, session_id: int | None, seats: int = 0) -> None:
+        """From now on, the tokens of ``session_id`` open its seats (None: no seat opens)."""
+        self.session = session_id
+        self.tokens = self.issue(session_id, seats) if session_id is not None else {}
+
+    def refresh(self) -> list[int]:
+        """Re-read the tokens if the store changed; the seats whose token changed."""
+        version = self._data_version()
+        if version == self._version:
+            return []
+        self._version = version
+        changed = []
+        table = table_token(self.db) or self.table
+        if table != self.table:
+            self.table = table
+            changed.append(-1)
+        if self.session is not None:
+            fresh = stored_tokens(self.db, self.session)
+            changed += [seat for seat, token in fresh.items() if self.tokens.get(seat) != token]
+            self.tokens = fresh
+        return changed
+
+    def is_table(self, given: str) -> bool:
+        """Whether ``given`` is the table's controls token (constant time)."""
+        return hmac.compare_digest(given.encode("utf-8", "replace"), self.table.encode())
+
+    def seat_of(self, given: str) -> int | None:
+        """The seat whose token ``given`` is, or None; every seat is compared, in constant
+        time, whatever matches."""
+        found = None
+        supplied = given.encode("utf-8", "replace")
+        for seat, token in sorted(self.tokens.items()):
+            if hmac.compare_digest(supplied, token.encode()):
+                found = seat
+        return found
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class Throttle:
+    """Wrong tokens from one address are answered ever more slowly.
+
+    The first ``free`` failures within ``window`` seconds cost nothing; each later one waits
+    twice as long as the one before, from ``base`` seconds up to ``cap``.
+    """
+
+    def __init__(self, free: int = 5, base: float = 0.05, cap: float = 3.0,
+                 window: float = 60.0, clock=time.monotonic) -> None:  # noqa: ANN001
+        self.free, self.base, self.cap, self.window, self.clock = free, base, cap, window, clock
+        self.failures: dict[str, tuple[int, float]] = {}
+
+    def delay(self, address: str) -> float:
+        """Record one failure from ``address``; how long to wait before answering it."""
+        now = self.clock()
+        count, last = self.failures.get(address, (0, now))
+        count = 1 if now - last > self.window else count + 1
+        self.failures[address] = (count, now)
+        if len(self.failures) > 4096:  # forget the oldest addresses, not the memory
+            for stale in sorted(self.failures, key=lambda a: self.failures[a][1])[:2048]:
+                del self.failures[stale]
+        if count <= self.free:
+            return 0.0
+        return min(self.cap, self.base * 2 ** (count - self.free - 1))
+

@@ -1,0 +1,159 @@
+"""Secrecy on the network, as a property: over random games sent from the seats' own links,
+at every event, nothing the table page, ``/api/table`` or the public socket sends holds a
+fact private to a seat, nothing seat A's page and socket get holds a fact private to seat B,
+no page holds another seat's token, and the server's log holds neither."""
+
+import asyncio
+import json
+import logging
+import re
+
+import aiohttp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from web_table import LiveTable, random_game
+
+from companion.table.session import TableSession
+
+EVENTS = 30
+SEATS = {"deathtrap": (4, 5), "rumble": (3, 4), "traps": (2, 4), "tricky": (3, 4)}
+
+
+def leaves(value, keys=False, found=None):
+    """Every string value in a JSON value, and its keys too if ``keys``."""
+    found = set() if found is None else found
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if keys:
+                found.add(key)
+            leaves(item, keys, found)
+    elif isinstance(value, list):
+        for item in value:
+            leaves(item, keys, found)
+    return found
+
+
+def vocabulary(game):
+    """The game's own words every page may use: its event types and their fields."""
+    return set(game.EVENTS) | {name for fields in game.EVENTS.values() for name in fields}
+
+
+def facts(views, seat, reader, game):
+    """The strings seat ``seat`` sees that ``reader`` (a seat, or None: the public) does not."""
+    known = leaves(views[None], True) | (leaves(views[reader], True) if reader is not None
+                                         else set())
+    known |= vocabulary(game)
+    return {text for text in leaves(views[seat]) - known if len(text) >= 3}
+
+
+def holds(text, fact):
+    return re.search(r"(?<![\w-])" + re.escape(fact) + r"(?![\w-])", text) is not None
+
+
+class Collector(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+async def next_state(ws, events, seen):
+    """Messages of ``ws`` until the one showing ``events`` events; all of them in ``seen``."""
+    while True:
+        message = await asyncio.wait_for(ws.receive(), 60)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        seen.append(message.data)
+        data = json.loads(message.data)
+        if data.get("kind") != "links" and data.get("events") == events:
+            return
+
+
+def all_views(session, seats):
+    views = {None: session.game.view(None)}
+    views.update({seat: session.game.view(seat) for seat in range(seats)})
+    return views
+
+
+def check(texts, reader, history, tokens, game):
+    """Each text (a message, or an answer at the latest state) against the views of the
+    state it shows: no fact of another seat's, no other seat's token."""
+    for text in texts:
+        data = json.loads(text)
+        count = data.get("events", len(history) - 1) if isinstance(data, dict) else -1
+        views = history[count]
+        for seat in range(len(tokens)):
+            if seat == reader:
+                continue
+            assert tokens[seat] not in text, (count, reader)
+            for fact in facts(views, seat, reader, game):
+                assert not holds(text, fact), (count, seat, reader, fact)
+
+
+async def play(table, header, events):
+    links = table.links()
+    tokens = [link.rsplit("/", 1)[1] for link in links]
+    session = TableSession(header)
+    history = [all_views(session, len(links))]
+    async with aiohttp.ClientSession() as client:
+        public_ws = await client.ws_connect(table.url + "/ws")
+        seat_ws = [await client.ws_connect(link + "/ws") for link in links]
+        for number, event in enumerate(events, start=1):
+            sender = links[event.get("seat", 0)]
+            body = {"kind": "event", "event": {k: v for k, v in event.items() if k != "seat"}}
+            async with client.post(sender + "/act", json=body) as response:
+                assert response.status == 200
+            session.apply(event)
+            history.append(all_views(session, len(links)))
+            public, mine = [], [[] for _ in links]
+            await next_state(public_ws, number, public)
+            for seat, ws in enumerate(seat_ws):
+                await next_state(ws, number, mine[seat])
+            async with client.get(table.url + "/api/table") as response:
+                public.append(await response.text())
+            for seat, link in enumerate(links):
+                async with client.get(link + "/api") as response:
+                    mine[seat].append(await response.text())
+            # The join codes go to a browser on the daemon's machine only (test_web_lan.py).
+            public = [text for text in public if '"kind": "links"' not in text]
+            check(public, None, history, tokens, session.game)
+            for seat in range(len(links)):
+                check(mine[seat], seat, history, tokens, session.game)
+        async with client.get(table.url + "/") as response:
+            check([json.dumps(await response.text())], None, history, tokens, session.game)
+        for ws in [public_ws, *seat_ws]:
+            await ws.close()
+    return tokens
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(sorted(SEATS)), st.integers(0, 10_000), st.data())
+def test_no_page_shows_a_secret_it_does_not_own(tmp_path_factory, game, seed, data):
+    seats = data.draw(st.integers(*SEATS[game]))
+    header, events = random_game(game, seed, seats)
+    log = Collector()
+    logger = logging.getLogger("companion")
+    logger.addHandler(log)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        with LiveTable(tmp_path_factory.mktemp("secrecy"), header) as table:
+            tokens = asyncio.run(play(table, header, events[:EVENTS]))
+    finally:
+        logger.removeHandler(log)
+        logger.setLevel(level)
+    session = TableSession(header)
+    for event in events[:EVENTS]:
+        session.apply(event)
+    everything = "\n".join(log.lines)
+    secrets = set()
+    for seat in range(seats):
+        secrets |= facts({None: session.game.view(None), seat: session.game.view(seat)},
+                         seat, None, session.game)
+    assert not any(holds(everything, fact) for fact in secrets)
+    assert not any(token in everything for token in tokens)
+    assert "seat 1 sent a" in everything  # the log does say who acted
