@@ -262,7 +262,8 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
 
     from gpiozero.pins.mock import MockFactory
 
-    from companion.daemon.camera import CARD_GAMES, Camera, library_for
+    from companion import bundles
+    from companion.daemon.camera import Camera, library_for
     from companion.daemon.displays import PanelScreen
     from companion.daemon.items import Stop
     from companion.daemon.sources import GpioControls, HubLink
@@ -276,7 +277,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path) -> None:
         TableWatcher._known = lambda self, at: False  # type: ignore[method-assign]
     folder = Path(tempfile.mkdtemp())
     source = StillTable(cache / "still-table.npy")
-    watcher = TableWatcher(library_for(CARD_GAMES, "", cache), TableLayout(),
+    watcher = TableWatcher(library_for(bundles.card_games(), "", cache), TableLayout(),
                            tokens=True)
     pinmap = load_pinmap()
     camera = Camera(lambda: source, watcher, fps=4.0)
@@ -312,9 +313,10 @@ def bench_watching(seconds: float, cache: Path) -> tuple[dict, dict, float]:
     library is kept once enrolled (as the daemon keeps it beside its store)."""
     import json
 
-    from companion.daemon.camera import CARD_GAMES, library_for
+    from companion import bundles
+    from companion.daemon.camera import library_for
 
-    library_for(CARD_GAMES, "", cache)  # enrolled once, before either run
+    library_for(bundles.card_games(), "", cache)  # enrolled once, before either run
     render_still_table(cache / "still-table.npy")
     results = []
     # The unit's MALLOC_ARENA_MAX: a few threads do not each keep a heap of their own.

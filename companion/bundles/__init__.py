@@ -72,3 +72,10 @@ def get(name: object) -> Bundle:
 def demo_games() -> list[str]:
     """The games ``companion demo`` plays, in its order: those with a demo and a simulator."""
     return [bundle.name for bundle in bundles() if bundle.demo and bundle.simulator]
+
+
+def card_games() -> tuple[str, ...]:
+    """The games whose cards the camera reads from the card library (not from markers alone):
+    only their faces are in the demo library the daemon loads."""
+    return tuple(sorted(bundle.name for bundle in bundles()
+                        if bundle.camera is not None and not bundle.camera.markers_only))

@@ -55,11 +55,6 @@ class SceneSeen:
     confidence: float = 1.0
 
 
-#: The games whose cards the camera reads (Rumble's pieces are markers, Traps has no camera
-#: events): only their faces are in the demo library the daemon loads.
-CARD_GAMES = ("deathtrap", "tricky")
-
-
 def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
     """The card library: the file at ``path``, else the demo art of ``games``. The demo
     library is enrolled once and kept in ``cache`` (a folder: e.g. the state directory), where
