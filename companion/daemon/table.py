@@ -33,9 +33,11 @@ from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
 from companion.hardware.events import InputEvent
+from companion.i18n import _
+from companion.i18n.names import event_word, field_word
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
-from companion.screens.ui import TableUI
+from companion.screens.ui import TABLE, TableUI
 from companion.table import Header, StoredSession, TableStore
 from companion.table.faults import StorageFull, StoreDamaged, StoreError
 
@@ -59,9 +61,9 @@ def now_iso() -> str:
 def storage_notice(error: CompanionError, what: str) -> str:
     """The table screen's few words for a write the store refused."""
     if isinstance(error, StorageFull):
-        return f"storage full: {what}"
+        return _("storage full: {what}").format(what=what)
     if isinstance(error, StoreError):
-        return f"store error: {what}"
+        return _("store error: {what}").format(what=what)
     return f"{what}: {error}"
 
 
@@ -75,19 +77,19 @@ def describe_event(event: Mapping[str, Any]) -> str:
 def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
     its name (all of it lies open on the table)."""
-    words = [str(event.get("type"))]
+    words = [event_word(str(event.get("type")))]
     for key, value in event.items():
         if key in ("type", "t", "seat") or value is False:
             continue
         if value is True:  # Rumble's chest carried along
-            words.append(f"with the {key.replace('_', ' ')}")
+            words.append(_("with the {what}").format(what=field_word(key)))
             continue
         values = value if isinstance(value, list) else [value]
         named = ", ".join(display(game, key, item) for item in values)
-        words.append(f"to {named}" if key == "to" else named)
+        words.append(_("to {room}").format(room=named) if key == "to" else named)
     seat = event.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(game.seats):
-        words.append(f"by {game.seats[seat]}")
+        words.append(_("by {player}").format(player=game.seats[seat]))
     return " ".join(words)
 
 
@@ -95,9 +97,9 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
     """An event's type and who made it, by name: all the table screen may say of any event
     (its other fields may be a seat's secret, e.g. a face-down card)."""
     seat = event.get("seat")
-    kind = str(event.get("type")).replace("_", " ")
+    kind = event_word(str(event.get("type")))
     if isinstance(seat, int) and 0 <= seat < len(seats):
-        return f"{kind} by {seats[seat]}"
+        return _("{event} by {player}").format(event=kind, player=seats[seat])
     return kind
 
 
@@ -165,7 +167,7 @@ class Daemon:
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
-            self.table_notice = f"session {latest} unreadable: companion check"
+            self.table_notice = _("session {n} unreadable: companion check").format(n=latest)
             return
         self.use_table(table)
         log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
@@ -195,7 +197,7 @@ class Daemon:
         except CompanionError as error:  # a full disk: the menu again, to try once there is room
             log.warning("new game not started: %s", error)
             self.offer_new_game()
-            self.table_notice = storage_notice(error, "game not started")
+            self.table_notice = storage_notice(error, _("game not started"))
             self.notice_passes = False
             return
         self.use_table(table)
@@ -270,7 +272,8 @@ class Daemon:
             return None
         self.accepted(event, seq)
         if withdrawn:  # the whole table sees what the long press took back
-            self.notice(f"undone: {event_in_words(withdrawn[0], self.table.header.seats)}")
+            self.notice(_("undone: {event}").format(
+                event=event_in_words(withdrawn[0], self.table.header.seats)))
         return seq
 
     def notice(self, text: str) -> None:
@@ -292,17 +295,20 @@ class Daemon:
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
         if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
             log.warning("not stored: %s (%s)", describe_event(event), error)
-            self.table_notice, self.notice_passes = storage_notice(error, "not recorded"), False
+            self.table_notice, self.notice_passes = storage_notice(error, _("not recorded")), False
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
         seat = event.get("seat")
         if isinstance(seat, int) and self.table and 0 <= seat < len(self.table.header.seats):
             log.info("refused %s", describe_event(event))
-            self.notice(f"refused: see {self.table.header.seats[seat]}")  # its own screen
+            self.notice(_("refused: see {player}").format(  # its own screen
+                player=self.table.header.seats[seat]))
             self.ui.refused(seat, str(error), self.clock())
         else:
             log.info("refused %s (%s)", describe_event(event), rule)
-            self.notice(f"refused: {rule}")
+            # No seat's secret in it: the whole table reads why, on the table screen.
+            self.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
+                            else str(error), self.clock())
 
     def on_fed(self, fed: Fed) -> None:
         try:
@@ -312,7 +318,7 @@ class Daemon:
             self.accepted(fed.event, fed.seq)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)
-            self.table_notice, self.notice_passes = storage_notice(error, "not recorded"), False
+            self.table_notice, self.notice_passes = storage_notice(error, _("not recorded")), False
             fed.error = error
         except CompanionError as error:
             fed.error = LogError(fed.line, str(error))
@@ -345,7 +351,7 @@ class Daemon:
             proposals = self.reader.read(seen.scene, self.table.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
-            self.notice(f"camera: {error}")
+            self.notice(_("camera: {error}").format(error=error))
             return
         for proposal in proposals:
             self.on_seen(proposal)
@@ -422,7 +428,7 @@ class Daemon:
         if refusal is not None:
             flow.step = "action"  # back to the action: another square or another action
             log.info("refused disarm early (%s)", refusal.rule)
-            self.notice(f"refused: {refusal.message}")
+            self.ui.refused(TABLE, refusal.message, self.clock())
 
     def on_menu(self, kind: str) -> None:
         """Menu button: a tap chooses in a menu (else flips play/scores), a long press undoes
@@ -466,12 +472,13 @@ class Daemon:
         if self.dialogue is not None and owner is not None and self.table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images[f"seat:{owner}"] = draw(Page(*self.dialogue.title_and_lines()))
-            images["table"] = draw(Page("Enter by hand", (
-                f"{self.table.header.seats[owner]}: on your", "own screen, with the dial")))
+            images["table"] = draw(Page(_("Enter by hand"), (
+                _("{player}: on your").format(player=self.table.header.seats[owner]),
+                _("own screen, with the dial"))))
         elif self.dialogue is not None:
             images["table"] = draw(Page(*self.dialogue.title_and_lines()))
         elif self.table is None:
-            images["table"] = draw(Page("Dungeon Table", ("starting...",)))
+            images["table"] = draw(Page(_("Dungeon Table"), (_("starting..."),)))
         images["table"] = with_notice(images["table"], failure or self.table_notice)
         if "table" in failures:
             # The table screen is out: the seats' screens carry the news instead.

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from companion.games.base import Game
+from companion.i18n import _
 
 DEATHTRAP_SPECIALS = ("chaindog", "red-lotus", "exploding-pig", "killing-machine")
 TRICKY_HEROES = ("thief", "assassin", "barbarian", "wizard", "witch", "dwarven-hunter",
@@ -87,12 +88,15 @@ def display(game: Game, key: str, value: Any) -> str:
         return str(value)
     named = _names(game).get(value)
     if named:
-        return named
+        return _(named)
     if game.name == "traps" and key == "square":
         return value  # squares are named as printed on the board: T1, T2
     if game.name == "rumble" and key == "to":
         return value  # rooms are grid references: A1, C4
-    return value.replace("-", " ").title()
+    if game.name == "tricky" and key in ("card", "cards") and "-" in value:
+        suit, _dash, number = value.rpartition("-")
+        return f"{_(suit.title())} {number}"  # green-4: "Green 4"
+    return _(value.replace("-", " ").title())
 
 
 _BY_GAME = {"deathtrap": _deathtrap, "rumble": _rumble, "tricky": _tricky, "traps": _traps}

@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from companion.i18n import N_, Names
+
 CHAINDOG = "chaindog"
 RED_LOTUS = "red-lotus"
 EXPLODING_PIG = "exploding-pig"
 KILLING_MACHINE = "killing-machine"
 WILDS = (CHAINDOG, RED_LOTUS)
 SPECIALS = (CHAINDOG, RED_LOTUS, EXPLODING_PIG, KILLING_MACHINE)
-SPECIAL_NAMES = {CHAINDOG: "Chaindog", RED_LOTUS: "Red Lotus", EXPLODING_PIG: "Exploding Pig",
-                 KILLING_MACHINE: "The Killing Machine"}
+SPECIAL_NAMES = {CHAINDOG: N_("Chaindog"), RED_LOTUS: N_("Red Lotus"),
+                 EXPLODING_PIG: N_("Exploding Pig"), KILLING_MACHINE: N_("The Killing Machine")}
 
 DECK_FILE = "data/deathtrap-deck.json"
 
@@ -82,7 +84,7 @@ class Pack:
         copies = {c["id"]: c["copies"] for c in deck["creatures"]}
         name.update(SPECIAL_NAMES)
         copies.update(dict.fromkeys(SPECIALS, 1))
-        return cls(name, value, copies, sum(copies.values()))
+        return cls(Names(name), value, copies, sum(copies.values()))
 
     def is_creature(self, card: str) -> bool:
         return card in self.value

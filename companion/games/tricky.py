@@ -33,6 +33,7 @@ from companion.games.tricky_heroes import (
 )
 from companion.games.tricky_tricks import TrickyTricks
 from companion.games.tricky_view import TrickyViews
+from companion.i18n import _
 
 VARIANTS = ("standard", "longer", "race", "guild", "random")
 #: Rounds each player is active when ``rounds_per_player`` is not given: (3-4 players, 2 players).
@@ -225,30 +226,35 @@ class Tricky(TrickyTricks, TrickyViews, Game):
     def _round(self) -> dict[str, Any]:
         """The round being played; refuse if there is none."""
         if self.finished and self.history:
-            raise RuleViolation("game-over", "The game is over: no more rounds are played")
+            raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
         r = self.current
         if r is None or r["phase"] == "over":
-            raise RuleViolation("no-round", "No round is being played: start one with a deal")
+            raise RuleViolation("no-round", _("No round is being played: start one with a deal"))
         return r
 
     def _preparing(self, action: str) -> dict[str, Any]:
         """The round, which must be between the hero choice and the first card."""
         r = self._round()
         if r["phase"] == "hero":
-            raise RuleViolation("hero-first", f"The active player chooses a hero before {action}")
+            raise RuleViolation("hero-first", _("The active player chooses a hero before {action}")
+                                                .format(action=action))
         if r["phase"] == "play":
-            raise RuleViolation("cards-played", f"Too late for {action}: the first card is played")
+            raise RuleViolation("cards-played", _("Too late for {action}: the first card is played")
+                                                  .format(action=action))
         return r
 
     def _check_card(self, card: str, field: str = "card") -> None:
         if not self.deck.is_card(card):
-            raise RuleViolation("card", f"Unknown card '{card}' in '{field}' "
-                                        f"({self.deck.describe()})")
+            raise RuleViolation("card", _("Unknown card '{card}' in '{field}' "
+                                        "({describe})")
+                                        .format(card=card, field=field,
+                                                describe=self.deck.describe()))
 
     def _check_suit(self, suit: str) -> None:
         if suit not in self.deck.suits:
-            raise RuleViolation("suit", f"Unknown suit '{suit}' (suits: "
-                                        f"{', '.join(self.deck.suits)})")
+            raise RuleViolation("suit", _("Unknown suit '{suit}' (suits: "
+                                        "{suits})")
+                                        .format(suit=suit, suits=', '.join(self.deck.suits)))
 
     def _pile(self, r: dict[str, Any]) -> int:
         """Cards left in the leftover pile for exchanges."""
@@ -299,18 +305,20 @@ class Tricky(TrickyTricks, TrickyViews, Game):
 
     def on_deal(self, event: dict[str, Any]) -> None:
         if self.finished and self.history:
-            raise RuleViolation("game-over", "The game is over: no more rounds are played")
+            raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
         if self.current is not None and self.current["phase"] != "over":
-            raise RuleViolation("round-in-progress", f"Round {len(self.history) + 1} is still "
+            raise RuleViolation("round-in-progress", _("Round {history} is still "
                                                      "being played")
+                                                     .format(history=len(self.history) + 1))
         n = len(self.seats)
         expected = 0 if not self.history else self._left_of(self.history[-1]["active"])
         active = event.get("active", expected)
         if active >= n:
             raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
         if self.history and active != expected:
-            raise RuleViolation("active-rotation", f"{self._name(expected)} is the active player "
-                                f"this round (it passes clockwise), not {self._name(active)}")
+            raise RuleViolation("active-rotation", _("{expected} is the active player "
+                                "this round (it passes clockwise), not {active}")
+                                .format(expected=self._name(expected), active=self._name(active)))
         offers: list[str] = []
         if self.options["variant"] == "random":
             pile = list(ALL_HEROES)
@@ -330,13 +338,16 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         r = self._round()
         seat, hero = event["seat"], event["hero"]
         if r["phase"] != "hero":
-            raise RuleViolation("hero-chosen", f"The hero of this round is already chosen: "
-                                               f"the {title(r['hero'])}")
+            raise RuleViolation("hero-chosen", _("The hero of this round is already chosen: "
+                                               "the {hero}").format(hero=title(r['hero'])))
         if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])} is the active player and "
-                                        f"chooses the hero, not {self._name(seat)}")
+            raise RuleViolation("turn", _("{active} is the active player and "
+                                        "chooses the hero, not {seat}")
+                                        .format(active=self._name(r['active']),
+                                                seat=self._name(seat)))
         if hero not in ALL_HEROES:
-            raise RuleViolation("hero", f"Unknown hero '{hero}' (heroes: {', '.join(ALL_HEROES)})")
+            raise RuleViolation("hero", _("Unknown hero '{hero}' (heroes: {ALL_HEROES})")
+                                          .format(hero=hero, ALL_HEROES=', '.join(ALL_HEROES)))
         self._check_hero_allowed(r, seat, hero)
         if event.get("refuse"):
             self._refuse_hero(r, event)
@@ -351,44 +362,53 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         if variant == "random":
             offer = r["offers"][len(r["refused"])]
             if hero != offer:
-                raise RuleViolation("random-dungeon", f"The hero drawn is the {title(offer)}: "
-                                                      f"take it or refuse it")
+                raise RuleViolation("random-dungeon", _("The hero drawn is the {offer}: "
+                                                      "take it or refuse it")
+                                                      .format(offer=title(offer)))
             return
         heroes = HERO_SETS[self.options["hero_set"]]
         if hero not in heroes:
-            raise RuleViolation("hero-set", f"The {title(hero)} is not in hero set "
-                                f"{self.options['hero_set']} ({', '.join(heroes)})")
+            raise RuleViolation("hero-set", _("The {hero} is not in hero set "
+                                "{hero_set} ({heroes})")
+                                .format(hero=title(hero), hero_set=self.options['hero_set'],
+                                        heroes=', '.join(heroes)))
         if variant == "guild" and hero in self.heroes_used[seat]:
-            raise RuleViolation("guild", f"{self._name(seat)} has already played the "
-                                         f"{title(hero)}: in the adventurers guild each "
+            raise RuleViolation("guild", _("{seat} has already played the "
+                                         "{hero}: in the adventurers guild each "
                                          "hero is played once")
+                                         .format(seat=self._name(seat), hero=title(hero)))
 
     def _refuse_hero(self, r: dict[str, Any], event: dict[str, Any]) -> None:
         if self.options["variant"] != "random":
-            raise RuleViolation("refuse", "Only in the random dungeon may a hero be refused")
+            raise RuleViolation("refuse", _("Only in the random dungeon may a hero be refused"))
         if "trump_suit" in event or "trump_value" in event:
-            raise RuleViolation("refuse", "A refused hero takes no trump")
+            raise RuleViolation("refuse", _("A refused hero takes no trump"))
         if len(r["refused"]) >= self.options["random_refusals"]:
-            raise RuleViolation("random-dungeon", f"The {title(event['hero'])} is the last "
+            raise RuleViolation("random-dungeon", _("The {hero} is the last "
                                                   "hero drawn: it must be played")
+                                                  .format(hero=title(event['hero'])))
         r["refused"].append(event["hero"])
 
     def _hero_trump(self, hero: str, event: dict[str, Any]) -> dict[str, Any] | None:
         chosen = CHOSEN_TRUMP.get(hero)
         for kind in ("suit", "value"):
             if f"trump_{kind}" in event and chosen != kind:
-                raise RuleViolation("no-trump", f"The {title(hero)} does not let the active "
-                                                f"player choose a trump {kind}")
+                raise RuleViolation("no-trump", _("The {hero} does not let the active "
+                                                "player choose a trump {kind}")
+                                                .format(hero=title(hero), kind=kind))
         if chosen and f"trump_{chosen}" not in event:
-            raise RuleViolation("trump", f"The {title(hero)} asks for a trump {chosen}: "
-                                         f"give 'trump_{chosen}'")
+            raise RuleViolation("trump", _("The {hero} asks for a trump {chosen}: "
+                                         "give 'trump_{chosen}'")
+                                         .format(hero=title(hero), chosen=chosen))
         if chosen == "suit":
             self._check_suit(event["trump_suit"])
             return {"suit": event["trump_suit"]}
         if chosen == "value":
             if event["trump_value"] not in self.deck.values:
-                raise RuleViolation("trump", f"No card has the value {event['trump_value']} "
-                                             f"(values: {', '.join(map(str, self.deck.values))})")
+                raise RuleViolation("trump", _("No card has the value {trump_value} "
+                                             "(values: {values})")
+                                             .format(trump_value=event['trump_value'],
+                                                     values=", ".join(map(str, self.deck.values))))
             return {"value": event["trump_value"]}
         if hero in SYMBOL_TRUMP:
             return {"symbol": SYMBOL_TRUMP[hero]}
@@ -397,14 +417,18 @@ class Tricky(TrickyTricks, TrickyViews, Game):
     def on_trump(self, event: dict[str, Any]) -> None:
         r = self._preparing("naming a trump suit")
         if r["hero"] not in NEIGHBOUR_TRUMP:
-            raise RuleViolation("no-trump", f"With the {title(r['hero'])} nobody names a trump "
+            raise RuleViolation("no-trump", _("With the {hero} nobody names a trump "
                                             "suit (only with the Troubadour)")
+                                            .format(hero=title(r['hero'])))
         if r["trump"] is not None:
-            raise RuleViolation("trump", f"The trump suit is already named: {r['trump']['suit']}")
+            raise RuleViolation("trump", _("The trump suit is already named: {suit}")
+                                           .format(suit=r['trump']['suit']))
         namer = self._left_of(r["active"])
         if event["seat"] != namer:
-            raise RuleViolation("turn", f"{self._name(namer)}, left of the Troubadour, names the "
-                                        f"trump suit, not {self._name(event['seat'])}")
+            raise RuleViolation("turn", _("{namer}, left of the Troubadour, names the "
+                                        "trump suit, not {seat}")
+                                        .format(namer=self._name(namer),
+                                                seat=self._name(event['seat'])))
         self._check_suit(event["suit"])
         r["trump"] = {"suit": event["suit"]}
 
@@ -412,20 +436,25 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         r = self._preparing("turning cards face up")
         seat, cards = event["seat"], event["cards"]
         if r["hero"] != "trickster":
-            raise RuleViolation("open-cards", "Only the Trickster turns cards face up")
+            raise RuleViolation("open-cards", _("Only the Trickster turns cards face up"))
         if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])}, the Trickster, turns the "
-                                        f"cards face up, not {self._name(seat)}")
+            raise RuleViolation("turn", _("{active}, the Trickster, turns the "
+                                        "cards face up, not {seat}")
+                                        .format(active=self._name(r['active']),
+                                                seat=self._name(seat)))
         if r["opened"]:
-            raise RuleViolation("open-cards", "The Trickster's four cards are already face up")
+            raise RuleViolation("open-cards", _("The Trickster's four cards are already face up"))
         if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
-            raise RuleViolation("open-cards", f"The Trickster turns {TRICKSTER_OPEN_CARDS} "
-                                              f"different cards face up, got {len(cards)}")
+            raise RuleViolation("open-cards", _("The Trickster turns {TRICKSTER_OPEN_CARDS} "
+                                              "different cards face up, got {count}")
+                                              .format(TRICKSTER_OPEN_CARDS=TRICKSTER_OPEN_CARDS,
+                                                      count=len(cards)))
         for card in cards:
             self._check_card(card, "cards")
         if self._pile(r) < TRICKSTER_OPEN_CARDS:
-            raise RuleViolation("open-cards", "The leftover pile holds fewer than "
-                                              f"{TRICKSTER_OPEN_CARDS} cards")
+            raise RuleViolation("open-cards", _("The leftover pile holds fewer than "
+                                              "{TRICKSTER_OPEN_CARDS} cards")
+                                              .format(TRICKSTER_OPEN_CARDS=TRICKSTER_OPEN_CARDS))
         r["opened"] = True
         r["open_cards"] = list(cards)
 
@@ -434,22 +463,24 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         seat, count = event["seat"], event["count"]
         name, two_players = self._name(seat), len(self.seats) == 2
         if r["hero"] == "trickster" and not r["opened"]:
-            raise RuleViolation("open-cards", "The Trickster turns four cards face up before "
-                                              "any exchange")
+            raise RuleViolation("open-cards", _("The Trickster turns four cards face up before "
+                                              "any exchange"))
         if r["prediction"] is not None:
-            raise RuleViolation("exchange", "The Seer has predicted: exchanges are over")
+            raise RuleViolation("exchange", _("The Seer has predicted: exchanges are over"))
         if r["exchanged"][seat] is not None:
-            raise RuleViolation("exchange", f"{name} has already exchanged this round")
+            raise RuleViolation("exchange", _("{name} has already exchanged this round")
+                                              .format(name=name))
         if seat != r["active"] and not two_players:
-            raise RuleViolation("exchange", "Only the active player exchanges cards with 3 or 4 "
-                                            "players")
+            raise RuleViolation("exchange", _("Only the active player exchanges cards with 3 or 4 "
+                                            "players"))
         if seat != r["active"] and r["exchanged"][r["active"]] is None:
-            raise RuleViolation("exchange-order", "The active player exchanges first; the other "
-                                                  "player may then exchange as many or fewer")
+            raise RuleViolation("exchange-order", _("The active player exchanges first; the other "
+                                                  "player may then exchange as many or fewer"))
         limit = self.exchange_limit(seat)
         if limit is not None and count > limit:
-            raise RuleViolation("exchange-limit", f"{name} may exchange at most {limit} "
-                                                  f"cards now, not {count}")
+            raise RuleViolation("exchange-limit", _("{name} may exchange at most {limit} "
+                                                  "cards now, not {count}")
+                                                  .format(name=name, limit=limit, count=count))
         if "cards" in event:
             self._check_discards(r, seat, count, event["cards"])
         r["exchanged"][seat] = count
@@ -457,20 +488,23 @@ class Tricky(TrickyTricks, TrickyViews, Game):
     def _check_discards(self, r: dict[str, Any], seat: int, count: int, cards: list[str]) -> None:
         """The face-up discards of the 2-player open exchange."""
         if len(self.seats) != 2:
-            raise RuleViolation("exchange", "With 3 or 4 players discards stay face down: give "
-                                            "only the count")
+            raise RuleViolation("exchange", _("With 3 or 4 players discards stay face down: give "
+                                            "only the count"))
         if len(cards) != count or len(set(cards)) != len(cards):
-            raise RuleViolation("exchange", f"The exchange names {len(cards)} different cards "
-                                            f"for a count of {count}")
+            raise RuleViolation("exchange", _("The exchange names {count} different cards "
+                                            "for a count of {count2}")
+                                            .format(count=len(cards), count2=count))
         for card in cards:
             self._check_card(card, "cards")
             if self.deck.is_potion(card):
-                raise RuleViolation("two-player-potions", f"Magic potions may not be exchanged "
-                                    f"in the 2-player game: {card} stays in hand")
+                raise RuleViolation("two-player-potions", _("Magic potions may not be exchanged "
+                                    "in the 2-player game: {card} stays in hand").format(card=card))
             if card in r["discards"]:
-                raise RuleViolation("card-discarded", f"{card} was already exchanged away")
+                raise RuleViolation("card-discarded", _("{card} was already exchanged away")
+                                                        .format(card=card))
             if card in r["open_cards"] and seat != r["active"]:
-                raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster")
+                raise RuleViolation("open-card", _("{card} lies face up in front of the Trickster")
+                                                   .format(card=card))
         r["open_cards"] = [card for card in r["open_cards"] if card not in cards]
         r["discards"].extend(cards)
 
@@ -478,14 +512,18 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         r = self._preparing("the Seer's prediction")
         seat, count = event["seat"], event["count"]
         if r["hero"] != "seer":
-            raise RuleViolation("predict", "Only the Seer makes a prediction")
+            raise RuleViolation("predict", _("Only the Seer makes a prediction"))
         if seat != r["active"]:
-            raise RuleViolation("turn", f"{self._name(r['active'])}, the Seer, predicts, not "
-                                        f"{self._name(seat)}")
+            raise RuleViolation("turn", _("{active}, the Seer, predicts, not "
+                                        "{seat}")
+                                        .format(active=self._name(r['active']),
+                                                seat=self._name(seat)))
         if r["prediction"] is not None:
-            raise RuleViolation("predict", f"The Seer has already predicted {r['prediction']}")
+            raise RuleViolation("predict", _("The Seer has already predicted {prediction}")
+                                             .format(prediction=r['prediction']))
         most = self.hand_size() + len(self.deck.potions)
         if count > most:
-            raise RuleViolation("predict", f"At most {most} tricks and potions can be collected "
-                                           f"in a round, not {count}")
+            raise RuleViolation("predict", _("At most {most} tricks and potions can be collected "
+                                           "in a round, not {count}")
+                                           .format(most=most, count=count))
         r["prediction"] = count

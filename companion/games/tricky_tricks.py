@@ -10,6 +10,7 @@ from typing import Any
 from companion.errors import EventError, RuleViolation
 from companion.games.tricky_deck import Deck
 from companion.games.tricky_heroes import Haul, hero_gold, trick_winner
+from companion.i18n import _
 
 
 class TrickyTricks:
@@ -25,18 +26,20 @@ class TrickyTricks:
         r = self._round()
         seat, n = event["seat"], len(self.seats)
         if r["phase"] == "hero":
-            raise RuleViolation("hero-first", "The active player chooses a hero before the "
-                                              "first card")
+            raise RuleViolation("hero-first", _("The active player chooses a hero before the "
+                                              "first card"))
         if r["phase"] == "prepare":
             self._start_tricks(r)
         if len(r["trick"]) == n:
             ninja = self._name(r["active"])
-            raise RuleViolation("reveal-first", f"{ninja} reveals the face-down card before the "
-                                                "next card is played")
+            raise RuleViolation("reveal-first", _("{ninja} reveals the face-down card before the "
+                                                "next card is played").format(ninja=ninja))
         expected = (r["leader"] + len(r["trick"])) % n
         if seat != expected:
-            raise RuleViolation("turn", f"It is {self._name(expected)}'s turn to play, not "
-                                        f"{self._name(seat)}'s")
+            raise RuleViolation("turn", _("It is {expected}'s turn to play, not "
+                                        "{seat}'s")
+                                        .format(expected=self._name(expected),
+                                                seat=self._name(seat)))
         suit = self._played_suit(r, seat, event)
         if "card" in event:
             self._check_unplayed(r, seat, event["card"])
@@ -59,7 +62,8 @@ class TrickyTricks:
             needs = {"open-cards": "turns four cards face up",
                      "trump": "names the trump suit for the Troubadour",
                      "predict": "makes the Seer's prediction"}[what]
-            raise RuleViolation(what, f"{self._name(seat)} {needs} before the first card")
+            raise RuleViolation(what, _("{seat} {needs} before the first card")
+                                        .format(seat=self._name(seat), needs=needs))
         r["phase"] = "play"
 
     def _played_suit(self, r: dict[str, Any], seat: int, event: dict[str, Any]) -> str:
@@ -70,8 +74,8 @@ class TrickyTricks:
             if "card" in event or "suit" not in event:
                 raise EventError("a face-down play gives 'suit' and no 'card'")
             if not ninja:
-                raise RuleViolation("face-down", "Only the Ninja (the active player) plays "
-                                                 "face down")
+                raise RuleViolation("face-down", _("Only the Ninja (the active player) plays "
+                                                 "face down"))
             self._check_suit(event["suit"])
             return event["suit"]
         if "card" not in event:
@@ -79,20 +83,23 @@ class TrickyTricks:
         if "suit" in event:
             raise EventError("a face-up play gives 'card' only, not 'suit'")
         if ninja:
-            raise RuleViolation("ninja", "The Ninja plays face down: give the suit with "
-                                         "\"face_down\": true, then reveal the card")
+            raise RuleViolation("ninja", _("The Ninja plays face down: give the suit with "
+                                         "\"face_down\": true, then reveal the card"))
         self._check_card(event["card"])
         return self.deck.suit(event["card"])
 
     def _check_unplayed(self, r: dict[str, Any], seat: int, card: str) -> None:
         if card in r["played"]:
-            raise RuleViolation("card-played", f"{card} was already played in trick "
-                                               f"{r['played'][card]}")
+            raise RuleViolation("card-played", _("{card} was already played in trick "
+                                               "{card2}")
+                                               .format(card=card, card2=r['played'][card]))
         if card in r["discards"]:
-            raise RuleViolation("card-discarded", f"{card} was exchanged away this round")
+            raise RuleViolation("card-discarded", _("{card} was exchanged away this round")
+                                                    .format(card=card))
         if card in r["open_cards"] and seat != r["active"]:
-            raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster "
-                                             f"({self._name(r['active'])})")
+            raise RuleViolation("open-card", _("{card} lies face up in front of the Trickster "
+                                             "({active})")
+                                             .format(card=card, active=self._name(r['active'])))
 
     def _trick_number(self, r: dict[str, Any]) -> int:
         return sum(r["won"]) + 1
@@ -104,8 +111,10 @@ class TrickyTricks:
         if led is not None and suit != led and seat == r["active"]:
             shown = [card for card in r["open_cards"] if self.deck.suit(card) == led]
             if shown:
-                raise RuleViolation("follow-suit", f"{self._name(seat)} must follow {led}: "
-                                                   f"{shown[0]} lies face up in their hand")
+                raise RuleViolation("follow-suit", _("{seat} must follow {led}: "
+                                                   "{shown} lies face up in their hand")
+                                                   .format(seat=self._name(seat), led=led,
+                                                           shown=shown[0]))
         voids = r["voids"][seat]
         if suit in voids:
             self.revokes.append({"round": len(self.history) + 1, "seat": seat, "suit": suit,
@@ -124,14 +133,17 @@ class TrickyTricks:
         seat, card = event["seat"], event["card"]
         hidden = [p for p in r["trick"] if p["seat"] == seat and "card" not in p]
         if r["phase"] != "play" or not hidden:
-            raise RuleViolation("reveal", f"{self._name(seat)} has no face-down card to reveal")
+            raise RuleViolation("reveal", _("{seat} has no face-down card to reveal")
+                                            .format(seat=self._name(seat)))
         if len(r["trick"]) < len(self.seats):
-            raise RuleViolation("reveal-early", "The face-down card is revealed after the "
-                                                "trick's other cards")
+            raise RuleViolation("reveal-early", _("The face-down card is revealed after the "
+                                                "trick's other cards"))
         self._check_card(card)
         if self.deck.suit(card) != hidden[0]["suit"]:
-            raise RuleViolation("reveal", f"{self._name(seat)} played a face-down "
-                                          f"{hidden[0]['suit']} card, not {card}")
+            raise RuleViolation("reveal", _("{seat} played a face-down "
+                                          "{suit} card, not {card}")
+                                          .format(seat=self._name(seat), suit=hidden[0]['suit'],
+                                                  card=card))
         self._check_unplayed(r, seat, card)
         hidden[0]["card"] = card
         del hidden[0]["face_down"], hidden[0]["suit"]

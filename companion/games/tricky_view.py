@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.tricky_heroes import title
+from companion.i18n import _, npgettext, pgettext
 
 
 class TrickyViews:
@@ -112,7 +113,7 @@ class TrickyViews:
         """A short line for the seat's 128x64 screen: what it should do now, or None."""
         phase, r = self.phase(), self.current
         if phase == "finished":
-            return "Game over"
+            return pgettext("text", "Game over")
         if phase == "deal" or r is None:
             return None
         active = seat == r["active"]
@@ -120,27 +121,32 @@ class TrickyViews:
             if not active:
                 return None
             if self.options["variant"] == "random":
-                return f"Take or refuse the {title(r['offers'][len(r['refused'])])}"
-            return "Choose a hero"
+                return pgettext("text", "Take or refuse the {hero}").format(
+                    hero=title(r["offers"][len(r["refused"])]))
+            return pgettext("text", "Choose a hero")
         to_play = self.to_play()  # type: ignore[attr-defined]
         if phase == "reveal":
-            return "Reveal your face-down card" if seat == to_play else None
+            return pgettext("text", "Reveal your face-down card") if seat == to_play else None
         if phase == "prepare":
             waiting = self._waiting_for(r)  # type: ignore[attr-defined]
             if waiting and waiting[0] == seat:
-                return {"open-cards": "Turn 4 cards face up", "trump": "Name the trump suit",
-                        "predict": "Predict tricks + potions"}[waiting[1]]
+                return {"open-cards": pgettext("text", "Turn 4 cards face up"),
+                        "trump": pgettext("text", "Name the trump suit"),
+                        "predict": pgettext("text", "Predict tricks + potions")}[waiting[1]]
             limit = self.exchange_limit(seat)  # type: ignore[attr-defined]
             if limit:
-                return f"Exchange up to {limit} cards"
+                return npgettext("text", "Exchange up to {n} card", "Exchange up to {n} cards",
+                                 limit).format(n=limit)
             if waiting is not None:
                 return None
         if seat != to_play:
             return None
-        face_down = " face down" if r["hero"] == "ninja" and active else ""
+        face_down = r["hero"] == "ninja" and active
         if not r["trick"]:
-            return f"Lead a card{face_down}"
-        return f"Play {self.lead_suit(r)}{face_down} if you can"  # type: ignore[attr-defined]
+            return pgettext("text", "Lead a card face down" if face_down else "Lead a card")
+        suit = _(self.lead_suit(r))  # type: ignore[attr-defined]
+        return (pgettext("text", "Play {suit} face down if you can") if face_down
+                else pgettext("text", "Play {suit} if you can")).format(suit=suit)
 
 
 def _copy_trick(trick: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_, _
 from companion.screens.canvas import (
     HEIGHT,
     OFF,
@@ -21,11 +22,14 @@ from companion.screens.canvas import (
     Box,
     blank,
     fit_text,
+    page_count,
     paragraph,
     title_bar,
 )
 
 HEADER = 14
+#: Where a refusal's message goes: everything under the title bar.
+ERROR_BOX: Box = (0, 15, WIDTH, HEIGHT)
 #: Where a seat screen's secret goes while its owner peeks (everything under the header).
 SECRET_BOX: Box = (0, HEADER + 1, WIDTH, HEIGHT)
 
@@ -68,12 +72,26 @@ def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
     return image
 
 
-def error_screen(message: str) -> Image.Image:
-    """A refused action, on the screen of the seat that made it."""
+#: How long each page of a long refusal is shown.
+PAGE_SECONDS = 3.0
+
+
+def error_screen(message: str, shown_for: float = 0.0) -> Image.Image:
+    """A refused action, on the screen of the seat that made it; a message longer than the
+    screen turns its pages every PAGE_SECONDS (``shown_for``: seconds since it came)."""
     image = blank()
     draw = ImageDraw.Draw(image)
-    paragraph(draw, title_bar(draw, "Not allowed"), message, largest=14)
+    pages = error_pages(message)
+    title = _("Not allowed") if pages == 1 else _("Not allowed {page}/{pages}").format(
+        page=int(shown_for // PAGE_SECONDS) % pages + 1, pages=pages)
+    paragraph(draw, title_bar(draw, title), message, largest=14,
+              page=int(shown_for // PAGE_SECONDS))
     return image
+
+
+def error_pages(message: str) -> int:
+    """The pages ``error_screen`` shows ``message`` in."""
+    return page_count(ERROR_BOX, message, largest=14)
 
 
 def headline(title: str, big: str, small: str = "") -> Image.Image:
@@ -98,11 +116,18 @@ def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None
 
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
-    body(draw, box, what, "hold your button to peek")
+    body(draw, box, what, _("hold your button to peek"))
+
+
+#: A place at the table, as each language writes it (seats: 8 at most).
+PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"), N_("7th"),
+          N_("8th"))
 
 
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    if 1 <= n <= len(PLACES):
+        return _(PLACES[n - 1])
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -115,10 +140,10 @@ def placing(totals: Sequence[int], seat: int) -> str:
     """
     place = 1 + sum(total > totals[seat] for total in totals)
     tied = sum(total == totals[seat] for total in totals) > 1
-    return ordinal(place) + (", tied" if tied else "")
+    return (_("{place}, tied") if tied else "{place}").format(place=ordinal(place))
 
 
 def final_place(draw: ImageDraw.ImageDraw, box: Box, totals: Sequence[int], seat: int,
-                unit: str) -> None:
-    """A seat's screen once the game is over: its place, then its score."""
-    body(draw, box, f"{placing(totals, seat)} place", f"game over: {totals[seat]} {unit}")
+                score: str) -> None:
+    """A seat's screen once the game is over: its place, then its score (in words)."""
+    body(draw, box, _("{place} place").format(place=placing(totals, seat)), score)

@@ -16,28 +16,32 @@ from types import ModuleType
 from PIL import Image
 
 from companion.games.base import Game
+from companion.i18n import _
 from companion.screens import deathtrap, rumble, traps, tricky
 from companion.screens.common import error_screen, scoreboard
 from companion.screens.panel import Panel
-from companion.screens.ui import TableUI
+from companion.screens.ui import TABLE, TableUI
 
 GAME_SCREENS: dict[str, ModuleType] = {
     "deathtrap": deathtrap, "rumble": rumble, "traps": traps, "tricky": tricky}
 
 
 def table_image(game: Game, ui: TableUI) -> Image.Image:
+    table_error = ui.error(TABLE)
+    if table_error is not None:
+        return error_screen(table_error, ui.error_age(TABLE))
     dial = ui.dial_shown()
     if dial is not None:
         return traps.dial_flow(dial)
     if ui.page == "scores":
-        return scoreboard("Scores", game.seats, game.totals())
+        return scoreboard(_("Scores"), game.seats, game.totals())
     return GAME_SCREENS[game.name].table(game.view(None), game.seats)
 
 
 def seat_image(game: Game, ui: TableUI, seat: int) -> Image.Image:
     message = ui.error(seat)
     if message is not None:
-        return error_screen(message)
+        return error_screen(message, ui.error_age(seat))
     return GAME_SCREENS[game.name].seat(game.view(seat), game.seats, ui.peeking(seat))
 
 
