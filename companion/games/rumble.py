@@ -172,9 +172,9 @@ class Rumble(Game):
                                  "characters for adventure {number}; undo to correct them")
                                  .format(player=self.seats[seat], number=number))
         if len(characters) != SECRETS_PER_SEAT:
-            return RuleViolation("secrets-count", _("each seat has exactly {SECRETS_PER_SEAT} "
+            return RuleViolation("secrets-count", _("each seat has exactly {n} "
                                  "secret characters, got {count}")
-                                 .format(SECRETS_PER_SEAT=SECRETS_PER_SEAT, count=len(characters)))
+                                 .format(n=SECRETS_PER_SEAT, count=len(characters)))
         for character in characters:
             if character not in self.start_rooms:
                 return self._unknown(character)
@@ -196,8 +196,8 @@ class Rumble(Game):
 
     def _unknown(self, character: str) -> RuleViolation:
         return RuleViolation("unknown-character", _("there is no character '{character}' "
-                             "(characters: {start_rooms})")
-                             .format(character=character, start_rooms=', '.join(self.start_rooms)))
+                             "(characters: {characters})")
+                             .format(character=character, characters=', '.join(self.start_rooms)))
 
     def _room_of(self, character: str) -> str | RuleViolation:
         if character not in self.start_rooms:
@@ -250,7 +250,7 @@ class Rumble(Game):
             return room
         if to not in self.doors:
             return RuleViolation("unknown-room", _("there is no room '{to}' on the map "
-                                 "(rooms: {doors})").format(to=to, doors=', '.join(self.doors)))
+                                 "(rooms: {rooms})").format(to=to, rooms=', '.join(self.doors)))
         if to not in self.doors[room]:
             return RuleViolation("door", _("no door leads from {room} to {to}: doors from "
                                  "{room} lead to {room2}")

@@ -39,7 +39,7 @@ from companion.games.traps_moves import (
     passage_triggers,
     shockwave_triggers,
 )
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, translated
 
 #: Square statuses as CONTRACT.md names them.
 HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
@@ -259,7 +259,8 @@ class Traps(Game):
             return {"trap": None, "name": "X", "effect": _("No trap: clear terrain for the game")}
         trap = self._trap(reading)
         base, variable = parse_disarm(reading["disarm"])
-        return {"trap": reading["trap"], "name": _(trap["name"]), "effect": _(trap["effect"]),
+        return {"trap": reading["trap"], "name": translated(trap["name"]),
+                "effect": translated(trap["effect"]),
                 "damage": trap["damage"], "disarm": reading["disarm"],
                 "disarm_now": fixed if variable else base, "xp": reading["xp"]}
 
@@ -323,7 +324,8 @@ class Traps(Game):
         if state["status"] == TRIGGERED and trap["triggers_once"]:
             raise RuleViolation("trigger-once", _("the {trap} on {square} triggers "
                                                 "only once and already has")
-                                                .format(trap=_(trap["name"]), square=square))
+                                                .format(trap=translated(trap["name"]),
+                                                        square=square))
         self._spring(square, seat, _("{player} triggered {square}: {trap}"))
 
     def _spring(self, square: str, seat: int, how: str) -> None:
@@ -338,13 +340,13 @@ class Traps(Game):
         state["triggers"].append({"seat": seat, "damage": damage})
         state["status"] = TRIGGERED
         state["figure_gone"] = False
-        name = _(trap["name"])
+        name = translated(trap["name"])
         hurt = (ngettext("{n} click of damage", "{n} clicks of damage", damage).format(n=damage)
-                if damage else _("imprisoned") if trap["imprisons"] else _(trap["effect"]))
+                if damage else _("imprisoned") if trap["imprisons"] else translated(trap["effect"]))
         self.last = how.format(player=self._who(seat), square=square, trap=name)
         self.note = {"seat": None, "text": ""}
         self.sprung = {"square": square, "seat": seat, "name": name, "hurt": hurt,
-                       "effect": _(trap["effect"])}
+                       "effect": translated(trap["effect"])}
 
     def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
         state = self.squares[square]
@@ -405,7 +407,7 @@ class Traps(Game):
         if state["status"] == TRIGGERED and not trap["disarm_after_trigger"]:
             raise RuleViolation("trap-spent", _("the {trap} on {square} has gone off "
                                               "for good: there is nothing left to disarm")
-                                              .format(trap=_(trap["name"]), square=square))
+                                              .format(trap=translated(trap["name"]), square=square))
         if "dice" in event:
             dice = check_dice(event["dice"], 2, "disarm-dice", "a disarm")
         elif self.options["companion_rolls"]:

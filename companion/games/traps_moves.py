@@ -46,8 +46,8 @@ def passage_triggers(how: str, *, roll: int | None = None, nimble: bool = False,
     and a Nimble (or flying) hero does not roll.
     """
     if how not in MOVES:
-        raise RuleViolation("move", _("a move past a trap is {MOVES}; got {how!r}")
-                                      .format(MOVES=', '.join(MOVES), how=how))
+        raise RuleViolation("move", _("a move past a trap is {moves}; got {how!r}")
+                                      .format(moves=', '.join(MOVES), how=how))
     if how == "end":
         return True
     if how == "through":

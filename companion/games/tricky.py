@@ -246,9 +246,9 @@ class Tricky(TrickyTricks, TrickyViews, Game):
     def _check_card(self, card: str, field: str = "card") -> None:
         if not self.deck.is_card(card):
             raise RuleViolation("card", _("Unknown card '{card}' in '{field}' "
-                                        "({describe})")
+                                        "({cards})")
                                         .format(card=card, field=field,
-                                                describe=self.deck.describe()))
+                                                cards=self.deck.describe()))
 
     def _check_suit(self, suit: str) -> None:
         if suit not in self.deck.suits:
@@ -307,9 +307,9 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         if self.finished and self.history:
             raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
         if self.current is not None and self.current["phase"] != "over":
-            raise RuleViolation("round-in-progress", _("Round {history} is still "
+            raise RuleViolation("round-in-progress", _("Round {n} is still "
                                                      "being played")
-                                                     .format(history=len(self.history) + 1))
+                                                     .format(n=len(self.history) + 1))
         n = len(self.seats)
         expected = 0 if not self.history else self._left_of(self.history[-1]["active"])
         active = event.get("active", expected)
@@ -346,8 +346,8 @@ class Tricky(TrickyTricks, TrickyViews, Game):
                                         .format(active=self._name(r['active']),
                                                 seat=self._name(seat)))
         if hero not in ALL_HEROES:
-            raise RuleViolation("hero", _("Unknown hero '{hero}' (heroes: {ALL_HEROES})")
-                                          .format(hero=hero, ALL_HEROES=', '.join(ALL_HEROES)))
+            raise RuleViolation("hero", _("Unknown hero '{hero}' (heroes: {heroes})")
+                                          .format(hero=hero, heroes=', '.join(ALL_HEROES)))
         self._check_hero_allowed(r, seat, hero)
         if event.get("refuse"):
             self._refuse_hero(r, event)
@@ -445,16 +445,16 @@ class Tricky(TrickyTricks, TrickyViews, Game):
         if r["opened"]:
             raise RuleViolation("open-cards", _("The Trickster's four cards are already face up"))
         if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
-            raise RuleViolation("open-cards", _("The Trickster turns {TRICKSTER_OPEN_CARDS} "
+            raise RuleViolation("open-cards", _("The Trickster turns {n} "
                                               "different cards face up, got {count}")
-                                              .format(TRICKSTER_OPEN_CARDS=TRICKSTER_OPEN_CARDS,
+                                              .format(n=TRICKSTER_OPEN_CARDS,
                                                       count=len(cards)))
         for card in cards:
             self._check_card(card, "cards")
         if self._pile(r) < TRICKSTER_OPEN_CARDS:
             raise RuleViolation("open-cards", _("The leftover pile holds fewer than "
-                                              "{TRICKSTER_OPEN_CARDS} cards")
-                                              .format(TRICKSTER_OPEN_CARDS=TRICKSTER_OPEN_CARDS))
+                                              "{n} cards")
+                                              .format(n=TRICKSTER_OPEN_CARDS))
         r["opened"] = True
         r["open_cards"] = list(cards)
 

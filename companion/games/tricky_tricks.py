@@ -59,11 +59,12 @@ class TrickyTricks:
         waiting = self._waiting_for(r)
         if waiting is not None:
             seat, what = waiting
-            needs = {"open-cards": "turns four cards face up",
-                     "trump": "names the trump suit for the Troubadour",
-                     "predict": "makes the Seer's prediction"}[what]
-            raise RuleViolation(what, _("{seat} {needs} before the first card")
-                                        .format(seat=self._name(seat), needs=needs))
+            needs = {"open-cards": _("{seat} turns four cards face up before the first card"),
+                     "trump": _("{seat} names the trump suit for the Troubadour before the "
+                                "first card"),
+                     "predict": _("{seat} makes the Seer's prediction before the first "
+                                  "card")}[what]
+            raise RuleViolation(what, needs.format(seat=self._name(seat)))
         r["phase"] = "play"
 
     def _played_suit(self, r: dict[str, Any], seat: int, event: dict[str, Any]) -> str:
@@ -91,8 +92,8 @@ class TrickyTricks:
     def _check_unplayed(self, r: dict[str, Any], seat: int, card: str) -> None:
         if card in r["played"]:
             raise RuleViolation("card-played", _("{card} was already played in trick "
-                                               "{card2}")
-                                               .format(card=card, card2=r['played'][card]))
+                                               "{trick}")
+                                               .format(card=card, trick=r['played'][card]))
         if card in r["discards"]:
             raise RuleViolation("card-discarded", _("{card} was exchanged away this round")
                                                     .format(card=card))

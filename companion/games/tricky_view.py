@@ -143,7 +143,8 @@ class TrickyViews:
             return None
         face_down = r["hero"] == "ninja" and active
         if not r["trick"]:
-            return pgettext("text", "Lead a card face down" if face_down else "Lead a card")
+            return pgettext("text", "Lead a card face down") if face_down \
+                else pgettext("text", "Lead a card")
         suit = _(self.lead_suit(r))  # type: ignore[attr-defined]
         return (pgettext("text", "Play {suit} face down if you can") if face_down
                 else pgettext("text", "Play {suit} if you can")).format(suit=suit)

@@ -111,6 +111,12 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
+def translated(text: str) -> str:
+    """``text`` (a name kept in a table or the data, marked with ``N_`` where it is written)
+    in the language being drawn; the same as ``_``, but not a mark for the catalogue."""
+    return _(text)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogue where it is defined; ``_`` translates it where it
     is shown (names kept in tables and data)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import _, npgettext
+from companion.i18n import _, npgettext, translated
 from companion.screens.canvas import blank
 from companion.screens.common import body, headline, paragraph, scoreboard, seat_header
 
@@ -52,7 +52,8 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
         paragraph(draw, box, view["prompt"], largest=13)
     elif view["phase"] == "over":
         body(draw, box, npgettext("score", "{n} pt", "{n} pts", view["totals"][me]).format(
-            n=view["totals"][me]), _(view["titles"][me] or "game over"))
+            n=view["totals"][me]),
+             translated(view["titles"][me]) if view["titles"][me] else _("game over"))
     elif view["your_turn"]:
         beat = view["to_beat"]
         if beat is None:

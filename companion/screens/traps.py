@@ -11,11 +11,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_, _, ngettext, pgettext
+from companion.i18n import N_, NP_, _, ngettext, pgettext, translated
 from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
 from companion.screens.common import body, headline, peek_hint, seat_header
 
-STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": N_("BANG"), "disarmed": N_("OK"),
+STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": NP_("mark", "BANG"),
+                "disarmed": NP_("mark", "OK"),
                 "clear": "-"}
 ACTIONS = {"expose": N_("Expose"), "trigger": N_("Trigger"), "quick": N_("Disarm quick"),
            "slow": N_("Disarm slow")}
@@ -38,8 +39,9 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
         return headline(_("Which square?"), square, _("turn, then press the dial"))
     if step == "action":
         return headline(_("{square}: what happens?").format(square=square),
-                        _(ACTIONS[flow["action"]]), _("turn, then press the dial"))
-    action = _("{action} {square}").format(action=_(ACTIONS[flow["action"]]), square=square)
+                        translated(ACTIONS[flow["action"]]), _("turn, then press the dial"))
+    action = _("{action} {square}").format(action=translated(ACTIONS[flow["action"]]),
+                                           square=square)
     if step == "clicks":
         clicks = flow["clicks"]
         return headline(action, ngettext("{n} click", "{n} clicks", clicks).format(n=clicks),
