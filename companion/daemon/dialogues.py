@@ -17,7 +17,7 @@ from companion.daemon.vocabulary import candidates, display
 from companion.errors import RuleViolation
 from companion.games import ENGINES, engine
 from companion.games.base import Field, Game
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.i18n.names import event_word, field_word, game_title
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
@@ -65,7 +65,8 @@ def new_game(default_game: str, default_seats: Sequence[str],
     cls = engine(name)
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
-    menu = Menu(_("Seats: {game}").format(game=game_title(name)), [(str(n), n) for n in counts])
+    menu = Menu(game_title(name), [(ngettext("{n} seat", "{n} seats", n).format(n=n), n)
+                                   for n in counts])
     menu.cursor = preferred - cls.min_seats
     count = yield menu
     names = yield from who_plays(seat_names(default_seats, count), known)

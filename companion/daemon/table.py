@@ -61,9 +61,9 @@ def now_iso() -> str:
 def storage_notice(error: CompanionError, what: str) -> str:
     """The table screen's few words for a write the store refused."""
     if isinstance(error, StorageFull):
-        return _("storage full: {what}").format(what=what)
+        return _("disk full: {what}").format(what=what)
     if isinstance(error, StoreError):
-        return _("store error: {what}").format(what=what)
+        return _("disk error: {what}").format(what=what)
     return f"{what}: {error}"
 
 
@@ -167,7 +167,7 @@ class Daemon:
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
-            self.table_notice = _("session {n} unreadable: companion check").format(n=latest)
+            self.table_notice = _("session {n} unreadable").format(n=latest)
             return
         self.use_table(table)
         log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
@@ -197,7 +197,7 @@ class Daemon:
         except CompanionError as error:  # a full disk: the menu again, to try once there is room
             log.warning("new game not started: %s", error)
             self.offer_new_game()
-            self.table_notice = storage_notice(error, _("game not started"))
+            self.table_notice = storage_notice(error, _("no new game"))
             self.notice_passes = False
             return
         self.use_table(table)
@@ -474,7 +474,7 @@ class Daemon:
             images[f"seat:{owner}"] = draw(Page(*self.dialogue.title_and_lines()))
             images["table"] = draw(Page(_("Enter by hand"), (
                 _("{player}: on your").format(player=self.table.header.seats[owner]),
-                _("own screen, with the dial"))))
+                _("screen, with the dial"))))
         elif self.dialogue is not None:
             images["table"] = draw(Page(*self.dialogue.title_and_lines()))
         elif self.table is None:

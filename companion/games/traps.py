@@ -341,8 +341,10 @@ class Traps(Game):
         state["status"] = TRIGGERED
         state["figure_gone"] = False
         name = translated(trap["name"])
-        hurt = (ngettext("{n} click of damage", "{n} clicks of damage", damage).format(n=damage)
-                if damage else _("imprisoned") if trap["imprisons"] else translated(trap["effect"]))
+        # A damage of "1d6" (rolled at the table) reads as a plural.
+        count = damage if isinstance(damage, int) else 2
+        hurt = (ngettext("{n} click of damage", "{n} clicks of damage", count).format(n=damage)
+                if damage else _("imprisoned") if trap["imprisons"] else _("no direct damage"))
         self.last = how.format(player=self._who(seat), square=square, trap=name)
         self.note = {"seat": None, "text": ""}
         self.sprung = {"square": square, "seat": seat, "name": name, "hurt": hurt,

@@ -20,6 +20,9 @@ WIDTH, HEIGHT = 128, 64
 FULL = (0, 0, WIDTH, HEIGHT)
 #: The smallest type we draw: still legible on a 0.96" screen from a seat.
 SMALLEST = 10
+#: Smaller still, for a text its reader holds close: a trap's whole effect on its victim's
+#: own screen.
+FINE = 8
 ON, OFF = 255, 0
 
 Box = tuple[int, int, int, int]
@@ -91,10 +94,10 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, width: int, size: int) -> list[st
     return lines
 
 
-def layout(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16
-           ) -> tuple[int, list[list[str]]]:
+def layout(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
+           smallest: int = SMALLEST) -> tuple[int, list[list[str]]]:
     """The type size and the pages of lines ``text`` takes in ``box``: one page at the largest
-    size whose lines all fit, else pages of lines at the smallest size."""
+    size whose lines all fit, else pages of lines at the ``smallest`` size."""
     width, height = box[2] - box[0], box[3] - box[1]
     size = largest
     while True:
@@ -102,7 +105,7 @@ def layout(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16
         line_height = size + 2
         fitting = (len(lines) * line_height <= height
                    and all(_size(draw, line, size)[0] <= width for line in lines))
-        if fitting or size <= SMALLEST:
+        if fitting or size <= smallest:
             break
         size -= 1
     per_page = max(1, (height + 2) // line_height)
@@ -114,11 +117,11 @@ def page_count(box: Box, text: str, largest: int = 16) -> int:
 
 
 def paragraph(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
-              page: int = 0) -> int:
+              page: int = 0, smallest: int = SMALLEST) -> int:
     """Draw ``text`` wrapped into ``box`` at the largest size whose lines all fit; its size.
-    Text too long for the box even in the smallest type is shown a page at a time: ``page``
-    (counted round) picks which."""
-    size, pages = layout(draw, box, text, largest)
+    Text too long for the box even in the ``smallest`` type is shown a page at a time:
+    ``page`` (counted round) picks which."""
+    size, pages = layout(draw, box, text, largest, smallest)
     lines = pages[page % len(pages)]
     line_height = size + 2
     top = box[1] + max(0, (box[3] - box[1] - len(lines) * line_height) // 2)

@@ -109,14 +109,15 @@ def headline(title: str, big: str, small: str = "") -> Image.Image:
 def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None:
     """A large line and an optional small one under it, inside ``box``."""
     bottom = box[3] - 13 if small else box[3]
-    fit_text(draw, (box[0], box[1], box[2], bottom), big, largest=bottom - box[1])
+    # A long name (a trap's, as the rules print it) takes two lines rather than be cut.
+    paragraph(draw, (box[0], box[1], box[2], bottom), big, largest=bottom - box[1])
     if small:
         fit_text(draw, (box[0], bottom, box[2], box[3]), small, largest=12)
 
 
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
-    body(draw, box, what, _("hold your button to peek"))
+    body(draw, box, what, _("hold button to peek"))
 
 
 #: A place at the table, as each language writes it (seats: 8 at most).

@@ -27,7 +27,7 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         return headline(_("{title} over").format(title=round_title), _("Exchange"),
                         _("then deal: press the dial"))
     if view["phase"] == "pig":
-        return headline(round_title, _("Exploding Pig"), _("its holder: press the dial, pig"))
+        return headline(round_title, _("Exploding Pig"), _("holder: dial, pig"))
     if view["phase"] != "play" or view["turn"] is None:
         return scoreboard(_("{title}: scores").format(title=round_title), seats, view["totals"])
     to_play = seats[view["turn"]]

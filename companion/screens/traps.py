@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.i18n import N_, NP_, _, ngettext, pgettext, translated
-from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
+from companion.screens.canvas import FINE, HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
 from companion.screens.common import body, headline, peek_hint, seat_header
 
 STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": NP_("mark", "BANG"),
@@ -26,7 +26,7 @@ def short_name(state: dict[str, Any]) -> str | None:
     """A sprung trap's name short enough for a quarter of the screen (the rules' own name
     is on the headline and the victim's screen)."""
     short = {"buzz-saw": pgettext("mark", "Saw"), "cage": pgettext("mark", "Cage"),
-             "falling-weight": pgettext("mark", "Weight"), "fire-jets": pgettext("mark", "Jets"),
+             "falling-weight": pgettext("mark", "Wt."), "fire-jets": pgettext("mark", "Jets"),
              "jaws-of-doom": pgettext("mark", "Jaws"), "monstrous-hand": pgettext("mark", "Hand"),
              "noxious-acid-pool": pgettext("mark", "Acid"), "spiked-pit": pgettext("mark", "Pit")}
     return short.get(state.get("trap") or "", state.get("name"))
@@ -49,13 +49,17 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
     # The die the dial sets is in brackets: a press moves them to the other die.
     dice = " + ".join(f"[{die}]" if index == flow["die"] else str(die)
                       for index, die in enumerate(flow["dice"]))
-    return headline(action, dice, _("press: other die, tap seat"))
+    return headline(action, dice, _("press: die, seat: done"))
 
 
 def sprung_table(sprung: dict[str, Any], seats: Sequence[str]) -> Image.Image:
-    """A trap that just went off: which, on whom, what it did (public once triggered)."""
-    return headline(f"{sprung['square']}: {sprung['name']}!", seats[sprung["seat"]],
-                    sprung["hurt"])
+    """A trap that just went off: where and on whom, which, what it did (public once
+    triggered). The trap's name as the rules print it may take two lines."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    top = title_bar(draw, f"{sprung['square']}: {seats[sprung['seat']]}")[1]
+    body(draw, (0, top, WIDTH, HEIGHT), sprung["name"] + "!", sprung["hurt"])
+    return image
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
@@ -103,7 +107,7 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     if sprung and sprung["seat"] == me and not peeking:
         # The victim reads the whole effect on its own screen; the table has the headline.
         paragraph(draw, box, f"{sprung['name']}: {sprung['hurt']}. {sprung['effect']}",
-                  largest=14)
+                  largest=14, smallest=FINE)
     elif reading is None:
         body(draw, box, pgettext("score", "{n} XP").format(n=view["your_xp"]),
              _("experience from traps"))
