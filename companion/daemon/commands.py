@@ -31,6 +31,7 @@ from companion.daemon.sources import (
 from companion.daemon.storelock import hold_store
 from companion.daemon.table import Daemon
 from companion.errors import CompanionError, ConfigError
+from companion.i18n.choice import LanguageChoice
 from companion.paths import default_db
 from companion.table import TableStore, read_log
 
@@ -146,6 +147,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
+                        language=LanguageChoice(db, config.table.language),
                         confirm_below=config.vision.confirm_below,
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,

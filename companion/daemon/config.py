@@ -24,6 +24,7 @@ from companion.daemon.dialogues import seat_names
 from companion.errors import CompanionError, ConfigError, LogError
 from companion.games import ENGINES, engine
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
+from companion.i18n import LANGUAGES
 from companion.table.log import Header
 
 GAMES = tuple(sorted(ENGINES))
@@ -44,6 +45,8 @@ class TableConfig:
     db: str = ""  # empty: the state directory's table.db (companion.paths.default_db)
     game: str = field(default="traps", metadata=_choice(*GAMES))
     seats: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cy"])
+    #: what the screens (and the voice) speak; a choice made at the table overrides it
+    language: str = field(default="en", metadata=_choice(*LANGUAGES))
 
 
 @dataclass(frozen=True)

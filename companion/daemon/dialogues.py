@@ -38,6 +38,8 @@ LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz-'01234567
 #: Chosen instead of an event type: leave this game unfinished (it stays in the store) and
 #: pick a new one.
 NEW_GAME = object()
+#: Chosen instead of a game or an event type: the table's language.
+LANGUAGE = object()
 
 
 def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
@@ -61,7 +63,10 @@ def new_game(default_game: str, default_seats: Sequence[str],
     """Pick the game, the number of seats, then who sits where (``known``: the players of
     earlier games, the most recent first); a fresh random seed is drawn."""
     games = sorted(ENGINES, key=lambda name: name != default_game)
-    name = yield Menu(_("New game"), [(game_title(g), g) for g in games])
+    name = yield Menu(_("New game"), [*((game_title(g), g) for g in games),
+                                      (_("(language)"), LANGUAGE)])
+    if name is LANGUAGE:
+        return LANGUAGE
     cls = engine(name)
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
@@ -238,9 +243,10 @@ def manual_entry(game: Game, seat: int | None = None,
     """
     next_kind, next_seat = likely(game)
     kind = yield at(Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),
-                                              (_("(new game)"), NEW_GAME)]), next_kind)
-    if kind is NEW_GAME:
-        return NEW_GAME
+                                              (_("(new game)"), NEW_GAME),
+                                              (_("(language)"), LANGUAGE)]), next_kind)
+    if kind is NEW_GAME or kind is LANGUAGE:
+        return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
     private = kind in PRIVATE_ENTRIES.get(game.name, ())

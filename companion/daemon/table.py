@@ -23,7 +23,14 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.camera import SceneReader, SceneSeen, TableGeometry
-from companion.daemon.dialogues import NEW_GAME, Refused, confirm, manual_entry, new_game
+from companion.daemon.dialogues import (
+    LANGUAGE,
+    NEW_GAME,
+    Refused,
+    confirm,
+    manual_entry,
+    new_game,
+)
 from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
 from companion.daemon.menus import Dialogue
 from companion.daemon.notify import Notifier
@@ -33,7 +40,8 @@ from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
 from companion.hardware.events import InputEvent
-from companion.i18n import _
+from companion.i18n import DEFAULT, _, use
+from companion.i18n.choice import LanguageChoice, choose_language
 from companion.i18n.names import event_word, field_word
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
@@ -118,6 +126,7 @@ class Daemon:
                  peek_timeout_s: float = 5.0, watching: bool = False,
                  geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
+                 language: LanguageChoice | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
@@ -147,6 +156,8 @@ class Daemon:
         self.stored = 0  # events stored by this run
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
+        self.language = language or LanguageChoice(None, DEFAULT)
+        use(self.language.load())
 
     # --- the outside world puts items here ---------------------------------------------
 
@@ -370,7 +381,14 @@ class Daemon:
     def close_dialogue(self, decided: Any, completed: bool) -> None:
         purpose = self.purpose
         self.dialogue, self.purpose = None, ""
-        if purpose == "new game":
+        if completed and decided is LANGUAGE:
+            self.open_dialogue("language", choose_language())
+        elif purpose == "language":
+            if completed:
+                self.set_language(decided)
+            if self.table is None:
+                self.offer_new_game()
+        elif purpose == "new game":
             if completed:
                 self.start_game(decided)
             elif self.table is None:
@@ -390,6 +408,15 @@ class Daemon:
             else:
                 log.info("discarded a sighting: %s", describe_event(seen.event))
         self.next_confirmation()
+
+    def set_language(self, lang: str) -> None:
+        """Every screen in ``lang`` from the next redraw; kept for the next start. The game
+        is read again from the store, so the words it keeps (the latest event's) are too."""
+        use(lang)
+        self.language.save(lang)
+        log.info("language: %s", lang)
+        if self.table is not None:
+            self.use_table(self.store.open_session(self.table.id))
 
     def on_input(self, event: InputEvent) -> None:
         """The table's own controls first (menus, undo, new game), then the game's UI."""
