@@ -122,6 +122,8 @@ def problem(message, string_: str, lang: str) -> str | None:
     context = message.context
     if message.id in NOT_DRAWN:
         return None
+    if context == "voice":
+        return None  # spoken, not drawn
     if context == "score":
         return one_line(text, SCORE)
     if context == "mark":

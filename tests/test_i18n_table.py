@@ -64,7 +64,6 @@ def test_switching_at_the_table_redraws_every_screen_and_the_choice_outlives_a_r
     with TableStore(tmp_path / "table.db") as store:
         daemon, screens = table_with_screens(tmp_path, store)
         daemon.use_table(store.new_session(TRAPS))
-        game = daemon.table.game
         game_events = [{"type": "trigger", "seat": 1, "square": "T2", "clicks": 1}]
         for event in game_events:
             daemon.append(event)

@@ -117,6 +117,14 @@ class DaemonConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """Spoken announcements through espeak-ng, in the table's language (off by default)."""
+
+    enabled: bool = False
+    speed: int = field(default=150, metadata=_range(80, 450))  # words per minute
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
@@ -125,6 +133,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     #: game name -> option overrides for new games (the ``[options.GAME]`` tables)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: overrides of the pin map (``[hardware]``, same shape as hardware/pinmap.toml)

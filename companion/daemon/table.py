@@ -40,7 +40,7 @@ from companion.daemon.vocabulary import display
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
 from companion.hardware.events import InputEvent
-from companion.i18n import DEFAULT, _, use
+from companion.i18n import DEFAULT, _, current, use
 from companion.i18n.choice import LanguageChoice, choose_language
 from companion.i18n.names import event_word, field_word
 from companion.screens.canvas import blank
@@ -48,6 +48,8 @@ from companion.screens.screen_set import compose
 from companion.screens.ui import TABLE, TableUI
 from companion.table import Header, StoredSession, TableStore
 from companion.table.faults import StorageFull, StoreDamaged, StoreError
+from companion.voice.announce import announcements
+from companion.voice.speaker import Speaker
 
 log = logging.getLogger("companion.daemon")
 
@@ -126,7 +128,7 @@ class Daemon:
                  peek_timeout_s: float = 5.0, watching: bool = False,
                  geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
-                 language: LanguageChoice | None = None,
+                 language: LanguageChoice | None = None, voice: Speaker | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
@@ -157,6 +159,7 @@ class Daemon:
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
         self.language = language or LanguageChoice(None, DEFAULT)
+        self.voice = voice  # spoken announcements, from the public views only
         use(self.language.load())
 
     # --- the outside world puts items here ---------------------------------------------
@@ -240,6 +243,8 @@ class Daemon:
         finally:
             self.notifier.stopping()
             self.supervisor.stop_all()
+            if self.voice is not None:
+                self.voice.close()
             log.info("stopped (%d events stored by this run)", self.stored)
         if self.error is not None:
             raise self.error
@@ -276,16 +281,27 @@ class Daemon:
         if self.table is None:
             return None
         withdrawn = self.table.session.in_force[-1:] if event.get("type") == "undo" else []
+        before = self.table.game.view(None) if self.voice is not None else None
         try:
             seq = self.table.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
         self.accepted(event, seq)
+        if before is not None:
+            self.announce(before)
         if withdrawn:  # the whole table sees what the long press took back
             self.notice(_("undone: {event}").format(
                 event=event_in_words(withdrawn[0], self.table.header.seats)))
         return seq
+
+    def announce(self, before: Mapping[str, Any]) -> None:
+        """Say what changed in the public view (never a seat's view: nothing secret)."""
+        assert self.table is not None and self.voice is not None
+        words = announcements(self.table.header.game, dict(before), self.table.game.view(None),
+                              self.table.header.seats)
+        if words:
+            self.voice.say(". ".join(words), current())
 
     def notice(self, text: str) -> None:
         """A table-screen notice that goes at the next action at the table."""
