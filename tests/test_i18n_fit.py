@@ -197,5 +197,5 @@ def test_placeholder_samples_cover_every_placeholder_with_a_word():
                 r"before|limit|most|adventure|trigger_max|prediction|die|dice|counts|trick|"
                 r"trump_value|how|hero_set|kind|chosen|rolled|rule|message|names|squares|"
                 r"values|suits|heroes|cards|characters|rooms|moves|room2|where|led|shown|"
-                r"field|what|n", name)}
+                r"field|what|first|second|n", name)}
     assert unknown <= set(samples("en")), sorted(unknown - set(samples("en")))
