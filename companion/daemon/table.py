@@ -71,9 +71,9 @@ def now_iso() -> str:
 def storage_notice(error: CompanionError, what: str) -> str:
     """The table screen's few words for a write the store refused."""
     if isinstance(error, StorageFull):
-        return _("disk full: {what}").format(what=what)
+        return _("storage full: {what}").format(what=what)
     if isinstance(error, StoreError):
-        return _("disk error: {what}").format(what=what)
+        return _("store error: {what}").format(what=what)
     return f"{what}: {error}"
 
 
@@ -517,7 +517,7 @@ class Daemon:
             images[f"seat:{owner}"] = draw(Page(*self.dialogue.title_and_lines()))
             images["table"] = draw(Page(_("Enter by hand"), (
                 _("{player}: on your").format(player=self.table.header.seats[owner]),
-                _("screen, with the dial"))))
+                _("own screen, with the dial"))))
         elif self.dialogue is not None:
             images["table"] = draw(Page(*self.dialogue.title_and_lines()))
         elif self.table is None:

@@ -117,7 +117,7 @@ def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None
 
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
-    body(draw, box, what, _("hold button to peek"))
+    body(draw, box, what, _("hold your button to peek"))
 
 
 #: A place at the table, as each language writes it (seats: 8 at most).

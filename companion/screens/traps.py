@@ -49,7 +49,7 @@ def dial_flow(flow: dict[str, Any]) -> Image.Image:
     # The die the dial sets is in brackets: a press moves them to the other die.
     dice = " + ".join(f"[{die}]" if index == flow["die"] else str(die)
                       for index, die in enumerate(flow["dice"]))
-    return headline(action, dice, _("press: die, seat: done"))
+    return headline(action, dice, _("press: other die, tap seat"))
 
 
 def sprung_table(sprung: dict[str, Any], seats: Sequence[str]) -> Image.Image:
