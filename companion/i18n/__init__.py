@@ -13,8 +13,8 @@ standard library's ``gettext``.
   ``pgettext`` and ``npgettext``.
 
 >>> with using("fr"):
-...     ngettext("{n} card", "{n} cards", 2).format(n=2)
-'2 cartes'
+...     ngettext("{n} trick", "{n} tricks", 2).format(n=2)
+'2 plis'
 >>> _("Scores")
 'Scores'
 """
