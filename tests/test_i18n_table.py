@@ -9,7 +9,7 @@ from companion.daemon.config import parse_config
 from companion.daemon.dialogues import LANGUAGE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.table import SWITCH, Daemon
-from companion.errors import ConfigError
+from companion.errors import ConfigError, RuleViolation
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, current, use, using
 from companion.i18n.choice import LanguageChoice
@@ -106,3 +106,25 @@ def test_the_new_game_menu_offers_the_language_and_comes_back(tmp_path):
 def test_an_unknown_language_in_the_state_file_falls_back_to_the_config(tmp_path):
     (tmp_path / "table.db.language").write_text("xx\n")
     assert LanguageChoice(tmp_path / "table.db", "it").load() == "it"
+
+
+def test_a_refusal_too_long_for_one_screen_turns_its_pages_and_stays_for_all():
+    from companion.screens.common import PAGE_SECONDS, error_pages, error_screen
+    from companion.screens.ui import TableUI
+
+    with using("de"):
+        message = str(RuleViolation("secrets-taken", (
+            "zwei Plätze gaben dieselbe geheime Figur für Abenteuer 2 an: jeder prüft seine "
+            "Plättchen, dann die falschen zurücknehmen und neu angeben")))
+        pages = error_pages(message)
+        assert pages > 1
+        ui = TableUI("rumble", 3)
+        ui.refused(1, message, now=100.0)
+        shown = set()
+        for step in range(pages):
+            ui.tick(100.0 + step * PAGE_SECONDS)
+            assert ui.error(1) == message  # still there until every page was shown
+            shown.add(error_screen(message, ui.error_age(1)).tobytes())
+        assert len(shown) == pages  # each page different
+        ui.tick(100.0 + pages * PAGE_SECONDS + 5.0)
+        assert ui.error(1) is None

@@ -113,7 +113,7 @@ def layout(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
                    and all(_size(draw, line, size)[0] <= width for line in lines))
         if fitting or size <= smallest:
             break
-        size -= 1
+        size -= 2 if size > 20 else 1  # as fitting_size: large type need not be exact
     per_page = max(1, (height + 2) // line_height)
     return size, [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
 
