@@ -77,6 +77,8 @@ def update() -> None:
         catalog.update(pot, update_creation_date=False)
         catalog.obsolete.clear()
         catalog.revision_date = FIXED_DATE
+        catalog.project, catalog.version = "dungeon-table-companion", "0.1.0"
+        catalog.fuzzy = False  # the header: the entries keep their own flags
         write(catalog, path)
         path.with_suffix(".mo").write_bytes(compiled(read(lang)))
 
