@@ -84,9 +84,11 @@ def filled(text: str, lang: str, msgid: str = "") -> str:
 
 
 def refusal(message) -> bool:
-    """A message of the rules (a refusal), shown on the paged refusal screen."""
+    """A message of the rules (a refusal) or of the camera, shown on the paged refusal
+    screen."""
     return all(path.startswith(("companion/games/", "companion/errors.py",
-                                "companion/table/")) for path, _ in message.locations)
+                                "companion/table/", "companion/vision/"))
+               for path, _ in message.locations)
 
 
 def data_field(message) -> str | None:
@@ -197,5 +199,5 @@ def test_placeholder_samples_cover_every_placeholder_with_a_word():
                 r"before|limit|most|adventure|trigger_max|prediction|die|dice|counts|trick|"
                 r"trump_value|how|hero_set|kind|chosen|rolled|rule|message|names|squares|"
                 r"values|suits|heroes|cards|characters|rooms|moves|room2|where|led|shown|"
-                r"field|what|first|second|n", name)}
+                r"field|what|first|second|changes|item|n", name)}
     assert unknown <= set(samples("en")), sorted(unknown - set(samples("en")))

@@ -378,7 +378,8 @@ class Daemon:
             proposals = self.reader.read(seen.scene, self.table.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
-            self.notice(_("camera: {error}").format(error=error))
+            # What the camera saw lies open on the table: the whole table reads it.
+            self.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
             return
         for proposal in proposals:
             self.on_seen(proposal)
