@@ -141,3 +141,20 @@ def test_nothing_private_is_ever_spoken(game, seed, lang):
                 for name in spoken_names(fact):
                     if len(name) >= 3:
                         assert name not in said, (event, fact, said)
+
+
+def test_the_voice_speaks_the_tables_language_and_a_refusal_says_nothing(tmp_path):
+    spoken = []
+    voice = Speaker(run=lambda command: spoken.append((command[2], command[-1])))
+    header = Header("traps", ("Ann", "Bob"), 3, {
+        "squares": ["T1"], "dials": {"T1": ["start", {"trap": "noxious-acid-pool",
+                                                      "disarm": 7, "xp": 5}]}})
+    with TableStore(tmp_path / "table.db") as store:
+        daemon = Daemon(store, voice=voice)
+        daemon.use_table(store.new_session(header))
+        use("es")
+        assert daemon.append({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
+                              "dice": [6, 6]}) is None  # refused: not exposed yet
+        daemon.append({"type": "trigger", "seat": 1, "square": "T1", "clicks": 1})
+        voice.close()
+    assert spoken == [("es", "¡Charca de ácido venenoso sobre Bob!")]
