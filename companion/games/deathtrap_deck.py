@@ -18,14 +18,16 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from companion.i18n import N_, Names
+
 CHAINDOG = "chaindog"
 RED_LOTUS = "red-lotus"
 EXPLODING_PIG = "exploding-pig"
 KILLING_MACHINE = "killing-machine"
 WILDS = (CHAINDOG, RED_LOTUS)
 SPECIALS = (CHAINDOG, RED_LOTUS, EXPLODING_PIG, KILLING_MACHINE)
-SPECIAL_NAMES = {CHAINDOG: "Chaindog", RED_LOTUS: "Red Lotus", EXPLODING_PIG: "Exploding Pig",
-                 KILLING_MACHINE: "The Killing Machine"}
+SPECIAL_NAMES = {CHAINDOG: N_("Chaindog"), RED_LOTUS: N_("Red Lotus"),
+                 EXPLODING_PIG: N_("Exploding Pig"), KILLING_MACHINE: N_("The Killing Machine")}
 
 DECK_FILE = "data/deathtrap-deck.json"
 
@@ -87,7 +89,7 @@ class Pack:
         copies = {c["id"]: c["copies"] for c in deck["creatures"]}
         name.update(SPECIAL_NAMES)
         copies.update(dict.fromkeys(SPECIALS, 1))
-        return cls(MappingProxyType(name), MappingProxyType(value), MappingProxyType(copies),
+        return cls(Names(name), MappingProxyType(value), MappingProxyType(copies),
                    sum(copies.values()))
 
     def is_creature(self, card: str) -> bool:

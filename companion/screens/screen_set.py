@@ -18,7 +18,8 @@ from PIL import Image
 
 from companion import bundles
 from companion.games.base import Game
-from companion.screens.common import error_screen, scoreboard
+from companion.i18n import _
+from companion.screens.common import TABLE, error_screen, scoreboard
 
 
 class Controls(Protocol):
@@ -30,23 +31,28 @@ class Controls(Protocol):
 
     def error(self, seat: int) -> str | None: ...
 
+    def error_age(self, seat: int) -> float: ...
+
     def peeking(self, seat: int) -> bool: ...
 
 
 def table_image(game: Game, ui: Controls) -> Image.Image:
+    table_error = ui.error(TABLE)
+    if table_error is not None:
+        return error_screen(table_error, ui.error_age(TABLE))
     screens = bundles.get(game.name).screen_module()
     dial = ui.dial_shown()
     if dial is not None:
         return screens.dial_flow(dial)
     if ui.page == "scores":
-        return scoreboard("Scores", game.seats, game.totals())
+        return scoreboard(_("Scores"), game.seats, game.totals())
     return screens.table(game.view(None), game.seats)
 
 
 def seat_image(game: Game, ui: Controls, seat: int) -> Image.Image:
     message = ui.error(seat)
     if message is not None:
-        return error_screen(message)
+        return error_screen(message, ui.error_age(seat))
     return bundles.get(game.name).screen_module().seat(game.view(seat), game.seats,
                                                        ui.peeking(seat))
 
