@@ -161,7 +161,7 @@ class Deathtrap(Game):
         if self.options["pig_discard"] == "creature" and not self.pack.is_creature(discard):
             raise RuleViolation("pig", _("the Exploding Pig kills a monster: "
                                        "{card} is a special card")
-                                       .format(card=self.pack.name[discard]))
+                                       .format(card=self.pack.title(discard)))
         held = self.counts[seat]
         if held < 2:
             raise RuleViolation("pig", ngettext(
@@ -203,7 +203,7 @@ class Deathtrap(Game):
         creatures = sorted({card for card in cards if card not in WILDS},
                            key=lambda card: self.pack.value[card])
         if len(creatures) > 1:
-            names = " and ".join(self.pack.name[card] for card in creatures)
+            names = " and ".join(self.pack.title(card) for card in creatures)
             raise RuleViolation("set", _("a set is one creature type (plus wilds): {names} given")
                                          .format(names=names))
         self._check_copies(cards)
@@ -282,7 +282,7 @@ class Deathtrap(Game):
         for card in set(cards):
             copies, before = self.pack.copies[card], self.played.get(card, 0)
             if before + cards.count(card) > copies:
-                name = self.pack.name[card]
+                name = self.pack.title(card)
                 if copies == 1:
                     raise RuleViolation("copies", (
                         _("{card} was already played this round") if before
@@ -299,8 +299,8 @@ class Deathtrap(Game):
     def _set_label(self, creature: str | None, cards: list[str]) -> tuple[str, int]:
         """How players name a set, and its value (wilds alone: ``wilds_alone_value``)."""
         if creature is not None:
-            return self.pack.name[creature], self.pack.value[creature]
-        names = " and ".join(self.pack.name[card] for card in dict.fromkeys(cards))
+            return self.pack.title(creature), self.pack.value[creature]
+        names = " and ".join(self.pack.title(card) for card in dict.fromkeys(cards))
         return names, self.options["wilds_alone_value"]
 
     def _killing_machine(self, seat: int, cards: list[str]) -> None:

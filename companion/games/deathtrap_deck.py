@@ -18,7 +18,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from companion.i18n import N_, Names
+from companion.i18n import N_, translated
 
 CHAINDOG = "chaindog"
 RED_LOTUS = "red-lotus"
@@ -73,7 +73,8 @@ def check_deck(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Pack:
-    """Lookup tables of one pack: card id -> name, value (creatures only), copies.
+    """Lookup tables of one pack: card id -> name (as printed in English; ``title`` reads it
+    in the language drawn), value (creatures only), copies.
 
     Read-only (a frozen dataclass of read-only mappings): every copy of a game shares it."""
 
@@ -89,8 +90,12 @@ class Pack:
         copies = {c["id"]: c["copies"] for c in deck["creatures"]}
         name.update(SPECIAL_NAMES)
         copies.update(dict.fromkeys(SPECIALS, 1))
-        return cls(Names(name), MappingProxyType(value), MappingProxyType(copies),
+        return cls(MappingProxyType(name), MappingProxyType(value), MappingProxyType(copies),
                    sum(copies.values()))
+
+    def title(self, card: str) -> str:
+        """The card's name in the language being drawn."""
+        return translated(self.name[card])
 
     def is_creature(self, card: str) -> bool:
         return card in self.value

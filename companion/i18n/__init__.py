@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -121,20 +121,3 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalogue where it is defined; ``_`` translates it where it
     is shown (names kept in tables and data)."""
     return message
-
-
-class Names(Mapping[str, str]):
-    """A read-only table of names (id -> English name) read in the language being drawn: a
-    card's name from the deck data, looked up when a message or a screen needs it."""
-
-    def __init__(self, names: Mapping[str, str]) -> None:
-        self._names = dict(names)
-
-    def __getitem__(self, key: str) -> str:
-        return _(self._names[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
