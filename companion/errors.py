@@ -17,7 +17,9 @@ class RuleViolation(CompanionError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         self.message = message
-        super().__init__(f"{message} [rule: {rule}]")
+        from companion.i18n import _
+
+        super().__init__(_("{message} [rule: {rule}]").format(message=message, rule=rule))
 
 
 class EventError(CompanionError):

@@ -49,8 +49,7 @@ def test_the_toy_game_plays_through_the_daemon_the_screens_and_replay(tally, sto
     choose(daemon, 2)
     assert daemon.menu.title == "Who plays?"
     give(daemon, tap("encoder-switch:0"))  # "start"
-    game = daemon.table.game
-    assert daemon.table.header.game == "tally" and game.options["goal"] == 8
+    assert daemon.table.header.game == "tally" and daemon.table.game.options["goal"] == 8
 
     # Its own dial flow: three detents set 4 points, Ann's tap adds them.
     give(daemon, turn(3))

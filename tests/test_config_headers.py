@@ -93,6 +93,6 @@ def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path
     daemon = Daemon(store, screens=[MemoryScreen("table")])
     daemon.resume_or_offer()
     assert daemon.table is None and daemon.asks == "new game"
-    assert daemon.table_notice == "session 1 unreadable: companion check"
+    assert daemon.table_notice == "session 1 unreadable"
     daemon.start_game(Header("traps", ("Ann", "Bob"), 8))
     assert daemon.table is not None and daemon.table.id == 2

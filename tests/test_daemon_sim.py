@@ -148,14 +148,14 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, "   ,,1")  # Ann exposes T1
     first = daemon.table.id
-    type_keys(daemon, "h ,")  # manual entry; its last entry (a turn back) is "(new game)"
+    type_keys(daemon, "h ,,")  # manual entry; "(new game)" is two turns back, before "(language)"
     assert daemon.menu.entries[daemon.menu.cursor][0] == "(new game)"
     type_keys(daemon, " ")
     assert daemon.asks == "new game"
     type_keys(daemon, "u")  # thought better of it: back to the game, nothing stored
     assert daemon.menu is None and daemon.table.id == first
     assert len(daemon.table.session.entries) == 1
-    type_keys(daemon, "h , ")
+    type_keys(daemon, "h ,, ")
     menu = daemon.menu
     type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " " + " ")
     assert daemon.table.header.game == "deathtrap" and daemon.table.id != first

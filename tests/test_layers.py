@@ -14,14 +14,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 #: What each layer must not import (``companion.X``). The daemon, the commands, the game
 #: bundles and the web front join the layers and may import any of them.
 FORBIDDEN = {
+    "i18n": {"games", "table", "hardware", "vision", "screens", "daemon", "history", "commands",
+             "web", "bundles", "voice"},
     "games": {"table", "hardware", "vision", "screens", "daemon", "history", "commands", "web",
-              "bundles"},
-    "table": {"hardware", "vision", "screens", "daemon", "history", "commands", "web", "bundles"},
-    "screens": {"hardware", "vision", "table", "daemon", "history", "commands", "web"},
+              "bundles", "voice"},
+    "table": {"hardware", "vision", "screens", "daemon", "history", "commands", "web", "bundles",
+              "voice"},
+    "screens": {"hardware", "vision", "table", "daemon", "history", "commands", "web", "voice"},
     "hardware": {"games", "table", "vision", "screens", "daemon", "history", "commands", "web",
-                 "bundles"},
-    "vision": {"table", "hardware", "screens", "daemon", "history", "commands", "web"},
-    "history": {"hardware", "vision", "screens", "daemon", "web"},
+                 "bundles", "i18n", "voice"},
+    "vision": {"table", "hardware", "screens", "daemon", "history", "commands", "web", "voice"},
+    "history": {"hardware", "vision", "screens", "daemon", "web", "voice"},
+    "voice": {"table", "hardware", "vision", "screens", "daemon", "history", "commands", "web"},
 }
 
 

@@ -23,7 +23,7 @@ def test_deathtrap_table_asks_for_the_deal_then_the_pig_then_the_exchange() -> N
                 headline("Round 1/2", "Deal", "then press the dial: deal"))
     game.apply({"type": "deal"})
     assert same(deathtrap.table(game.view(None), SEATS),
-                headline("Round 1/2", "Exploding Pig", "its holder: press the dial, pig"))
+                headline("Round 1/2", "Exploding Pig", "holder: dial, pig"))
     seat = deathtrap.seat(game.view(0), SEATS, False)
     assert same(seat, deathtrap.seat({**game.view(0), "round": 3}, SEATS, False))  # not "1/2"
     view = {**game.view(None), "phase": "exchange"}

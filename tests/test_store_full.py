@@ -111,7 +111,7 @@ def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
     assert daemon.table is None and daemon.asks == "new game"
-    assert daemon.table_notice == "storage full: game not started"
+    assert daemon.table_notice == "storage full: no new game"
     assert len(store.sessions()) == count
     make_room(store)
     for _ in range(3):

@@ -65,7 +65,8 @@ def test_unit_is_a_watched_notify_service_with_its_directories_and_groups() -> N
     # lgpio needs a writable working directory (/ is read-only under ProtectSystem=strict).
     assert unit["WorkingDirectory"] == ["/var/lib/companion"]
     assert unit["ConfigurationDirectory"] == ["companion"]
-    assert set(unit["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "video", "dialout"}
+    assert set(unit["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "video", "dialout",
+                                                            "audio"}
     assert unit["ExecStart"] == [
         "/opt/companion/venv/bin/companion run --config /etc/companion/companion.toml"]
     for hardening in ("NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp"):

@@ -14,8 +14,8 @@ from companion.bundles.tricky import screens as tricky
 from companion.daemon.items import Fed
 from companion.errors import RuleViolation
 from companion.games import rumble_sim, tricky_sim
-from companion.screens.canvas import blank
-from companion.screens.common import final_place, headline, paragraph, placing, seat_header
+from companion.screens.canvas import FINE, blank
+from companion.screens.common import final_place, paragraph, placing, seat_header
 from companion.table import Header, TableStore
 
 TRAPS = Header("traps", ("Ann", "Bob", "Cy"), 3, {
@@ -50,13 +50,14 @@ def test_a_triggered_trap_is_told_on_the_table_and_in_full_on_the_victims_screen
     keys(daemon, " . . ")  # the trap dial: T2, trigger
     keys(daemon, ",2")  # one click, and Bob taps his button: it goes off on him
     assert daemon.table.session.in_force[-1]["type"] == "trigger"
-    assert shown(screens["table"]) == headline(
-        "T2: Falling Weight!", "Bob", "3 clicks of damage").tobytes()
+    assert shown(screens["table"]) == traps.sprung_table(
+        daemon.table.game.view(None)["sprung"], TRAPS.seats).tobytes()
+    assert daemon.table.game.view(None)["sprung"]["name"] == "Falling Weight"
     image = blank()
     pen = ImageDraw.Draw(image)
     box = seat_header(pen, "Bob", "0 XP")
     paragraph(pen, box, "Falling Weight: 3 clicks of damage. 3 clicks to the trigger "
-                        "(Dodge avoids); falls only once", largest=14)
+                        "(Dodge avoids); falls only once", largest=14, smallest=FINE)
     assert shown(screens["seat:1"]) == image.tobytes()
     assert shown(screens["seat:0"]) == before["seat:0"]  # nothing on the others' screens
     assert shown(screens["seat:2"]) == before["seat:2"]
@@ -80,7 +81,9 @@ def test_a_refused_event_keeps_the_trap_that_went_off_on_the_table(store):
 def final_seat(view_totals, seat, name, unit, score):
     image = blank()
     pen = ImageDraw.Draw(image)
-    final_place(pen, seat_header(pen, name, score), view_totals, seat, unit)
+    total = view_totals[seat]
+    final_place(pen, seat_header(pen, name, score), view_totals, seat,
+                f"game over: {total} {unit[:-1] if total == 1 and unit == 'points' else unit}")
     return image.tobytes()
 
 
@@ -97,7 +100,8 @@ def test_at_the_end_each_seat_reads_its_place_and_score(store, game):
     unit = "gold" if game == "tricky" else "points"
     unit_short = "gold" if game == "tricky" else "pts"
     for seat, name in enumerate(header.seats):
-        expected = final_seat(totals, seat, name, unit, f"{totals[seat]} {unit_short}")
+        short = unit_short[:-1] if totals[seat] == 1 and unit_short == "pts" else unit_short
+        expected = final_seat(totals, seat, name, unit, f"{totals[seat]} {short}")
         assert shown(screens[f"seat:{seat}"]) == expected
         module = tricky if game == "tricky" else rumble
         own = module.seat(daemon.table.game.view(seat), header.seats, False)

@@ -33,7 +33,7 @@ def test_a_miss_leaves_the_trap_armed_to_be_disarmed_as_normal():
     game = triggered_jaws()
     game.apply({"type": "counterattack", "seat": 1, "square": "T1", "damaged": False})
     assert game.view(None)["squares"]["T1"]["status"] == "triggered"
-    assert "stays armed" in game.view(None)["last"]
+    assert "still armed" in game.view(None)["last"]
     game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "slow", "dice": [4, 4]})
     assert game.totals() == [20, 0]  # 4 + 4 + 2 >= 10: the normal disarm earns the XP
 

@@ -320,11 +320,11 @@ def test_shockwave_defence_option(shockwave_defence, hits):
 def test_screen_lines_say_what_happened_and_keep_readings_private():
     g = game({"T1": ["start", SPIKED]})
     expose(g, 0, "T1", 1)
-    assert g.view(None)["last"] == "Ann exposed T1 (1 clicks)"
+    assert g.view(None)["last"] == "Ann exposed T1"
     assert g.view(0)["note"] == "T1 reads Spiked Pit: disarm 7, 10 XP"
     assert g.view(1)["note"] == ""
     disarm(g, 0, "T1", "quick", [3, 3])
-    assert g.view(None)["last"] == "Ann failed to disarm T1 (quick, 6 < 7): Spiked Pit, " \
-                                   "2 clicks of damage"
+    assert g.view(None)["last"] == "Ann failed to disarm T1: Spiked Pit"
+    assert g.view(None)["sprung"]["hurt"] == "2 clicks of damage"
     disarm(g, 1, "T1", "slow", [3, 3])
-    assert g.view(None)["last"] == "Bob disarmed T1 (slow, 8): +10 XP"
+    assert g.view(None)["last"] == "Bob disarmed T1: +10 XP"

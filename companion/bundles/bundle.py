@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from companion.errors import RuleViolation
 from companion.games.base import Game
+from companion.i18n import pgettext
 
 #: (event type, seat) a manual entry starts at; None where there is no guess.
 Expected = tuple[str | None, int | None]
@@ -125,8 +126,20 @@ class Bundle:
     table_play: str = ""
     #: What one step of a game's score track is called (plots: "after each round").
     step: str = "round"
+    #: What the voice says after an event, from the public views before and after it (None:
+    #: nothing): ``announce(before, after, seats) -> [sentences]``.
+    announce: Callable[[dict[str, Any], dict[str, Any], list[str]], list[str]] | None = None
     #: Where the bundle's words in each language will live (gettext catalogues).
     locale: str = ""
+    #: The game's name on one line of a menu (marked ``NP_("game", ...)``; translated where
+    #: it is shown); empty: the engine's title.
+    menu_title: str = ""
+
+    def title_line(self) -> str:
+        """The game's name for a menu line, in the language drawn (its whole title is in
+        ``companion rules``)."""
+        return pgettext("game", self.menu_title) if self.menu_title \
+            else self.engine_class().title
 
     def engine_class(self) -> type[Game]:
         return load(self.engine)
@@ -165,8 +178,9 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
     """The bundle of a package laid out as the built-in ones, ``companion/bundles/<game>/``:
     ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
     ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
-    ``art.py`` (``items``), ``play.py`` (the simulated table), and the engine's simulator
-    ``<engine module>_sim``. ``fields`` give the rest (or override these)."""
+    ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
+    and the engine's simulator ``<engine module>_sim``. ``fields`` give the rest (or override
+    these)."""
     name = package.rpartition(".")[2]
     found: dict[str, Any] = {"screens": f"{package}.screens"}
     if _has(f"{package}.entry"):
@@ -178,6 +192,8 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
         found["camera"] = Camera(f"{package}.camera:mapper")
     if _has(f"{package}.art"):
         found["art"] = f"{package}.art:items"
+    if _has(f"{package}.voice"):
+        found["announce"] = importlib.import_module(f"{package}.voice").announce
     if _has(f"{package}.play"):
         found["table_play"] = f"{package}.play"
     simulator = engine.partition(":")[0] + "_sim"

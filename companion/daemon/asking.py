@@ -15,7 +15,7 @@ from companion.daemon.items import Seen
 from companion.daemon.menus import Dialogue, Steps
 
 #: What an open dialogue decides.
-NEW_GAME_MENU, ENTRY, CONFIRM = "new game", "entry", "confirm"
+NEW_GAME_MENU, ENTRY, CONFIRM, LANGUAGE_MENU = "new game", "entry", "confirm", "language"
 #: Called with what a closed dialogue decided and whether it was completed (not left).
 Done = Callable[[Any, bool], None]
 
@@ -23,8 +23,8 @@ Done = Callable[[Any, bool], None]
 @dataclass(frozen=True)
 class MenuShown:
     """The open menu as the table shows it. ``asks``: what it decides (``"new game"``,
-    ``"entry"``, ``"confirm"``); ``seat``: the seat whose own screen shows it (a secret);
-    ``step``: how many menus the dialogue has shown before this one."""
+    ``"entry"``, ``"confirm"``, ``"language"``); ``seat``: the seat whose own screen shows
+    it (a secret); ``step``: how many menus the dialogue has shown before this one."""
 
     asks: str
     title: str

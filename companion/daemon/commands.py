@@ -25,8 +25,10 @@ from companion.daemon.sources import (
 )
 from companion.daemon.storelock import hold_store
 from companion.errors import CompanionError, ConfigError
+from companion.i18n.choice import LanguageChoice
 from companion.paths import default_db
 from companion.table import TableStore, read_log
+from companion.voice import speaker as voice
 
 if TYPE_CHECKING:  # the screens bring luma, Pillow and numpy: only ``run`` loads them
     from companion.daemon.displays import Screen, TerminalBoard
@@ -82,6 +84,19 @@ def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
     logger.handlers[:] = [handler]
     logger.setLevel(level.upper())
     logger.propagate = False
+
+
+
+def speaker(config: Config) -> voice.Speaker | None:
+    """The voice, if ``[voice] enabled``; without espeak-ng installed the table plays on
+    silent (and the log says what to install)."""
+    if not config.voice.enabled:
+        return None
+    if not voice.available():
+        logging.getLogger("companion.daemon").warning(
+            "[voice] enabled, but espeak-ng is not installed: sudo apt install espeak-ng")
+        return None
+    return voice.Speaker(speed=config.voice.speed)
 
 
 def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> list[Screen]:
@@ -161,6 +176,8 @@ def run_daemon(args: argparse.Namespace) -> int:
         daemon = Daemon(store, screens=screens(config, args.sim, board),
                         parts=daemon_parts, default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
+                        language=LanguageChoice(db, config.table.language),
+                        voice=speaker(config),
                         confirm_below=config.vision.confirm_below,
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,

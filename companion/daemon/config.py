@@ -24,6 +24,7 @@ from companion.daemon.camera import TableGeometry
 from companion.daemon.dialogues import seat_names
 from companion.errors import CompanionError, ConfigError, LogError
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
+from companion.i18n import LANGUAGES
 from companion.table.log import Header
 
 GAMES = bundles.names()
@@ -46,6 +47,8 @@ class TableConfig:
     db: str = ""  # empty: the state directory's table.db (companion.paths.default_db)
     game: str = field(default=DEFAULT_GAME, metadata=_choice(*GAMES))
     seats: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cy"])
+    #: what the screens (and the voice) speak; a choice made at the table overrides it
+    language: str = field(default="en", metadata=_choice(*LANGUAGES))
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,14 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """Spoken announcements through espeak-ng, in the table's language (off by default)."""
+
+    enabled: bool = False
+    speed: int = field(default=150, metadata=_range(80, 450))  # words per minute
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
@@ -134,6 +145,7 @@ class Config:
     vision: VisionConfig = field(default_factory=VisionConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     #: game name -> option overrides for new games (the ``[options.GAME]`` tables)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: overrides of the pin map (``[hardware]``, same shape as hardware/pinmap.toml)

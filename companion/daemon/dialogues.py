@@ -17,6 +17,8 @@ from companion.daemon.menus import Menu, Steps
 from companion.daemon.vocabulary import Words
 from companion.errors import RuleViolation
 from companion.games.base import Field, Game
+from companion.i18n import LANGUAGES, NAMES, _, current, ngettext
+from companion.i18n.names import event_word, field_word
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
 
@@ -33,6 +35,8 @@ LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz-'01234567
 #: Chosen instead of an event type: leave this game unfinished (it stays in the store) and
 #: pick a new one.
 NEW_GAME = object()
+#: Chosen instead of a game or an event type: the table's language.
+LANGUAGE = object()
 
 
 def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
@@ -47,7 +51,7 @@ def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
     while len(names) < count:
         number += 1
         if f"Seat {number}" not in names:
-            names.append(f"Seat {number}")
+            names.append(f"Seat {number}")  # a name stored in the log: not translated
     return tuple(names)
 
 
@@ -56,11 +60,15 @@ def new_game(default_game: str, default_seats: Sequence[str],
     """Pick the game, the number of seats, then who sits where (``known``: the players of
     earlier games, the most recent first); a fresh random seed is drawn."""
     games = sorted(bundles.names(), key=lambda name: name != default_game)
-    name = yield Menu("New game", [(bundles.get(g).engine_class().title, g) for g in games])
+    name = yield Menu(_("New game"), [*((bundles.get(g).title_line(), g) for g in games),
+                                      (_("(language)"), LANGUAGE)])
+    if name is LANGUAGE:
+        return LANGUAGE
     cls = bundles.get(name).engine_class()
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
-    menu = Menu(f"Seats: {cls.title}", [(str(n), n) for n in counts])  # cut at the end
+    menu = Menu(bundles.get(name).title_line(),
+                [(ngettext("{n} seat", "{n} seats", n).format(n=n), n) for n in counts])
     menu.cursor = preferred - cls.min_seats
     count = yield menu
     names = yield from who_plays(seat_names(default_seats, count), known)
@@ -71,7 +79,7 @@ def who_plays(names: Sequence[str], known: Sequence[str]) -> Steps:
     """The seats' names: "start" (first, so one press keeps them), or a seat to rename."""
     names = list(names)
     while True:
-        seat = yield Menu("Who plays?", [("start", START),
+        seat = yield Menu(_("Who plays?"), [(_("start"), START),
                                          *((f"{i + 1}: {name}", i) for i, name in
                                            enumerate(names))])
         if seat is START:
@@ -83,7 +91,7 @@ def pick_player(names: Sequence[str], seat: int, known: Sequence[str]) -> Steps:
     """A known player not at another seat, or a name typed letter by letter."""
     others = {name.casefold() for i, name in enumerate(names) if i != seat}
     free = [name for name in known if name.casefold() not in others]
-    chosen = yield Menu(f"Seat {seat + 1}: who?", [("(type a name)", TYPE),
+    chosen = yield Menu(_("Seat {n}: who?").format(n=seat + 1), [(_("(type a name)"), TYPE),
                                                    *((name, name) for name in free)])
     if chosen is not TYPE:
         return chosen
@@ -95,16 +103,16 @@ def pick_player(names: Sequence[str], seat: int, known: Sequence[str]) -> Steps:
 
 def type_name(taken: set[str]) -> Steps:
     """A name spelt with the dial: letters, "(delete)", "(done)"; a known name is not two."""
-    typed, title = "", "Name: _"
+    typed, title = "", _("Name: {typed}_").format(typed="")
     last: Any = LETTERS[0]
     while True:
-        menu = Menu(title, [("(done)", DONE), ("(delete)", DELETE),
+        menu = Menu(title, [(_("(done)"), DONE), (_("(delete)"), DELETE),
                             *((letter, letter) for letter in LETTERS)])
         menu.cursor = [value for _, value in menu.entries].index(last)
         picked = yield menu
         if picked is DONE:
             if typed.strip().casefold() in taken:
-                title = f"{typed.strip()}: taken"
+                title = _("{name}: taken").format(name=typed.strip())
                 continue
             return typed.strip()
         if picked is DELETE:
@@ -112,12 +120,21 @@ def type_name(taken: set[str]) -> Steps:
         elif len(typed) < MAX_NAME:
             typed += picked
         last = picked
-        title = f"Name: {typed}_"
+        title = _("Name: {typed}_").format(typed=typed)
+
+
+def choose_language() -> Steps:
+    """A menu of the languages, each in its own words, the table's first; returns the one
+    picked."""
+    languages = sorted(LANGUAGES, key=lambda lang: lang != current())
+    picked = yield Menu(_("Language"), [(NAMES[lang], lang) for lang in languages])
+    return picked
 
 
 def confirm(description: str) -> Steps:
     """Yes or no for an event the camera is unsure of; returns True for yes."""
-    answer = yield Menu(f"Seen: {description}?", [("yes, record it", True), ("no", False)])
+    answer = yield Menu(_("Seen: {what}?").format(what=description),
+                        [(_("yes, record it"), True), (_("no"), False)])
     return answer
 
 
@@ -131,9 +148,9 @@ def field_entries(words: Words, key: str, spec: Field, item: bool = False
         # Names as the seats' own screens show them (an index would count from 0).
         return [(name, i) for i, name in enumerate(game.seats)]
     if spec.choices is not None:
-        return [(str(choice), choice) for choice in spec.choices]
+        return [(field_word(str(choice)), choice) for choice in spec.choices]
     if bool in kinds:
-        return [("no", False), ("yes", True)]
+        return [(_("no"), False), (_("yes"), True)]
     if int in kinds:
         low = spec.minimum if spec.minimum is not None else 0
         high = min(spec.maximum if spec.maximum is not None else low + 40, low + 40)
@@ -143,7 +160,7 @@ def field_entries(words: Words, key: str, spec: Field, item: bool = False
 
 def at(menu: Menu, value: Any) -> Menu:
     """``menu`` with its cursor on the entry of ``value`` (where it was if none has it)."""
-    for index, (_, entry) in enumerate(menu.entries):
+    for index, (_label, entry) in enumerate(menu.entries):
         if entry is value or (type(entry) is type(value) and entry == value):
             menu.cursor = index
             break
@@ -160,15 +177,18 @@ def _pick_list(words: Words, kind: str, key: str, spec: Field, seat: int | None 
     items = field_entries(words, key, spec, item=True)
     while True:
         names = ", ".join(words.display(key, value) for value in chosen)
-        head = ("(leave out)", LEAVE_OUT) if not chosen and not spec.required else ("(done)", DONE)
-        tail = [(f"(remove {words.display(key, chosen[-1])})", REMOVE)] if chosen else []
-        title = hint or (f"{key}: {names}" if chosen else f"{kind}: {key}")
+        head = (_("(leave out)"), LEAVE_OUT) if not chosen and not spec.required \
+            else (_("(done)"), DONE)
+        tail = [(_("(remove {name})").format(name=words.display(key, chosen[-1])), REMOVE)] \
+            if chosen else []
+        title = hint or (f"{field_word(key)}: {names}" if chosen
+                         else f"{event_word(kind)}: {field_word(key)}")
         menu = Menu(title, [head, *items, *tail], seat=seat)
         # The cursor stays on the item just picked: a pair is two presses.
         value = yield at(menu, chosen[-1]) if chosen else menu
         hint = ""
         if value is DONE and not chosen:
-            hint = f"{key}: pick one first"
+            hint = _("{field}: pick one first").format(field=field_word(key))
             continue
         if value is DONE:
             return chosen
@@ -202,10 +222,11 @@ def manual_entry(game: Game, seat: int | None = None,
     """
     bundle, words = bundles.get(game.name), Words(game)
     next_kind, next_seat = bundle.expected_entry(game)
-    kind = yield at(Menu("Enter by hand", [*((name, name) for name in game.EVENTS),
-                                           ("(new game)", NEW_GAME)]), next_kind)
-    if kind is NEW_GAME:
-        return NEW_GAME
+    kind = yield at(Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),
+                                              (_("(new game)"), NEW_GAME),
+                                              (_("(language)"), LANGUAGE)]), next_kind)
+    if kind is NEW_GAME or kind is LANGUAGE:
+        return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
     # Fields after ``seat`` that may be the seat's secret (Rumble's secret characters,
@@ -222,10 +243,10 @@ def manual_entry(game: Game, seat: int | None = None,
         else:
             entries = field_entries(words, key, spec)
             if not spec.required:
-                entries = [("(leave out)", LEAVE_OUT), *entries]
+                entries = [(_("(leave out)"), LEAVE_OUT), *entries]
             if not entries:
                 continue
-            menu = Menu(f"{kind}: {key}", entries, seat=owner)
+            menu = Menu(f"{event_word(kind)}: {field_word(key)}", entries, seat=owner)
             if key in SEAT_KEYS and next_seat is not None and kind == next_kind:
                 at(menu, next_seat)
             value = yield menu

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from companion.screens.canvas import HEIGHT, SMALLEST, WIDTH, blank, fit_text, font, title_bar
+from companion.screens.canvas import (
+    HEIGHT,
+    SMALLEST,
+    WIDTH,
+    blank,
+    cut,
+    fit_text,
+    font,
+    title_bar,
+)
 
 #: Height of the notice bar at the bottom of a screen.
 NOTICE_HEIGHT = SMALLEST + 2
@@ -39,7 +48,8 @@ def draw(page: Page) -> Image.Image:
         y = top + index * line_height
         if y + line_height > bottom:
             break
-        pen.text((left + 1, y), line, font=font(SMALLEST), fill=1)
+        pen.text((left + 1, y), cut(pen, line, WIDTH - left - 2, SMALLEST), font=font(SMALLEST),
+                 fill=1)
     return image
 
 

@@ -18,6 +18,7 @@ from companion.daemon.asking import MenuShown
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Supervisor, describe
 from companion.daemon.ui import TableUI
+from companion.i18n import _
 from companion.screens.canvas import blank
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
@@ -58,12 +59,13 @@ class Presenter:
         if menu is not None and menu.seat is not None and table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images[f"seat:{menu.seat}"] = draw(Page(menu.title, menu.lines))
-            images["table"] = draw(Page("Enter by hand", (
-                f"{table.header.seats[menu.seat]}: on your", "own screen, with the dial")))
+            images["table"] = draw(Page(_("Enter by hand"), (
+                _("{player}: on your").format(player=table.header.seats[menu.seat]),
+                _("own screen, with the dial"))))
         elif menu is not None:
             images["table"] = draw(Page(menu.title, menu.lines))
         elif table is None:
-            images["table"] = draw(Page("Dungeon Table", ("starting...",)))
+            images["table"] = draw(Page(_("Dungeon Table"), (_("starting..."),)))
         images["table"] = with_notice(images["table"], failure or self.notice)
         if "table" in failures:
             # The table screen is out: the seats' screens carry the news instead.
@@ -75,7 +77,7 @@ class Presenter:
                 ) -> dict[str, Image.Image]:
         """Show every changed image; a screen that does not answer is reported and retried,
         and the others are drawn again to carry the notice. The images shown."""
-        for _ in range(len(self.screens) + 1):  # each failure takes a screen out
+        for _attempt in range(len(self.screens) + 1):  # each failure takes a screen out
             images = self.images(table, ui, menu)
             if self._show(images):
                 break

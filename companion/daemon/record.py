@@ -18,12 +18,16 @@ from typing import Any
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import Fed
 from companion.daemon.presenter import Presenter
-from companion.daemon.ui import TableUI
+from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
+from companion.i18n import _, current
+from companion.i18n.names import event_word, field_word
 from companion.table import StoredSession
 from companion.table.faults import StorageFull, StoreError
+from companion.voice.announce import announcements
+from companion.voice.speaker import Speaker
 
 log = logging.getLogger("companion.daemon")
 
@@ -35,9 +39,9 @@ def now_iso() -> str:
 def storage_notice(error: CompanionError, what: str) -> str:
     """The table screen's few words for a write the store refused."""
     if isinstance(error, StorageFull):
-        return f"storage full: {what}"
+        return _("storage full: {what}").format(what=what)
     if isinstance(error, StoreError):
-        return f"store error: {what}"
+        return _("store error: {what}").format(what=what)
     return f"{what}: {error}"
 
 
@@ -55,28 +59,28 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     seat = event.get("seat")
     if not seats:
         return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
-    kind = str(event.get("type")).replace("_", " ")
+    kind = event_word(str(event.get("type")))
     if isinstance(seat, int) and 0 <= seat < len(seats):
-        return f"{kind} by {seats[seat]}"
+        return _("{event} by {player}").format(event=kind, player=seats[seat])
     return kind
 
 
 def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
     its name (all of it lies open on the table)."""
-    words, named = [str(event.get("type"))], Words(game)
+    words, named = [event_word(str(event.get("type")))], Words(game)
     for key, value in event.items():
         if key in ("type", "t", "seat") or value is False:
             continue
         if value is True:  # Rumble's chest carried along
-            words.append(f"with the {key.replace('_', ' ')}")
+            words.append(_("with the {what}").format(what=field_word(key)))
             continue
         values = value if isinstance(value, list) else [value]
         shown = ", ".join(named.display(key, item) for item in values)
-        words.append(f"to {shown}" if key == "to" else shown)
+        words.append(_("to {room}").format(room=shown) if key == "to" else shown)
     seat = event.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(game.seats):
-        words.append(f"by {game.seats[seat]}")
+        words.append(_("by {player}").format(player=game.seats[seat]))
     return " ".join(words)
 
 
@@ -90,12 +94,15 @@ class Playing:
 
 
 class Recorder:
-    """Checks and stores events; a refusal is shown on the screens, never raised."""
+    """Checks and stores events; a refusal is shown on the screens, never raised. With a
+    ``voice``, each accepted event is announced from the public views before and after it."""
 
-    def __init__(self, playing: Playing, presenter: Presenter, clock: Any) -> None:
+    def __init__(self, playing: Playing, presenter: Presenter, clock: Any,
+                 voice: Speaker | None = None) -> None:
         self.playing = playing
         self.presenter = presenter
         self.clock = clock
+        self.voice = voice  # spoken announcements, from the public views only
         self.stored = 0  # events stored by this run
 
     def append(self, event: dict[str, Any]) -> int | None:
@@ -103,17 +110,25 @@ class Recorder:
         if table is None:
             return None
         withdrawn = table.session.in_force[-1:] if event.get("type") == "undo" else []
+        before = self.public_view()
         try:
             seq = table.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
-        self.accepted(event, seq)
+        self.accepted(event, seq, before)
         if withdrawn:  # the whole table sees what the long press took back
-            self.presenter.tell(f"undone: {event_in_words(withdrawn[0], table.header.seats)}")
+            self.presenter.tell(_("undone: {event}").format(
+                event=event_in_words(withdrawn[0], table.header.seats)))
         return seq
 
-    def accepted(self, event: Mapping[str, Any], seq: int) -> None:
+    def public_view(self) -> dict[str, Any] | None:
+        """The public view before an event, when the voice will compare it with the next."""
+        table = self.playing.table
+        return table.game.view(None) if self.voice is not None and table is not None else None
+
+    def accepted(self, event: Mapping[str, Any], seq: int,
+                 before: Mapping[str, Any] | None = None) -> None:
         assert self.playing.table is not None
         self.stored += 1
         self.presenter.clear()
@@ -121,6 +136,17 @@ class Recorder:
         game = self.playing.table.game
         if game.finished:
             log.info("game over: totals %s", game.totals())
+        if before is not None:
+            self.announce(before)
+
+    def announce(self, before: Mapping[str, Any]) -> None:
+        """Say what changed in the public view (never a seat's view: nothing secret)."""
+        table = self.playing.table
+        assert table is not None and self.voice is not None
+        words = announcements(table.header.game, dict(before), table.game.view(None),
+                              list(table.header.seats))
+        if words:
+            self.voice.say(". ".join(words), current())
 
     def refused(self, event: Mapping[str, Any], error: CompanionError) -> None:
         # Even the rule that refused a seat's action can tell that seat's secret (no trap under
@@ -128,17 +154,20 @@ class Recorder:
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
         if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
             log.warning("not stored: %s (%s)", event_in_words(event), error)
-            self.presenter.tell(storage_notice(error, "not recorded"), passes=False)
+            self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
         seat, table = event.get("seat"), self.playing.table
         if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
             log.info("refused %s", event_in_words(event))
-            self.presenter.tell(f"refused: see {table.header.seats[seat]}")  # its own screen
+            self.presenter.tell(_("refused: see {player}").format(  # its own screen
+                player=table.header.seats[seat]))
             self.playing.ui.refused(seat, str(error), self.clock())
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
-            self.presenter.tell(f"refused: {rule}")
+            # No seat's secret in it: the whole table reads why, on the table screen.
+            self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
+                                    else str(error), self.clock())
 
     def fed(self, fed: Fed) -> CompanionError | None:
         """Store one event of a fed log; the error that must stop the daemon, if any (the
@@ -146,11 +175,12 @@ class Recorder:
         try:
             if self.playing.table is None:
                 raise LogError(fed.line, "no session to feed into")
+            before = self.public_view()
             fed.seq = self.playing.table.append(fed.event)
-            self.accepted(fed.event, fed.seq)
+            self.accepted(fed.event, fed.seq, before)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)
-            self.presenter.tell(storage_notice(error, "not recorded"), passes=False)
+            self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
             fed.error = error
         except CompanionError as error:
             fed.error = LogError(fed.line, str(error))

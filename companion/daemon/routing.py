@@ -15,12 +15,14 @@ from typing import Any
 
 from companion.daemon.asking import CONFIRM, ENTRY, Asking
 from companion.daemon.camera import SceneSeen
-from companion.daemon.dialogues import NEW_GAME, Refused, confirm, manual_entry
+from companion.daemon.dialogues import LANGUAGE, NEW_GAME, Refused, confirm, manual_entry
 from companion.daemon.items import Seen
 from companion.daemon.record import Playing, Recorder, event_in_words, now_iso, sighting_in_words
 from companion.daemon.sessions import Sessions
+from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
+from companion.i18n import _
 
 log = logging.getLogger("companion.daemon")
 
@@ -90,7 +92,8 @@ class Router:
         refusal = flow.check(table.game)
         if refusal is not None:
             log.info("refused early (%s)", refusal.rule)
-            self.presenter.tell(f"refused: {refusal.message}")
+            # Public: the whole table reads why, on the table screen.
+            self.playing.ui.refused(TABLE, refusal.message, self.clock())
 
     def on_menu(self, kind: str) -> None:
         if kind == "press":
@@ -123,7 +126,8 @@ class Router:
         self.next_confirmation()
 
     def entered(self, decided: Any, completed: bool) -> None:
-        """A manual entry closed: store the event, tell its refusal, or a new game."""
+        """A manual entry closed: store the event, tell its refusal, a new game or the
+        language."""
         table = self.playing.table
         if not completed:
             return
@@ -131,6 +135,8 @@ class Router:
             log.info("a new game asked for: session %s left unfinished",
                      table.id if table else None)
             self.sessions.offer_new_game()
+        elif decided is LANGUAGE:
+            self.sessions.ask_language()
         elif isinstance(decided, Refused):
             self.recorder.refused(decided.event, decided.error)
         else:
@@ -165,7 +171,8 @@ class Router:
             proposals = reader.read(seen.scene, table.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
-            self.presenter.tell(f"camera: {error}")
+            # What the camera saw lies open on the table: the whole table reads it.
+            self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
             return
         for proposal in proposals:
             self.on_seen(proposal)

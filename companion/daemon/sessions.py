@@ -8,13 +8,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.daemon.asking import NEW_GAME_MENU, Asking
+from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, Asking
 from companion.daemon.camera import SceneReader, TableGeometry
-from companion.daemon.dialogues import new_game
+from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
 from companion.daemon.presenter import Presenter
 from companion.daemon.record import Playing, storage_notice
 from companion.daemon.ui import TableUI
 from companion.errors import CompanionError, LogError
+from companion.i18n import _, use
+from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
 from companion.table.faults import StoreDamaged
 
@@ -35,12 +37,13 @@ class NewGames:
 
 class Sessions:
     def __init__(self, store: TableStore, playing: Playing, asking: Asking,
-                 presenter: Presenter, settings: NewGames) -> None:
+                 presenter: Presenter, settings: NewGames, language: LanguageChoice) -> None:
         self.store = store
         self.playing = playing
         self.asking = asking
         self.presenter = presenter
         self.settings = settings
+        self.language = language  # where the language chosen at the table is kept
 
     def status(self) -> str:
         table = self.playing.table
@@ -59,7 +62,7 @@ class Sessions:
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
-            self.presenter.tell(f"session {latest} unreadable: companion check", passes=False)
+            self.presenter.tell(_("session {n} unreadable").format(n=latest), passes=False)
             return
         self.play(table)
         log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
@@ -78,10 +81,32 @@ class Sessions:
     def chosen(self, header: Header | None, completed: bool) -> None:
         """The new-game menu closed: start the game, or offer the menu again if there is
         nothing else to show."""
-        if completed and header is not None:
+        if completed and header is LANGUAGE:
+            self.ask_language()
+        elif completed and header is not None:
             self.start_game(header)
         elif self.playing.table is None:
             self.offer_new_game()
+
+    def ask_language(self) -> None:
+        """The language menu (from the new-game menu or a manual entry's)."""
+        self.asking.ask(LANGUAGE_MENU, choose_language(), self.language_chosen)
+
+    def language_chosen(self, lang: str | None, completed: bool) -> None:
+        if completed and lang is not None:
+            self.set_language(lang)
+        if self.playing.table is None:
+            self.offer_new_game()  # back to the new-game menu, in the language chosen
+
+    def set_language(self, lang: str) -> None:
+        """Every screen in ``lang`` from the next redraw; kept for the next start. The game
+        is read again from the store, so the words it keeps (the latest event's) are too."""
+        use(lang)
+        self.language.save(lang)
+        log.info("language: %s", lang)
+        table = self.playing.table
+        if table is not None:
+            self.play(self.store.open_session(table.id))
 
     def play(self, table: StoredSession) -> None:
         """Play ``table`` from now on (a resumed, new or fed session)."""
@@ -98,7 +123,7 @@ class Sessions:
         except CompanionError as error:  # a full disk: the menu again, to try once there is room
             log.warning("new game not started: %s", error)
             self.offer_new_game()
-            self.presenter.tell(storage_notice(error, "game not started"), passes=False)
+            self.presenter.tell(storage_notice(error, _("no new game")), passes=False)
             return
         self.play(table)
         log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))

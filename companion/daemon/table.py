@@ -34,7 +34,10 @@ from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
+from companion.i18n import DEFAULT, use
+from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
+from companion.voice.speaker import Speaker
 
 __all__ = ["MENU", "SWITCH", "TICK", "Daemon"]
 log = logging.getLogger("companion.daemon")
@@ -47,6 +50,8 @@ class Daemon:
 
     ``screens`` and ``parts`` are started (and retried when they fail) by a Supervisor;
     ``run`` returns the exit code. A fed log's illegal event raises LogError from ``run``.
+    ``language``: where the table's language is kept (the config's, or the one chosen at the
+    table); ``voice``: spoken announcements of the public views (None: silent).
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
@@ -57,6 +62,7 @@ class Daemon:
                  peek_timeout_s: float = 5.0, watching: bool = False,
                  geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
+                 language: LanguageChoice | None = None, voice: Speaker | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -67,11 +73,15 @@ class Daemon:
         settings = NewGames(default_game or bundles.bundles()[0].name, list(default_seats),
                             dict(options or {}), peek_timeout_s, watching,
                             geometry or TableGeometry())
+        self.language = language or LanguageChoice(None, DEFAULT)
+        use(self.language.load())
+        self.voice = voice
         self._playing, self._asking = Playing(), Asking()
         self._presenter = Presenter(screens, self.supervisor, clock)
         self.screens = self._presenter.screens  # by name: what each one shows
-        self._recorder = Recorder(self._playing, self._presenter, clock)
-        self._sessions = Sessions(store, self._playing, self._asking, self._presenter, settings)
+        self._recorder = Recorder(self._playing, self._presenter, clock, voice)
+        self._sessions = Sessions(store, self._playing, self._asking, self._presenter, settings,
+                                  self.language)
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below)
         self.stopping = False
@@ -98,7 +108,8 @@ class Daemon:
 
     @property
     def asks(self) -> str:
-        """What the open menu decides: "new game", "entry", "confirm" ("" when none)."""
+        """What the open menu decides: "new game", "entry", "confirm", "language" ("" when
+        none)."""
         return self._asking.purpose
 
     @property
@@ -148,6 +159,9 @@ class Daemon:
     def use_table(self, table: StoredSession) -> None:  # play it from now on
         self._sessions.play(table)
 
+    def set_language(self, lang: str) -> None:  # as the language menu does: every screen
+        self._sessions.set_language(lang)
+
     def run(self) -> int:
         self.supervisor.start_all(self.clock())
         if self.table is None and not self._asking.open:
@@ -173,6 +187,8 @@ class Daemon:
         finally:
             self.notifier.stopping()
             self.supervisor.stop_all()
+            if self.voice is not None:
+                self.voice.close()
             log.info("stopped (%d events stored by this run)", self.stored)
         if self.error is not None:
             raise self.error

@@ -27,6 +27,8 @@ from typing import Any
 from companion import bundles
 from companion.errors import OptionError
 from companion.hardware.events import InputEvent
+from companion.screens.common import PAGE_SECONDS, error_pages
+from companion.screens.common import TABLE as TABLE  # the table screen's key in errors
 
 ERROR_SECONDS = 5.0
 
@@ -50,6 +52,8 @@ class TableUI:
         self.error_s = error_s
         self.peeks: dict[int, float] = {}  # seat -> when the peek began
         self.errors: dict[int, tuple[str, float]] = {}  # seat -> (message, shown until)
+        self.since: dict[int, float] = {}  # seat -> when its error came
+        self.now = 0.0  # the time of the latest tick
         self.page = "play"
         self.dial: bundles.Flow | None = None
         self._held: set[int] = set()
@@ -63,6 +67,10 @@ class TableUI:
         shown = self.errors.get(seat)
         return shown[0] if shown else None
 
+    def error_age(self, seat: int) -> float:
+        """Seconds the seat's error has been shown (its long message turns pages)."""
+        return max(0.0, self.now - self.since.get(seat, self.now))
+
     def dial_shown(self) -> dict[str, Any] | None:
         return self.dial.shown() if self.dial else None
 
@@ -73,10 +81,13 @@ class TableUI:
 
     def refused(self, seat: int, message: str, now: float) -> None:
         """Show why an action was refused, on the screen of the seat that made it."""
-        self.errors[seat] = (message, now + self.error_s)
+        pages = error_pages(message)  # each page of a long one is shown for a while
+        self.errors[seat] = (message, now + max(self.error_s, pages * PAGE_SECONDS))
+        self.since[seat] = now
 
     def tick(self, now: float) -> None:
         """End peeks and errors whose time is up."""
+        self.now = now
         for seat, began in list(self.peeks.items()):
             if now - began >= self.peek_timeout_s:
                 del self.peeks[seat]

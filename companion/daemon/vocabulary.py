@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import bundles
 from companion.games.base import Game
+from companion.i18n import _
 
 #: Fields that hold a seat's number: shown as the seat's name.
 SEAT_FIELDS = ("seat", "active", "dealer", "lead")
@@ -44,7 +45,10 @@ class Words:
             return str(value)
         named = self.names.get(value)
         if named:
-            return named
+            return _(named)
         if key in self.bundle.as_printed:
             return value
-        return value.replace("-", " ").title()
+        stem, _dash, number = value.rpartition("-")
+        if stem and number.isdigit():
+            return f"{_(stem.replace('-', ' ').title())} {number}"  # green-4: "Green 4"
+        return _(value.replace("-", " ").title())

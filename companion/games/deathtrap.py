@@ -30,8 +30,9 @@ from companion.games.deathtrap_deck import (
     check_deck,
     default_deck,
 )
+from companion.i18n import N_, _, ngettext
 
-TITLES = ("The Big Hero", "The Hero", "The Wimp", "The Total Wimp")
+TITLES = (N_("The Big Hero"), N_("The Hero"), N_("The Wimp"), N_("The Total Wimp"))
 
 
 class Deathtrap(Game):
@@ -112,10 +113,12 @@ class Deathtrap(Game):
 
     def on_deal(self, event: dict[str, Any]) -> None:
         if self.phase == "over":
-            raise RuleViolation("rounds", f"the game is over: all {self.round} rounds were played")
+            raise RuleViolation("rounds", _("the game is over: all {round} rounds were played")
+                                            .format(round=self.round))
         if self.phase in ("pig", "play"):
-            raise RuleViolation("deal", f"round {self.round} is still being played: it ends "
+            raise RuleViolation("deal", _("round {round} is still being played: it ends "
                                         "when only one player holds cards")
+                                        .format(round=self.round))
         seats = len(self.seats)
         if "dealer" in event:
             dealer = event["dealer"]
@@ -126,11 +129,12 @@ class Deathtrap(Game):
         if "counts" in event:
             counts = list(event["counts"])
             if len(counts) != seats:
-                raise RuleViolation("deal", f"counts: {seats} hand counts needed (one per seat), "
-                                            f"{len(counts)} given")
+                raise RuleViolation("deal", _("counts: {seats} hand counts needed (one per seat), "
+                                            "{count} given").format(seats=seats, count=len(counts)))
             if sum(counts) != self.pack.size:
-                raise RuleViolation("deal", f"the counts add up to {sum(counts)} cards, the "
-                                            f"whole pack of {self.pack.size} is dealt")
+                raise RuleViolation("deal", _("the counts add up to {counts} cards, the "
+                                            "whole pack of {size} is dealt")
+                                            .format(counts=sum(counts), size=self.pack.size))
         else:
             counts = dealt_counts(self.pack.size, seats, dealer)
         self.round += 1
@@ -146,20 +150,24 @@ class Deathtrap(Game):
     def on_pig(self, event: dict[str, Any]) -> None:
         seat, discard = event["seat"], event["discard"]
         if self.phase == "play":
-            raise RuleViolation("pig", f"the Exploding Pig was already played this round "
-                                       f"(by {self.seats[self.pig['seat']] if self.pig else '?'})")
+            raise RuleViolation("pig", _("the Exploding Pig was already played this round "
+                                       "(by {pig})")
+                                       .format(pig=self.seats[self.pig["seat"]] if self.pig
+                                               else "?"))
         self._check_round_open()
         self._check_known(discard, "discard")
         if discard == EXPLODING_PIG:
-            raise RuleViolation("pig", "the Exploding Pig discards one other card with it")
+            raise RuleViolation("pig", _("the Exploding Pig discards one other card with it"))
         if self.options["pig_discard"] == "creature" and not self.pack.is_creature(discard):
-            raise RuleViolation("pig", f"the Exploding Pig kills a monster: "
-                                       f"{self.pack.name[discard]} is a special card")
+            raise RuleViolation("pig", _("the Exploding Pig kills a monster: "
+                                       "{card} is a special card")
+                                       .format(card=self.pack.title(discard)))
         held = self.counts[seat]
         if held < 2:
-            raise RuleViolation("pig", f"{self.seats[seat]} holds {held} "
-                                       f"card{'s' * (held != 1)}: the "
-                                       "Exploding Pig and one more card are needed")
+            raise RuleViolation("pig", ngettext(
+                "{player} holds {n} card: the Exploding Pig and one more card are needed",
+                "{player} holds {n} cards: the Exploding Pig and one more card are needed",
+                held).format(player=self.seats[seat], n=held))
         self._check_copies([EXPLODING_PIG, discard])
         lead = event.get("lead")
         self._discard(seat, [EXPLODING_PIG, discard])
@@ -177,17 +185,17 @@ class Deathtrap(Game):
     def on_play(self, event: dict[str, Any]) -> None:
         seat, cards = event["seat"], event["cards"]
         if self.phase == "pig":
-            raise RuleViolation("pig-first", "the Exploding Pig opens the round: its holder "
-                                             "plays it before any set")
+            raise RuleViolation("pig-first", _("the Exploding Pig opens the round: its holder "
+                                             "plays it before any set"))
         self._check_round_open()
         if not cards:
-            raise RuleViolation("set", "a play needs at least one card")
+            raise RuleViolation("set", _("a play needs at least one card"))
         for card in cards:
             self._check_known(card, "cards")
         self._check_holds(seat, len(cards))
         if EXPLODING_PIG in cards:
-            raise RuleViolation("pig", "the Exploding Pig is played only before the first hand "
-                                       "(a pig event)")
+            raise RuleViolation("pig", _("the Exploding Pig is played only before the first hand "
+                                       "(a pig event)"))
         if KILLING_MACHINE in cards:
             self._killing_machine(seat, cards)
             return
@@ -195,21 +203,26 @@ class Deathtrap(Game):
         creatures = sorted({card for card in cards if card not in WILDS},
                            key=lambda card: self.pack.value[card])
         if len(creatures) > 1:
-            names = " and ".join(self.pack.name[card] for card in creatures)
-            raise RuleViolation("set", f"a set is one creature type (plus wilds): {names} given")
+            names = " and ".join(self.pack.title(card) for card in creatures)
+            raise RuleViolation("set", _("a set is one creature type (plus wilds): {names} given")
+                                         .format(names=names))
         self._check_copies(cards)
         label, value = self._set_label(creatures[0] if creatures else None, cards)
         beaten = self.to_beat
         if beaten is not None:
             needed = len(beaten["cards"])
             if len(cards) != needed:
-                raise RuleViolation("same-count", f"{needed} card{'s' * (needed != 1)} needed, "
-                                                  f"{len(cards)} given")
+                raise RuleViolation("same-count", ngettext(
+                    "{n} card needed, {given} given", "{n} cards needed, {given} given",
+                    needed).format(n=needed, given=len(cards)))
             if value < beaten["value"] or (value == beaten["value"]
                                            and not self.options["equal_beats"]):
-                why = ": equal never beats" if value == beaten["value"] else ""
-                raise RuleViolation("follow-higher", f"{label} ({value}) does not beat "
-                                                     f"{beaten['name']} ({beaten['value']}){why}")
+                why = _(": equal never beats") if value == beaten["value"] else ""
+                raise RuleViolation("follow-higher", _("{label} ({value}) does not beat "
+                                                     "{name} ({value2}){why}")
+                                                     .format(label=label, value=value,
+                                                             name=beaten["name"],
+                                                             value2=beaten["value"], why=why))
         self.to_beat = dict(seat=seat, cards=list(cards), value=value, name=label)
         self.last = dict(seat=seat, action="set", cards=list(cards))
         if not self.options["pass_locks_out"]:
@@ -221,14 +234,14 @@ class Deathtrap(Game):
     def on_pass(self, event: dict[str, Any]) -> None:
         seat = event["seat"]
         if self.phase == "pig":
-            raise RuleViolation("pig-first", "the Exploding Pig opens the round: nothing is "
-                                             "played or passed before it")
+            raise RuleViolation("pig-first", _("the Exploding Pig opens the round: nothing is "
+                                             "played or passed before it"))
         self._check_round_open()
         self._check_holds(seat, 0)
         self._check_turn(seat)
         if self.to_beat is None:
-            raise RuleViolation("lead", f"{self.seats[seat]} leads this hand and must play a set: "
-                                        "only followers may pass")
+            raise RuleViolation("lead", _("{player} leads this hand and must play a set: "
+                                        "only followers may pass").format(player=self.seats[seat]))
         self.passed.append(seat)
         self.last = dict(seat=seat, action="pass", cards=[])
         self._next_turn(seat)
@@ -237,10 +250,11 @@ class Deathtrap(Game):
 
     def _check_round_open(self) -> None:
         if self.phase == "over":
-            raise RuleViolation("rounds", f"the game is over: all {self.round} rounds were played")
+            raise RuleViolation("rounds", _("the game is over: all {round} rounds were played")
+                                            .format(round=self.round))
         if self.phase in ("deal", "exchange"):
-            raise RuleViolation("deal", f"no round in progress: a deal starts round "
-                                        f"{self.round + 1}")
+            raise RuleViolation("deal", _("no round in progress: a deal starts round "
+                                        "{round}").format(round=self.round + 1))
 
     def _check_known(self, card: str, field: str) -> None:
         if not self.pack.known(card):
@@ -250,43 +264,48 @@ class Deathtrap(Game):
     def _check_holds(self, seat: int, needed: int) -> None:
         held = self.counts[seat]
         if held == 0:
-            raise RuleViolation("hand-count", f"{self.seats[seat]} has no cards left")
+            raise RuleViolation("hand-count", _("{player} has no cards left")
+                                                .format(player=self.seats[seat]))
         if needed > held:
-            raise RuleViolation("hand-count", f"{self.seats[seat]} holds {held} "
-                                              f"card{'s' * (held != 1)}, {needed} given")
+            raise RuleViolation("hand-count", ngettext(
+                "{player} holds {n} card, {given} given", "{player} holds {n} cards, {given} given",
+                held).format(player=self.seats[seat], n=held, given=needed))
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise RuleViolation("turn", f"it is {self.seats[self.turn]}'s turn, "
-                                        f"not {self.seats[seat]}'s"
-                                if self.turn is not None else "it is nobody's turn")
+            raise RuleViolation("turn", _("it is {player}'s turn, not {other}'s").format(
+                player=self.seats[self.turn], other=self.seats[seat])
+                                if self.turn is not None else _("it is nobody's turn"))
 
     def _check_copies(self, cards: list[str]) -> None:
         """The pack holds only so many of each card: more means a misread or a wrong event."""
         for card in set(cards):
             copies, before = self.pack.copies[card], self.played.get(card, 0)
             if before + cards.count(card) > copies:
-                name = self.pack.name[card]
+                name = self.pack.title(card)
                 if copies == 1:
-                    raise RuleViolation("copies", f"{name} was already played this round"
-                                        if before else f"the pack has only 1 {name}")
-                raise RuleViolation("copies", f"the pack has {copies} {name} card"
-                                              f"{'s' * (copies != 1)}, {before} already "
-                                              f"played this round: {cards.count(card)} more "
-                                              "cannot be")
+                    raise RuleViolation("copies", (
+                        _("{card} was already played this round") if before
+                        else _("the pack has only 1 {card}")).format(card=name))
+                raise RuleViolation("copies", ngettext(
+                    "the pack has {n} {card} card, {before} already played this round: "
+                    "{more} more cannot be",
+                    "the pack has {n} {card} cards, {before} already played this round: "
+                    "{more} more cannot be", copies).format(
+                        n=copies, card=name, before=before, more=cards.count(card)))
 
     # --- what happens ------------------------------------------------------------------
 
     def _set_label(self, creature: str | None, cards: list[str]) -> tuple[str, int]:
         """How players name a set, and its value (wilds alone: ``wilds_alone_value``)."""
         if creature is not None:
-            return self.pack.name[creature], self.pack.value[creature]
-        names = " and ".join(self.pack.name[card] for card in dict.fromkeys(cards))
+            return self.pack.title(creature), self.pack.value[creature]
+        names = " and ".join(self.pack.title(card) for card in dict.fromkeys(cards))
         return names, self.options["wilds_alone_value"]
 
     def _killing_machine(self, seat: int, cards: list[str]) -> None:
         if len(cards) > 1:
-            raise RuleViolation("killing-machine", "The Killing Machine is played alone")
+            raise RuleViolation("killing-machine", _("The Killing Machine is played alone"))
         self._check_copies(cards)
         self._discard(seat, cards)
         self.last = dict(seat=seat, action="killing-machine", cards=list(cards))
@@ -392,11 +411,13 @@ class Deathtrap(Game):
         if give is None:
             return None
         count, other = give["count"], self.seats[give["to"]]
-        cards = f"card{'s' * (count != 1)}"
         if give["cards"] == "highest":
-            which = "highest creature card" if count == 1 else f"{count} highest creature cards"
-            return f"Give your {which} to {other}, then take {count} back"
-        return f"Take {count} {cards} from {other}, give back any {count}"
+            return ngettext("Give your highest creature card to {player}, then take 1 back",
+                            "Give your {n} highest creature cards to {player}, then take {n} "
+                            "back", count).format(n=count, player=other)
+        return ngettext("Take {n} card from {player}, give back any {n}",
+                        "Take {n} cards from {player}, give back any {n}",
+                        count).format(n=count, player=other)
 
     def referee_view(self) -> dict[str, Any]:
         state = self.view(None)

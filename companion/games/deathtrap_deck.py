@@ -18,14 +18,16 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from companion.i18n import N_, translated
+
 CHAINDOG = "chaindog"
 RED_LOTUS = "red-lotus"
 EXPLODING_PIG = "exploding-pig"
 KILLING_MACHINE = "killing-machine"
 WILDS = (CHAINDOG, RED_LOTUS)
 SPECIALS = (CHAINDOG, RED_LOTUS, EXPLODING_PIG, KILLING_MACHINE)
-SPECIAL_NAMES = {CHAINDOG: "Chaindog", RED_LOTUS: "Red Lotus", EXPLODING_PIG: "Exploding Pig",
-                 KILLING_MACHINE: "The Killing Machine"}
+SPECIAL_NAMES = {CHAINDOG: N_("Chaindog"), RED_LOTUS: N_("Red Lotus"),
+                 EXPLODING_PIG: N_("Exploding Pig"), KILLING_MACHINE: N_("The Killing Machine")}
 
 DECK_FILE = "data/deathtrap-deck.json"
 
@@ -71,7 +73,8 @@ def check_deck(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Pack:
-    """Lookup tables of one pack: card id -> name, value (creatures only), copies.
+    """Lookup tables of one pack: card id -> name (as printed in English; ``title`` reads it
+    in the language drawn), value (creatures only), copies.
 
     Read-only (a frozen dataclass of read-only mappings): every copy of a game shares it."""
 
@@ -89,6 +92,10 @@ class Pack:
         copies.update(dict.fromkeys(SPECIALS, 1))
         return cls(MappingProxyType(name), MappingProxyType(value), MappingProxyType(copies),
                    sum(copies.values()))
+
+    def title(self, card: str) -> str:
+        """The card's name in the language being drawn."""
+        return translated(self.name[card])
 
     def is_creature(self, card: str) -> bool:
         return card in self.value

@@ -33,6 +33,7 @@ from companion.games.rumble_data import (
     doors_of,
     start_placement,
 )
+from companion.i18n import _, pgettext
 
 PLAY, REVEAL, OVER = "play", "reveal", "over"
 SECRETS_PER_SEAT = 2
@@ -41,7 +42,7 @@ ACTIONS = ("move", "fight", "escape")
 
 
 def _name(character: str) -> str:
-    return NAMES.get(character, character)
+    return _(NAMES.get(character, character))
 
 
 class Rumble(Game):
@@ -129,8 +130,8 @@ class Rumble(Game):
 
     def on_start(self, event: dict[str, Any]) -> None:
         if self.adventure > 0 or self.actions > 0:
-            raise RuleViolation("start", "the first player is chosen before the first action "
-                                "of adventure 1; later adventures start with the fewest points")
+            raise RuleViolation("start", _("the first player is chosen before the first action "
+                                "of adventure 1; later adventures start with the fewest points"))
         self.turn = self.starters[0] = event["seat"]
 
     def on_secrets(self, event: dict[str, Any]) -> None:
@@ -156,32 +157,34 @@ class Rumble(Game):
 
     def _over_refusal(self) -> RuleViolation | None:
         if self.finished:
-            return RuleViolation("game-over", f"the game is over: all {len(self.scores)} "
-                                 "adventures are scored")
+            return RuleViolation("game-over", _("the game is over: all {count} "
+                                 "adventures are scored").format(count=len(self.scores)))
         return None
 
     def _secrets_refusal(self, seat: int, characters: list[str]) -> RuleViolation | None:
         number = self.adventure + 1
         if self.phase == PLAY and self.actions > 0:
             if self.options["deal_secrets"]:
-                return RuleViolation("secrets-timing", f"the secret characters of adventure "
-                                     f"{number} were fixed at its first action; give them "
-                                     "before an adventure's first action")
-            return RuleViolation("secrets-timing", "reveal secret characters when the adventure "
+                return RuleViolation("secrets-timing", _("the secret characters of adventure "
+                                     "{number} were fixed at its first action; give them "
+                                     "before an adventure's first action").format(number=number))
+            return RuleViolation("secrets-timing", _("reveal secret characters when the adventure "
                                  "ends (one character left), or give them before its first "
-                                 "action")
+                                 "action"))
         if self.secrets[self.adventure][seat] is not None:
-            return RuleViolation("secrets-once", f"{self.seats[seat]} has already given secret "
-                                 f"characters for adventure {number}; undo to correct them")
+            return RuleViolation("secrets-once", _("{player} has already given secret "
+                                 "characters for adventure {number}; undo to correct them")
+                                 .format(player=self.seats[seat], number=number))
         if len(characters) != SECRETS_PER_SEAT:
-            return RuleViolation("secrets-count", f"each seat has exactly {SECRETS_PER_SEAT} "
-                                 f"secret characters, got {len(characters)}")
+            return RuleViolation("secrets-count", _("each seat has exactly {n} "
+                                 "secret characters, got {count}")
+                                 .format(n=SECRETS_PER_SEAT, count=len(characters)))
         for character in characters:
             if character not in self.start_rooms:
                 return self._unknown(character)
         if characters[0] == characters[1]:
-            return RuleViolation("secrets-count", "the two secret characters must be different, "
-                                 f"got {_name(characters[0])} twice")
+            return RuleViolation("secrets-count", _("the two secret characters must be different, "
+                                 "got {character} twice").format(character=_name(characters[0])))
         if self.phase != REVEAL:
             # Told in private before play: naming a clash here would tell this seat another
             # seat's token. The clash holds up the first action instead, naming nothing.
@@ -189,21 +192,24 @@ class Rumble(Game):
         taken = {c for pair in self.secrets[self.adventure] if pair for c in pair}
         for character in characters:
             if character in taken:
-                return RuleViolation("secrets-taken", f"{_name(character)} is already another "
-                                     f"seat's secret character in adventure {number}: each "
+                return RuleViolation("secrets-taken", _("{character} is already another "
+                                     "seat's secret character in adventure {number}: each "
                                      "token is held by one seat")
+                                     .format(character=_name(character), number=number))
         return None
 
     def _unknown(self, character: str) -> RuleViolation:
-        return RuleViolation("unknown-character", f"there is no character '{character}' "
-                             f"(characters: {', '.join(self.start_rooms)})")
+        return RuleViolation("unknown-character", _("there is no character '{character}' "
+                             "(characters: {characters})")
+                             .format(character=character, characters=', '.join(self.start_rooms)))
 
     def _room_of(self, character: str) -> str | RuleViolation:
         if character not in self.start_rooms:
             return self._unknown(character)
         if character not in self.positions:
-            return RuleViolation("left", f"{_name(character)} has already left the dungeon "
-                                 f"in adventure {self.adventure + 1}")
+            return RuleViolation("left", _("{character} has already left the dungeon "
+                                 "in adventure {adventure}")
+                                 .format(character=_name(character), adventure=self.adventure + 1))
         return self.positions[character]
 
     def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
@@ -227,21 +233,25 @@ class Rumble(Game):
             return self._over_refusal()
         if self.phase == REVEAL:
             waiting = ", ".join(self.seats[s] for s in self.waiting_for())
-            return RuleViolation("reveal", f"adventure {self.adventure + 1} is over: waiting "
-                                 f"for the secret characters of {waiting}")
+            return RuleViolation("reveal", _("adventure {adventure} is over: waiting "
+                                 "for the secret characters of {waiting}")
+                                 .format(adventure=self.adventure + 1, waiting=waiting))
         if seat != self.turn:
             assert self.turn is not None
-            return RuleViolation("turn", f"it is {self.seats[self.turn]}'s turn, "
-                                 f"not {self.seats[seat]}'s")
+            return RuleViolation("turn", _("it is {player}'s turn, "
+                                 "not {player2}'s")
+                                 .format(player=self.seats[self.turn], player2=self.seats[seat]))
         missing = self.waiting_for()
         if missing:
-            return RuleViolation("secrets-missing", f"{', '.join(self.seats[s] for s in missing)} "
+            return RuleViolation("secrets-missing", _("{missing} "
                                  "must give secret characters first (or undo the secrets "
                                  "given, and the companion deals them all)")
+                                 .format(missing=', '.join(self.seats[s] for s in missing)))
         if self.actions == 0 and self._tokens_clash():
-            return RuleViolation("secrets-taken", "two seats gave the same secret character "
-                                 f"for adventure {self.adventure + 1}: each seat checks its "
+            return RuleViolation("secrets-taken", _("two seats gave the same secret character "
+                                 "for adventure {adventure}: each seat checks its "
                                  "tokens, then undo the wrong secrets and give them again")
+                                 .format(adventure=self.adventure + 1))
         return None
 
     def _tokens_clash(self) -> bool:
@@ -254,20 +264,24 @@ class Rumble(Game):
         if isinstance(room, RuleViolation):
             return room
         if to not in self.doors:
-            return RuleViolation("unknown-room", f"there is no room '{to}' on the map "
-                                 f"(rooms: {', '.join(self.doors)})")
+            return RuleViolation("unknown-room", _("there is no room '{to}' on the map "
+                                 "(rooms: {rooms})").format(to=to, rooms=', '.join(self.doors)))
         if to not in self.doors[room]:
-            return RuleViolation("door", f"no door leads from {room} to {to}: doors from "
-                                 f"{room} lead to {', '.join(self.doors[room])}")
+            return RuleViolation("door", _("no door leads from {room} to {to}: doors from "
+                                 "{room} lead to {room2}")
+                                 .format(room=room, to=to, room2=', '.join(self.doors[room])))
         if event.get("chest", False):
             if self.chest is None:
-                return RuleViolation("chest", "the chest has already left the dungeon")
+                return RuleViolation("chest", _("the chest has already left the dungeon"))
             if self.chest != room:
-                return RuleViolation("chest", f"the chest is in {self.chest}, not with "
-                                     f"{_name(character)} in {room}")
+                return RuleViolation("chest", _("the chest is in {chest}, not with "
+                                     "{character} in {room}")
+                                     .format(chest=self.chest, character=_name(character),
+                                             room=room))
         elif crowds[room] > 1:
-            return RuleViolation("alone", f"{_name(character)} is not alone in {room}: only a "
+            return RuleViolation("alone", _("{character} is not alone in {room}: only a "
                                  "lone character moves, unless it takes the chest along")
+                                 .format(character=_name(character), room=room))
         return None
 
     def _fight_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
@@ -276,8 +290,9 @@ class Rumble(Game):
         if isinstance(room, RuleViolation):
             return room
         if crowds[room] < 2:
-            return RuleViolation("fight", f"{_name(victim)} is alone in {room}: a fight needs "
+            return RuleViolation("fight", _("{character} is alone in {room}: a fight needs "
                                  "two or more characters in the room")
+                                 .format(character=_name(victim), room=room))
         return None
 
     def _escape_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
@@ -287,12 +302,14 @@ class Rumble(Game):
             return room
         entry = self.options["map"]["entry"]
         if room != entry:
-            return RuleViolation("escape-entry", f"{_name(character)} is in {room}: only from "
-                                 f"the entry room {entry} can a character escape")
+            return RuleViolation("escape-entry", _("{character} is in {room}: only from "
+                                 "the entry room {entry} can a character escape")
+                                 .format(character=_name(character), room=room, entry=entry))
         if self.chest != entry:
             where = f"in {self.chest}" if self.chest else "gone"
-            return RuleViolation("escape-chest", f"the chest is {where}, not in the entry "
-                                 f"{entry}: a character escapes only with the chest")
+            return RuleViolation("escape-chest", _("the chest is {where}, not in the entry "
+                                 "{entry}: a character escapes only with the chest")
+                                 .format(where=where, entry=entry))
         return None
 
     # --- what happens ----------------------------------------------------------------
@@ -462,16 +479,16 @@ class Rumble(Game):
 
     def _prompt(self, seat: int) -> str:
         if self.phase == OVER:
-            return "Game over"
+            return pgettext("text", "Game over")
         if seat in self.waiting_for():
-            return "Reveal your 2 secret characters" if self.phase == REVEAL \
-                else "Give your 2 secret characters"
+            return pgettext("text", "Reveal your 2 secret characters") if self.phase == REVEAL \
+                else pgettext("text", "Give your 2 secret characters")
         if self.phase == REVEAL:
-            return "Waiting for the others' secret characters"
+            return pgettext("text", "Waiting for the others' secret characters")
         if seat == self.turn:
-            return "Your turn: move, fight or escape"
+            return pgettext("text", "Your turn: move, fight or escape")
         assert self.turn is not None
-        return f"{self.seats[self.turn]}'s turn"
+        return pgettext("text", "{player}'s turn").format(player=self.seats[self.turn])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         state = self._public()

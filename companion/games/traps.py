@@ -41,6 +41,7 @@ from companion.games.traps_moves import (
     passage_triggers,
     shockwave_triggers,
 )
+from companion.i18n import _, ngettext, translated
 
 #: Square statuses as docs/table-log.md names them.
 HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
@@ -201,12 +202,15 @@ class Traps(Game):
     def _disarm_status_refusal(self, square: str) -> RuleViolation | None:
         """A disarm the square's public status already rules out (hidden, disarmed, clear)."""
         refusals = {
-            HIDDEN: ("disarm-unexposed", f"{square} has not been exposed: expose it first"),
-            DISARMED: ("disarm-disarmed", f"{square} is disarmed already"),
-            CLEAR: ("disarm-clear", f"{square} is clear terrain: there is no trap to disarm"),
+            HIDDEN: ("disarm-unexposed", _("{square} has not been exposed: expose it first")),
+            DISARMED: ("disarm-disarmed", _("{square} is disarmed already")),
+            CLEAR: ("disarm-clear", _("{square} is clear terrain: there is no trap to disarm")),
         }
         status = self.squares[square]["status"]
-        return RuleViolation(*refusals[status]) if status in refusals else None
+        if status not in refusals:
+            return None
+        rule, message = refusals[status]
+        return RuleViolation(rule, message.format(square=square))
 
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         # Only the square's public status: the dial's reading must not decide it early.
@@ -221,8 +225,10 @@ class Traps(Game):
     def _square(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         square = event["square"]
         if square not in self.squares:
-            raise RuleViolation("unknown-square", f"there is no trap square {square!r} "
-                                                  f"(squares: {', '.join(self.squares)})")
+            raise RuleViolation("unknown-square", _("there is no trap square {square!r} "
+                                                  "(squares: {squares})")
+                                                  .format(square=square,
+                                                          squares=", ".join(self.squares)))
         return square, self.squares[square]
 
     def _reading(self, square: str) -> str | dict[str, Any]:
@@ -234,13 +240,15 @@ class Traps(Game):
     def _clicks(self, event: dict[str, Any], action: str) -> int:
         if "clicks" in event:
             if event["clicks"] < 1:
-                raise RuleViolation(f"{action}-clicks", f"the dial turns at least 1 click "
-                                                        f"counter-clockwise, got {event['clicks']}")
+                raise RuleViolation(f"{action}-clicks", _("the dial turns at least 1 click "
+                                                        "counter-clockwise, got {clicks}")
+                                                        .format(clicks=event['clicks']))
             return event["clicks"]
         if self.options["companion_rolls"]:
             return self._roll("clicks")
-        raise RuleViolation(f"{action}-clicks", f"to {action} {event['square']} give clicks: "
-                                                f"the d6 rolled to turn its dial")
+        raise RuleViolation(f"{action}-clicks", _("to {action} {square} give clicks: "
+                                                "the d6 rolled to turn its dial")
+                                                .format(action=action, square=event['square']))
 
     def _turn(self, square: str, seat: int, clicks: int) -> None:
         """The expose procedure: turn the dial; the seat alone reads where it lands."""
@@ -257,18 +265,20 @@ class Traps(Game):
                   ) -> dict[str, Any]:
         """A reading as a screen shows it."""
         if reading == "x":
-            return {"trap": None, "name": "X", "effect": "No trap: clear terrain for the game"}
+            return {"trap": None, "name": "X", "effect": _("No trap: clear terrain for the game")}
         trap = self._trap(reading)
         base, variable = parse_disarm(reading["disarm"])
-        return {"trap": reading["trap"], "name": trap["name"], "effect": trap["effect"],
+        return {"trap": reading["trap"], "name": translated(trap["name"]),
+                "effect": translated(trap["effect"]),
                 "damage": trap["damage"], "disarm": reading["disarm"],
                 "disarm_now": fixed if variable else base, "xp": reading["xp"]}
 
     def _reading_text(self, square: str, reading: str | dict[str, Any]) -> str:
         if reading == "x":
-            return f"{square} reads X: no trap"
+            return _("{square} reads X: no trap").format(square=square)
         shown = self._describe(reading)
-        return f"{square} reads {shown['name']}: disarm {shown['disarm']}, {shown['xp']} XP"
+        return _("{square} reads {trap}: disarm {disarm}, {xp} XP").format(
+            square=square, trap=shown["name"], disarm=shown["disarm"], xp=shown["xp"])
 
     # --- events ----------------------------------------------------------------------
 
@@ -277,21 +287,23 @@ class Traps(Game):
         square, state = self._square(event)
         seat = event["seat"]
         refusals = {
-            DISARMED: ("expose-disarmed", f"{square} is disarmed: its dial stays at the "
-                                          f"disarmed mark"),
-            CLEAR: ("expose-clear", f"{square} is clear terrain for the rest of the game"),
-            TRIGGERED: ("expose-triggered", f"{square} has been triggered: its trap is "
-                                            f"already on every screen"),
+            DISARMED: ("expose-disarmed", _("{square} is disarmed: its dial stays at the "
+                                            "disarmed mark")),
+            CLEAR: ("expose-clear", _("{square} is clear terrain for the rest of the game")),
+            TRIGGERED: ("expose-triggered", _("{square} has been triggered: its trap is "
+                                              "already on every screen")),
         }
         if state["status"] in refusals:
-            raise RuleViolation(*refusals[state["status"]])
+            rule, message = refusals[state["status"]]
+            raise RuleViolation(rule, message.format(square=square))
         clicks = self._clicks(event, "expose")
         self._turn(square, seat, clicks)
         reading = self._reading(square)
         shown_clear = reading == "x" and self.options["reveal_exposed_x"]
         state["status"] = CLEAR if shown_clear else EXPOSED
-        self.last = f"{self._who(seat)} exposed {square} ({clicks} clicks)" + (
-            ": X, clear terrain" if shown_clear else "")
+        self.last = (_("{player} exposed {square}: X, clear terrain") if shown_clear
+                     else _("{player} exposed {square}")).format(player=self._who(seat),
+                                                                 square=square)
         self.note = {"seat": seat, "text": self._reading_text(square, reading)}
 
     def on_trigger(self, event: dict[str, Any]) -> None:
@@ -299,29 +311,33 @@ class Traps(Game):
         square, state = self._square(event)
         seat = event["seat"]
         if state["status"] == DISARMED:
-            raise RuleViolation("trigger-disarmed", f"{square} is disarmed: figures pass it "
-                                                    f"safely")
+            raise RuleViolation("trigger-disarmed", _("{square} is disarmed: figures pass it "
+                                                    "safely").format(square=square))
         if state["status"] == CLEAR:
-            raise RuleViolation("trigger-clear", f"{square} is clear terrain for the rest of "
-                                                 f"the game")
+            raise RuleViolation("trigger-clear", _("{square} is clear terrain for the rest of "
+                                                 "the game").format(square=square))
         if state["status"] == HIDDEN:
             self._turn(square, seat, self._clicks(event, "trigger"))
         elif "clicks" in event:
-            raise RuleViolation("trigger-clicks", f"{square} was exposed already: a trigger "
-                                                  f"does not turn its dial, leave out clicks")
+            raise RuleViolation("trigger-clicks", _("{square} was exposed already: a trigger "
+                                                  "does not turn its dial, leave out clicks")
+                                                  .format(square=square))
         reading = self._reading(square)
         if reading == "x":
             state["status"] = CLEAR
-            self.last = f"{self._who(seat)} triggered {square}: X, clear terrain for the game"
+            self.last = _("{player} triggered {square}: X, clear").format(
+                player=self._who(seat), square=square)
             self.note = {"seat": None, "text": ""}
             return
         trap = self._trap(reading)
         if state["status"] == TRIGGERED and trap["triggers_once"]:
-            raise RuleViolation("trigger-once", f"the {trap['name']} on {square} triggers "
-                                                f"only once and already has")
-        self._spring(square, seat, "triggered")
+            raise RuleViolation("trigger-once", _("the {trap} on {square} triggers "
+                                                "only once and already has")
+                                                .format(trap=translated(trap["name"]),
+                                                        square=square))
+        self._spring(square, seat, _("{player} triggered {square}: {trap}"))
 
-    def _spring(self, square: str, seat: int, how: str, roll: str = "") -> None:
+    def _spring(self, square: str, seat: int, how: str) -> None:
         """The trap goes off on ``seat``: public on every screen from now on."""
         state = self.squares[square]
         trap = self._trap(self._reading(square))
@@ -333,12 +349,15 @@ class Traps(Game):
         state["triggers"].append({"seat": seat, "damage": damage})
         state["status"] = TRIGGERED
         state["figure_gone"] = False
-        hurt = (f"{damage} clicks of damage" if damage else
-                "imprisoned" if trap["imprisons"] else trap["effect"])
-        self.last = f"{self._who(seat)} {how} {square}{roll}: {trap['name']}, {hurt}"
+        name = translated(trap["name"])
+        # A damage of "1d6" (rolled at the table) reads as a plural.
+        count = damage if isinstance(damage, int) else 2
+        hurt = (ngettext("{n} click of damage", "{n} clicks of damage", count).format(n=damage)
+                if damage else _("imprisoned") if trap["imprisons"] else _("no direct damage"))
+        self.last = how.format(player=self._who(seat), square=square, trap=name)
         self.note = {"seat": None, "text": ""}
-        self.sprung = {"square": square, "seat": seat, "name": trap["name"], "hurt": hurt,
-                       "effect": trap["effect"]}
+        self.sprung = {"square": square, "seat": seat, "name": name, "hurt": hurt,
+                       "effect": translated(trap["effect"])}
 
     def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
         state = self.squares[square]
@@ -347,30 +366,32 @@ class Traps(Game):
         given = "variable_die" in event
         if state["status"] == TRIGGERED and trap["triggered_disarm"] is not None:
             if given:
-                raise RuleViolation("variable-die", f"the triggered {trap['name']} has a fixed "
-                                                    f"disarm number: leave out variable_die")
+                raise RuleViolation("variable-die", _("the triggered {trap} has a fixed "
+                                                    "disarm number: leave out variable_die")
+                                                    .format(trap=trap['name']))
             return trap["triggered_disarm"]
         base, variable = parse_disarm(reading["disarm"])
         if not variable:
             if given:
-                raise RuleViolation("variable-die", f"{square}'s disarm number is not variable: "
-                                                    f"leave out variable_die")
+                raise RuleViolation("variable-die", _("{square}'s disarm number is not variable: "
+                                                    "leave out variable_die").format(square=square))
             return base
         key = str(state["position"])
         keep = self.options["variable_disarm_fixed"]
         if keep and key in state["fixed_disarm"]:
             if given:
-                raise RuleViolation("variable-die", f"{square}'s variable disarm number was "
-                                                    f"fixed at the first attempt: leave out "
-                                                    f"variable_die")
+                raise RuleViolation("variable-die", _("{square}'s variable disarm number was "
+                                                    "fixed at the first attempt: leave out "
+                                                    "variable_die").format(square=square))
             return state["fixed_disarm"][key]
         if given:
             die = check_dice([event["variable_die"]], 1, "variable-die", "variable_die")[0]
         elif self.options["companion_rolls"]:
             die = self._roll("variable")
         else:
-            raise RuleViolation("variable-die", f"{square} has a variable disarm number: the "
-                                                f"first attempt needs variable_die (1d6)")
+            raise RuleViolation("variable-die", _("{square} has a variable disarm number: the "
+                                                "first attempt needs variable_die (1d6)")
+                                                .format(square=square))
         if keep:
             state["fixed_disarm"][key] = base + die
         return base + die
@@ -386,22 +407,25 @@ class Traps(Game):
                 and state["read_by"].get(str(seat)) != state["position"]):
             # Decided on public facts only (who turned the dial how far): any answer that
             # looked at the reading would tell this seat, and the table, what it hides.
-            raise RuleViolation("disarm-unread", f"{self._who(seat)} has not read {square} "
-                                                 f"where its dial is now: expose it first")
+            raise RuleViolation("disarm-unread", _("{player} has not read {square} "
+                                                 "where its dial is now: expose it first")
+                                                 .format(player=self._who(seat), square=square))
         reading = self._reading(square)
         if reading == "x":
-            raise RuleViolation("disarm-no-trap", f"there is no trap on {square} to disarm")
+            raise RuleViolation("disarm-no-trap", _("there is no trap on {square} to disarm")
+                                                    .format(square=square))
         trap = self._trap(reading)
         if state["status"] == TRIGGERED and not trap["disarm_after_trigger"]:
-            raise RuleViolation("trap-spent", f"the {trap['name']} on {square} has gone off "
-                                              f"for good: there is nothing left to disarm")
+            raise RuleViolation("trap-spent", _("the {trap} on {square} has gone off "
+                                              "for good: there is nothing left to disarm")
+                                              .format(trap=translated(trap["name"]), square=square))
         if "dice" in event:
             dice = check_dice(event["dice"], 2, "disarm-dice", "a disarm")
         elif self.options["companion_rolls"]:
             dice = [self._roll("die-1"), self._roll("die-2")]
         else:
-            raise RuleViolation("disarm-dice", "a disarm needs dice: the two six-sided dice "
-                                               "rolled (or turn on companion_rolls)")
+            raise RuleViolation("disarm-dice", _("a disarm needs dice: the two six-sided dice "
+                                               "rolled (or turn on companion_rolls)"))
         number = self._disarm_number(square, event)
         total = sum(dice) + (self.options["slow_disarm_bonus"] if mode == "slow" else 0)
         who = self._who(seat)
@@ -412,16 +436,17 @@ class Traps(Game):
             state["status"] = DISARMED
             state["disarmed_by"] = seat
             state["released"], state["prisoner"] = state["prisoner"], None
-            freed = (f"; {self._who(state['released'])} is free"
+            freed = (_("; {player} is free").format(player=self._who(state["released"]))
                      if state["released"] is not None else "")
-            self.last = f"{who} disarmed {square} ({mode}, {total}): +{reading['xp']} XP{freed}"
+            self.last = _("{player} disarmed {square}: +{xp} XP").format(
+                player=who, square=square, xp=reading["xp"]) + freed
             self.note = {"seat": None, "text": ""}
         elif state["status"] == TRIGGERED and trap["triggers_once"]:
-            self.last = (f"{who} failed to disarm {square} ({mode}, {total} < {number}): "
-                         f"the {trap['name']} stays")
+            self.last = _("{player} failed to disarm {square}: {total} < {number}").format(
+                player=who, square=square, total=total, number=number)
             self.note = {"seat": None, "text": ""}
         else:
-            self._spring(square, seat, "failed to disarm", f" ({mode}, {total} < {number})")
+            self._spring(square, seat, _("{player} failed to disarm {square}: {trap}"))
 
     def on_counterattack(self, event: dict[str, Any]) -> None:
         """A counterattack on a triggered Jaws of Doom: damage disarms it without XP; a miss
@@ -430,35 +455,38 @@ class Traps(Game):
         square, state = self._square(event)
         reading = self._reading(square) if state["status"] == TRIGGERED else None
         if not isinstance(reading, Mapping) or reading["trap"] != "jaws-of-doom":
-            raise RuleViolation("counterattack-jaws", f"only a triggered Jaws of Doom can be "
-                                                      f"counterattacked, not {square}")
+            raise RuleViolation("counterattack-jaws", _("only a triggered Jaws of Doom can be "
+                                                      "counterattacked, not {square}")
+                                                      .format(square=square))
         if state["figure_gone"]:
-            raise RuleViolation("counterattack-jaws", f"the Jaws of Doom figure on {square} "
-                                                      f"left the board after a missed "
-                                                      f"counterattack: it attacks again only "
-                                                      f"when set off again")
+            raise RuleViolation("counterattack-jaws", _("the Jaws of Doom figure on {square} "
+                                                      "left the board after a missed "
+                                                      "counterattack: it attacks again only "
+                                                      "when set off again").format(square=square))
         rolled = [key for key in ("attack", "dice", "damage") if key in event]
         if "damaged" in event:
             if rolled:
-                raise RuleViolation("counterattack-fields", f"give either damaged or "
-                                                            f"{', '.join(rolled)}, not both")
+                raise RuleViolation("counterattack-fields", _("give either damaged or "
+                                                            "{rolled}, not both")
+                                                            .format(rolled=', '.join(rolled)))
             damaged = event["damaged"]
         elif len(rolled) == 3:
             damaged = self.jaws_counterattack(
                 event["attack"], event["dice"], event["damage"])["outcome"] == "damaged"
         else:
-            raise RuleViolation("counterattack-fields", "a counterattack needs damaged (true or "
-                                                        "false) or attack, dice and damage")
+            raise RuleViolation("counterattack-fields", _("a counterattack needs damaged (true or "
+                                                        "false) or attack, dice and damage"))
         who = self._who(event["seat"])
         if damaged:
             state["status"] = DISARMED
             state["disarmed_by"] = None
             state["released"], state["prisoner"] = state["prisoner"], None
-            self.last = f"{who} damaged the Jaws of Doom on {square}: disarmed, no XP"
+            self.last = _("{player} damaged the Jaws on {square}: disarmed, no XP").format(
+                player=who, square=square)
         else:
             state["figure_gone"] = True
-            self.last = (f"{who} failed to damage the Jaws of Doom on {square}: the figure "
-                         f"leaves the board, the trap stays armed")
+            self.last = _("{player} missed the Jaws on {square}: still armed").format(
+                player=who, square=square)
         self.note = {"seat": None, "text": ""}
 
     # --- what the screens and the referee see ----------------------------------------
@@ -608,7 +636,8 @@ class Traps(Game):
                          nimble: bool = False, flying: bool = False) -> bool:
         """Whether a move (``through``, ``end`` or ``diagonal``) sets ``square`` off."""
         if square not in self.squares:
-            raise RuleViolation("unknown-square", f"there is no trap square {square!r}")
+            raise RuleViolation("unknown-square", _("there is no trap square {square!r}")
+                                                    .format(square=square))
         return self.armed_in_public(square) and passage_triggers(
             how, roll=roll, nimble=nimble, flying=flying,
             trigger_max=self.options["diagonal_trigger_max"])
@@ -616,7 +645,8 @@ class Traps(Game):
     def shockwave_triggers(self, square: str, attack: int, dice: list[int]) -> bool:
         """Whether a Shockwave attack (attack value + 2d6) sets ``square`` off."""
         if square not in self.squares:
-            raise RuleViolation("unknown-square", f"there is no trap square {square!r}")
+            raise RuleViolation("unknown-square", _("there is no trap square {square!r}")
+                                                    .format(square=square))
         hits = shockwave_triggers(attack, dice, self.options["shockwave_defence"])
         return self.armed_in_public(square) and hits
 

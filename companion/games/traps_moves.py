@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import RuleViolation
+from companion.i18n import _
 
 #: How a hero meets a trap square: moving into or through it, ending its move on it, or
 #: stepping diagonally between two squares that are both next to it.
@@ -27,11 +28,12 @@ MOVES = ("through", "end", "diagonal")
 def check_dice(dice: Any, count: int, rule: str, what: str) -> list[int]:
     """``count`` six-sided dice, each 1 to 6, or a RuleViolation naming ``rule``."""
     if not isinstance(dice, list) or len(dice) != count:
-        raise RuleViolation(rule, f"{what} rolls {count} six-sided dice: give exactly {count}, "
-                                  f"got {dice!r}")
+        raise RuleViolation(rule, _("{what} rolls {count} six-sided dice: give exactly {count}, "
+                                  "got {dice!r}").format(what=what, count=count, dice=dice))
     for die in dice:
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-            raise RuleViolation(rule, f"{what}: a six-sided die shows 1 to 6, got {die!r}")
+            raise RuleViolation(rule, _("{what}: a six-sided die shows 1 to 6, got {die!r}")
+                                        .format(what=what, die=die))
     return dice
 
 
@@ -44,7 +46,8 @@ def passage_triggers(how: str, *, roll: int | None = None, nimble: bool = False,
     and a Nimble (or flying) hero does not roll.
     """
     if how not in MOVES:
-        raise RuleViolation("move", f"a move past a trap is {', '.join(MOVES)}; got {how!r}")
+        raise RuleViolation("move", _("a move past a trap is {moves}; got {how!r}")
+                                      .format(moves=', '.join(MOVES), how=how))
     if how == "end":
         return True
     if how == "through":
@@ -52,8 +55,9 @@ def passage_triggers(how: str, *, roll: int | None = None, nimble: bool = False,
     if nimble or flying:
         return False
     if roll is None:
-        raise RuleViolation("diagonal-roll", f"a diagonal move past a trap needs a d6: "
-                                             f"1 to {trigger_max} triggers it")
+        raise RuleViolation("diagonal-roll", _("a diagonal move past a trap needs a d6: "
+                                             "1 to {trigger_max} triggers it")
+                                             .format(trigger_max=trigger_max))
     check_dice([roll], 1, "diagonal-roll", "a diagonal move past a trap")
     return roll <= trigger_max
 

@@ -26,6 +26,7 @@ from companion.games.tricky_deck import Deck, check_deck, default_deck
 from companion.games.tricky_heroes import ALL_HEROES, HERO_SETS, title
 from companion.games.tricky_prepare import TWO_PLAYER_EXCHANGE
 from companion.games.tricky_round import HERO, OVER, Revoke, Round, RoundResult
+from companion.i18n import _
 
 VARIANTS = ("standard", "longer", "race", "guild", "random")
 #: Rounds each player is active when ``rounds_per_player`` is not given: (3-4 players, 2 players).
@@ -210,21 +211,24 @@ class Tricky(Game):
     def playing_round(self) -> Round:
         """The round being played; refuse if there is none."""
         if self.finished and self.history:
-            raise RuleViolation("game-over", "The game is over: no more rounds are played")
+            raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
         r = self.current
         if r is None or r.phase == OVER:
-            raise RuleViolation("no-round", "No round is being played: start one with a deal")
+            raise RuleViolation("no-round", _("No round is being played: start one with a deal"))
         return r
 
     def check_card(self, card: str, field: str = "card") -> None:
         if not self.deck.is_card(card):
-            raise RuleViolation("card", f"Unknown card '{card}' in '{field}' "
-                                        f"({self.deck.describe()})")
+            raise RuleViolation("card", _("Unknown card '{card}' in '{field}' "
+                                        "({cards})")
+                                        .format(card=card, field=field,
+                                                cards=self.deck.describe()))
 
     def check_suit(self, suit: str) -> None:
         if suit not in self.deck.suits:
-            raise RuleViolation("suit", f"Unknown suit '{suit}' (suits: "
-                                        f"{', '.join(self.deck.suits)})")
+            raise RuleViolation("suit", _("Unknown suit '{suit}' (suits: "
+                                        "{suits})")
+                                        .format(suit=suit, suits=', '.join(self.deck.suits)))
 
     def exchange_limit(self, seat: int) -> int | None:
         """How many cards ``seat`` may exchange now, or None if it may not exchange now."""

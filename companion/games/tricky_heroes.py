@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.tricky_deck import Deck
+from companion.i18n import _
 
 HERO_SETS: dict[str, tuple[str, ...]] = {
     "A": ("thief", "assassin", "barbarian", "wizard", "witch"),
@@ -34,7 +35,7 @@ TRICKSTER_OPEN_CARDS = 4
 
 def title(hero: str) -> str:
     """``dwarven-hunter`` -> ``Dwarven Hunter``."""
-    return hero.replace("-", " ").title()
+    return _(hero.replace("-", " ").title())
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from companion.games.tricky_heroes import (
     title,
 )
 from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, Round
+from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.games.tricky import Tricky
@@ -31,26 +32,30 @@ def preparing(game: Tricky, action: str) -> Round:
     """The round, which must be between the hero choice and the first card."""
     r = game.playing_round()
     if r.phase == HERO:
-        raise RuleViolation("hero-first", f"The active player chooses a hero before {action}")
+        raise RuleViolation("hero-first", _("The active player chooses a hero before {action}")
+                                          .format(action=action))
     if r.phase == PLAY:
-        raise RuleViolation("cards-played", f"Too late for {action}: the first card is played")
+        raise RuleViolation("cards-played", _("Too late for {action}: the first card is played")
+                                              .format(action=action))
     return r
 
 
 def deal(game: Tricky, event: dict[str, Any]) -> None:
     if game.finished and game.history:
-        raise RuleViolation("game-over", "The game is over: no more rounds are played")
+        raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
     if game.current is not None and game.current.phase != OVER:
-        raise RuleViolation("round-in-progress", f"Round {len(game.history) + 1} is still "
-                                                 "being played")
+        raise RuleViolation("round-in-progress", _("Round {n} is still "
+                                                   "being played")
+                                                 .format(n=len(game.history) + 1))
     n = len(game.seats)
     expected = 0 if not game.history else (game.history[-1].active + 1) % n
     active = event.get("active", expected)
     if active >= n:
         raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
     if game.history and active != expected:
-        raise RuleViolation("active-rotation", f"{game.seats[expected]} is the active player "
-                            f"this round (it passes clockwise), not {game.seats[active]}")
+        raise RuleViolation("active-rotation", _("{expected} is the active player "
+                              "this round (it passes clockwise), not {active}")
+                            .format(expected=game.seats[expected], active=game.seats[active]))
     offers: tuple[str, ...] = ()
     if game.options["variant"] == "random":
         pile = list(ALL_HEROES)
@@ -64,13 +69,15 @@ def hero(game: Tricky, event: dict[str, Any]) -> None:
     r = game.playing_round()
     seat, chosen = event["seat"], event["hero"]
     if r.phase != HERO:
-        raise RuleViolation("hero-chosen", f"The hero of this round is already chosen: "
-                                           f"the {title(r.hero or '')}")
+        raise RuleViolation("hero-chosen", _("The hero of this round is already chosen: "
+                                             "the {hero}").format(hero=title(r.hero or '')))
     if seat != r.active:
-        raise RuleViolation("turn", f"{game.seats[r.active]} is the active player and "
-                                    f"chooses the hero, not {game.seats[seat]}")
+        raise RuleViolation("turn", _("{active} is the active player and "
+                                      "chooses the hero, not {seat}")
+                                    .format(active=game.seats[r.active], seat=game.seats[seat]))
     if chosen not in ALL_HEROES:
-        raise RuleViolation("hero", f"Unknown hero '{chosen}' (heroes: {', '.join(ALL_HEROES)})")
+        raise RuleViolation("hero", _("Unknown hero '{hero}' (heroes: {heroes})")
+                                    .format(hero=chosen, heroes=', '.join(ALL_HEROES)))
     _check_hero_allowed(game, r, seat, chosen)
     if event.get("refuse"):
         _refuse_hero(game, r, event)
@@ -85,27 +92,32 @@ def _check_hero_allowed(game: Tricky, r: Round, seat: int, chosen: str) -> None:
     variant = game.options["variant"]
     if variant == "random":
         if chosen != r.offer():
-            raise RuleViolation("random-dungeon", f"The hero drawn is the {title(r.offer())}: "
-                                                  f"take it or refuse it")
+            raise RuleViolation("random-dungeon", _("The hero drawn is the {offer}: "
+                                                    "take it or refuse it")
+                                                  .format(offer=title(r.offer())))
         return
     heroes = HERO_SETS[game.options["hero_set"]]
     if chosen not in heroes:
-        raise RuleViolation("hero-set", f"The {title(chosen)} is not in hero set "
-                            f"{game.options['hero_set']} ({', '.join(heroes)})")
+        raise RuleViolation("hero-set", _("The {hero} is not in hero set "
+                              "{hero_set} ({heroes})")
+                            .format(hero=title(chosen), hero_set=game.options['hero_set'],
+                                    heroes=', '.join(heroes)))
     if variant == "guild" and chosen in game.heroes_used[seat]:
-        raise RuleViolation("guild", f"{game.seats[seat]} has already played the "
-                                     f"{title(chosen)}: in the adventurers guild each "
-                                     "hero is played once")
+        raise RuleViolation("guild", _("{seat} has already played the "
+                                       "{hero}: in the adventurers guild each "
+                                       "hero is played once")
+                                     .format(seat=game.seats[seat], hero=title(chosen)))
 
 
 def _refuse_hero(game: Tricky, r: Round, event: dict[str, Any]) -> None:
     if game.options["variant"] != "random":
-        raise RuleViolation("refuse", "Only in the random dungeon may a hero be refused")
+        raise RuleViolation("refuse", _("Only in the random dungeon may a hero be refused"))
     if "trump_suit" in event or "trump_value" in event:
-        raise RuleViolation("refuse", "A refused hero takes no trump")
+        raise RuleViolation("refuse", _("A refused hero takes no trump"))
     if len(r.refused) >= game.options["random_refusals"]:
-        raise RuleViolation("random-dungeon", f"The {title(event['hero'])} is the last "
-                                              "hero drawn: it must be played")
+        raise RuleViolation("random-dungeon", _("The {hero} is the last "
+                                                "hero drawn: it must be played")
+                                              .format(hero=title(event['hero'])))
     r.refused.append(event["hero"])
 
 
@@ -113,18 +125,22 @@ def _hero_trump(game: Tricky, chosen: str, event: dict[str, Any]) -> dict[str, A
     kind = CHOSEN_TRUMP.get(chosen)
     for given in ("suit", "value"):
         if f"trump_{given}" in event and kind != given:
-            raise RuleViolation("no-trump", f"The {title(chosen)} does not let the active "
-                                            f"player choose a trump {given}")
+            raise RuleViolation("no-trump", _("The {hero} does not let the active "
+                                              "player choose a trump {kind}")
+                                            .format(hero=title(chosen), kind=given))
     if kind and f"trump_{kind}" not in event:
-        raise RuleViolation("trump", f"The {title(chosen)} asks for a trump {kind}: "
-                                     f"give 'trump_{kind}'")
+        raise RuleViolation("trump", _("The {hero} asks for a trump {chosen}: "
+                                       "give 'trump_{chosen}'")
+                                     .format(hero=title(chosen), chosen=kind))
     if kind == "suit":
         game.check_suit(event["trump_suit"])
         return {"suit": event["trump_suit"]}
     if kind == "value":
         if event["trump_value"] not in game.deck.values:
-            raise RuleViolation("trump", f"No card has the value {event['trump_value']} "
-                                         f"(values: {', '.join(map(str, game.deck.values))})")
+            raise RuleViolation("trump", _("No card has the value {trump_value} "
+                                           "(values: {values})")
+                                         .format(trump_value=event['trump_value'],
+                                                 values=", ".join(map(str, game.deck.values))))
         return {"value": event["trump_value"]}
     if chosen in SYMBOL_TRUMP:
         return {"symbol": SYMBOL_TRUMP[chosen]}
@@ -134,44 +150,52 @@ def _hero_trump(game: Tricky, chosen: str, event: dict[str, Any]) -> dict[str, A
 def trump(game: Tricky, event: dict[str, Any]) -> None:
     r = preparing(game, "naming a trump suit")
     if r.hero not in NEIGHBOUR_TRUMP:
-        raise RuleViolation("no-trump", f"With the {title(r.hero or '')} nobody names a trump "
-                                        "suit (only with the Troubadour)")
+        raise RuleViolation("no-trump", _("With the {hero} nobody names a trump "
+                                          "suit (only with the Troubadour)")
+                                        .format(hero=title(r.hero or '')))
     if r.trump is not None:
-        raise RuleViolation("trump", f"The trump suit is already named: {r.trump['suit']}")
+        raise RuleViolation("trump", _("The trump suit is already named: {suit}")
+                                     .format(suit=r.trump['suit']))
     namer = r.left_of(r.active)
     if event["seat"] != namer:
-        raise RuleViolation("turn", f"{game.seats[namer]}, left of the Troubadour, names the "
-                                    f"trump suit, not {game.seats[event['seat']]}")
+        raise RuleViolation("turn", _("{namer}, left of the Troubadour, names the "
+                                      "trump suit, not {seat}")
+                                    .format(namer=game.seats[namer],
+                                            seat=game.seats[event['seat']]))
     game.check_suit(event["suit"])
     r.trump = {"suit": event["suit"]}
 
 
 def _heros_own(game: Tricky, event: dict[str, Any], hero: str, rule: str, action: str,
-               only: str, does: str) -> Round:
-    """The round, in which only the active player with ``hero`` may do this now."""
+               only: str, not_yours: str) -> Round:
+    """The round, in which only the active player with ``hero`` may do this now; ``only``
+    and ``not_yours`` are the refusals (marked with ``N_``, ``not_yours`` with ``{active}``
+    and ``{seat}``)."""
     r = preparing(game, action)
     if r.hero != hero:
-        raise RuleViolation(rule, f"Only the {title(hero)} {only}")
+        raise RuleViolation(rule, _(only))
     if event["seat"] != r.active:
-        raise RuleViolation("turn", f"{game.seats[r.active]}, the {title(hero)}, {does}, not "
-                                    f"{game.seats[event['seat']]}")
+        raise RuleViolation("turn", _(not_yours).format(active=game.seats[r.active],
+                                                        seat=game.seats[event['seat']]))
     return r
 
 
 def open_cards(game: Tricky, event: dict[str, Any]) -> None:
     r = _heros_own(game, event, "trickster", "open-cards", "turning cards face up",
-                   "turns cards face up", "turns the cards face up")
+                   N_("Only the Trickster turns cards face up"),
+                   N_("{active}, the Trickster, turns the cards face up, not {seat}"))
     cards = event["cards"]
     if r.opened:
-        raise RuleViolation("open-cards", "The Trickster's four cards are already face up")
+        raise RuleViolation("open-cards", _("The Trickster's four cards are already face up"))
     if len(cards) != TRICKSTER_OPEN_CARDS or len(set(cards)) != len(cards):
-        raise RuleViolation("open-cards", f"The Trickster turns {TRICKSTER_OPEN_CARDS} "
-                                          f"different cards face up, got {len(cards)}")
+        raise RuleViolation("open-cards", _("The Trickster turns {n} "
+                                            "different cards face up, got {count}")
+                                          .format(n=TRICKSTER_OPEN_CARDS, count=len(cards)))
     for card in cards:
         game.check_card(card, "cards")
     if r.pile(game.deck) < TRICKSTER_OPEN_CARDS:
-        raise RuleViolation("open-cards", "The leftover pile holds fewer than "
-                                          f"{TRICKSTER_OPEN_CARDS} cards")
+        raise RuleViolation("open-cards", _("The leftover pile holds fewer than "
+                                            "{n} cards").format(n=TRICKSTER_OPEN_CARDS))
     r.opened = True
     r.open_cards = list(cards)
 
@@ -197,22 +221,24 @@ def exchange(game: Tricky, event: dict[str, Any]) -> None:
     seat, count = event["seat"], event["count"]
     name, two_players = game.seats[seat], len(game.seats) == 2
     if r.hero == "trickster" and not r.opened:
-        raise RuleViolation("open-cards", "The Trickster turns four cards face up before "
-                                          "any exchange")
+        raise RuleViolation("open-cards", _("The Trickster turns four cards face up before "
+                                            "any exchange"))
     if r.prediction is not None:
-        raise RuleViolation("exchange", "The Seer has predicted: exchanges are over")
+        raise RuleViolation("exchange", _("The Seer has predicted: exchanges are over"))
     if r.exchanged[seat] is not None:
-        raise RuleViolation("exchange", f"{name} has already exchanged this round")
+        raise RuleViolation("exchange", _("{name} has already exchanged this round")
+                                        .format(name=name))
     if seat != r.active and not two_players:
-        raise RuleViolation("exchange", "Only the active player exchanges cards with 3 or 4 "
-                                        "players")
+        raise RuleViolation("exchange", _("Only the active player exchanges cards with 3 or 4 "
+                                          "players"))
     if seat != r.active and r.exchanged[r.active] is None:
-        raise RuleViolation("exchange-order", "The active player exchanges first; the other "
-                                              "player may then exchange as many or fewer")
+        raise RuleViolation("exchange-order", _("The active player exchanges first; the other "
+                                                "player may then exchange as many or fewer"))
     limit = exchange_limit(game, seat)
     if limit is not None and count > limit:
-        raise RuleViolation("exchange-limit", f"{name} may exchange at most {limit} "
-                                              f"cards now, not {count}")
+        raise RuleViolation("exchange-limit", _("{name} may exchange at most {limit} "
+                                                "cards now, not {count}")
+                                              .format(name=name, limit=limit, count=count))
     if "cards" in event:
         _discard(game, r, seat, count, event["cards"])
     r.exchanged[seat] = count
@@ -221,32 +247,38 @@ def exchange(game: Tricky, event: dict[str, Any]) -> None:
 def _discard(game: Tricky, r: Round, seat: int, count: int, cards: list[str]) -> None:
     """The face-up discards of the 2-player open exchange."""
     if len(game.seats) != 2:
-        raise RuleViolation("exchange", "With 3 or 4 players discards stay face down: give "
-                                        "only the count")
+        raise RuleViolation("exchange", _("With 3 or 4 players discards stay face down: give "
+                                          "only the count"))
     if len(cards) != count or len(set(cards)) != len(cards):
-        raise RuleViolation("exchange", f"The exchange names {len(cards)} different cards "
-                                        f"for a count of {count}")
+        raise RuleViolation("exchange", _("The exchange names {count} different cards "
+                                          "for a count of {count2}")
+                                        .format(count=len(cards), count2=count))
     for card in cards:
         game.check_card(card, "cards")
         if game.deck.is_potion(card):
-            raise RuleViolation("two-player-potions", f"Magic potions may not be exchanged "
-                                f"in the 2-player game: {card} stays in hand")
+            raise RuleViolation("two-player-potions", _("Magic potions may not be exchanged "
+                                  "in the 2-player game: {card} stays in hand").format(card=card))
         if card in r.discards:
-            raise RuleViolation("card-discarded", f"{card} was already exchanged away")
+            raise RuleViolation("card-discarded", _("{card} was already exchanged away")
+                                                .format(card=card))
         if card in r.open_cards and seat != r.active:
-            raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster")
+            raise RuleViolation("open-card", _("{card} lies face up in front of the Trickster")
+                                             .format(card=card))
     r.open_cards = [card for card in r.open_cards if card not in cards]
     r.discards.extend(cards)
 
 
 def predict(game: Tricky, event: dict[str, Any]) -> None:
     r = _heros_own(game, event, "seer", "predict", "the Seer's prediction",
-                   "makes a prediction", "predicts")
+                   N_("Only the Seer makes a prediction"),
+                   N_("{active}, the Seer, predicts, not {seat}"))
     count = event["count"]
     if r.prediction is not None:
-        raise RuleViolation("predict", f"The Seer has already predicted {r.prediction}")
+        raise RuleViolation("predict", _("The Seer has already predicted {prediction}")
+                                       .format(prediction=r.prediction))
     most = game.hand_size() + len(game.deck.potions)
     if count > most:
-        raise RuleViolation("predict", f"At most {most} tricks and potions can be collected "
-                                       f"in a round, not {count}")
+        raise RuleViolation("predict", _("At most {most} tricks and potions can be collected "
+                                         "in a round, not {count}")
+                                       .format(most=most, count=count))
     r.prediction = count

@@ -13,13 +13,15 @@ from typing import Any
 
 from companion.games.tricky_deck import Deck
 from companion.games.tricky_heroes import NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
+from companion.i18n import NP_
 
 #: Phases of a round: the active player chooses a hero, cards are exchanged and the heroes'
 #: choices made, tricks are played, then it is over.
 HERO, PREPARE, PLAY, OVER = "hero", "prepare", "play", "over"
 #: What the table waits for before the first card, and how a screen asks for it.
-WAITING = {"open-cards": "Turn 4 cards face up", "trump": "Name the trump suit",
-           "predict": "Predict tricks + potions"}
+WAITING = {"open-cards": NP_("text", "Turn 4 cards face up"),
+           "trump": NP_("text", "Name the trump suit"),
+           "predict": NP_("text", "Predict tricks + potions")}
 
 
 @dataclass

@@ -21,33 +21,39 @@ from companion.games.tricky_round import (
     Round,
     RoundResult,
 )
+from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.games.tricky import Tricky
 
 #: What the table is told to do before the first card, by what it waits for.
-NEEDS = {"open-cards": "turns four cards face up", "trump": "names the trump suit for the "
-         "Troubadour", "predict": "makes the Seer's prediction"}
+NEEDS = {"open-cards": N_("{seat} turns four cards face up before the first card"),
+         "trump": N_("{seat} names the trump suit for the Troubadour before the "
+                     "first card"),
+         "predict": N_("{seat} makes the Seer's prediction before the first "
+                       "card")}
 
 
 def play(game: Tricky, event: dict[str, Any]) -> None:
     r = game.playing_round()
     seat, n = event["seat"], len(game.seats)
     if r.phase == HERO:
-        raise RuleViolation("hero-first", "The active player chooses a hero before the "
-                                          "first card")
+        raise RuleViolation("hero-first", _("The active player chooses a hero before the "
+                                            "first card"))
     if r.phase == PREPARE:
         waiting = r.waiting_for()
         if waiting is not None:
-            raise RuleViolation(waiting[1], f"{game.seats[waiting[0]]} {NEEDS[waiting[1]]} "
-                                            "before the first card")
+            raise RuleViolation(waiting[1], _(NEEDS[waiting[1]]).format(
+                seat=game.seats[waiting[0]]))
     if r.trick_full():
-        raise RuleViolation("reveal-first", f"{game.seats[r.active]} reveals the face-down "
-                                            "card before the next card is played")
+        raise RuleViolation("reveal-first", _("{ninja} reveals the face-down card before the "
+                                              "next card is played")
+                                            .format(ninja=game.seats[r.active]))
     expected = (r.leader + len(r.trick)) % n
     if seat != expected:
-        raise RuleViolation("turn", f"It is {game.seats[expected]}'s turn to play, not "
-                                    f"{game.seats[seat]}'s")
+        raise RuleViolation("turn", _("It is {expected}'s turn to play, not "
+                                      "{seat}'s")
+                                    .format(expected=game.seats[expected], seat=game.seats[seat]))
     suit = _played_suit(game, r, seat, event)
     card = event.get("card")
     if card is not None:
@@ -73,8 +79,8 @@ def _played_suit(game: Tricky, r: Round, seat: int, event: dict[str, Any]) -> st
         if "card" in event or "suit" not in event:
             raise EventError("a face-down play gives 'suit' and no 'card'")
         if not ninja:
-            raise RuleViolation("face-down", "Only the Ninja (the active player) plays "
-                                             "face down")
+            raise RuleViolation("face-down", _("Only the Ninja (the active player) plays "
+                                               "face down"))
         game.check_suit(event["suit"])
         return event["suit"]
     if "card" not in event:
@@ -82,21 +88,23 @@ def _played_suit(game: Tricky, r: Round, seat: int, event: dict[str, Any]) -> st
     if "suit" in event:
         raise EventError("a face-up play gives 'card' only, not 'suit'")
     if ninja:
-        raise RuleViolation("ninja", "The Ninja plays face down: give the suit with "
-                                     "\"face_down\": true, then reveal the card")
+        raise RuleViolation("ninja", _("The Ninja plays face down: give the suit with "
+                                       "\"face_down\": true, then reveal the card"))
     game.check_card(event["card"])
     return game.deck.suit(event["card"])
 
 
 def _check_unplayed(game: Tricky, r: Round, seat: int, card: str) -> None:
     if card in r.played:
-        raise RuleViolation("card-played", f"{card} was already played in trick "
-                                           f"{r.played[card]}")
+        raise RuleViolation("card-played", _("{card} was already played in trick "
+                                             "{trick}").format(card=card, trick=r.played[card]))
     if card in r.discards:
-        raise RuleViolation("card-discarded", f"{card} was exchanged away this round")
+        raise RuleViolation("card-discarded", _("{card} was exchanged away this round")
+                                                .format(card=card))
     if card in r.open_cards and seat != r.active:
-        raise RuleViolation("open-card", f"{card} lies face up in front of the Trickster "
-                                         f"({game.seats[r.active]})")
+        raise RuleViolation("open-card", _("{card} lies face up in front of the Trickster "
+                                           "({active})")
+                                         .format(card=card, active=game.seats[r.active]))
 
 
 def _check_follow(game: Tricky, r: Round, seat: int, suit: str) -> None:
@@ -106,8 +114,10 @@ def _check_follow(game: Tricky, r: Round, seat: int, suit: str) -> None:
     if led is not None and suit != led and seat == r.active:
         shown = [card for card in r.open_cards if game.deck.suit(card) == led]
         if shown:
-            raise RuleViolation("follow-suit", f"{game.seats[seat]} must follow {led}: "
-                                               f"{shown[0]} lies face up in their hand")
+            raise RuleViolation("follow-suit", _("{seat} must follow {led}: "
+                                                 "{shown} lies face up in their hand")
+                                               .format(seat=game.seats[seat], led=led,
+                                                       shown=shown[0]))
     voids = r.voids[seat]
     if suit in voids:
         revoke = Revoke(len(game.history) + 1, seat, suit, voids.pop(suit), trick)
@@ -121,14 +131,17 @@ def reveal(game: Tricky, event: dict[str, Any]) -> None:
     seat, card = event["seat"], event["card"]
     hidden = [p for p in r.trick if p.seat == seat and p.card is None]
     if r.phase != PLAY or not hidden:
-        raise RuleViolation("reveal", f"{game.seats[seat]} has no face-down card to reveal")
+        raise RuleViolation("reveal", _("{seat} has no face-down card to reveal")
+                                      .format(seat=game.seats[seat]))
     if not r.trick_full():
-        raise RuleViolation("reveal-early", "The face-down card is revealed after the "
-                                            "trick's other cards")
+        raise RuleViolation("reveal-early", _("The face-down card is revealed after the "
+                                              "trick's other cards"))
     game.check_card(card)
     if game.deck.suit(card) != hidden[0].suit:
-        raise RuleViolation("reveal", f"{game.seats[seat]} played a face-down "
-                                      f"{hidden[0].suit} card, not {card}")
+        raise RuleViolation("reveal", _("{seat} played a face-down "
+                                        "{suit} card, not {card}")
+                                      .format(seat=game.seats[seat], suit=hidden[0].suit,
+                                              card=card))
     _check_unplayed(game, r, seat, card)
     hidden[0].card, hidden[0].suit = card, None
     r.played[card] = r.trick_number()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.tricky_heroes import title
 from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
+from companion.i18n import _, npgettext, pgettext
 
 if TYPE_CHECKING:
     from companion.games.tricky import Tricky
@@ -108,7 +109,7 @@ def _prompt(game: Tricky, seat: int) -> str | None:
     """A short line for the seat's 128x64 screen: what it should do now, or None."""
     now, r = phase(game), game.current
     if now == "finished":
-        return "Game over"
+        return pgettext("text", "Game over")
     if now == "deal" or r is None:
         return None
     active = seat == r.active
@@ -116,23 +117,28 @@ def _prompt(game: Tricky, seat: int) -> str | None:
         if not active:
             return None
         if game.options["variant"] == "random":
-            return f"Take or refuse the {title(r.offer())}"
-        return "Choose a hero"
+            return pgettext("text", "Take or refuse the {hero}").format(hero=title(r.offer()))
+        return pgettext("text", "Choose a hero")
     to_play = game.to_play()
     if now == "reveal":
-        return "Reveal your face-down card" if seat == to_play else None
+        return pgettext("text", "Reveal your face-down card") if seat == to_play else None
     if now == PREPARE:
         waiting = r.waiting_for()
         if waiting and waiting[0] == seat:
-            return WAITING[waiting[1]]
+            return pgettext("text", WAITING[waiting[1]])
         limit = game.exchange_limit(seat)
         if limit:
-            return f"Exchange up to {limit} cards"
+            return npgettext("text", "Exchange up to {n} card", "Exchange up to {n} cards",
+                             limit).format(n=limit)
         if waiting is not None:
             return None
     if seat != to_play:
         return None
-    face_down = " face down" if r.hero == "ninja" and active else ""
+    face_down = r.hero == "ninja" and active
     if not r.trick:
-        return f"Lead a card{face_down}"
-    return f"Play {r.lead_suit(game.deck)}{face_down} if you can"
+        return pgettext("text", "Lead a card face down") if face_down \
+            else pgettext("text", "Lead a card")
+    led = r.lead_suit(game.deck)
+    suit = _(led) if led else ""
+    return (pgettext("text", "Play {suit} face down if you can") if face_down
+            else pgettext("text", "Play {suit} if you can")).format(suit=suit)

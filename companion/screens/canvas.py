@@ -1,7 +1,8 @@
 """Drawing on a 128x64 one-bit screen, readable at arm's length.
 
-Pillow's bundled scalable font (``ImageFont.load_default(size=...)``, Pillow >= 10.1 with
-FreeType) is the only font: nothing to ship, and one typeface at every size.
+One typeface at every size: DejaVu Sans Condensed, shipped in ``fonts/`` cut to the Latin
+letters the five languages need (Pillow's bundled font has no accented letters). Hinted for
+screens, and narrower than Pillow's, so more words fit a line.
 
 >>> image = blank()
 >>> draw = ImageDraw.Draw(image)
@@ -12,6 +13,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -20,6 +22,9 @@ WIDTH, HEIGHT = 128, 64
 FULL = (0, 0, WIDTH, HEIGHT)
 #: The smallest type we draw: still legible on a 0.96" screen from a seat.
 SMALLEST = 10
+#: Smaller still, for a text its reader holds close: a trap's whole effect on its victim's
+#: own screen.
+FINE = 8
 ON, OFF = 255, 0
 
 Box = tuple[int, int, int, int]
@@ -29,9 +34,13 @@ def blank() -> Image.Image:
     return Image.new("1", (WIDTH, HEIGHT), OFF)
 
 
+FONT = resources.files("companion.screens").joinpath("fonts", "DejaVuSansCondensed-Latin.ttf")
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    with resources.as_file(FONT) as path:
+        return ImageFont.truetype(str(path), size)
 
 
 def _size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
@@ -62,8 +71,7 @@ def fit_text(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
              align: str = "m", fill: int = ON) -> int:
     """Draw ``text`` as large as fits in ``box`` (centred, or ``align`` "l"/"r"); its size."""
     size = fitting_size(draw, box, text, largest)
-    while len(text) > 3 and _size(draw, text, size)[0] > box[2] - box[0]:
-        text = text[:-3].rstrip() + ".."  # too long even in the smallest type: cut the end
+    text = cut(draw, text, box[2] - box[0], size)
     middle_y = (box[1] + box[3]) // 2
     if align == "l":
         xy, anchor = (box[0], middle_y), "lm"
@@ -73,6 +81,19 @@ def fit_text(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
         xy, anchor = ((box[0] + box[2]) // 2, middle_y), "mm"
     draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
     return size
+
+
+def cut(draw: ImageDraw.ImageDraw, text: str, width: int, size: int) -> str:
+    """``text``, its end cut to ".." if it is wider than ``width`` at ``size`` (the fit test
+    checks that no string of the catalogues ever is at the smallest type)."""
+    while len(text) > 3 and _size(draw, text, size)[0] > width:
+        text = text[:-3].rstrip() + ".."
+    return text
+
+
+def fits(text: str, width: int, size: int = SMALLEST) -> bool:
+    """Whether one line of ``text`` fits ``width`` pixels at type ``size``."""
+    return _size(ImageDraw.Draw(blank()), text, size)[0] <= width
 
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, width: int, size: int) -> list[str]:
@@ -86,24 +107,40 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, width: int, size: int) -> list[st
     return lines
 
 
-def paragraph(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16) -> int:
-    """Draw ``text`` wrapped into ``box`` at the largest size whose lines all fit; its size."""
+def layout(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
+           smallest: int = SMALLEST) -> tuple[int, list[list[str]]]:
+    """The type size and the pages of lines ``text`` takes in ``box``: one page at the largest
+    size whose lines all fit, else pages of lines at the ``smallest`` size."""
     width, height = box[2] - box[0], box[3] - box[1]
     size = largest
     while True:
         lines = wrap(draw, text, width, size)
         line_height = size + 2
-        fits = (len(lines) * line_height <= height
-                and all(_size(draw, line, size)[0] <= width for line in lines))
-        if fits or size <= SMALLEST:
+        fitting = (len(lines) * line_height <= height
+                   and all(_size(draw, line, size)[0] <= width for line in lines))
+        if fitting or size <= smallest:
             break
-        size -= 1
-    top = box[1] + max(0, (height - len(lines) * line_height) // 2)
+        size -= 2 if size > 20 else 1  # as fitting_size: large type need not be exact
+    per_page = max(1, (height + 2) // line_height)
+    return size, [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+
+
+def page_count(box: Box, text: str, largest: int = 16) -> int:
+    return len(layout(ImageDraw.Draw(blank()), box, text, largest)[1])
+
+
+def paragraph(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
+              page: int = 0, smallest: int = SMALLEST) -> int:
+    """Draw ``text`` wrapped into ``box`` at the largest size whose lines all fit; its size.
+    Text too long for the box even in the ``smallest`` type is shown a page at a time:
+    ``page`` (counted round) picks which."""
+    size, pages = layout(draw, box, text, largest, smallest)
+    lines = pages[page % len(pages)]
+    line_height = size + 2
+    top = box[1] + max(0, (box[3] - box[1] - len(lines) * line_height) // 2)
     for index, line in enumerate(lines):
-        if top + (index + 1) * line_height > box[3] + 2:
-            break  # the rest cannot be shown at a legible size
-        draw.text(((box[0] + box[2]) // 2, top + index * line_height + line_height // 2), line,
-                  font=font(size), fill=ON, anchor="mm")
+        draw.text(((box[0] + box[2]) // 2, top + index * line_height + line_height // 2),
+                  cut(draw, line, box[2] - box[0], size), font=font(size), fill=ON, anchor="mm")
     return size
 
 

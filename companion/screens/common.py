@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
 from companion.places import ordinal
 from companion.screens.canvas import (
     HEIGHT,
@@ -22,11 +23,17 @@ from companion.screens.canvas import (
     Box,
     blank,
     fit_text,
+    page_count,
     paragraph,
     title_bar,
 )
 
 HEADER = 14
+#: Where a refusal that holds no seat's secret is shown: the table screen (the controls'
+#: ``error`` key, beside the seats' numbers).
+TABLE = -1
+#: Where a refusal's message goes: everything under the title bar.
+ERROR_BOX: Box = (0, 15, WIDTH, HEIGHT)
 #: Where a seat screen's secret goes while its owner peeks (everything under the header).
 SECRET_BOX: Box = (0, HEADER + 1, WIDTH, HEIGHT)
 
@@ -69,12 +76,26 @@ def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
     return image
 
 
-def error_screen(message: str) -> Image.Image:
-    """A refused action, on the screen of the seat that made it."""
+#: How long each page of a long refusal is shown.
+PAGE_SECONDS = 3.0
+
+
+def error_screen(message: str, shown_for: float = 0.0) -> Image.Image:
+    """A refused action, on the screen of the seat that made it; a message longer than the
+    screen turns its pages every PAGE_SECONDS (``shown_for``: seconds since it came)."""
     image = blank()
     draw = ImageDraw.Draw(image)
-    paragraph(draw, title_bar(draw, "Not allowed"), message, largest=14)
+    pages = error_pages(message)
+    title = _("Not allowed") if pages == 1 else _("Not allowed {page}/{pages}").format(
+        page=int(shown_for // PAGE_SECONDS) % pages + 1, pages=pages)
+    paragraph(draw, title_bar(draw, title), message, largest=14,
+              page=int(shown_for // PAGE_SECONDS))
     return image
+
+
+def error_pages(message: str) -> int:
+    """The pages ``error_screen`` shows ``message`` in."""
+    return page_count(ERROR_BOX, message, largest=14)
 
 
 def headline(title: str, big: str, small: str = "") -> Image.Image:
@@ -92,14 +113,15 @@ def headline(title: str, big: str, small: str = "") -> Image.Image:
 def body(draw: ImageDraw.ImageDraw, box: Box, big: str, small: str = "") -> None:
     """A large line and an optional small one under it, inside ``box``."""
     bottom = box[3] - 13 if small else box[3]
-    fit_text(draw, (box[0], box[1], box[2], bottom), big, largest=bottom - box[1])
+    # A long name (a trap's, as the rules print it) takes two lines rather than be cut.
+    paragraph(draw, (box[0], box[1], box[2], bottom), big, largest=bottom - box[1])
     if small:
         fit_text(draw, (box[0], bottom, box[2], box[3]), small, largest=12)
 
 
 def peek_hint(draw: ImageDraw.ImageDraw, box: Box, what: str) -> None:
     """Tell the seat that something private waits behind a held button."""
-    body(draw, box, what, "hold your button to peek")
+    body(draw, box, what, _("hold your button to peek"))
 
 
 def placing(totals: Sequence[int], seat: int) -> str:
@@ -110,10 +132,10 @@ def placing(totals: Sequence[int], seat: int) -> str:
     """
     place = 1 + sum(total > totals[seat] for total in totals)
     tied = sum(total == totals[seat] for total in totals) > 1
-    return ordinal(place) + (", tied" if tied else "")
+    return (_("{place}, tied") if tied else "{place}").format(place=ordinal(place))
 
 
 def final_place(draw: ImageDraw.ImageDraw, box: Box, totals: Sequence[int], seat: int,
-                unit: str) -> None:
-    """A seat's screen once the game is over: its place, then its score."""
-    body(draw, box, f"{placing(totals, seat)} place", f"game over: {totals[seat]} {unit}")
+                score: str) -> None:
+    """A seat's screen once the game is over: its place, then its score (in words)."""
+    body(draw, box, _("{place} place").format(place=placing(totals, seat)), score)

@@ -26,7 +26,8 @@ from PIL import Image
 
 from companion import bundles
 from companion.games.base import Game
-from companion.screens.common import error_screen, scoreboard
+from companion.i18n import _, current
+from companion.screens.common import TABLE, error_screen, scoreboard
 
 
 class Controls(Protocol):
@@ -37,6 +38,8 @@ class Controls(Protocol):
     def dial_shown(self) -> dict[str, Any] | None: ...
 
     def error(self, seat: int) -> str | None: ...
+
+    def error_age(self, seat: int) -> float: ...
 
     def peeking(self, seat: int) -> bool: ...
 
@@ -53,6 +56,8 @@ class Drawings:
         self.drawn = 0  # images drawn (not found kept), for tests and benchmarks
 
     def get(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
+        # The language is part of what an image is drawn from: a switch redraws every screen.
+        key = (current(), key)
         image = self.kept.get(key)
         if image is None:
             image = self.kept[key] = draw()
@@ -70,6 +75,9 @@ DRAWINGS = Drawings()
 
 def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> Image.Image:
     drawings = drawings or DRAWINGS
+    table_error = ui.error(TABLE)
+    if table_error is not None:  # a refusal turning its pages: drawn as it is shown
+        return error_screen(table_error, ui.error_age(TABLE))
     screens = bundles.get(game.name).screen_module()
     dial = ui.dial_shown()
     seats = tuple(game.seats)
@@ -78,7 +86,7 @@ def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> I
     if ui.page == "scores":
         totals = tuple(game.totals())
         return drawings.get(("scores", seats, repr(totals)),
-                            lambda: scoreboard("Scores", game.seats, totals))
+                            lambda: scoreboard(_("Scores"), game.seats, totals))
     view = game.view(None)
     return drawings.get(("table", game.name, seats, repr(view)),
                         lambda: screens.table(view, game.seats))
@@ -89,7 +97,7 @@ def seat_image(game: Game, ui: Controls, seat: int, drawings: Drawings | None = 
     drawings = drawings or DRAWINGS
     message = ui.error(seat)
     if message is not None:
-        return drawings.get(("error", message), lambda: error_screen(message))
+        return error_screen(message, ui.error_age(seat))
     screens = bundles.get(game.name).screen_module()
     view, peeking = game.view(seat), ui.peeking(seat)
     return drawings.get(("seat", game.name, tuple(game.seats), repr(view), peeking),

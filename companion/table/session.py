@@ -29,6 +29,7 @@ from typing import Any
 from companion.errors import EventError, RuleViolation
 from companion.games import engine
 from companion.games.base import Game
+from companion.i18n import _
 from companion.table.log import Header, lone_surrogate
 
 UNDO = "undo"
@@ -89,7 +90,7 @@ class TableSession:
             if extra:
                 raise EventError(f"unknown field '{extra[0]}' in an undo event")
             if not self.in_force:
-                raise RuleViolation("undo", "nothing to undo")
+                raise RuleViolation("undo", _("nothing to undo"))
             return Step(_copy(event), self._game_after(len(self.in_force) - 1))
         event = _copy(event)
         return Step(event, self.game.after(event))

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.i18n import _
 from companion.vision.scene import Piece, TableScene
 
 
@@ -50,7 +51,8 @@ def seat_of(piece: Piece, centre_seat: int | None) -> int:
     if piece.zone is not None:
         return piece.zone
     if centre_seat is None:
-        raise SceneError(f"{piece.item_id} appeared in the centre and no seat was given for it")
+        raise SceneError(_("{item} appeared in the centre and no seat was given for it")
+                         .format(item=piece.item_id))
     return centre_seat
 
 

@@ -2,6 +2,8 @@
 played before the camera."""
 
 from companion.bundles.bundle import Demo, packaged
+from companion.i18n import NP_
 
-BUNDLE = packaged(__name__, "companion.games.deathtrap:Deathtrap", order=1,
+BUNDLE = packaged(__name__, menu_title=NP_("game", "Deathtrap Dungeon"),
+                  engine="companion.games.deathtrap:Deathtrap", order=1,
                   demo=Demo(4, quick={"rounds": 1}))

@@ -7,33 +7,38 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _, npgettext, translated
 from companion.screens.canvas import blank
 from companion.screens.common import body, headline, paragraph, scoreboard, seat_header
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     """Whose turn and what to beat; the scoreboard between rounds and at the end."""
-    round_title = f"Round {view['round']}/{view['rounds']}"
+    round_title = _("Round {n}/{total}").format(n=view["round"], total=view["rounds"])
     if view["phase"] == "over":
         best = max(view["totals"])
         winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
-        return scoreboard("Final scores", seats, view["totals"], winners)
+        return scoreboard(_("Final scores"), seats, view["totals"], winners)
     # Between turns the table is told what the companion waits for (scores: the menu button).
     if view["phase"] == "deal":
-        return headline(f"Round {view['round'] + 1}/{view['rounds']}", "Deal",
-                        "then press the dial: deal")
+        return headline(_("Round {n}/{total}").format(n=view["round"] + 1, total=view["rounds"]),
+                        _("Deal"), _("then press the dial: deal"))
     if view["phase"] == "exchange":
-        return headline(f"{round_title} over", "Exchange", "then deal: press the dial")
+        return headline(_("{title} over").format(title=round_title), _("Exchange"),
+                        _("then deal: press the dial"))
     if view["phase"] == "pig":
-        return headline(round_title, "Exploding Pig", "its holder: press the dial, pig")
+        return headline(round_title, _("Exploding Pig"), _("holder: dial, pig"))
     if view["phase"] != "play" or view["turn"] is None:
-        return scoreboard(f"{round_title}: scores", seats, view["totals"])
+        return scoreboard(_("{title}: scores").format(title=round_title), seats, view["totals"])
     to_play = seats[view["turn"]]
     beat = view["to_beat"]
     if beat is None:
-        return headline(f"{round_title}  {to_play}", "Lead", f"{to_play} leads any set")
-    return headline(f"{round_title}  {to_play} to beat", f"{beat['count']} x {beat['value']}",
-                    f"{beat['name']} by {seats[beat['seat']]}")
+        return headline(f"{round_title}  {to_play}", _("Lead"),
+                        _("{player} leads any set").format(player=to_play))
+    return headline(_("{title}  {player} to beat").format(title=round_title, player=to_play),
+                    f"{beat['count']} x {beat['value']}",
+                    _("{card} by {player}").format(card=beat["name"],
+                                                   player=seats[beat["seat"]]))
 
 
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
@@ -41,22 +46,27 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     me = view["seat"]
     image = blank()
     draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], f"{view['your_count']} cards")
+    box = seat_header(draw, seats[me], npgettext("score", "{n} card", "{n} cards",
+                                                 view["your_count"]).format(n=view["your_count"]))
     if view.get("prompt"):
         paragraph(draw, box, view["prompt"], largest=13)
     elif view["phase"] == "over":
-        body(draw, box, f"{view['totals'][me]} pts", view["titles"][me] or "game over")
+        body(draw, box, npgettext("score", "{n} pt", "{n} pts", view["totals"][me]).format(
+            n=view["totals"][me]),
+             translated(view["titles"][me]) if view["titles"][me] else _("game over"))
     elif view["your_turn"]:
         beat = view["to_beat"]
         if beat is None:
-            body(draw, box, "LEAD", "play any set")
+            body(draw, box, _("LEAD"), _("play any set"))
         else:
-            body(draw, box, f"beat {beat['count']} x {beat['value']}",
-                 "your turn: play or pass")
+            body(draw, box, _("beat {count} x {value}").format(count=beat["count"],
+                                                                value=beat["value"]),
+                 _("your turn: play or pass"))
     elif view["turn"] is not None:
-        body(draw, box, seats[view["turn"]], "to play")
+        body(draw, box, seats[view["turn"]], _("to play"))
     else:
-        waiting = {"deal": "waiting for the deal", "pig": "waiting for the Pig"}
-        body(draw, box, f"{view['totals'][me]} pts",
-             waiting.get(view["phase"], f"round {view['round']}/{view['rounds']}"))
+        waiting = {"deal": _("waiting for the deal"), "pig": _("waiting for the Pig")}
+        body(draw, box, npgettext("score", "{n} pt", "{n} pts", view["totals"][me]).format(
+            n=view["totals"][me]), waiting.get(view["phase"], _("round {n}/{total}").format(
+                n=view["round"], total=view["rounds"])))
     return image

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import Game
+from companion.i18n import _
 from companion.vision.events import SceneError
 from companion.vision.markers import CHARACTER_BASE_ID, CHEST_ID
 from companion.vision.scene import TableScene
@@ -47,11 +48,11 @@ class RoomLayout:
             if piece.item_id not in rooms:
                 continue
             if piece.item_id in outlines:
-                raise SceneError(f"room tile {piece.item_id} seen twice")
+                raise SceneError(_("room tile {room} seen twice").format(room=piece.item_id))
             outlines[piece.item_id] = np.float32(piece.corners_mm)
         missing = [room for room in rooms if room not in outlines]
         if missing:
-            raise SceneError(f"room tiles not seen: {', '.join(missing)}")
+            raise SceneError(_("room tiles not seen: {rooms}").format(rooms=", ".join(missing)))
         return cls(outlines, entry)
 
     def room_of(self, point: tuple[float, float]) -> str | None:
@@ -98,12 +99,14 @@ def rumble_events(before: RumblePositions, after: RumblePositions, seat: int,
              if c in before.characters and before.characters[c] != room]
     arrived = [c for c in after.characters if c not in before.characters]
     if arrived:
-        raise SceneError(f"characters came back onto the board: {', '.join(arrived)}")
+        raise SceneError(_("characters came back onto the board: {characters}").format(
+            characters=", ".join(arrived)))
     if len(gone) + len(moved) != 1:
         if not gone and not moved:
             return []
-        raise SceneError("more than one thing changed: "
-                         + ", ".join([f"{c} left" for c in gone] + [f"{c} moved" for c in moved]))
+        raise SceneError(_("more than one thing changed: {changes}").format(changes=", ".join(
+            [_("{character} left").format(character=c) for c in gone]
+            + [_("{character} moved").format(character=c) for c in moved])))
     if moved:
         who = moved[0]
         chest = (before.chest == before.characters[who]

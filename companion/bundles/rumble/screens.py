@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _, ngettext, npgettext
 from companion.screens.canvas import blank, fit_text
 from companion.screens.common import (
     body,
@@ -20,22 +21,22 @@ from companion.screens.common import (
 
 
 def character(name: str) -> str:
-    return name.replace("-", " ").title()
+    return _(name.replace("-", " ").title())
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     """Whose turn and where the chest lies; the scoreboard between adventures and at the end."""
-    title = f"Adventure {view['adventure']}/{view['adventures']}"
+    title = _("Adventure {n}/{total}").format(n=view["adventure"], total=view["adventures"])
     if view["phase"] == "over":
         best = max(view["totals"])
         winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
-        return scoreboard("Final scores", seats, view["totals"], winners)
+        return scoreboard(_("Final scores"), seats, view["totals"], winners)
     if view["turn"] is None:
-        return scoreboard(f"{title}: scores", seats, view["totals"])
+        return scoreboard(_("{title}: scores").format(title=title), seats, view["totals"])
     chest = view["chest"]
     left = len(view["positions"])
-    return headline(f"{title}  {left} left", seats[view["turn"]],
-                    f"chest in {chest}" if chest else "chest gone")
+    return headline(_("{title}  {n} left").format(title=title, n=left), seats[view["turn"]],
+                    _("chest in {room}").format(room=chest) if chest else _("chest gone"))
 
 
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
@@ -43,10 +44,13 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     me = view["seat"]
     image = blank()
     draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], f"{view['totals'][me]} pts")
+    box = seat_header(draw, seats[me], npgettext("score", "{n} pt", "{n} pts",
+                                                 view["totals"][me]).format(n=view["totals"][me]))
     secrets = view.get("secrets") or []
     if view["phase"] == "over":
-        final_place(draw, box, view["totals"], me, "points")
+        final_place(draw, box, view["totals"], me, ngettext(
+            "game over: {n} point", "game over: {n} points", view["totals"][me]).format(
+                n=view["totals"][me]))
     elif peeking and secrets:
         middle = (box[1] + box[3]) // 2
         for index, name in enumerate(secrets[:2]):
@@ -54,9 +58,9 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
             fit_text(draw, (0, upper, box[2], upper + middle - box[1]), character(name),
                      largest=middle - box[1])
     elif secrets and not view["your_turn"]:
-        peek_hint(draw, box, "2 secrets")
+        peek_hint(draw, box, _("2 secrets"))
     elif view["your_turn"]:
-        body(draw, box, "YOUR TURN", "move, fight or escape")
+        body(draw, box, _("YOUR TURN"), _("move, fight or escape"))
     else:
         paragraph(draw, box, view.get("prompt") or "", largest=14)
     return image

@@ -11,37 +11,55 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
+from companion.i18n import N_, NP_, _, ngettext, pgettext, translated
+from companion.screens.canvas import FINE, HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
 from companion.screens.common import body, headline, peek_hint, seat_header
 
-STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": "BANG", "disarmed": "OK",
+STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": NP_("mark", "BANG"),
+                "disarmed": NP_("mark", "OK"),
                 "clear": "-"}
-ACTIONS = {"expose": "Expose", "trigger": "Trigger", "quick": "Disarm quick",
-           "slow": "Disarm slow"}
+ACTIONS = {"expose": N_("Expose"), "trigger": N_("Trigger"), "quick": N_("Disarm quick"),
+           "slow": N_("Disarm slow")}
+
+
+def short_name(state: dict[str, Any]) -> str | None:
+    """A sprung trap's name short enough for a quarter of the screen (the rules' own name
+    is on the headline and the victim's screen)."""
+    short = {"buzz-saw": pgettext("mark", "Saw"), "cage": pgettext("mark", "Cage"),
+             "falling-weight": pgettext("mark", "Wt."), "fire-jets": pgettext("mark", "Jets"),
+             "jaws-of-doom": pgettext("mark", "Jaws"), "monstrous-hand": pgettext("mark", "Hand"),
+             "noxious-acid-pool": pgettext("mark", "Acid"), "spiked-pit": pgettext("mark", "Pit")}
+    return short.get(state.get("trap") or "", state.get("name"))
 
 
 def dial_flow(flow: dict[str, Any]) -> Image.Image:
     """The public steps of the trap dial: square, action, clicks turned, dice entered."""
     square, step = flow["square"], flow["step"]
     if step == "square":
-        return headline("Which square?", square, "turn, then press the dial")
+        return headline(_("Which square?"), square, _("turn, then press the dial"))
     if step == "action":
-        return headline(f"{square}: what happens?", ACTIONS[flow["action"]],
-                        "turn, then press the dial")
+        return headline(_("{square}: what happens?").format(square=square),
+                        translated(ACTIONS[flow["action"]]), _("turn, then press the dial"))
+    action = _("{action} {square}").format(action=translated(ACTIONS[flow["action"]]),
+                                           square=square)
     if step == "clicks":
         clicks = flow["clicks"]
-        return headline(f"{ACTIONS[flow['action']]} {square}",
-                        f"{clicks} click{'s' * (clicks != 1)}", "turn left, tap seat: done")
+        return headline(action, ngettext("{n} click", "{n} clicks", clicks).format(n=clicks),
+                        _("turn left, tap seat: done"))
     # The die the dial sets is in brackets: a press moves them to the other die.
     dice = " + ".join(f"[{die}]" if index == flow["die"] else str(die)
                       for index, die in enumerate(flow["dice"]))
-    return headline(f"{ACTIONS[flow['action']]} {square}", dice, "press: other die, tap seat")
+    return headline(action, dice, _("press: other die, tap seat"))
 
 
 def sprung_table(sprung: dict[str, Any], seats: Sequence[str]) -> Image.Image:
-    """A trap that just went off: which, on whom, what it did (public once triggered)."""
-    return headline(f"{sprung['square']}: {sprung['name']}!", seats[sprung["seat"]],
-                    sprung["hurt"])
+    """A trap that just went off: where and on whom, which, what it did (public once
+    triggered). The trap's name as the rules print it may take two lines."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    top = title_bar(draw, f"{sprung['square']}: {seats[sprung['seat']]}")[1]
+    body(draw, (0, top, WIDTH, HEIGHT), sprung["name"] + "!", sprung["hurt"])
+    return image
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
@@ -51,7 +69,7 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         return sprung_table(view["sprung"], seats)
     image = blank()
     draw = ImageDraw.Draw(image)
-    top = title_bar(draw, "Trap squares")[1]
+    top = title_bar(draw, _("Trap squares"))[1]
     squares = list(view["squares"].items())
     width = WIDTH // max(len(squares), 1)
     bottom = HEIGHT - 13
@@ -59,12 +77,13 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         left = index * width
         middle = (top + bottom) // 2
         fit_text(draw, (left, top, left + width, middle), square, largest=middle - top)
-        mark = state.get("name") if state["status"] == "triggered" else None
+        # A column is a quarter of the screen: a sprung trap by its short name ("Saw").
+        mark = short_name(state) if state["status"] == "triggered" else None
         fit_text(draw, (left, middle, left + width, bottom),
-                 mark or STATUS_MARKS.get(state["status"], state["status"]),
+                 mark or pgettext("mark", STATUS_MARKS.get(state["status"], state["status"])),
                  largest=bottom - middle)
-    fit_text(draw, (0, bottom, WIDTH, HEIGHT), view.get("last") or "press the dial to begin",
-             largest=11)
+    fit_text(draw, (0, bottom, WIDTH, HEIGHT),
+             view.get("last") or _("press the dial to begin"), largest=11)
     return image
 
 
@@ -82,23 +101,25 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     me = view["seat"]
     image = blank()
     draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], f"{view['your_xp']} XP")
+    box = seat_header(draw, seats[me], pgettext("score", "{n} XP").format(n=view["your_xp"]))
     reading = _current_reading(view)
     sprung = view.get("sprung")
     if sprung and sprung["seat"] == me and not peeking:
         # The victim reads the whole effect on its own screen; the table has the headline.
         paragraph(draw, box, f"{sprung['name']}: {sprung['hurt']}. {sprung['effect']}",
-                  largest=14)
+                  largest=14, smallest=FINE)
     elif reading is None:
-        body(draw, box, f"{view['your_xp']} XP", "experience from traps")
+        body(draw, box, pgettext("score", "{n} XP").format(n=view["your_xp"]),
+             _("experience from traps"))
     elif not peeking:
-        peek_hint(draw, box, f"{reading[0]} reading")
+        peek_hint(draw, box, _("{square} reading").format(square=reading[0]))
     else:
         square, seen = reading
         if seen.get("trap") is None:
-            body(draw, box, f"{square}: {seen['name']}", "no trap")
+            body(draw, box, f"{square}: {seen['name']}", _("no trap"))
         else:
             # A variable "n+" disarm number stays "n+" until its first attempt fixes it.
             disarm = seen["disarm"] if seen.get("disarm_now") is None else seen["disarm_now"]
-            body(draw, box, seen["name"], f"{square} disarm {disarm}, {seen['xp']} XP")
+            body(draw, box, seen["name"], _("{square} disarm {disarm}, {xp} XP").format(
+                square=square, disarm=disarm, xp=seen["xp"]))
     return image

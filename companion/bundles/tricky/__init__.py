@@ -2,7 +2,9 @@
 card entered on its seat's own screen, cards played before the camera."""
 
 from companion.bundles.bundle import Demo, packaged
+from companion.i18n import NP_
 
 #: A card may be played face down: a play is entered on the seat's own screen.
-BUNDLE = packaged(__name__, "companion.games.tricky:Tricky", order=2, private_entries=("play",),
+BUNDLE = packaged(__name__, menu_title=NP_("game", "Tricky Dungeon"),
+                  engine="companion.games.tricky:Tricky", order=2, private_entries=("play",),
                   demo=Demo(3, quick={"rounds_per_player": 1}))

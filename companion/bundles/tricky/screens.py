@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _, ngettext, pgettext
 from companion.screens.canvas import blank
 from companion.screens.common import (
     body,
@@ -20,28 +21,29 @@ from companion.screens.common import (
 
 
 def hero(name: str | None) -> str:
-    return (name or "-").replace("-", " ").title()
+    return _((name or "-").replace("-", " ").title())
 
 
 def trump(view: dict[str, Any]) -> str:
     given = view.get("trump") or {}
-    parts = [str(given[key]) for key in ("suit", "value") if given.get(key) is not None]
-    return "trump " + " ".join(parts) if parts else "no trump"
+    parts = [_(str(given[key])) for key in ("suit", "value") if given.get(key) is not None]
+    return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     """Who plays, the hero and trump; the gold scoreboard between rounds and at the end."""
-    title = f"Round {view['round']}/{view['rounds_total']}"
+    title = _("Round {n}/{total}").format(n=view["round"], total=view["rounds_total"])
     if view["phase"] == "finished":
-        return scoreboard("Final gold", seats, view["gold"], view["winners"])
+        return scoreboard(_("Final gold"), seats, view["gold"], view["winners"])
     if view["phase"] == "deal":
         # The companion waits for the deal (scores: the menu button).
-        return headline(f"Round {view['round'] + 1}/{view['rounds_total']}", "Deal",
-                        "then press the dial: deal")
+        return headline(_("Round {n}/{total}").format(n=view["round"] + 1,
+                                                      total=view["rounds_total"]),
+                        _("Deal"), _("then press the dial: deal"))
     if view["to_play"] is None:
-        return scoreboard(f"{title}: gold", seats, view["gold"])
+        return scoreboard(_("{title}: gold").format(title=title), seats, view["gold"])
     if view["phase"] == "play":
-        title += f"  trick {view['trick_number']}"
+        title = _("{title}  trick {n}").format(title=title, n=view["trick_number"])
     return headline(title, seats[view["to_play"]],
                     f"{hero(view['hero'])}, {trump(view)}")
 
@@ -51,16 +53,18 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     me = view["seat"]
     image = blank()
     draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], f"{view['gold'][me]} gold")
+    box = seat_header(draw, seats[me], pgettext("score", "{n} gold").format(n=view["gold"][me]))
     choices = view.get("hero_choices") or []
     if view["phase"] == "finished":
-        final_place(draw, box, view["gold"], me, "gold")
+        final_place(draw, box, view["gold"], me,
+                    _("game over: {n} gold").format(n=view["gold"][me]))
     elif choices and peeking:
         paragraph(draw, box, ", ".join(hero(choice) for choice in choices), largest=16)
     elif choices:
-        peek_hint(draw, box, "choose a hero")
+        peek_hint(draw, box, _("choose a hero"))
     elif view.get("prompt"):
         paragraph(draw, box, view["prompt"], largest=14)
     else:
-        body(draw, box, f"{view['won'][me]} tricks", trump(view))
+        body(draw, box, ngettext("{n} trick", "{n} tricks", view["won"][me]).format(
+            n=view["won"][me]), trump(view))
     return image
