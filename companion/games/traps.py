@@ -17,64 +17,40 @@ Example::
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
-from companion.games.base import Field, Game, Option, check_bool, check_int
+from companion.games import traps_view
+from companion.games.base import Field, Game
 from companion.games.traps_dials import (
-    check_catalog,
     check_dial,
-    default_catalog,
     draw_dial,
     land,
     parse_disarm,
     reading_at,
 )
-from companion.games.traps_dungeon import check_dungeon, floor_squares, placement_problems
+from companion.games.traps_dungeon import floor_squares, placement_problems
 from companion.games.traps_moves import (
     check_dice,
     jaws_counterattack,
     passage_triggers,
     shockwave_triggers,
 )
+from companion.games.traps_options import (  # noqa: F401 (re-exported)
+    CLEAR,
+    DISARMED,
+    EVENTS,
+    EXPOSED,
+    HIDDEN,
+    OPTIONS,
+    TRIGGERED,
+    Attempt,
+    _check_dials,
+    _check_squares,
+)
 from companion.i18n import _, ngettext, translated
-
-#: Square statuses as docs/table-log.md names them.
-HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One disarm tried at the table: who, where, and the XP it earned (0: it failed)."""
-
-    seat: int
-    square: str
-    xp: int
-
-
-def _check_squares(value: Any) -> list[str]:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a non-empty list of trap square ids")
-    for square in value:
-        if not isinstance(square, str) or not square.strip():
-            raise ValueError(f"a trap square id is a non-empty text, got {square!r}")
-    if len(set(value)) != len(value):
-        raise ValueError("trap square ids must be different from each other")
-    return list(value)
-
-
-def _check_dials(value: Any) -> dict[str, list[Any]]:
-    # Positions are checked against the catalog's traps in setup, once both options are known.
-    if not isinstance(value, dict):
-        raise ValueError("must be an object {square: [\"start\", position, ...]}")
-    for square, dial in value.items():
-        if not isinstance(dial, list):
-            raise ValueError(f"the dial of {square} must be a list of positions, start first")
-    return value
 
 
 class Traps(Game):
@@ -94,60 +70,8 @@ class Traps(Game):
                  "the trap pool and placement when a dungeon grid is given.")
     min_seats = 2
     max_seats = 8
-    OPTIONS = (
-        Option("squares", ["T1", "T2", "T3", "T4"], "the trap squares of the dungeon, by id",
-               _check_squares),
-        Option("dials", {}, "fixed dials {square: [\"start\", position, ...]} listed "
-               "counter-clockwise; squares not listed are drawn from the catalog", _check_dials),
-        Option("catalog", check_catalog(default_catalog()), "trap descriptions and the "
-               "weighted readings dials are drawn from (data/traps-catalog.json, assumed)",
-               check_catalog),
-        Option("dial_clicks", 12, "positions on a drawn dial, the start marker included",
-               check_int(2, 60)),
-        Option("companion_rolls", False, "the companion rolls the dice an event leaves out "
-               "(else the players enter their physical dice)", check_bool),
-        Option("slow_disarm_bonus", 2, "added to the 2d6 of a slow disarm", check_int(0, 12)),
-        Option("variable_disarm_fixed", True, "an n+ disarm number is n + 1d6 rolled at the "
-               "first attempt and kept for the game (false: rolled at every attempt)",
-               check_bool),
-        Option("blind_disarm", False, "any seat may try to disarm an exposed trap it has not "
-               "read (default: only a seat that read the dial where it is now, or anyone once "
-               "triggered; a blind try's refusal could tell an X)", check_bool),
-        Option("reveal_exposed_x", False, "an exposed X shows as clear on every screen at once "
-               "(default: a private reading like any other, public when triggered)", check_bool),
-        Option("diagonal_trigger_max", 3, "a diagonal move past a trap triggers it on a d6 at "
-               "or below this (Nimble: no roll)", check_int(0, 6)),
-        Option("shockwave_defence", 12, "defence value of a trap against a Shockwave attack",
-               check_int(0, 40)),
-        Option("squares_per_trap", 50, "dungeon squares per trap each player may put in the "
-               "trap pool (checked when dungeon is given)", check_int(1, 100_000)),
-        Option("trap_spacing", 5, "traps are at least this many squares apart (checked when "
-               "dungeon is given)", check_int(0, 1000)),
-        Option("dead_end_distance", 5, "traps are at least this many squares from the entrance "
-               "of a dead-end hallway, never in one (checked when dungeon is given)",
-               check_int(0, 1000)),
-        Option("dungeon", None, "the dungeon grid {\"map\": rows of '.' and '#', \"traps\": "
-               "{square: [row, column]}} for the placement checks; null: not checked",
-               check_dungeon),
-    )
-    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
-        # Clicks and dice are range-checked by the handlers, so a refusal names the rule.
-        "expose": {"seat": Field(int), "square": Field(str),
-                   "clicks": Field(int, required=False)},
-        "trigger": {"seat": Field(int), "square": Field(str),
-                    "clicks": Field(int, required=False)},
-        "disarm": {"seat": Field(int), "square": Field(str),
-                   "mode": Field(str, choices=("quick", "slow")),
-                   "dice": Field(list, required=False, items=int),
-                   "variable_die": Field(int, required=False)},
-        # A counterattack on a triggered Jaws of Doom (docs/table-log.md). Either the players say
-        # whether it dealt damage, or they give attack, 2d6 and damage for us to resolve.
-        "counterattack": {"seat": Field(int), "square": Field(str),
-                          "damaged": Field(bool, required=False),
-                          "attack": Field(int, required=False, minimum=0, maximum=100),
-                          "dice": Field(list, required=False, items=int),
-                          "damage": Field(int, required=False, minimum=0, maximum=100)},
-    }
+    OPTIONS = OPTIONS
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = EVENTS
 
     # --- setup -----------------------------------------------------------------------
 
@@ -264,14 +188,7 @@ class Traps(Game):
     def _describe(self, reading: str | dict[str, Any], fixed: int | None = None
                   ) -> dict[str, Any]:
         """A reading as a screen shows it."""
-        if reading == "x":
-            return {"trap": None, "name": "X", "effect": _("No trap: clear terrain for the game")}
-        trap = self._trap(reading)
-        base, variable = parse_disarm(reading["disarm"])
-        return {"trap": reading["trap"], "name": translated(trap["name"]),
-                "effect": translated(trap["effect"]),
-                "damage": trap["damage"], "disarm": reading["disarm"],
-                "disarm_now": fixed if variable else base, "xp": reading["xp"]}
+        return traps_view.describe(self, reading, fixed)
 
     def _reading_text(self, square: str, reading: str | dict[str, Any]) -> str:
         if reading == "x":
@@ -488,70 +405,14 @@ class Traps(Game):
             self.last = _("{player} missed the Jaws on {square}: still armed").format(
                 player=who, square=square)
         self.note = {"seat": None, "text": ""}
-
-    # --- what the screens and the referee see ----------------------------------------
-
     def _public_square(self, square: str) -> dict[str, Any]:
-        state = self.squares[square]
-        shown: dict[str, Any] = {"status": state["status"],
-                                 "exposed_by": sorted(state["exposed_by"])}
-        if state["status"] == CLEAR:
-            shown["reading"] = "x"
-        if state["triggers"]:
-            reading = self._reading(square)
-            trap = self._trap(reading)
-            shown.update(self._describe(reading, state["fixed_disarm"].get(
-                str(state["position"]))))
-            if trap["triggered_disarm"] is not None:
-                shown["disarm_now"] = trap["triggered_disarm"]
-            shown["armed"] = state["status"] == TRIGGERED and not trap["triggers_once"]
-            shown["disarmable"] = state["status"] == TRIGGERED and trap["disarm_after_trigger"]
-            shown["triggered_by"] = [dict(hit) for hit in state["triggers"]]
-            shown["prisoner"] = state["prisoner"]
-            if trap["attack"] is not None:
-                shown["attack"] = dict(trap["attack"])
-        if state["status"] == DISARMED:
-            shown["disarmed_by"] = state["disarmed_by"]
-            by_counterattack = state["disarmed_by"] is None
-            shown["xp_gained"] = 0 if by_counterattack else reading_at(
-                self.dials[square], state["position"])["xp"]
-            shown["released"] = state["released"]
-        return shown
+        return traps_view.public_square(self, square)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        squares = {square: self._public_square(square) for square in self.squares}
-        shown: dict[str, Any] = {"game": self.name, "seat": seat, "squares": squares,
-                                 "xp": list(self.xp), "finished": self.finished,
-                                 "last": self.last, "sprung": copy.deepcopy(self.sprung)}
-        if seat is None:
-            return shown
-        for square, state in self.squares.items():
-            position = state["read_by"].get(str(seat))
-            if position is None:
-                continue
-            reading = reading_at(self.dials[square], position)
-            squares[square]["reading_seen"] = {
-                **self._describe(reading, state["fixed_disarm"].get(str(position))),
-                "current": position == state["position"] and state["status"] != DISARMED,
-            }
-        shown["your_xp"] = self.xp[seat]
-        shown["note"] = self.note["text"] if self.note["seat"] == seat else ""
-        return shown
+        return traps_view.view(self, seat)
 
     def referee_view(self) -> dict[str, Any]:
-        squares = {}
-        for square, state in self.squares.items():
-            squares[square] = {
-                **self._public_square(square),
-                "position": state["position"],
-                "reading_now": self._describe(self._reading(square), state["fixed_disarm"].get(
-                    str(state["position"]))),
-                "read_by": dict(state["read_by"]),
-                "fixed_disarm": dict(state["fixed_disarm"]),
-                "dial": [dict(p) if isinstance(p, Mapping) else p for p in self.dials[square]],
-            }
-        return {"game": self.name, "seat": None, "squares": squares, "xp": list(self.xp),
-                "finished": self.finished, "last": self.last, "note": dict(self.note)}
+        return traps_view.referee_view(self)
 
     def settled(self, square: str) -> bool:
         """Nothing more can change ``square`` for good: disarmed, clear, or past disarming."""
@@ -582,48 +443,16 @@ class Traps(Game):
         return made + (f"; {kinds}" if kinds else "")
 
     def figures(self) -> dict[str, list[Any]]:
-        """Per seat: disarms tried and made, and XP per trap kind. A kind is named only once
-        the trap went off on somebody (then every screen showed it); a trap disarmed unseen
-        by the others counts as "unrevealed", as its dial reading stays a secret."""
-        tried, made = [0] * len(self.seats), [0] * len(self.seats)
-        by_kind: list[dict[str, int]] = [{} for _ in self.seats]
-        for attempt in self.attempts:
-            seat = attempt.seat
-            tried[seat] += 1
-            if attempt.xp:
-                made[seat] += 1
-                kind = self._public_square(attempt.square).get("trap") or "unrevealed"
-                by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt.xp
-        return {"disarms_tried": tried, "disarms_made": made, "xp_by_trap": by_kind}
+        """Per seat: disarms tried and made, and XP per trap kind (see traps_view.figures)."""
+        return traps_view.figures(self)
 
     def score_track(self) -> list[list[int]]:
         """XP after each disarm that earned some (traps has no rounds)."""
-        running, track = [0] * len(self.seats), []
-        for attempt in self.attempts:
-            if attempt.xp:
-                running = list(running)
-                running[attempt.seat] += attempt.xp
-                track.append(running)
-        return track
+        return traps_view.score_track(self)
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
-        names = self.seats
-        lines = ["XP: " + ", ".join(f"{name} {xp}"
-                                    for name, xp in zip(names, state["xp"], strict=True))]
-        for square, shown in state["squares"].items():
-            words = f"{square}: {shown['status']}"
-            if shown.get("name"):
-                words += f", {shown['name']}"
-            if shown.get("exposed_by"):
-                words += ", exposed by " + ", ".join(names[s] for s in shown["exposed_by"])
-            if shown.get("disarmed_by") is not None:
-                words += f", disarmed by {names[shown['disarmed_by']]} (+{shown['xp_gained']} XP)"
-            lines.append(words)
-        if state.get("last"):
-            lines.append(f"last: {state['last']}")
-        return lines
+        return traps_view.state_in_words(self, state)
 
-    # --- questions the daemon asks before it logs a trigger --------------------------
 
     def armed_in_public(self, square: str) -> bool:
         """Whether a figure moving onto ``square`` may set it off, from what all may know."""

@@ -1,0 +1,141 @@
+"""What the traps screens and the referee see, and the figures after a game.
+
+Every key is documented in docs/traps.md. A seat sees the readings it took itself
+(``reading_seen``); the public view shows a reading only once the trap went off, or a clear X
+when the rules make it public. The referee view holds every dial.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.games.traps_dials import parse_disarm, reading_at
+from companion.games.traps_options import CLEAR, DISARMED, TRIGGERED
+from companion.i18n import _, translated
+
+if TYPE_CHECKING:
+    from companion.games.traps import Traps
+
+
+def describe(game: Traps, reading: str | dict[str, Any], fixed: int | None = None
+              ) -> dict[str, Any]:
+    """A reading as a screen shows it."""
+    if reading == "x":
+        return {"trap": None, "name": "X", "effect": _("No trap: clear terrain for the game")}
+    trap = game._trap(reading)
+    base, variable = parse_disarm(reading["disarm"])
+    return {"trap": reading["trap"], "name": translated(trap["name"]),
+            "effect": translated(trap["effect"]),
+            "damage": trap["damage"], "disarm": reading["disarm"],
+            "disarm_now": fixed if variable else base, "xp": reading["xp"]}
+
+
+def public_square(game: Traps, square: str) -> dict[str, Any]:
+    state = game.squares[square]
+    shown: dict[str, Any] = {"status": state["status"],
+                             "exposed_by": sorted(state["exposed_by"])}
+    if state["status"] == CLEAR:
+        shown["reading"] = "x"
+    if state["triggers"]:
+        reading = game._reading(square)
+        trap = game._trap(reading)
+        shown.update(describe(game, reading, state["fixed_disarm"].get(
+            str(state["position"]))))
+        if trap["triggered_disarm"] is not None:
+            shown["disarm_now"] = trap["triggered_disarm"]
+        shown["armed"] = state["status"] == TRIGGERED and not trap["triggers_once"]
+        shown["disarmable"] = state["status"] == TRIGGERED and trap["disarm_after_trigger"]
+        shown["triggered_by"] = [dict(hit) for hit in state["triggers"]]
+        shown["prisoner"] = state["prisoner"]
+        if trap["attack"] is not None:
+            shown["attack"] = dict(trap["attack"])
+    if state["status"] == DISARMED:
+        shown["disarmed_by"] = state["disarmed_by"]
+        by_counterattack = state["disarmed_by"] is None
+        shown["xp_gained"] = 0 if by_counterattack else reading_at(
+            game.dials[square], state["position"])["xp"]
+        shown["released"] = state["released"]
+    return shown
+
+
+def view(game: Traps, seat: int | None) -> dict[str, Any]:
+    squares = {square: public_square(game, square) for square in game.squares}
+    shown: dict[str, Any] = {"game": game.name, "seat": seat, "squares": squares,
+                             "xp": list(game.xp), "finished": game.finished,
+                             "last": game.last, "sprung": copy.deepcopy(game.sprung)}
+    if seat is None:
+        return shown
+    for square, state in game.squares.items():
+        position = state["read_by"].get(str(seat))
+        if position is None:
+            continue
+        reading = reading_at(game.dials[square], position)
+        squares[square]["reading_seen"] = {
+            **describe(game, reading, state["fixed_disarm"].get(str(position))),
+            "current": position == state["position"] and state["status"] != DISARMED,
+        }
+    shown["your_xp"] = game.xp[seat]
+    shown["note"] = game.note["text"] if game.note["seat"] == seat else ""
+    return shown
+
+def referee_view(game: Traps) -> dict[str, Any]:
+    squares = {}
+    for square, state in game.squares.items():
+        squares[square] = {
+            **public_square(game, square),
+            "position": state["position"],
+            "reading_now": describe(game, game._reading(square), state["fixed_disarm"].get(
+                str(state["position"]))),
+            "read_by": dict(state["read_by"]),
+            "fixed_disarm": dict(state["fixed_disarm"]),
+            "dial": [dict(p) if isinstance(p, Mapping) else p for p in game.dials[square]],
+        }
+    return {"game": game.name, "seat": None, "squares": squares, "xp": list(game.xp),
+            "finished": game.finished, "last": game.last, "note": dict(game.note)}
+
+
+def figures(game: Traps) -> dict[str, list[Any]]:
+    """Per seat: disarms tried and made, and XP per trap kind. A kind is named only once
+    the trap went off on somebody (then every screen showed it); a trap disarmed unseen
+    by the others counts as "unrevealed", as its dial reading stays a secret."""
+    tried, made = [0] * len(game.seats), [0] * len(game.seats)
+    by_kind: list[dict[str, int]] = [{} for _ in game.seats]
+    for attempt in game.attempts:
+        seat = attempt.seat
+        tried[seat] += 1
+        if attempt.xp:
+            made[seat] += 1
+            kind = public_square(game, attempt.square).get("trap") or "unrevealed"
+            by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt.xp
+    return {"disarms_tried": tried, "disarms_made": made, "xp_by_trap": by_kind}
+
+def score_track(game: Traps) -> list[list[int]]:
+    """XP after each disarm that earned some (traps has no rounds)."""
+    running, track = [0] * len(game.seats), []
+    for attempt in game.attempts:
+        if attempt.xp:
+            running = list(running)
+            running[attempt.seat] += attempt.xp
+            track.append(running)
+    return track
+
+def state_in_words(game: Traps, state: dict[str, Any]) -> list[str]:
+    names = game.seats
+    lines = ["XP: " + ", ".join(f"{name} {xp}"
+                                for name, xp in zip(names, state["xp"], strict=True))]
+    for square, shown in state["squares"].items():
+        words = f"{square}: {shown['status']}"
+        if shown.get("name"):
+            words += f", {shown['name']}"
+        if shown.get("exposed_by"):
+            words += ", exposed by " + ", ".join(names[s] for s in shown["exposed_by"])
+        if shown.get("disarmed_by") is not None:
+            words += f", disarmed by {names[shown['disarmed_by']]} (+{shown['xp_gained']} XP)"
+        lines.append(words)
+    if state.get("last"):
+        lines.append(f"last: {state['last']}")
+    return lines
+
+# --- questions the daemon asks before it logs a trigger --------------------------
