@@ -23,26 +23,24 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
-from companion.games.base import Field, Game, Option, check_bool, check_choice, check_int
+from companion.games import rumble_view
+from companion.games.base import Field, Game
 from companion.games.rumble_data import (
-    character_names,
-    check_characters,
-    check_map,
-    default_characters,
-    default_map,
     doors_of,
     start_placement,
 )
-from companion.i18n import _, pgettext
-
-PLAY, REVEAL, OVER = "play", "reveal", "over"
-SECRETS_PER_SEAT = 2
-NAMES = character_names()
-ACTIONS = ("move", "fight", "escape")
-
-
-def _name(character: str) -> str:
-    return _(NAMES.get(character, character))
+from companion.games.rumble_options import (  # noqa: F401 (re-exported)
+    ACTIONS,
+    EVENTS,
+    NAMES,
+    OPTIONS,
+    OVER,
+    PLAY,
+    REVEAL,
+    SECRETS_PER_SEAT,
+    _name,
+)
+from companion.i18n import _
 
 
 class Rumble(Game):
@@ -63,35 +61,8 @@ class Rumble(Game):
                  "the pieces on the room tiles; anything else is entered with the dial.")
     min_seats = 3
     max_seats = 6
-    OPTIONS = (
-        Option("map", default_map(),
-               "rooms, doors, entry, treasure and optional start placement "
-               "(default: the assumed 3 x 4 grid of rumble-map.json)", check_map),
-        Option("characters", default_characters(),
-               "character ids, in start-room order when the map has no 'start' "
-               "(default: the assumed 12 of rumble-characters.json)", check_characters),
-        Option("deal_secrets", True,
-               "the companion deals 2 secret characters per seat to the private screens; "
-               "false: physical tokens, told before the adventure or revealed at its end",
-               check_bool),
-        Option("adventures", 3, "adventures in a game; the highest total then wins",
-               check_int(1, 10)),
-        Option("top_points", 10,
-               "points for rank 1 of an adventure; each rank below scores one less, never < 0",
-               check_int(1, 100)),
-        Option("first_player_tie", "clockwise",
-               "who starts when several seats share the fewest points: 'clockwise' (first met "
-               "after the previous starter) or 'random' (seeded)",
-               check_choice("clockwise", "random")),
-    )
-    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
-        "secrets": {"seat": Field(int), "characters": Field(list, items=str)},
-        "start": {"seat": Field(int)},
-        "move": {"seat": Field(int), "character": Field(str), "to": Field(str),
-                 "chest": Field(bool, required=False)},
-        "fight": {"seat": Field(int), "victim": Field(str)},
-        "escape": {"seat": Field(int), "character": Field(str)},
-    }
+    OPTIONS = OPTIONS
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = EVENTS
 
     def setup(self) -> None:
         dungeon, characters = self.options["map"], self.options["characters"]
@@ -441,78 +412,20 @@ class Rumble(Game):
     # --- views -----------------------------------------------------------------------
 
     def _public(self) -> dict[str, Any]:
-        scored = len(self.scores)
-        given = [seat for seat, pair in enumerate(self.secrets[self.adventure]) if pair]
-        return {
-            "adventure": self.adventure + 1,
-            "adventures": self.options["adventures"],
-            "phase": self.phase,
-            "turn": self.turn,
-            "starters": list(self.starters),
-            "positions": dict(self.positions),
-            "chest": self.chest,
-            "entry": self.options["map"]["entry"],
-            "treasure": self.options["map"]["treasure"],
-            "exits": [list(exits) for exits in self.exits],
-            "escaped": list(self.escaped),
-            "secrets_from": self.source[self.adventure],
-            "secrets_given": given if self.phase != OVER else [],
-            "waiting_for": self.waiting_for(),
-            "last": dict(self.last) if self.last else None,
-            "rankings": [list(ranking) for ranking in self.rankings],
-            "revealed": [[list(pair or ()) for pair in self.secrets[a]] for a in range(scored)],
-            "scores": [list(scores) for scores in self.scores],
-            "totals": self.totals(),
-        }
+        return rumble_view.public_view(self)
 
     def own_secrets(self, seat: int) -> list[str] | None:
         """``seat``'s secret characters in the adventure in play, dealt or given, if known."""
-        if self.phase == OVER:
-            return None
-        pair = self.secrets[self.adventure][seat]
-        if pair is None and self.actions == 0 and self.source[self.adventure] is None \
-                and self.options["deal_secrets"]:
-            # The seeded deal is on the private screen from the adventure's start: the first
-            # player needs it to choose; it binds at the first action unless tokens are given.
-            pair = self.deal(self.adventure)[seat]
-        return list(pair) if pair else None
+        return rumble_view.own_secrets(self, seat)
 
     def _prompt(self, seat: int) -> str:
-        if self.phase == OVER:
-            return pgettext("text", "Game over")
-        if seat in self.waiting_for():
-            return pgettext("text", "Reveal your 2 secret characters") if self.phase == REVEAL \
-                else pgettext("text", "Give your 2 secret characters")
-        if self.phase == REVEAL:
-            return pgettext("text", "Waiting for the others' secret characters")
-        if seat == self.turn:
-            return pgettext("text", "Your turn: move, fight or escape")
-        assert self.turn is not None
-        return pgettext("text", "{player}'s turn").format(player=self.seats[self.turn])
+        return rumble_view.prompt(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        state = self._public()
-        if seat is None:
-            return state
-        state.update({
-            "seat": seat,
-            "your_turn": self.phase == PLAY and seat == self.turn,
-            "secrets": self.own_secrets(seat),
-            "prompt": self._prompt(seat),
-            "actions": self.legal_actions(seat),
-            "refused": self.refused_actions(seat),
-        })
-        return state
+        return rumble_view.view(self, seat)
 
     def referee_view(self) -> dict[str, Any]:
-        state = self._public()
-        state["secrets"] = [[list(pair) if pair else None for pair in pairs]
-                            for pairs in self.secrets]
-        state["secrets_sources"] = list(self.source)
-        pending = self.phase == PLAY and self.actions == 0 and self.source[self.adventure] is None
-        state["pending_deal"] = self.deal(self.adventure) \
-            if pending and self.options["deal_secrets"] else None
-        return state
+        return rumble_view.referee_view(self)
 
     # --- after the game --------------------------------------------------------------
 
@@ -523,40 +436,12 @@ class Rumble(Game):
         return f"{mine['escapes']} / {mine['chests']}"
 
     def figures(self) -> dict[str, list[Any]]:
-        """Per seat: scored adventures its own secret character escaped in (revealed at
-        scoring), and escapes it made itself, carrying the chest out whoever's it was."""
-        escapes, chests = [0] * len(self.seats), [0] * len(self.seats)
-        for adventure in range(len(self.scores)):
-            pairs = self.secrets[adventure]
-            for seat, pair in enumerate(pairs):
-                if pair and self.escaped[adventure] in pair:
-                    escapes[seat] += 1
-            if self.carried[adventure] is not None:
-                chests[self.carried[adventure]] += 1
-        return {"escapes": escapes, "chests": chests}
+        """Per seat: own secret character escaped, chests carried out (rumble_view.figures)."""
+        return rumble_view.figures(self)
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
-        names = self.seats
-        lines = [f"adventure {state['adventure']} of {state['adventures']}, {state['phase']}"]
-        if state["turn"] is not None:
-            lines.append(f"{names[state['turn']]} to act")
-        if state["positions"]:
-            rooms: dict[str, list[str]] = {}
-            for character, room in state["positions"].items():
-                rooms.setdefault(room, []).append(_name(character))
-            lines.append("in the dungeon: " + "; ".join(
-                f"{room} {', '.join(who)}" for room, who in sorted(rooms.items())))
-        lines.append(f"chest: {state['chest'] or 'gone'}")
-        for number, ranking in enumerate(state["rankings"], start=1):
-            escaped = state["escaped"][number - 1]
-            lines.append(f"adventure {number}: " + (f"{_name(escaped)} escaped with the chest"
-                         if escaped else "nobody escaped") + "; ranks " +
-                         ", ".join(_name(c) for c in ranking))
-            pairs = state["revealed"][number - 1]
-            lines.append("  secret characters: " + "; ".join(
-                f"{name} {' + '.join(map(_name, pair))}"
-                for name, pair in zip(names, pairs, strict=True)))
-        return lines
+        return rumble_view.state_in_words(self, state)
+
 
     # --- scores ----------------------------------------------------------------------
 

@@ -1,0 +1,133 @@
+"""What the rumble screens and the referee see, and the figures after a game.
+
+Every key is documented in docs/rumble.md. A seat's secret characters are on its own view
+only (``secrets``) until the adventure is scored; the referee view holds them all and the
+deal still pending.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.games.rumble_options import OVER, PLAY, REVEAL, _name
+from companion.i18n import pgettext
+
+if TYPE_CHECKING:
+    from companion.games.rumble import Rumble
+
+
+def public_view(game: Rumble) -> dict[str, Any]:
+    scored = len(game.scores)
+    given = [seat for seat, pair in enumerate(game.secrets[game.adventure]) if pair]
+    return {
+        "adventure": game.adventure + 1,
+        "adventures": game.options["adventures"],
+        "phase": game.phase,
+        "turn": game.turn,
+        "starters": list(game.starters),
+        "positions": dict(game.positions),
+        "chest": game.chest,
+        "entry": game.options["map"]["entry"],
+        "treasure": game.options["map"]["treasure"],
+        "exits": [list(exits) for exits in game.exits],
+        "escaped": list(game.escaped),
+        "secrets_from": game.source[game.adventure],
+        "secrets_given": given if game.phase != OVER else [],
+        "waiting_for": game.waiting_for(),
+        "last": dict(game.last) if game.last else None,
+        "rankings": [list(ranking) for ranking in game.rankings],
+        "revealed": [[list(pair or ()) for pair in game.secrets[a]] for a in range(scored)],
+        "scores": [list(scores) for scores in game.scores],
+        "totals": game.totals(),
+    }
+
+
+def own_secrets(game: Rumble, seat: int) -> list[str] | None:
+    """``seat``'s secret characters in the adventure in play, dealt or given, if known."""
+    if game.phase == OVER:
+        return None
+    pair = game.secrets[game.adventure][seat]
+    if pair is None and game.actions == 0 and game.source[game.adventure] is None \
+            and game.options["deal_secrets"]:
+        # The seeded deal is on the private screen from the adventure's start: the first
+        # player needs it to choose; it binds at the first action unless tokens are given.
+        pair = game.deal(game.adventure)[seat]
+    return list(pair) if pair else None
+
+
+def prompt(game: Rumble, seat: int) -> str:
+    if game.phase == OVER:
+        return pgettext("text", "Game over")
+    if seat in game.waiting_for():
+        return pgettext("text", "Reveal your 2 secret characters") if game.phase == REVEAL \
+            else pgettext("text", "Give your 2 secret characters")
+    if game.phase == REVEAL:
+        return pgettext("text", "Waiting for the others' secret characters")
+    if seat == game.turn:
+        return pgettext("text", "Your turn: move, fight or escape")
+    assert game.turn is not None
+    return pgettext("text", "{player}'s turn").format(player=game.seats[game.turn])
+
+
+def view(game: Rumble, seat: int | None) -> dict[str, Any]:
+    state = public_view(game)
+    if seat is None:
+        return state
+    state.update({
+        "seat": seat,
+        "your_turn": game.phase == PLAY and seat == game.turn,
+        "secrets": game.own_secrets(seat),
+        "prompt": prompt(game, seat),
+        "actions": game.legal_actions(seat),
+        "refused": game.refused_actions(seat),
+    })
+    return state
+
+
+def referee_view(game: Rumble) -> dict[str, Any]:
+    state = public_view(game)
+    state["secrets"] = [[list(pair) if pair else None for pair in pairs]
+                        for pairs in game.secrets]
+    state["secrets_sources"] = list(game.source)
+    pending = game.phase == PLAY and game.actions == 0 and game.source[game.adventure] is None
+    state["pending_deal"] = game.deal(game.adventure) \
+        if pending and game.options["deal_secrets"] else None
+    return state
+
+
+def figures(game: Rumble) -> dict[str, list[Any]]:
+    """Per seat: scored adventures its own secret character escaped in (revealed at
+    scoring), and escapes it made itself, carrying the chest out whoever's it was."""
+    escapes, chests = [0] * len(game.seats), [0] * len(game.seats)
+    for adventure in range(len(game.scores)):
+        pairs = game.secrets[adventure]
+        for seat, pair in enumerate(pairs):
+            if pair and game.escaped[adventure] in pair:
+                escapes[seat] += 1
+        if game.carried[adventure] is not None:
+            chests[game.carried[adventure]] += 1
+    return {"escapes": escapes, "chests": chests}
+
+
+def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:
+    names = game.seats
+    lines = [f"adventure {state['adventure']} of {state['adventures']}, {state['phase']}"]
+    if state["turn"] is not None:
+        lines.append(f"{names[state['turn']]} to act")
+    if state["positions"]:
+        rooms: dict[str, list[str]] = {}
+        for character, room in state["positions"].items():
+            rooms.setdefault(room, []).append(_name(character))
+        lines.append("in the dungeon: " + "; ".join(
+            f"{room} {', '.join(who)}" for room, who in sorted(rooms.items())))
+    lines.append(f"chest: {state['chest'] or 'gone'}")
+    for number, ranking in enumerate(state["rankings"], start=1):
+        escaped = state["escaped"][number - 1]
+        lines.append(f"adventure {number}: " + (f"{_name(escaped)} escaped with the chest"
+                     if escaped else "nobody escaped") + "; ranks " +
+                     ", ".join(_name(c) for c in ranking))
+        pairs = state["revealed"][number - 1]
+        lines.append("  secret characters: " + "; ".join(
+            f"{name} {' + '.join(map(_name, pair))}"
+            for name, pair in zip(names, pairs, strict=True)))
+    return lines
