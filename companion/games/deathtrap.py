@@ -21,18 +21,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.errors import EventError, OptionError, RuleViolation
-from companion.games.base import Field, Game, Option, check_bool, check_choice, check_int
+from companion.games import deathtrap_view
+from companion.games.base import Field, Game
 from companion.games.deathtrap_deck import (
     EXPLODING_PIG,
     KILLING_MACHINE,
     WILDS,
     Pack,
-    check_deck,
-    default_deck,
 )
-from companion.i18n import N_, _, ngettext
-
-TITLES = (N_("The Big Hero"), N_("The Hero"), N_("The Wimp"), N_("The Total Wimp"))
+from companion.games.deathtrap_options import EVENTS, OPTIONS
+from companion.games.deathtrap_view import TITLES, _record  # noqa: F401 (re-exported)
+from companion.i18n import _, ngettext
 
 
 class Deathtrap(Game):
@@ -52,38 +51,8 @@ class Deathtrap(Game):
                  "dial; a pass is a tap of the seat's button.")
     min_seats = 4
     max_seats = 8
-    OPTIONS = (
-        Option("deck", default_deck(),
-               "creature cards (assumed data file); the 4 special cards always stay", check_deck),
-        Option("rounds", 4, "number of rounds in a game", check_int(1, 20)),
-        Option("first_dealer", 0, "seat that deals round 1", check_int(0, 7)),
-        Option("dealer_rotates", True,
-               "the dealer moves one seat clockwise each round (false: same dealer)", check_bool),
-        Option("pig_discard", "creature",
-               "what the Exploding Pig discards with it: 'creature' (a monster only) or 'any'",
-               check_choice("creature", "any")),
-        Option("pig_default_lead", "left",
-               "who leads the first hand when a pig event names nobody: 'left' of the "
-               "holder or the 'holder'", check_choice("left", "holder")),
-        Option("wilds_alone_value", 0,
-               "value of a set of wilds alone (Chaindog and/or Red Lotus)", check_int(0, 999)),
-        Option("equal_beats", False,
-               "a set of equal value beats the set on the table (rules: it never does)",
-               check_bool),
-        Option("pass_locks_out", False,
-               "a player who passes sits out the rest of the hand", check_bool),
-        Option("exchange", True,
-               "before rounds 2+, Total Wimp gives 2 highest to Big Hero, Wimp 1 to Hero",
-               check_bool),
-    )
-    EVENTS: ClassVar[dict[str, dict[str, Field]]] = {
-        "deal": {"dealer": Field(int, required=False, is_seat=True),
-                 "counts": Field(list, required=False, items=int, minimum=1)},
-        "pig": {"seat": Field(int), "discard": Field(str),
-                "lead": Field(int, required=False, is_seat=True)},
-        "play": {"seat": Field(int), "cards": Field(list, items=str)},
-        "pass": {"seat": Field(int)},
-    }
+    OPTIONS = OPTIONS
+    EVENTS: ClassVar[dict[str, dict[str, Field]]] = EVENTS
 
     def setup(self) -> None:
         seats = len(self.seats)
@@ -360,70 +329,21 @@ class Deathtrap(Game):
 
     def exchanges(self) -> list[dict[str, Any]]:
         """Who gives what to whom before the next deal (empty when no exchange is due)."""
-        if self.phase != "exchange":
-            return []
-        order = self.history[-1]
-        big_hero, hero, wimp, total_wimp = order[0], order[1], order[-2], order[-1]
-        return [{"from": total_wimp, "to": big_hero, "count": 2, "cards": "highest"},
-                {"from": big_hero, "to": total_wimp, "count": 2, "cards": "any"},
-                {"from": wimp, "to": hero, "count": 1, "cards": "highest"},
-                {"from": hero, "to": wimp, "count": 1, "cards": "any"}]
+        return deathtrap_view.exchanges(self)
 
     def titles(self) -> list[str | None]:
         """The titles of the latest finished round, per seat (None: no title)."""
-        titles: list[str | None] = [None] * len(self.seats)
-        if self.history:
-            order = self.history[-1]
-            for title, seat in zip(TITLES, (order[0], order[1], order[-2], order[-1]),
-                                   strict=True):
-                titles[seat] = title
-        return titles
+        return deathtrap_view.titles(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        state: dict[str, Any] = {
-            "round": self.round,
-            "rounds": self.options["rounds"],
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "counts": list(self.counts),
-            "leader": self.leader,
-            "turn": self.turn,
-            "to_beat": _record(self.to_beat, count=len(self.to_beat["cards"]))
-            if self.to_beat else None,
-            "passed": list(self.passed),
-            "last": _record(self.last) if self.last else None,
-            "pig": dict(self.pig) if self.pig else None,
-            "played": dict(self.played),
-            "finish_order": self.finish_order(),
-            "titles": self.titles(),
-            "totals": self.totals(),
-        }
-        if seat is not None:
-            mine = [dict(e) for e in self.exchanges() if seat in (e["from"], e["to"])]
-            state.update({"seat": seat, "your_turn": self.turn == seat,
-                          "your_count": self.counts[seat], "exchange": mine,
-                          "prompt": self.prompt(seat, mine)})
-        return state
+        return deathtrap_view.view(self, seat)
 
     def prompt(self, seat: int, mine: list[dict[str, Any]]) -> str | None:
         """The private exchange instruction for ``seat``'s screen."""
-        give = next((e for e in mine if e["from"] == seat), None)
-        if give is None:
-            return None
-        count, other = give["count"], self.seats[give["to"]]
-        if give["cards"] == "highest":
-            return ngettext("Give your highest creature card to {player}, then take 1 back",
-                            "Give your {n} highest creature cards to {player}, then take {n} "
-                            "back", count).format(n=count, player=other)
-        return ngettext("Take {n} card from {player}, give back any {n}",
-                        "Take {n} cards from {player}, give back any {n}",
-                        count).format(n=count, player=other)
+        return deathtrap_view.prompt(self, seat, mine)
 
     def referee_view(self) -> dict[str, Any]:
-        state = self.view(None)
-        state["exchange"] = self.exchanges()
-        state["prompts"] = [self.prompt(seat, self.exchanges()) for seat in range(len(self.seats))]
-        return state
+        return deathtrap_view.referee_view(self)
 
     @property
     def finished(self) -> bool:
@@ -452,27 +372,10 @@ class Deathtrap(Game):
 
     def figures(self) -> dict[str, list[Any]]:
         """Rounds each seat ended as The Big Hero (first out) and The Total Wimp (last)."""
-        big_hero, total_wimp = [0] * len(self.seats), [0] * len(self.seats)
-        for order in self.history:
-            big_hero[order[0]] += 1
-            total_wimp[order[-1]] += 1
-        return {"big_hero": big_hero, "total_wimp": total_wimp}
+        return deathtrap_view.figures(self)
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
-        names = self.seats
-        lines = [f"round {state['round']} of {state['rounds']}, {state['phase']}"]
-        if state["turn"] is not None:
-            lines.append(f"{names[state['turn']]} to play")
-        beat = state["to_beat"]
-        if beat:
-            lines.append(f"to beat: {beat['count']} x {beat['name']} ({beat['value']}) "
-                         f"by {names[beat['seat']]}")
-        lines.append("cards in hand: " + ", ".join(
-            f"{name} {count}" for name, count in zip(names, state["counts"], strict=True)))
-        for number, order in enumerate(state["finish_order"], start=1):
-            if order:
-                lines.append(f"round {number} went out: " + ", ".join(names[s] for s in order))
-        return lines
+        return deathtrap_view.state_in_words(self, state)
 
     def finish_order(self) -> list[list[int]]:
         """Per round, the seats in the order they went out (the round in play included)."""
@@ -480,14 +383,6 @@ class Deathtrap(Game):
         if self.phase in ("pig", "play"):
             orders.append(list(self.order))
         return orders
-
-
-def _record(kept: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """A caller's own copy of a record (its card list copied too)."""
-    record = dict(kept, **extra)
-    if "cards" in record:
-        record["cards"] = list(record["cards"])
-    return record
 
 
 def dealt_counts(size: int, seats: int, dealer: int) -> list[int]:

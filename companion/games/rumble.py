@@ -442,7 +442,6 @@ class Rumble(Game):
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
         return rumble_view.state_in_words(self, state)
 
-
     # --- scores ----------------------------------------------------------------------
 
     @property

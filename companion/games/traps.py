@@ -453,7 +453,6 @@ class Traps(Game):
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
         return traps_view.state_in_words(self, state)
 
-
     def armed_in_public(self, square: str) -> bool:
         """Whether a figure moving onto ``square`` may set it off, from what all may know."""
         status = self.squares[square]["status"]
