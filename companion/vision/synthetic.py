@@ -24,25 +24,21 @@ import cv2
 import numpy as np
 
 from companion.vision.art import GAMES, ArtItem, draw_face, game_items
+from companion.vision.conditions import BACKGROUNDS, Conditions, spoil  # noqa: F401
+from companion.vision.hands import (  # noqa: F401 (re-exported)
+    SKIN_TONES,
+    Hand,
+    draw_hand,
+    outside,
+    reach_from_seat,
+)
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, marker_image
-from companion.vision.optics import (
-    cast_shadow,
-    defocus,
-    glare,
-    jpeg,
-    sensor_noise,
-    vignette,
-    white_balance,
-)
-from companion.vision.surfaces import SURFACES, surface
+from companion.vision.surfaces import surface
 from companion.vision.table import TableLayout
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
            "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat"]
-
-BACKGROUNDS = ("wood", "felt", "slate", "oak")
-SKIN_TONES = ((120, 160, 215), (90, 125, 180), (60, 85, 125), (150, 185, 230))
 
 
 @dataclass(frozen=True)
@@ -71,71 +67,6 @@ class Token:
     size_mm: float = 22.0
     angle_deg: float = 0.0
 
-
-@dataclass(frozen=True)
-class Hand:
-    """An arm reaching from outside the table edge at ``from_mm`` to ``to_mm``."""
-
-    from_mm: tuple[float, float]
-    to_mm: tuple[float, float]
-    tone: int = 0
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """How the frame is spoilt. Zero everywhere is a clean frame."""
-
-    background: str = "wood"
-    light_gradient: float = 0.0  # darkest corner is this fraction darker
-    glare: float = 0.0  # peak brightness added by one glare spot, 0..1
-    blur: float = 0.0  # Gaussian sigma, pixels
-    noise: float = 0.0  # Gaussian sigma, grey levels
-    colour_cast: float = 0.0  # up to this fraction per channel
-    table_seed: int = 0  # the table's grain: fixed for a sequence, as a real table is
-    # Harder, photo-like effects; all off by default so older figures stay as they were.
-    surface: str = ""  # a kind of surfaces.SURFACES instead of ``background``'s simple texture
-    vignette: float = 0.0  # corners this fraction darker
-    shadow: float = 0.0  # darkness of one soft cast shadow across the scene
-    card_shadow: float = 0.0  # darkness of the soft shadow each card casts on what is below it
-    specular: float = 0.0  # a lamp's glare on one card, 0..1
-    white_balance: float = 0.0  # 0..1 of a warm, cool, magenta or green cast
-    defocus: float = 0.0  # Gaussian sigma at a 1280-px frame, rising across the frame
-    jpeg_quality: int = 0  # 0: no JPEG round trip
-    paper: float = 0.0  # uneven light across each card (bent paper), fraction darker
-
-    @classmethod
-    def real(cls, rng: np.random.Generator) -> Conditions:
-        """Conditions like phone photos of a real table (see docs/vision.md, issue 13)."""
-        return cls(background="wood", surface=str(rng.choice(SURFACES)),
-                   light_gradient=float(rng.uniform(0.05, 0.35)),
-                   # Blur and defocus measured against the real dev photos at 1280 px: the
-                   # share of fine detail on the cards matches theirs (docs/vision.md).
-                   blur=float(rng.uniform(0.2, 0.6)),
-                   noise=float(rng.uniform(2, 7)),
-                   colour_cast=float(rng.uniform(0, 0.04)),
-                   table_seed=int(rng.integers(0, 2**31)),
-                   vignette=float(rng.uniform(0.15, 0.55)),
-                   shadow=float(rng.uniform(0.3, 0.6)) if rng.random() < 0.5 else 0.0,
-                   card_shadow=float(rng.uniform(0.3, 0.7)),
-                   specular=float(rng.uniform(0.3, 0.8)) if rng.random() < 0.4 else 0.0,
-                   white_balance=float(rng.uniform(0, 1)),
-                   defocus=float(rng.uniform(0.2, 1.0)),
-                   jpeg_quality=int(rng.integers(60, 91)),
-                   paper=float(rng.uniform(0.03, 0.15)))
-
-    @property
-    def hard(self) -> bool:
-        return bool(self.surface)
-
-    @classmethod
-    def random(cls, rng: np.random.Generator) -> Conditions:
-        return cls(background=str(rng.choice(BACKGROUNDS)),
-                   light_gradient=float(rng.uniform(0, 0.45)),
-                   glare=float(rng.uniform(0, 0.35)) if rng.random() < 0.5 else 0.0,
-                   blur=float(rng.uniform(0, 1.2)),
-                   noise=float(rng.uniform(0, 7)),
-                   colour_cast=float(rng.uniform(0, 0.08)),
-                   table_seed=int(rng.integers(0, 2**31)))
 
 
 @dataclass(frozen=True)
@@ -258,94 +189,6 @@ class SceneRenderer:
         return cv2.copyMakeBorder(inner, px // 6, px // 6, px // 6, px // 6,
                                   cv2.BORDER_CONSTANT, value=255)
 
-    def _hand_polygons(self, hand: Hand) -> list[np.ndarray]:
-        """Arm, palm and fingers as polygons in table mm."""
-        fx, fy = hand.from_mm
-        tx, ty = hand.to_mm
-        d = np.array([tx - fx, ty - fy], np.float64)
-        length = float(np.linalg.norm(d)) or 1.0
-        u = d / length
-        n = np.array([-u[1], u[0]])
-        arm_w = 38.0
-        wrist = np.array([tx, ty]) - u * 60
-        arm = np.array([np.array([fx, fy]) + n * arm_w, wrist + n * arm_w * 0.8,
-                        wrist - n * arm_w * 0.8, np.array([fx, fy]) - n * arm_w])
-        angle = math.degrees(math.atan2(u[1], u[0]))
-        palm = cv2.ellipse2Poly((int(tx - u[0] * 20), int(ty - u[1] * 20)), (55, 45),
-                                int(angle), 0, 360, 12).astype(np.float64)
-        polys = [arm, palm]
-        for k in (-1.5, -0.5, 0.5, 1.5):
-            base = np.array([tx, ty]) + u * 15 + n * k * 20
-            tip = base + u * (50 - abs(k) * 10)
-            polys.append(np.array([base + n * 8, tip + n * 7, tip - n * 7, base - n * 8]))
-        return polys
-
-    def _draw_hand(self, frame: np.ndarray, labels: np.ndarray, hand: Hand,
-                   table_to_image: np.ndarray) -> None:
-        polys = [cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float32),
-                                          table_to_image).astype(np.int32)
-                 for p in self._hand_polygons(hand)]
-        shadow = np.zeros(frame.shape[:2], np.uint8)
-        for p in polys:
-            cv2.fillPoly(shadow, [p + np.int32([10, 12])], 255)
-        frame[shadow > 0] *= 0.6
-        skin = np.zeros(frame.shape[:2], np.uint8)
-        for p in polys:
-            cv2.fillPoly(skin, [p], 255)
-        frame[skin > 0] = SKIN_TONES[hand.tone % len(SKIN_TONES)]
-        labels[skin > 0] = -1
-
-    def _spoil(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator,
-               labels: np.ndarray | None = None) -> np.ndarray:
-        h, w = frame.shape[:2]
-        # The room's light stays put over a sequence; only the sensor noise is per frame.
-        light = np.random.default_rng(cond.table_seed + 1)
-        if cond.light_gradient:
-            gx, gy = light.uniform(-1, 1, 2)
-            xs, ys = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
-            ramp = (gx * xs + gy * ys) / (abs(gx) + abs(gy) + 1e-9)
-            frame *= (1 - cond.light_gradient * (ramp + 1) / 2)[..., None].astype(np.float32)
-        if cond.glare:
-            cx, cy = light.uniform(0.2, 0.8) * w, light.uniform(0.2, 0.8) * h
-            sigma = light.uniform(0.05, 0.12) * w
-            xs, ys = np.meshgrid(np.arange(w), np.arange(h))
-            spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2))
-            frame += (spot * cond.glare * 255)[..., None].astype(np.float32)
-        if cond.colour_cast:
-            frame *= (1 + light.uniform(-cond.colour_cast, cond.colour_cast, 3)).astype(np.float32)
-        if cond.hard:
-            return self._spoil_more(frame, cond, rng, labels)
-        if cond.blur > 0.2:
-            frame = cv2.GaussianBlur(frame, (0, 0), cond.blur)
-        if cond.noise:
-            frame += rng.normal(0, cond.noise, frame.shape).astype(np.float32)
-        return np.clip(frame, 0, 255).astype(np.uint8)
-
-    def _spoil_more(self, frame: np.ndarray, cond: Conditions, rng: np.random.Generator,
-                    labels: np.ndarray | None) -> np.ndarray:
-        """The photo-like effects, in the order light and a phone apply them."""
-        light = np.random.default_rng(cond.table_seed + 3)
-        scale = max(frame.shape[:2]) / 1280  # blur is set for a 1280-px frame
-        if cond.specular and labels is not None and (labels >= 0).any():
-            card = int(light.choice(np.unique(labels[labels >= 0])))
-            glare(frame, labels == card, cond.specular, light)
-        if cond.shadow:
-            cast_shadow(frame, cond.shadow, light)
-        if cond.vignette:
-            vignette(frame, cond.vignette, light)
-        if cond.white_balance:
-            white_balance(frame, cond.white_balance, light)
-        # A phone exposes for the scene: the brightest card paper comes out near white.
-        bright = float(np.percentile(frame[::7, ::7], 99.5))
-        frame *= float(light.uniform(215, 250)) / max(bright, 1.0)
-        if cond.blur > 0.2:
-            frame = cv2.GaussianBlur(frame, (0, 0), cond.blur * scale)
-        frame = defocus(frame, cond.defocus * scale, light)
-        if cond.noise:
-            sensor_noise(frame, cond.noise, rng)
-        image = np.clip(frame, 0, 255).astype(np.uint8)
-        return jpeg(image, cond.jpeg_quality) if cond.jpeg_quality else image
-
     # --- scenes -----------------------------------------------------------------------------
     def render(self, placements: Sequence[Placement], rng: np.random.Generator,
                conditions: Conditions | None = None, table_to_image: np.ndarray | None = None,
@@ -390,14 +233,14 @@ class SceneRenderer:
             self._paste(frame, labels, -1, img, self._mm_image(
                 img, (size, size), token.centre_mm, token.angle_deg, h_img))
         for hand in hands:
-            self._draw_hand(frame, labels, hand, h_img)
+            draw_hand(frame, labels, hand, h_img)
         counts = np.bincount(labels.ravel() + 1, minlength=len(placements) + 1)[1:]
         truth = []
         for index, place in enumerate(placements):
             corners = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img)
             truth.append(SceneTruth(place.item.item_id, corners.reshape(4, 2), place.centre_mm,
                                     float(min(1.0, counts[index] / max(full_areas[index], 1)))))
-        return Scene(self._spoil(frame, cond, rng, labels), truth, h_img, list(tokens))
+        return Scene(spoil(frame, cond, rng, labels), truth, h_img, list(tokens))
 
     def _surface(self, cond: Conditions, table_to_image: np.ndarray) -> np.ndarray:
         """A photo-like surface in table millimetres, seen through the camera."""
@@ -519,7 +362,7 @@ class SceneRenderer:
                       (float(rng.uniform(100, lay.width_mm - 100)),
                        float(rng.uniform(100, lay.height_mm - 100))), int(rng.integers(0, 4)))
                  for _ in range(hands)]
-        reach = [Hand(_outside(lay, h.from_mm), h.to_mm, h.tone) for h in reach]
+        reach = [Hand(outside(lay, h.from_mm), h.to_mm, h.tone) for h in reach]
         return self.render(placements, rng, conditions or Conditions.random(rng),
                            self.camera(rng), reach, markers=markers)
 
@@ -601,22 +444,6 @@ class SceneRenderer:
             placed.append(cover(base, item, float(rng.uniform(0.1, 0.5)), rng))
         return self.render(placed, rng, cond, camera, markers=markers)
 
-
-def _outside(layout: TableLayout, edge: tuple[float, float]) -> tuple[float, float]:
-    """A point beyond the table edge, behind a seat: where an arm comes from."""
-    cx, cy = layout.centre_mm
-    dx, dy = edge[0] - cx, edge[1] - cy
-    norm = math.hypot(dx, dy) or 1.0
-    return edge[0] + dx / norm * 250, edge[1] + dy / norm * 250
-
-
-def reach_from_seat(layout: TableLayout, seat: int, target_mm: tuple[float, float],
-                    progress: float, tone: int = 0) -> Hand:
-    """A hand of ``seat`` on its way to ``target_mm``: progress 0 is outside, 1 is there."""
-    start = _outside(layout, layout.seat_position(seat))
-    x = start[0] + (target_mm[0] - start[0]) * progress
-    y = start[1] + (target_mm[1] - start[1]) * progress
-    return Hand(start, (x, y), tone)
 
 
 def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
