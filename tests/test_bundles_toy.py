@@ -13,7 +13,6 @@ from table_driver import daemon_for, give, hold, tap, turn
 from companion import bundles
 from companion.cli import main
 from companion.daemon.ui import TableUI
-from companion.table import TableStore
 
 
 @pytest.fixture
@@ -21,12 +20,6 @@ def tally():
     bundles.register(toy_bundle.BUNDLE)
     yield toy_bundle
     bundles.unregister("tally")
-
-
-@pytest.fixture
-def store(tmp_path):
-    with TableStore(tmp_path / "table.db") as table_store:
-        yield table_store
 
 
 def choose(daemon, value):

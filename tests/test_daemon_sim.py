@@ -4,26 +4,19 @@ in Traps), seat names in menus, repeated cards, and every screen on the terminal
 import io
 import logging
 
-import pytest
 from PIL import Image
 from table_driver import daemon_for, type_keys
 
 from companion.bundles.traps import screens as traps
 from companion.daemon.displays import TerminalBoard, TerminalScreen
 from companion.daemon.sources import KeyPresses
-from companion.table import Header, TableStore
+from companion.table import Header
 
 TRAPS = Header("traps", ("Ann", "Bob"), 3, {
     "squares": ["T1", "T2"],
     "dials": {"T1": ["start", "x", {"trap": "monstrous-hand", "disarm": 10, "xp": 20}],
               "T2": ["start", {"trap": "falling-weight", "disarm": 7, "xp": 5}]}})
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
-
-
-@pytest.fixture
-def store(tmp_path):
-    with TableStore(tmp_path / "table.db") as table_store:
-        yield table_store
 
 
 

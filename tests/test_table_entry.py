@@ -4,25 +4,18 @@ is, list forms whose entries stay put and whose picks can be taken back, cards b
 names, a disarm of a disarmed trap refused before the dice, what an undo took back, and a
 refusal's banner gone at the next action."""
 
-import pytest
 from table_driver import daemon_for
 from table_driver import type_keys as keys
 
 from companion.daemon.pages import Page, draw, with_notice
 from companion.screens.common import error_screen
-from companion.table import Header, TableStore
+from companion.table import Header
 
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
 TRAPS = Header("traps", ("Ann", "Bob"), 3, {
     "squares": ["T1", "T2"],
     "dials": {"T1": ["start", "x", {"trap": "monstrous-hand", "disarm": 10, "xp": 20}],
               "T2": ["start", {"trap": "falling-weight", "disarm": 7, "xp": 5}]}})
-
-
-@pytest.fixture
-def store(tmp_path):
-    with TableStore(tmp_path / "table.db") as table_store:
-        yield table_store
 
 
 

@@ -16,18 +16,12 @@ from companion.errors import RuleViolation
 from companion.games import rumble_sim, tricky_sim
 from companion.screens.canvas import FINE, blank
 from companion.screens.common import final_place, paragraph, placing, seat_header
-from companion.table import Header, TableStore
+from companion.table import Header
 
 TRAPS = Header("traps", ("Ann", "Bob", "Cy"), 3, {
     "squares": ["T1", "T2"],
     "dials": {"T1": ["start", "x", {"trap": "monstrous-hand", "disarm": 10, "xp": 20}],
               "T2": ["start", {"trap": "falling-weight", "disarm": 7, "xp": 5}]}})
-
-
-@pytest.fixture
-def store(tmp_path):
-    with TableStore(tmp_path / "table.db") as table_store:
-        yield table_store
 
 
 

@@ -4,22 +4,15 @@ on every screen, in the confirm step and in the daemon's log lines; the table lo
 
 import logging
 
-import pytest
 from table_driver import type_keys as keys
 
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Seen
 from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
-from companion.table import Header, TableStore
+from companion.table import Header
 
 DEATHTRAP = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 7, {})
-
-
-@pytest.fixture
-def store(tmp_path):
-    with TableStore(tmp_path / "table.db") as table_store:
-        yield table_store
 
 
 def dealt(store):
