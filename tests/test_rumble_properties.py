@@ -149,3 +149,16 @@ def test_offered_actions_match_what_apply_accepts(seed, seats, where):
             assert trial.referee_view() == before
     if game.phase == "play" and not game.waiting_for():
         assert game.legal_actions(game.turn)  # a seat to play always has a legal action
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(), st.integers(0, 10**9), st.floats(0, 1))
+def test_legal_actions_are_the_offered_actions_no_refusal_stops(table, seed, where):
+    seats, options = table
+    header, events = random_game(seed, seats, **options)
+    game = replay(header, events[:int(where * (len(events) - 1))])
+    for seat in range(seats):
+        offered = game.candidates(seat)
+        assert game.legal_actions(seat) == [event for event in offered
+                                            if game.refusal(event) is None]
+        assert len(game.legal_actions(seat)) + len(game.refused_actions(seat)) == len(offered)

@@ -17,13 +17,12 @@ Example::
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
-from companion.games import rumble_view
+from companion.games import rumble_actions, rumble_view
 from companion.games.base import Field, Game
 from companion.games.rumble_data import (
     doors_of,
@@ -107,7 +106,8 @@ class Rumble(Game):
 
     def on_secrets(self, event: dict[str, Any]) -> None:
         seat, characters = event["seat"], event["characters"]
-        refusal = self._over_refusal() or self._secrets_refusal(seat, characters)
+        refusal = (rumble_actions.over_refusal(self)
+                   or rumble_actions.secrets_refusal(self, seat, characters))
         if refusal:
             raise refusal
         self.secrets[self.adventure][seat] = tuple(characters)
@@ -124,164 +124,11 @@ class Rumble(Game):
     def on_escape(self, event: dict[str, Any]) -> None:
         self._act(event)
 
-    # --- refusals: one place decides, for events and for the screens' action menus ---
-
-    def _over_refusal(self) -> RuleViolation | None:
-        if self.finished:
-            return RuleViolation("game-over", _("the game is over: all {count} "
-                                 "adventures are scored").format(count=len(self.scores)))
-        return None
-
-    def _secrets_refusal(self, seat: int, characters: list[str]) -> RuleViolation | None:
-        number = self.adventure + 1
-        if self.phase == PLAY and self.actions > 0:
-            if self.options["deal_secrets"]:
-                return RuleViolation("secrets-timing", _("the secret characters of adventure "
-                                     "{number} were fixed at its first action; give them "
-                                     "before an adventure's first action").format(number=number))
-            return RuleViolation("secrets-timing", _("reveal secret characters when the adventure "
-                                 "ends (one character left), or give them before its first "
-                                 "action"))
-        if self.secrets[self.adventure][seat] is not None:
-            return RuleViolation("secrets-once", _("{player} has already given secret "
-                                 "characters for adventure {number}; undo to correct them")
-                                 .format(player=self.seats[seat], number=number))
-        if len(characters) != SECRETS_PER_SEAT:
-            return RuleViolation("secrets-count", _("each seat has exactly {n} "
-                                 "secret characters, got {count}")
-                                 .format(n=SECRETS_PER_SEAT, count=len(characters)))
-        for character in characters:
-            if character not in self.start_rooms:
-                return self._unknown(character)
-        if characters[0] == characters[1]:
-            return RuleViolation("secrets-count", _("the two secret characters must be different, "
-                                 "got {character} twice").format(character=_name(characters[0])))
-        if self.phase != REVEAL:
-            # Told in private before play: naming a clash here would tell this seat another
-            # seat's token. The clash holds up the first action instead, naming nothing.
-            return None
-        taken = {c for pair in self.secrets[self.adventure] if pair for c in pair}
-        for character in characters:
-            if character in taken:
-                return RuleViolation("secrets-taken", _("{character} is already another "
-                                     "seat's secret character in adventure {number}: each "
-                                     "token is held by one seat")
-                                     .format(character=_name(character), number=number))
-        return None
-
-    def _unknown(self, character: str) -> RuleViolation:
-        return RuleViolation("unknown-character", _("there is no character '{character}' "
-                             "(characters: {characters})")
-                             .format(character=character, characters=', '.join(self.start_rooms)))
-
-    def _room_of(self, character: str) -> str | RuleViolation:
-        if character not in self.start_rooms:
-            return self._unknown(character)
-        if character not in self.positions:
-            return RuleViolation("left", _("{character} has already left the dungeon "
-                                 "in adventure {adventure}")
-                                 .format(character=_name(character), adventure=self.adventure + 1))
-        return self.positions[character]
+    # --- refusals and offered actions: rumble_actions.py -------------------------------
 
     def refusal(self, event: dict[str, Any]) -> RuleViolation | None:
         """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
-        return self._turn_refusal(event["seat"]) or self._action_refusal(
-            event, Counter(self.positions.values()))
-
-    def _action_refusal(self, event: dict[str, Any], crowds: Counter[str]
-                        ) -> RuleViolation | None:
-        """The refusal of the action itself; ``crowds``: how many characters each room holds."""
-        kind = event["type"]
-        if kind == "move":
-            return self._move_refusal(event, crowds)
-        if kind == "fight":
-            return self._fight_refusal(event, crowds)
-        return self._escape_refusal(event)
-
-    def _turn_refusal(self, seat: int) -> RuleViolation | None:
-        """Why ``seat`` may take no action now, whatever the action, or None."""
-        if self.finished:
-            return self._over_refusal()
-        if self.phase == REVEAL:
-            waiting = ", ".join(self.seats[s] for s in self.waiting_for())
-            return RuleViolation("reveal", _("adventure {adventure} is over: waiting "
-                                 "for the secret characters of {waiting}")
-                                 .format(adventure=self.adventure + 1, waiting=waiting))
-        if seat != self.turn:
-            assert self.turn is not None
-            return RuleViolation("turn", _("it is {player}'s turn, "
-                                 "not {player2}'s")
-                                 .format(player=self.seats[self.turn], player2=self.seats[seat]))
-        missing = self.waiting_for()
-        if missing:
-            return RuleViolation("secrets-missing", _("{missing} "
-                                 "must give secret characters first (or undo the secrets "
-                                 "given, and the companion deals them all)")
-                                 .format(missing=', '.join(self.seats[s] for s in missing)))
-        if self.actions == 0 and self._tokens_clash():
-            return RuleViolation("secrets-taken", _("two seats gave the same secret character "
-                                 "for adventure {adventure}: each seat checks its "
-                                 "tokens, then undo the wrong secrets and give them again")
-                                 .format(adventure=self.adventure + 1))
-        return None
-
-    def _tokens_clash(self) -> bool:
-        given = [c for pair in self.secrets[self.adventure] if pair for c in pair]
-        return len(given) != len(set(given))
-
-    def _move_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
-        character, to = event["character"], event["to"]
-        room = self._room_of(character)
-        if isinstance(room, RuleViolation):
-            return room
-        if to not in self.doors:
-            return RuleViolation("unknown-room", _("there is no room '{to}' on the map "
-                                 "(rooms: {rooms})").format(to=to, rooms=', '.join(self.doors)))
-        if to not in self.doors[room]:
-            return RuleViolation("door", _("no door leads from {room} to {to}: doors from "
-                                 "{room} lead to {room2}")
-                                 .format(room=room, to=to, room2=', '.join(self.doors[room])))
-        if event.get("chest", False):
-            if self.chest is None:
-                return RuleViolation("chest", _("the chest has already left the dungeon"))
-            if self.chest != room:
-                return RuleViolation("chest", _("the chest is in {chest}, not with "
-                                     "{character} in {room}")
-                                     .format(chest=self.chest, character=_name(character),
-                                             room=room))
-        elif crowds[room] > 1:
-            return RuleViolation("alone", _("{character} is not alone in {room}: only a "
-                                 "lone character moves, unless it takes the chest along")
-                                 .format(character=_name(character), room=room))
-        return None
-
-    def _fight_refusal(self, event: dict[str, Any], crowds: Counter[str]) -> RuleViolation | None:
-        victim = event["victim"]
-        room = self._room_of(victim)
-        if isinstance(room, RuleViolation):
-            return room
-        if crowds[room] < 2:
-            return RuleViolation("fight", _("{character} is alone in {room}: a fight needs "
-                                 "two or more characters in the room")
-                                 .format(character=_name(victim), room=room))
-        return None
-
-    def _escape_refusal(self, event: dict[str, Any]) -> RuleViolation | None:
-        character = event["character"]
-        room = self._room_of(character)
-        if isinstance(room, RuleViolation):
-            return room
-        entry = self.options["map"]["entry"]
-        if room != entry:
-            return RuleViolation("escape-entry", _("{character} is in {room}: only from "
-                                 "the entry room {entry} can a character escape")
-                                 .format(character=_name(character), room=room, entry=entry))
-        if self.chest != entry:
-            where = f"in {self.chest}" if self.chest else "gone"
-            return RuleViolation("escape-chest", _("the chest is {where}, not in the entry "
-                                 "{entry}: a character escapes only with the chest")
-                                 .format(where=where, entry=entry))
-        return None
+        return rumble_actions.refusal(self, event)
 
     # --- what happens ----------------------------------------------------------------
 
@@ -363,51 +210,23 @@ class Rumble(Game):
         after = [(self.starters[-1] + step) % count for step in range(1, count + 1)]
         return next(seat for seat in after if seat in tied)
 
-    # --- what seats may do -----------------------------------------------------------
+    # --- what seats may do (rumble_actions.py) ------------------------------------------
 
     def waiting_for(self) -> list[int]:
         """Seats whose secret characters the companion still needs before play goes on."""
-        pairs = self.secrets[self.adventure]
-        if self.phase == REVEAL:
-            return [seat for seat, pair in enumerate(pairs) if pair is None]
-        if self.phase == PLAY and self.actions == 0 and self.options["deal_secrets"] \
-                and self.source[self.adventure] == "given":
-            return [seat for seat, pair in enumerate(pairs) if pair is None]
-        return []
+        return rumble_actions.waiting_for(self)
 
     def candidates(self, seat: int) -> list[dict[str, Any]]:
         """Every action the screens offer ``seat``: each character's moves, fights, escape."""
-        if self.phase != PLAY or seat != self.turn:
-            return []
-        entry, found = self.options["map"]["entry"], []
-        for character, room in self.positions.items():
-            for to in self.doors[room]:
-                found.append({"type": "move", "seat": seat, "character": character, "to": to,
-                              "chest": False})
-                if self.chest == room:
-                    found.append({"type": "move", "seat": seat, "character": character,
-                                  "to": to, "chest": True})
-            found.append({"type": "fight", "seat": seat, "victim": character})
-            if room in (entry, self.chest):
-                found.append({"type": "escape", "seat": seat, "character": character})
-        return found
+        return rumble_actions.candidates(self, seat)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may send now (empty when it is not that seat's turn)."""
-        candidates = self.candidates(seat)
-        if not candidates or self._turn_refusal(seat) is not None:
-            return []
-        crowds = Counter(self.positions.values())
-        return [event for event in candidates if self._action_refusal(event, crowds) is None]
+        return rumble_actions.legal_actions(self, seat)
 
     def refused_actions(self, seat: int) -> list[dict[str, Any]]:
         """The offered actions that are not allowed, each with its rule and reason."""
-        refused = []
-        for event in self.candidates(seat):
-            refusal = self.refusal(event)
-            if refusal:
-                refused.append({"event": event, "rule": refusal.rule, "reason": refusal.message})
-        return refused
+        return rumble_actions.refused_actions(self, seat)
 
     # --- views -----------------------------------------------------------------------
 
