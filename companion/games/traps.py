@@ -22,18 +22,16 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.errors import OptionError, RuleViolation
-from companion.games import traps_view
+from companion.games import traps_disarm, traps_view
 from companion.games.base import Field, Game
 from companion.games.traps_dials import (
     check_dial,
     draw_dial,
     land,
-    parse_disarm,
     reading_at,
 )
 from companion.games.traps_dungeon import floor_squares, placement_problems
 from companion.games.traps_moves import (
-    check_dice,
     jaws_counterattack,
     passage_triggers,
     shockwave_triggers,
@@ -125,16 +123,7 @@ class Traps(Game):
 
     def _disarm_status_refusal(self, square: str) -> RuleViolation | None:
         """A disarm the square's public status already rules out (hidden, disarmed, clear)."""
-        refusals = {
-            HIDDEN: ("disarm-unexposed", _("{square} has not been exposed: expose it first")),
-            DISARMED: ("disarm-disarmed", _("{square} is disarmed already")),
-            CLEAR: ("disarm-clear", _("{square} is clear terrain: there is no trap to disarm")),
-        }
-        status = self.squares[square]["status"]
-        if status not in refusals:
-            return None
-        rule, message = refusals[status]
-        return RuleViolation(rule, message.format(square=square))
+        return traps_disarm.status_refusal(self, square)
 
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         # Only the square's public status: the dial's reading must not decide it early.
@@ -276,135 +265,16 @@ class Traps(Game):
         self.sprung = {"square": square, "seat": seat, "name": name, "hurt": hurt,
                        "effect": translated(trap["effect"])}
 
-    def _disarm_number(self, square: str, event: dict[str, Any]) -> int:
-        state = self.squares[square]
-        reading = self._reading(square)
-        trap = self._trap(reading)
-        given = "variable_die" in event
-        if state["status"] == TRIGGERED and trap["triggered_disarm"] is not None:
-            if given:
-                raise RuleViolation("variable-die", _("the triggered {trap} has a fixed "
-                                                    "disarm number: leave out variable_die")
-                                                    .format(trap=trap['name']))
-            return trap["triggered_disarm"]
-        base, variable = parse_disarm(reading["disarm"])
-        if not variable:
-            if given:
-                raise RuleViolation("variable-die", _("{square}'s disarm number is not variable: "
-                                                    "leave out variable_die").format(square=square))
-            return base
-        key = str(state["position"])
-        keep = self.options["variable_disarm_fixed"]
-        if keep and key in state["fixed_disarm"]:
-            if given:
-                raise RuleViolation("variable-die", _("{square}'s variable disarm number was "
-                                                    "fixed at the first attempt: leave out "
-                                                    "variable_die").format(square=square))
-            return state["fixed_disarm"][key]
-        if given:
-            die = check_dice([event["variable_die"]], 1, "variable-die", "variable_die")[0]
-        elif self.options["companion_rolls"]:
-            die = self._roll("variable")
-        else:
-            raise RuleViolation("variable-die", _("{square} has a variable disarm number: the "
-                                                "first attempt needs variable_die (1d6)")
-                                                .format(square=square))
-        if keep:
-            state["fixed_disarm"][key] = base + die
-        return base + die
-
     def on_disarm(self, event: dict[str, Any]) -> None:
-        self.step += 1
-        square, state = self._square(event)
-        seat, mode = event["seat"], event["mode"]
-        refusal = self._disarm_status_refusal(square)
-        if refusal is not None:
-            raise refusal
-        if (state["status"] == EXPOSED and not self.options["blind_disarm"]
-                and state["read_by"].get(str(seat)) != state["position"]):
-            # Decided on public facts only (who turned the dial how far): any answer that
-            # looked at the reading would tell this seat, and the table, what it hides.
-            raise RuleViolation("disarm-unread", _("{player} has not read {square} "
-                                                 "where its dial is now: expose it first")
-                                                 .format(player=self._who(seat), square=square))
-        reading = self._reading(square)
-        if reading == "x":
-            raise RuleViolation("disarm-no-trap", _("there is no trap on {square} to disarm")
-                                                    .format(square=square))
-        trap = self._trap(reading)
-        if state["status"] == TRIGGERED and not trap["disarm_after_trigger"]:
-            raise RuleViolation("trap-spent", _("the {trap} on {square} has gone off "
-                                              "for good: there is nothing left to disarm")
-                                              .format(trap=translated(trap["name"]), square=square))
-        if "dice" in event:
-            dice = check_dice(event["dice"], 2, "disarm-dice", "a disarm")
-        elif self.options["companion_rolls"]:
-            dice = [self._roll("die-1"), self._roll("die-2")]
-        else:
-            raise RuleViolation("disarm-dice", _("a disarm needs dice: the two six-sided dice "
-                                               "rolled (or turn on companion_rolls)"))
-        number = self._disarm_number(square, event)
-        total = sum(dice) + (self.options["slow_disarm_bonus"] if mode == "slow" else 0)
-        who = self._who(seat)
-        gained = reading["xp"] if total >= number else 0
-        self.attempts = (*self.attempts, Attempt(seat, square, gained))
-        if total >= number:
-            self.xp[seat] += reading["xp"]
-            state["status"] = DISARMED
-            state["disarmed_by"] = seat
-            state["released"], state["prisoner"] = state["prisoner"], None
-            freed = (_("; {player} is free").format(player=self._who(state["released"]))
-                     if state["released"] is not None else "")
-            self.last = _("{player} disarmed {square}: +{xp} XP").format(
-                player=who, square=square, xp=reading["xp"]) + freed
-            self.note = {"seat": None, "text": ""}
-        elif state["status"] == TRIGGERED and trap["triggers_once"]:
-            self.last = _("{player} failed to disarm {square}: {total} < {number}").format(
-                player=who, square=square, total=total, number=number)
-            self.note = {"seat": None, "text": ""}
-        else:
-            self._spring(square, seat, _("{player} failed to disarm {square}: {trap}"))
+        """A disarm with two dice, quick or slow (traps_disarm.disarm)."""
+        traps_disarm.disarm(self, event)
 
     def on_counterattack(self, event: dict[str, Any]) -> None:
-        """A counterattack on a triggered Jaws of Doom: damage disarms it without XP; a miss
-        takes the figure off the board and the trap stays armed (rules: Jaws of Doom)."""
-        self.step += 1
-        square, state = self._square(event)
-        reading = self._reading(square) if state["status"] == TRIGGERED else None
-        if not isinstance(reading, Mapping) or reading["trap"] != "jaws-of-doom":
-            raise RuleViolation("counterattack-jaws", _("only a triggered Jaws of Doom can be "
-                                                      "counterattacked, not {square}")
-                                                      .format(square=square))
-        if state["figure_gone"]:
-            raise RuleViolation("counterattack-jaws", _("the Jaws of Doom figure on {square} "
-                                                      "left the board after a missed "
-                                                      "counterattack: it attacks again only "
-                                                      "when set off again").format(square=square))
-        rolled = [key for key in ("attack", "dice", "damage") if key in event]
-        if "damaged" in event:
-            if rolled:
-                raise RuleViolation("counterattack-fields", _("give either damaged or "
-                                                            "{rolled}, not both")
-                                                            .format(rolled=', '.join(rolled)))
-            damaged = event["damaged"]
-        elif len(rolled) == 3:
-            damaged = self.jaws_counterattack(
-                event["attack"], event["dice"], event["damage"])["outcome"] == "damaged"
-        else:
-            raise RuleViolation("counterattack-fields", _("a counterattack needs damaged (true or "
-                                                        "false) or attack, dice and damage"))
-        who = self._who(event["seat"])
-        if damaged:
-            state["status"] = DISARMED
-            state["disarmed_by"] = None
-            state["released"], state["prisoner"] = state["prisoner"], None
-            self.last = _("{player} damaged the Jaws on {square}: disarmed, no XP").format(
-                player=who, square=square)
-        else:
-            state["figure_gone"] = True
-            self.last = _("{player} missed the Jaws on {square}: still armed").format(
-                player=who, square=square)
-        self.note = {"seat": None, "text": ""}
+        """A counterattack on a triggered Jaws of Doom (traps_disarm.counterattack)."""
+        traps_disarm.counterattack(self, event)
+
+    # --- views -----------------------------------------------------------------------
+
     def _public_square(self, square: str) -> dict[str, Any]:
         return traps_view.public_square(self, square)
 
