@@ -10,6 +10,7 @@ import argparse
 import stat
 from pathlib import Path
 
+from companion.commands import db_option
 from companion.paths import default_db
 from companion.table.check import StoreCheck, check_store
 from companion.table.faults import StoreError
@@ -23,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Run SQLite's integrity check on the table store (read-only), then read "
                     "every session on its own and say which ones `companion export` can still "
                     "write. Exit 0 if the store is sound, 2 if it is damaged.")
-    check.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    db_option(check)
     check.set_defaults(func=run_check)
 
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from companion.commands import db_option
 from companion.commands.table import open_store
 from companion.errors import CompanionError
 from companion.games import ENGINES
@@ -28,10 +29,6 @@ from companion.terminal import json_shown, shown
 GAMES = ", ".join(sorted(ENGINES))
 
 
-def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
-
-
 def _filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", metavar="GAME", help=f"only this game ({GAMES})")
     parser.add_argument("--since", metavar="DATE", help="only games begun on or after this "
@@ -45,17 +42,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "players", help="list the players; rename one, or merge two into one",
         description="List the players of the stored games. A player is one person across "
                     "games; a rename or a merge changes no table log.")
-    _db_option(people)
+    db_option(people)
     people.add_argument("--json", action="store_true", help="print a JSON array")
     actions = people.add_subparsers(dest="action", metavar="ACTION")
     rename = actions.add_parser("rename", help="give a player a new name")
     rename.add_argument("old", metavar="OLD", help="the player's name now")
     rename.add_argument("new", metavar="NEW", help="the new name")
-    _db_option(rename)
+    db_option(rename)
     merge = actions.add_parser("merge", help="NAME's games become INTO's (a typo'd name)")
     merge.add_argument("name", metavar="NAME", help="the name that goes")
     merge.add_argument("into", metavar="INTO", help="the player who stays")
-    _db_option(merge)
+    db_option(merge)
     people.set_defaults(func=run_players)
 
     history = subparsers.add_parser(
@@ -63,7 +60,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Finished games, newest first: date, length of play, players, placings, "
                     "scores and winners. --plot draws the score after each round of the newest "
                     "game listed (or of --session N).")
-    _db_option(history)
+    db_option(history)
     history.add_argument("--player", metavar="NAME", help="only games this player played")
     history.add_argument("--session", metavar="N", type=int, help="only this session")
     _filters(history)
@@ -74,7 +71,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Per player: games, wins (a shared win counts for each winner), win rate, "
                     "average placing, an openskill rating per game, and each game's figures. "
                     "--plot draws the ratings after each game.")
-    _db_option(table)
+    db_option(table)
     _filters(table)
     table.set_defaults(func=run_league)
 

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from companion.commands import db_option
 from companion.errors import CompanionError, LogError, OptionError
 from companion.games import ENGINES, engine
 from companion.games.base import Game
@@ -38,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "most recent finished one); --csv writes finished games for a spreadsheet, "
                     "one row per player per game (default: all of them).")
     export.add_argument("session", metavar="SESSION", nargs="?", type=int, help="session id")
-    export.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    db_option(export)
     kind = export.add_mutually_exclusive_group()
     kind.add_argument("--bgstats", action="store_true", help="a BG Stats play file (JSON)")
     kind.add_argument("--csv", action="store_true", help="CSV: one row per player per game")
@@ -48,11 +49,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "import", help="store a table log as a new session",
         description="Check a table log line by line and store it as a new session.")
     load.add_argument("log", metavar="LOG", help="the table log (.jsonl)")
-    load.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    db_option(load)
     load.set_defaults(func=run_import)
 
     sessions = subparsers.add_parser("sessions", help="list the stored sessions")
-    sessions.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")
+    db_option(sessions)
     sessions.add_argument("--json", action="store_true", help="print a JSON array")
     sessions.set_defaults(func=run_sessions)
 
