@@ -51,6 +51,14 @@ def seat_header(draw: ImageDraw.ImageDraw, name: str, score: str) -> Box:
     return SECRET_BOX
 
 
+def seat_screen(name: str, score: str) -> tuple[Image.Image, ImageDraw.ImageDraw, Box]:
+    """A seat's screen to draw on: the image, its drawing surface, and the box under the
+    header (``seat_header``: the seat's name and its score) where the rest goes."""
+    image = blank()
+    draw = ImageDraw.Draw(image)
+    return image, draw, seat_header(draw, name, score)
+
+
 def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
                highlight: Sequence[int] = ()) -> Image.Image:
     """Every seat's total, two columns of up to four; ``highlight`` seats are inverted."""
@@ -74,6 +82,14 @@ def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
         fit_text(draw, (box[0] + column_width * 3 // 5, box[1], box[2] - 2, box[3]),
                  str(total), largest=size, align="r", fill=fill)
     return image
+
+
+def final_scores(seats: Sequence[str], totals: Sequence[int]) -> Image.Image:
+    """The table screen once the game is over: every total, the winners' inverted (the
+    highest total; a tie shares the win)."""
+    best = max(totals)
+    winners = [seat for seat, total in enumerate(totals) if total == best]
+    return scoreboard(_("Final scores"), seats, totals, winners)
 
 
 #: How long each page of a long refusal is shown.

@@ -5,20 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from companion.i18n import _, npgettext, translated
-from companion.screens.canvas import blank
-from companion.screens.common import body, headline, paragraph, scoreboard, seat_header
+from companion.screens.common import (
+    body,
+    final_scores,
+    headline,
+    paragraph,
+    scoreboard,
+    seat_screen,
+)
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     """Whose turn and what to beat; the scoreboard between rounds and at the end."""
     round_title = _("Round {n}/{total}").format(n=view["round"], total=view["rounds"])
     if view["phase"] == "over":
-        best = max(view["totals"])
-        winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
-        return scoreboard(_("Final scores"), seats, view["totals"], winners)
+        return final_scores(seats, view["totals"])
     # Between turns the table is told what the companion waits for (scores: the menu button).
     if view["phase"] == "deal":
         return headline(_("Round {n}/{total}").format(n=view["round"] + 1, total=view["rounds"]),
@@ -44,10 +48,8 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
     """The seat's exchange instruction (hands-off), else its turn and what to beat."""
     me = view["seat"]
-    image = blank()
-    draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], npgettext("score", "{n} card", "{n} cards",
-                                                 view["your_count"]).format(n=view["your_count"]))
+    cards = npgettext("score", "{n} card", "{n} cards", view["your_count"])
+    image, draw, box = seat_screen(seats[me], cards.format(n=view["your_count"]))
     if view.get("prompt"):
         paragraph(draw, box, view["prompt"], largest=13)
     elif view["phase"] == "over":

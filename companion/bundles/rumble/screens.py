@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from companion.i18n import _, ngettext, npgettext
-from companion.screens.canvas import blank, fit_text
+from companion.screens.canvas import fit_text
 from companion.screens.common import (
     body,
     final_place,
+    final_scores,
     headline,
     paragraph,
     peek_hint,
     scoreboard,
-    seat_header,
+    seat_screen,
 )
 
 
@@ -28,9 +29,7 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
     """Whose turn and where the chest lies; the scoreboard between adventures and at the end."""
     title = _("Adventure {n}/{total}").format(n=view["adventure"], total=view["adventures"])
     if view["phase"] == "over":
-        best = max(view["totals"])
-        winners = [seat for seat, total in enumerate(view["totals"]) if total == best]
-        return scoreboard(_("Final scores"), seats, view["totals"], winners)
+        return final_scores(seats, view["totals"])
     if view["turn"] is None:
         return scoreboard(_("{title}: scores").format(title=title), seats, view["totals"])
     chest = view["chest"]
@@ -42,10 +41,8 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
     """The seat's two secret characters while it peeks; otherwise its prompt."""
     me = view["seat"]
-    image = blank()
-    draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], npgettext("score", "{n} pt", "{n} pts",
-                                                 view["totals"][me]).format(n=view["totals"][me]))
+    points = npgettext("score", "{n} pt", "{n} pts", view["totals"][me])
+    image, draw, box = seat_screen(seats[me], points.format(n=view["totals"][me]))
     secrets = view.get("secrets") or []
     if view["phase"] == "over":
         final_place(draw, box, view["totals"], me, ngettext(

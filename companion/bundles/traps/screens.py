@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from companion.i18n import N_, NP_, _, ngettext, pgettext, translated
 from companion.screens.canvas import FINE, HEIGHT, WIDTH, blank, fit_text, paragraph, title_bar
-from companion.screens.common import body, headline, peek_hint, seat_header
+from companion.screens.common import body, headline, peek_hint, seat_screen
 
 STATUS_MARKS = {"hidden": "?", "exposed": "!", "triggered": NP_("mark", "BANG"),
                 "disarmed": NP_("mark", "OK"),
@@ -99,9 +99,8 @@ def _current_reading(view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
     """The seat's private reading while it peeks; a hint that one waits; its XP."""
     me = view["seat"]
-    image = blank()
-    draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], pgettext("score", "{n} XP").format(n=view["your_xp"]))
+    xp = pgettext("score", "{n} XP").format(n=view["your_xp"])
+    image, draw, box = seat_screen(seats[me], xp)
     reading = _current_reading(view)
     sprung = view.get("sprung")
     if sprung and sprung["seat"] == me and not peeking:

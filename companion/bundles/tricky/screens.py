@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from companion.i18n import _, ngettext, pgettext
-from companion.screens.canvas import blank
 from companion.screens.common import (
     body,
     final_place,
@@ -16,7 +15,7 @@ from companion.screens.common import (
     paragraph,
     peek_hint,
     scoreboard,
-    seat_header,
+    seat_screen,
 )
 
 
@@ -51,9 +50,8 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
     """The seat's prompt; the heroes offered to it only while it peeks."""
     me = view["seat"]
-    image = blank()
-    draw = ImageDraw.Draw(image)
-    box = seat_header(draw, seats[me], pgettext("score", "{n} gold").format(n=view["gold"][me]))
+    gold = pgettext("score", "{n} gold").format(n=view["gold"][me])
+    image, draw, box = seat_screen(seats[me], gold)
     choices = view.get("hero_choices") or []
     if view["phase"] == "finished":
         final_place(draw, box, view["gold"], me,
