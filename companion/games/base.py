@@ -28,7 +28,7 @@ Example::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -107,6 +107,29 @@ def check_choice(*choices: Any) -> Callable[[Any], Any]:
             raise ValueError(f"must be one of {', '.join(map(str, choices))}; got {value!r}")
         return value
     return check
+
+
+# --- what the views of several games share --------------------------------------------
+
+def seat_view(public: dict[str, Any], seat: int | None,
+              own: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+    """The public view ``public`` as ``seat`` may see it: ``public`` itself for the table
+    (``seat`` None), else with ``seat`` and what only that seat sees (``own(seat)``) added."""
+    if seat is not None:
+        public.update({"seat": seat, **own(seat)})
+    return public
+
+
+def per_seat(count: int, seats: Iterable[int]) -> list[int]:
+    """How often each of ``count`` seats stands in ``seats`` (a game's figures).
+
+    >>> per_seat(3, [2, 0, 2])
+    [1, 0, 2]
+    """
+    tally = [0] * count
+    for seat in seats:
+        tally[seat] += 1
+    return tally
 
 
 class Game:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.games.base import per_seat
 from companion.i18n import N_, ngettext
 
 if TYPE_CHECKING:
@@ -90,11 +91,9 @@ def referee_view(game: Deathtrap) -> dict[str, Any]:
 
 def figures(game: Deathtrap) -> dict[str, list[Any]]:
     """Rounds each seat ended as The Big Hero (first out) and The Total Wimp (last)."""
-    big_hero, total_wimp = [0] * len(game.seats), [0] * len(game.seats)
-    for order in game.history:
-        big_hero[order[0]] += 1
-        total_wimp[order[-1]] += 1
-    return {"big_hero": big_hero, "total_wimp": total_wimp}
+    seats = len(game.seats)
+    return {"big_hero": per_seat(seats, (order[0] for order in game.history)),
+            "total_wimp": per_seat(seats, (order[-1] for order in game.history))}
 
 
 def state_in_words(game: Deathtrap, state: dict[str, Any]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.games.base import per_seat, seat_view
 from companion.games.rumble_options import OVER, PLAY, REVEAL, _name
 from companion.i18n import pgettext
 
@@ -70,18 +71,13 @@ def prompt(game: Rumble, seat: int) -> str:
 
 
 def view(game: Rumble, seat: int | None) -> dict[str, Any]:
-    state = public_view(game)
-    if seat is None:
-        return state
-    state.update({
-        "seat": seat,
+    return seat_view(public_view(game), seat, lambda seat: {
         "your_turn": game.phase == PLAY and seat == game.turn,
         "secrets": game.own_secrets(seat),
         "prompt": prompt(game, seat),
         "actions": game.legal_actions(seat),
         "refused": game.refused_actions(seat),
     })
-    return state
 
 
 def referee_view(game: Rumble) -> dict[str, Any]:
@@ -98,15 +94,13 @@ def referee_view(game: Rumble) -> dict[str, Any]:
 def figures(game: Rumble) -> dict[str, list[Any]]:
     """Per seat: scored adventures its own secret character escaped in (revealed at
     scoring), and escapes it made itself, carrying the chest out whoever's it was."""
-    escapes, chests = [0] * len(game.seats), [0] * len(game.seats)
-    for adventure in range(len(game.scores)):
-        pairs = game.secrets[adventure]
-        for seat, pair in enumerate(pairs):
-            if pair and game.escaped[adventure] in pair:
-                escapes[seat] += 1
-        if game.carried[adventure] is not None:
-            chests[game.carried[adventure]] += 1
-    return {"escapes": escapes, "chests": chests}
+    scored = range(len(game.scores))
+    own = (seat for adventure in scored for seat, pair in enumerate(game.secrets[adventure])
+           if pair and game.escaped[adventure] in pair)
+    carried = (game.carried[adventure] for adventure in scored
+               if game.carried[adventure] is not None)
+    return {"escapes": per_seat(len(game.seats), own),
+            "chests": per_seat(len(game.seats), carried)}
 
 
 def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:

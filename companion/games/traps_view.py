@@ -11,6 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.games.base import per_seat
 from companion.games.traps_dials import parse_disarm, reading_at
 from companion.games.traps_options import CLEAR, DISARMED, TRIGGERED
 from companion.i18n import _, translated
@@ -100,16 +101,14 @@ def figures(game: Traps) -> dict[str, list[Any]]:
     """Per seat: disarms tried and made, and XP per trap kind. A kind is named only once
     the trap went off on somebody (then every screen showed it); a trap disarmed unseen
     by the others counts as "unrevealed", as its dial reading stays a secret."""
-    tried, made = [0] * len(game.seats), [0] * len(game.seats)
+    seats, made = len(game.seats), [attempt for attempt in game.attempts if attempt.xp]
     by_kind: list[dict[str, int]] = [{} for _ in game.seats]
-    for attempt in game.attempts:
-        seat = attempt.seat
-        tried[seat] += 1
-        if attempt.xp:
-            made[seat] += 1
-            kind = public_square(game, attempt.square).get("trap") or "unrevealed"
-            by_kind[seat][kind] = by_kind[seat].get(kind, 0) + attempt.xp
-    return {"disarms_tried": tried, "disarms_made": made, "xp_by_trap": by_kind}
+    for attempt in made:
+        kind = public_square(game, attempt.square).get("trap") or "unrevealed"
+        by_kind[attempt.seat][kind] = by_kind[attempt.seat].get(kind, 0) + attempt.xp
+    return {"disarms_tried": per_seat(seats, (attempt.seat for attempt in game.attempts)),
+            "disarms_made": per_seat(seats, (attempt.seat for attempt in made)),
+            "xp_by_trap": by_kind}
 
 def score_track(game: Traps) -> list[list[int]]:
     """XP after each disarm that earned some (traps has no rounds)."""

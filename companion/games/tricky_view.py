@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.games.base import seat_view
 from companion.games.tricky_heroes import title
 from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.i18n import _, npgettext, pgettext
@@ -31,17 +32,12 @@ def phase(game: Tricky) -> str:
 
 def view(game: Tricky, seat: int | None) -> dict[str, Any]:
     public = public_view(game)
-    if seat is None:
-        return public
-    to_play = public["to_play"]
-    public.update({
-        "seat": seat,
-        "your_turn": to_play == seat,
+    return seat_view(public, seat, lambda seat: {
+        "your_turn": public["to_play"] == seat,
         "prompt": _prompt(game, seat),
         "hero_choices": game.hero_choices(seat),
         "exchange_limit": game.exchange_limit(seat),
     })
-    return public
 
 
 def referee_view(game: Tricky) -> dict[str, Any]:
