@@ -29,19 +29,26 @@ FROZEN = (tuple, frozenset, MappingProxyType)
 SHARED = frozenset((*ATOMS, *FROZEN))
 
 
+# The copiers look up a nested container's copier themselves (``copy_state`` once per new
+# type only): a state is copied before every event, so each call saved counts.
+
 def _copy_list(value: list[Any]) -> list[Any]:
     twin = value.copy()
     for index, item in enumerate(value):
-        if type(item) not in SHARED:
-            twin[index] = copy_state(item)
+        kind = type(item)
+        if kind not in SHARED:
+            copier = COPIERS.get(kind)
+            twin[index] = copier(item) if copier else copy_state(item)
     return twin
 
 
 def _copy_dict(value: dict[Any, Any]) -> dict[Any, Any]:
     twin = value.copy()
     for key, item in value.items():
-        if type(item) not in SHARED:
-            twin[key] = copy_state(item)
+        kind = type(item)
+        if kind not in SHARED:
+            copier = COPIERS.get(kind)
+            twin[key] = copier(item) if copier else copy_state(item)
     return twin
 
 
