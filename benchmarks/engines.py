@@ -18,7 +18,7 @@ another, each in its own session, as a table plays them.
   usual sizes (default options, 4 seats). The Deathtrap simulator plays by itself, so its
   games are then played through the engine as well.
   RLCard (pip install -e ".[bench]") plays Dou Dizhu and bridge with random agents in the same
-  run; an action is one ``env.step``.
+  run; an action is one ``env.step``. The last line: each game's actions/s over bridge's.
 
 CPU time (``time.process_time``) is measured, so a busy machine slows the figures less.
 """
@@ -124,14 +124,15 @@ def random_games(game: str, seconds: float) -> tuple[float, float, int]:
     return played / spent, actions / spent, seats
 
 
-def rlcard_games(name: str, seconds: float) -> str:
-    """Random games of an RLCard environment: games/s and actions/s, or why there are none."""
+def rlcard_games(name: str, seconds: float) -> tuple[str, float | None]:
+    """Random games of an RLCard environment: the line to print and its actions/s (None
+    when RLCard is not installed)."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent
     except ImportError as exc:
         return (f"  {name:<10} RLCard not installed ({exc}): pip install -e \".[bench]\" "
-                "to measure it")
+                "to measure it", None)
     env = rlcard.make(name, config={"seed": 1})
     agents = [RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)]
     played = actions = 0
@@ -144,7 +145,7 @@ def rlcard_games(name: str, seconds: float) -> str:
         played += 1
     spent = clock() - start
     return (f"  {name:<10} {env.num_players:>5} {played / spent:>10.1f} {actions / spent:>12,.0f}"
-            f"   (RLCard {rlcard.__version__}, random agents)")
+            f"   (RLCard {rlcard.__version__}, random agents)", actions / spent)
 
 
 def bench_costs(game: str, lengths: list[int], repeats: int) -> list[str]:
@@ -180,11 +181,17 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
     print("random games (CPU time, the players' choices included):")
     print(f"  {'game':<10} {'seats':>5} {'games/s':>10} {'actions/s':>12}")
+    ours = {}
     for game in GAMES:
-        per_game, per_action, seats = random_games(game, seconds)
-        print(f"  {game:<10} {seats:>5} {per_game:>10.1f} {per_action:>12,.0f}", flush=True)
+        per_game, ours[game], seats = random_games(game, seconds)
+        print(f"  {game:<10} {seats:>5} {per_game:>10.1f} {ours[game]:>12,.0f}", flush=True)
+    bridge = None
     for name in ("doudizhu", "bridge"):
-        print(rlcard_games(name, seconds), flush=True)
+        line, bridge = rlcard_games(name, seconds)
+        print(line, flush=True)
+    if bridge:
+        print("actions/s over RLCard bridge's (this run): " + ", ".join(
+            f"{game} {per_action / bridge:.2f}x" for game, per_action in ours.items()))
     return 0
 
 
