@@ -32,6 +32,17 @@ class Fed:
     seq: int | None = None
 
 
+@dataclass
+class Named:
+    """A seat gives itself a name (its web page); ``done`` is set once it is stored (the name
+    kept in ``name``) or refused (``error``)."""
+
+    seat: int
+    name: str
+    done: threading.Event = field(default_factory=threading.Event)
+    error: CompanionError | None = None
+
+
 @dataclass(frozen=True)
 class FeedFinished:
     """The fed log is consumed: the daemon exits 0."""

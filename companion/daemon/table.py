@@ -25,7 +25,7 @@ from PIL import Image
 from companion import bundles
 from companion.daemon.asking import Asking, MenuShown
 from companion.daemon.camera import SceneSeen, TableGeometry
-from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
+from companion.daemon.items import Fed, FeedFinished, Named, PartFailed, Seen, Stop
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
@@ -209,6 +209,11 @@ class Daemon:
             try:
                 self.error = self._recorder.fed(item) or self.error
                 self.stopping = self.stopping or self.error is not None
+            finally:
+                item.done.set()
+        elif isinstance(item, Named):
+            try:
+                self._sessions.name_seat(item)
             finally:
                 item.done.set()
         elif isinstance(item, FeedFinished):

@@ -28,8 +28,10 @@ from typing import Any
 import segno
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from companion.daemon.items import Seen
+from companion.daemon.items import Named, Seen
+from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
+from companion.table.players import check_seat_name
 from companion.web.snapshot import seat_screen
 from companion.web.tokens import Throttle, TokenBook
 
@@ -50,6 +52,8 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
 }
+#: How long a seat's new name may wait for the daemon to store it, in seconds.
+NAME_WAIT = 60.0
 SIM_KINDS = ("dial", "press", "release", "hold")
 #: What the table's controls page may work: the dial, its switch, the menu button.
 TABLE_CONTROLS = ("encoder:0", "encoder-switch:0", "menu")
@@ -119,6 +123,7 @@ class WebServer:
             web.get("/s/{token}/api", self.seat_api),
             web.get("/s/{token}/screen.png", self.seat_screen),
             web.post("/s/{token}/act", self.seat_act),
+            web.post("/s/{token}/name", self.seat_name),
             web.get("/t/{token}", self.control_page),
             web.get("/t/{token}/", self.control_page),
             web.get("/t/{token}/ws", self.control_socket),
@@ -307,6 +312,33 @@ class WebServer:
         known = event["type"] if own is not None else "unknown"  # never a user's text raw
         log.info("seat %d sent a %s event", seat + 1, known)
         return web.json_response({"sent": event["type"]})
+
+    async def seat_name(self, request: web.Request) -> web.Response:
+        """The seat's own name: checked here, stored by the daemon (durably, before this
+        answers), then on every screen and page."""
+        seat = await self.seat_of(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str):
+            return web.json_response({"error": "send {\"name\": \"...\"}"}, status=400)
+        try:
+            name = check_seat_name(name)
+        except CompanionError as error:
+            return web.json_response({"error": str(error)}, status=400)
+        named = Named(seat, name)
+        self.submit(named)
+        stored = await asyncio.get_running_loop().run_in_executor(None, named.done.wait,
+                                                                  NAME_WAIT)
+        if not stored:
+            return web.json_response({"error": "the table did not answer: try again"},
+                                     status=503)
+        if named.error is not None:
+            return web.json_response({"error": str(named.error)}, status=409)
+        log.info("seat %d gave its name", seat + 1)
+        return web.json_response({"name": named.name})
 
     async def table_controls(self, request: web.Request) -> str:
         """The table's controls token of the path, or 403 (throttled as a seat's is)."""

@@ -19,6 +19,8 @@ function show(seat) {
   document.body.dataset.seat = seat.seat;
   document.title = seat.name + " - " + seat.title;
   replace("title", seat.name);
+  const name = document.getElementById("name");
+  if (document.activeElement !== name) name.value = seat.name;
   replace("total", `${seat.title}: ${seat.api.totals[seat.seat]}`);
   replace("error", seat.error || "");
   latest = seat;
@@ -108,6 +110,17 @@ document.getElementById("send-json").addEventListener("submit", (e) => {
   try { event = JSON.parse(document.getElementById("json").value); }
   catch (error) { document.getElementById("sent").textContent = "not JSON: " + error.message; return; }
   send({kind: "event", event});
+});
+document.getElementById("naming").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const status = document.getElementById("named");
+  status.textContent = "saving...";
+  try {
+    const answer = await post(base + "name", {name: document.getElementById("name").value});
+    status.textContent = "saved: " + answer.name;
+  } catch (error) {
+    status.textContent = "not saved: " + error.message;
+  }
 });
 document.getElementById("tap").addEventListener("click", () => send({kind: "tap"}));
 
