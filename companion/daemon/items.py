@@ -44,6 +44,15 @@ class Named:
 
 
 @dataclass(frozen=True)
+class JoinLinks:
+    """The seats' short join links of a session (the web pages'), for their QR codes on the
+    seats' own screens; ``urls``: seat -> link (a seat's credential: its screen only)."""
+
+    session: int | None
+    urls: dict[int, str]
+
+
+@dataclass(frozen=True)
 class FeedFinished:
     """The fed log is consumed: the daemon exits 0."""
 

@@ -25,7 +25,15 @@ from PIL import Image
 from companion import bundles
 from companion.daemon.asking import Asking, MenuShown
 from companion.daemon.camera import SceneSeen, TableGeometry
-from companion.daemon.items import Fed, FeedFinished, Named, PartFailed, Seen, Stop
+from companion.daemon.items import (
+    Fed,
+    FeedFinished,
+    JoinLinks,
+    Named,
+    PartFailed,
+    Seen,
+    Stop,
+)
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
@@ -216,6 +224,8 @@ class Daemon:
                 self._sessions.name_seat(item)
             finally:
                 item.done.set()
+        elif isinstance(item, JoinLinks):
+            self._presenter.joins = item  # shown on the seats' screens when the table asks
         elif isinstance(item, FeedFinished):
             log.info("the fed log is consumed")
             self.stopping = True
