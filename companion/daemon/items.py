@@ -53,6 +53,12 @@ class JoinLinks:
 
 
 @dataclass(frozen=True)
+class Redraw:
+    """Draw the screens and the pages again (a seat's page changed its language); like any
+    item, it makes the loop redraw, and asks nothing else."""
+
+
+@dataclass(frozen=True)
 class FeedFinished:
     """The fed log is consumed: the daemon exits 0."""
 

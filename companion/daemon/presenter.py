@@ -62,7 +62,7 @@ class Presenter:
     def show_joins(self) -> None:
         """Each seat's join code on its own screen, until the next press or turn."""
         self.joining = True
-        self.tell(_("Scan the code on your screen"))
+        self.tell(_("Scan your own code"))
 
     # --- the images ------------------------------------------------------------------
 

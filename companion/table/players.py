@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.i18n import pgettext
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -148,16 +149,31 @@ NAME_MARKS = " -'._&"
 LATIN_END = 0x250
 
 
-def check_seat_name(name: str, what: str = "name") -> str:
-    """A name a seat gives itself (its page): ``check_name``'s rules, and only letters the
-    screens can draw, digits, single spaces and ``- ' . _ &``."""
-    stripped = " ".join(check_name(name, what).split())
+def check_seat_name(name: str) -> str:
+    """A name a seat gives itself (its page), spaces trimmed: ``check_name``'s rules, and only
+    letters the screens can draw, digits, single spaces and ``- ' . _ &``. The refusal is in
+    the language being drawn (the seat page's) and names the field."""
+    stripped = " ".join(name.split()) if name.isprintable() else name.strip()
+    if not stripped:
+        raise PlayerError(pgettext("web", "name: a player name cannot be empty"))
+    if len(stripped) > MAX_NAME:
+        raise PlayerError(pgettext("web", "name: at most {limit} characters, got {n}").format(
+            limit=MAX_NAME, n=len(stripped)))
     for character in stripped:
         if not (character in NAME_MARKS or character.isdigit()
                 or (character.isalpha() and ord(character) < LATIN_END)):
-            raise PlayerError(f"{what}: letters, digits, spaces and - ' . _ & only, "
-                              f"not {character!r}")
+            raise PlayerError(pgettext("web", "name: letters, digits, spaces and - ' . _ & "
+                                              "only, not {character}").format(
+                character=repr(character)))
     return stripped
+
+
+def name_taken(names: Sequence[str], seat: int, name: str) -> None:
+    """PlayerError if another seat of ``names`` has ``name`` (in any case)."""
+    for other, taken in enumerate(names):
+        if other != seat and taken.casefold() == name.casefold():
+            raise PlayerError(pgettext("web", "name: {name} sits at seat {n} already").format(
+                name=repr(taken), n=other + 1))
 
 
 def session_names(db: sqlite3.Connection, session_id: int, names: Sequence[str]
@@ -180,9 +196,7 @@ def name_seat(db: sqlite3.Connection, session_id: int, seat: int, name: str,
     now = session_names(db, session_id, names)
     if not 0 <= seat < len(now):
         raise PlayerError(f"seat: seats are 0 to {len(now) - 1}")
-    for other, taken in enumerate(now):
-        if other != seat and taken.casefold() == name.casefold():
-            raise PlayerError(f"name: {taken!r} sits at seat {other + 1} already")
+    name_taken(now, seat, name)
     player = _row_by_name(db, name)
     if player is None:
         player = int(db.execute("INSERT INTO players (name) VALUES (?)", (name,)).lastrowid or 0)

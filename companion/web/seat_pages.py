@@ -16,10 +16,11 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.daemon.items import Named, Seen
+from companion.daemon.items import Named, Redraw, Seen
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.table.players import check_seat_name
+from companion.i18n import LANGUAGES, current, pgettext, using
+from companion.table.players import check_seat_name, name_taken
 from companion.web.snapshot import seat_screen
 from companion.web.tokens import Throttle, TokenBook
 
@@ -36,6 +37,7 @@ class SeatPages:
     throttle: Throttle
     submit: Callable[[Any], None]
     latest: dict[str, str]
+    languages: dict[tuple[int, int], str]
     screens: dict[str, bytes]
     page: Callable[[str], web.Response]
     socket: Callable[..., Any]
@@ -52,8 +54,8 @@ class SeatPages:
         seat = self.tokens.seat_of(request.match_info["token"])
         if seat is None:
             await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text="This seat link is not valid: ask the table for "
-                                         "your seat's code (companion seats).")
+            raise web.HTTPForbidden(text=pgettext(
+                "web", "This seat link is not valid: ask the table for your seat's code."))
         return seat
 
     async def seat_page(self, request: web.Request) -> web.Response:
@@ -104,13 +106,15 @@ class SeatPages:
             return web.json_response({"error": "send {\"kind\": \"tap\"} or {\"kind\": "
                                       "\"event\", \"event\": {\"type\": ...}}"}, status=400)
         if event["type"] == "undo":
-            return web.json_response({"error": "an undo is the table's: hold the menu "
-                                      "button"}, status=403)
+            with using(self.language_of(seat)):
+                why = pgettext("web", "an undo is the table's: hold the menu button")
+            return web.json_response({"error": why}, status=403)
         own = self.seat_actions(seat).get(event["type"])
         if own:
             if event.get("seat", seat) != seat:
-                return web.json_response({"error": "a seat's page acts only as its own "
-                                          "seat"}, status=403)
+                with using(self.language_of(seat)):
+                    why = pgettext("web", "a seat's page acts only as its own seat")
+                return web.json_response({"error": why}, status=403)
             event["seat"] = seat
         elif own is not None and "seat" in event:
             return web.json_response({"error": f"a {event['type']} event has no seat"},
@@ -132,7 +136,9 @@ class SeatPages:
         if not isinstance(name, str):
             return web.json_response({"error": "send {\"name\": \"...\"}"}, status=400)
         try:
-            name = check_seat_name(name)
+            with using(self.language_of(seat)):
+                name = check_seat_name(name)
+                name_taken(self.seat_names(), seat, name)
         except CompanionError as error:
             return web.json_response({"error": str(error)}, status=400)
         named = Named(seat, name)
@@ -140,12 +146,42 @@ class SeatPages:
         stored = await asyncio.get_running_loop().run_in_executor(None, named.done.wait,
                                                                   NAME_WAIT)
         if not stored:
-            return web.json_response({"error": "the table did not answer: try again"},
-                                     status=503)
+            with using(self.language_of(seat)):
+                why = pgettext("web", "the table did not answer: try again")
+            return web.json_response({"error": why}, status=503)
         if named.error is not None:
             return web.json_response({"error": str(named.error)}, status=409)
         log.info("seat %d gave its name", seat + 1)
         return web.json_response({"name": named.name})
+
+    def language_of(self, seat: int) -> str:
+        """The language of the seat's page (its channel's: its choice, else the table's)."""
+        text = self.latest.get(f"seat:{seat}")
+        return json.loads(text).get("lang", current()) if text else current()
+
+    def seat_names(self) -> list[str]:
+        text = self.latest.get("table")
+        return json.loads(text).get("api", {}).get("seats", []) if text else []
+
+    async def seat_language(self, request: web.Request) -> web.Response:
+        """The seat's page in another language, kept for that seat (its next visits too)."""
+        seat = await self.seat_of(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        lang = body.get("lang") if isinstance(body, dict) else None
+        if lang not in LANGUAGES:
+            return web.json_response({"error": f"lang: one of {', '.join(LANGUAGES)}"},
+                                     status=400)
+        session = self.tokens.session
+        if session is None:
+            return web.json_response({"error": "no game is being played"}, status=404)
+        self.tokens.choose_language(seat, lang)
+        self.languages[(session, seat)] = lang
+        self.submit(Redraw())
+        log.info("seat %d reads its page in %s", seat + 1, lang)
+        return web.json_response({"lang": lang})
 
     async def join(self, request: web.Request) -> web.Response:
         """A seat's short join link (its QR code on its own screen): on to the seat's page."""
@@ -153,7 +189,7 @@ class SeatPages:
         token = self.tokens.tokens.get(seat) if seat is not None else None
         if token is None:
             await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text="This join code is not valid: ask the table for "
-                                         "your seat's code.")
+            raise web.HTTPForbidden(text=pgettext(
+                "web", "This join code is not valid: ask the table for your seat's code."))
         log.info("seat %d joined by its code", seat + 1)
         raise web.HTTPSeeOther(f"/s/{token}")

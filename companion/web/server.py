@@ -28,10 +28,12 @@ from typing import Any
 import segno
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from companion.daemon.items import JoinLinks
+from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
+from companion.i18n import LANGUAGES, pgettext
 from companion.web.seat_pages import SeatPages
 from companion.web.tokens import Throttle, TokenBook
+from companion.web.words import page_words
 
 log = logging.getLogger("companion.web")
 
@@ -96,12 +98,14 @@ class WebServer(SeatPages):
     daemon's snapshot built; ``submit`` puts seat actions on the daemon's queue."""
 
     def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
-                 url: str = "", throttle: Throttle | None = None) -> None:
+                 url: str = "", throttle: Throttle | None = None,
+                 languages: dict[tuple[int, int], str] | None = None) -> None:
         self.tokens = tokens
         self.submit = submit
         self.sim = sim
         self.url = url
         self.throttle = throttle or Throttle()
+        self.languages = languages if languages is not None else {}
         self.latest: dict[str, str] = {}  # channel -> its latest JSON text
         self.actions: dict[str, set[str]] = {"own": set(), "table": set()}
         self.clients: set[Client] = set()
@@ -113,6 +117,7 @@ class WebServer(SeatPages):
             web.get("/ws", self.table_socket),
             web.get("/api/table", self.table_api),
             web.get("/static/{name}", self.static),
+            web.get("/i18n/{lang}.json", self.words),
             web.get("/s/{token}", self.seat_page),
             web.get("/s/{token}/", self.seat_page),
             web.get("/s/{token}/ws", self.seat_socket),
@@ -120,6 +125,7 @@ class WebServer(SeatPages):
             web.get("/s/{token}/screen.png", self.seat_screen),
             web.post("/s/{token}/act", self.seat_act),
             web.post("/s/{token}/name", self.seat_name),
+            web.post("/s/{token}/language", self.seat_language),
             web.get("/J/{code}", self.join),
             web.get("/t/{token}", self.control_page),
             web.get("/t/{token}/", self.control_page),
@@ -157,6 +163,11 @@ class WebServer(SeatPages):
             return
         seats = len(table["api"]["seats"]) if session is not None else 0
         self.tokens.serve(session, seats)
+        self.languages.clear()
+        if session is not None:
+            self.languages.update({(session, seat): lang
+                                   for seat, lang in self.tokens.languages().items()})
+            self.submit(Redraw())  # the seats' pages in their languages
         for channel in [c for c in self.latest if c.startswith("seat:")]:
             del self.latest[channel]
         self.revoke(lambda client: client.channel.startswith("seat:"))
@@ -200,6 +211,13 @@ class WebServer(SeatPages):
         kind = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}.get(
             name.rsplit(".", 1)[-1], "application/octet-stream")
         return web.Response(body=resource.read_bytes(), content_type=kind)
+
+    async def words(self, request: web.Request) -> web.Response:
+        """The pages' own words in one language (``companion.web.words``)."""
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            raise web.HTTPNotFound()
+        return web.Response(text=page_words(lang), content_type="application/json")
 
     def page(self, name: str) -> web.Response:
         return web.Response(text=(STATIC / name).read_text(encoding="utf-8"),
@@ -250,8 +268,8 @@ class WebServer(SeatPages):
         token = request.match_info["token"]
         if not self.tokens.is_table(token):
             await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text="This table link is not valid: companion seats "
-                                         "prints the table's link.")
+            raise web.HTTPForbidden(text=pgettext(
+                "web", "This table link is not valid: companion seats prints the table's link."))
         return token
 
     async def control_page(self, request: web.Request) -> web.Response:

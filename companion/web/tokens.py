@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS web_joins (
     code TEXT NOT NULL,
     PRIMARY KEY (session_id, seat)
 );
+CREATE TABLE IF NOT EXISTS web_languages (
+    session_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    PRIMARY KEY (session_id, seat)
+);
 CREATE TABLE IF NOT EXISTS web_address (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     url TEXT NOT NULL
@@ -207,6 +213,19 @@ class TokenBook:
             if hmac.compare_digest(supplied, token.encode()):
                 found = seat
         return found
+
+    def languages(self) -> dict[int, str]:
+        """The languages the seats of the session served chose for their pages."""
+        if self.session is None:
+            return {}
+        return dict(self.db.execute("SELECT seat, lang FROM web_languages WHERE session_id = ?",
+                                    (self.session,)).fetchall())
+
+    def choose_language(self, seat: int, lang: str) -> None:
+        """Seat ``seat`` of the session served reads its page in ``lang`` (kept: durable)."""
+        if self.session is not None:
+            self.db.execute("INSERT OR REPLACE INTO web_languages (session_id, seat, lang) "
+                            "VALUES (?, ?, ?)", (self.session, seat, lang))
 
     def seat_of_join(self, given: str) -> int | None:
         """The seat whose join code ``given`` is (any case), or None; constant time, every
