@@ -9,10 +9,14 @@ import sys
 
 import cv2
 import numpy as np
+import pytest
+from PIL import ImageDraw
 from web_table import LiveTable, request, wait_for
 
 from companion.daemon.dialogues import JOIN
 from companion.hardware.events import InputEvent
+from companion.i18n import LANGUAGES, translator, using
+from companion.screens.canvas import blank, fits, layout
 from companion.screens.join import join_screen, join_symbol
 from companion.table import Header
 from companion.web.tokens import JOIN_LETTERS, Throttle, TokenBook
@@ -117,3 +121,15 @@ def test_the_longest_ipv4_link_fits_at_two_pixels_a_module_and_reads_back():
     url = "HTTP://192.168.100.200:65535/J/" + "Z" * JOIN_LETTERS
     assert join_symbol(url).version == 3
     assert read_qr(join_screen(url, "Alexandrina")) == url
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_join_screens_words_fit_beside_the_code_in_every_language(lang):
+    """Right of the 64-pixel lit square: the words on one page, no line wider than the box."""
+    text = translator(lang).gettext("Scan with your phone")
+    box = (66, 17, 128, 64)
+    size, pages = layout(ImageDraw.Draw(blank()), box, text, 11, 10)
+    assert len(pages) == 1 and all(fits(line, box[2] - box[0], size) for line in pages[0])
+    with using(lang):
+        url = "HTTP://10.0.0.5:8080/J/" + "A" * JOIN_LETTERS
+        assert read_qr(join_screen(url, "Alice")) == url

@@ -30,6 +30,15 @@ log = logging.getLogger("companion.web")
 NAME_WAIT = 60.0
 
 
+async def field_of(request: web.Request, key: str) -> Any:
+    """``key`` of the request's JSON object (None: no such key, or not a JSON object)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return None
+    return body.get(key) if isinstance(body, dict) else None
+
+
 class SeatPages:
     """The seat routes of ``WebServer`` (which gives the attributes and helpers below)."""
 
@@ -128,11 +137,7 @@ class SeatPages:
         """The seat's own name: checked here, stored by the daemon (durably, before this
         answers), then on every screen and page."""
         seat = await self.seat_of(request)
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        name = body.get("name") if isinstance(body, dict) else None
+        name = await field_of(request, "name")
         if not isinstance(name, str):
             return web.json_response({"error": "send {\"name\": \"...\"}"}, status=400)
         try:
@@ -166,11 +171,7 @@ class SeatPages:
     async def seat_language(self, request: web.Request) -> web.Response:
         """The seat's page in another language, kept for that seat (its next visits too)."""
         seat = await self.seat_of(request)
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        lang = body.get("lang") if isinstance(body, dict) else None
+        lang = await field_of(request, "lang")
         if lang not in LANGUAGES:
             return web.json_response({"error": f"lang: one of {', '.join(LANGUAGES)}"},
                                      status=400)
