@@ -59,7 +59,8 @@ def test_each_seat_scans_its_own_code_off_its_own_screen(tmp_path, browser):
     header = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 3)
     with LiveTable(tmp_path, header) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon._presenter.has_joins(daemon.table.id), "the join links")
+        wait_for(lambda: daemon.join_links.session == daemon.table.id
+                 and daemon.join_links.urls, "the join links")
         open_join_codes(daemon)
         seat_screens = [daemon.screens[f"seat:{seat}"] for seat in range(4)]
         codes = wait_for(lambda: [read_qr(s.images[-1]) for s in seat_screens]
@@ -86,16 +87,17 @@ def test_a_join_code_is_revoked_with_its_link_and_wrong_ones_are_slowed(tmp_path
     throttle = Counting()
     with LiveTable(tmp_path, header, throttle=throttle) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon._presenter.has_joins(daemon.table.id), "the join links")
-        old = dict(daemon._presenter.joins.urls)
+        wait_for(lambda: daemon.join_links.session == daemon.table.id
+                 and daemon.join_links.urls, "the join links")
+        old = dict(daemon.join_links.urls)
         assert request(old[1])[0] == 200
         result = subprocess.run([sys.executable, "-m", "companion.cli", "seats", "--db",
                                  table.db, "--reissue", "1", "--json"],
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
-        wait_for(lambda: daemon._presenter.joins.urls.get(1) not in (None, old[1]),
+        wait_for(lambda: daemon.join_links.urls.get(1) not in (None, old[1]),
                  "seat 1's new join code")
-        fresh = daemon._presenter.joins.urls
+        fresh = daemon.join_links.urls
         assert request(old[1])[0] == 403
         assert request(fresh[1])[0] == 200 and fresh[0] == old[0]
         base = old[1].rsplit("/", 1)[0]

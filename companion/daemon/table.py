@@ -8,7 +8,8 @@ camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse
 ``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
 
 What it shows is its public surface: ``images`` (every screen), ``menu`` (the open menu),
-``sightings`` (waiting to be confirmed), ``table_notice``, ``dial_shown``, ``seat_error``.
+``sightings`` (waiting to be confirmed), ``table_notice``, ``dial_shown``, ``seat_error``,
+``join_links``.
 """
 
 from __future__ import annotations
@@ -132,6 +133,10 @@ class Daemon:
     @property
     def stored(self) -> int:  # events stored by this run
         return self._recorder.stored
+
+    @property
+    def join_links(self) -> JoinLinks:  # the seats' join links, for their QR codes
+        return self._presenter.joins
 
     def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
         return self._playing.ui.dial_shown()
