@@ -3,6 +3,8 @@ seat's page switched to French is French while another seat's stays English, the
 kept for that seat (a reload, a restart), and the table page follows the table's language."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from web_table import LiveTable, get_json, request, wait_for
@@ -14,6 +16,8 @@ from companion.table import Header
 from companion.web.words import marked, page_words
 
 WAIT_MS = 60_000
+#: Where the screenshot for docs/web.md goes, when asked (COMPANION_SCREENSHOTS=docs/images).
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -45,6 +49,10 @@ def test_a_seat_reads_its_page_in_french_while_another_stays_english(browser, tm
                                  timeout=WAIT_MS)
         french.wait_for_selector("#tap:has-text('Passer')", timeout=WAIT_MS)
         french.wait_for_selector("html[lang=fr]", state="attached", timeout=WAIT_MS)
+        french.wait_for_selector("#connection:has-text('en direct')", timeout=WAIT_MS)
+        if SHOTS:
+            french.set_viewport_size({"width": 420, "height": 900})
+            french.screenshot(path=str(Path(SHOTS) / "web-seat-fr.png"), full_page=True)
         assert french.inner_text("h2 >> nth=0") == "La table"
         assert "Place" in french.inner_text(".scores thead")
         # The other seat's page, and the table page, stay in the table's language.

@@ -46,9 +46,10 @@ def extract_data(fileobj: BinaryIO, keywords: Any, comment_tags: Any, options: A
             yield line, "_", value, [f"{field} in companion/data/{name}"]
 
 
-#: The web pages' marks: ``t("...")`` in their scripts, ``data-t="..."`` (an element's text)
-#: and ``data-t-title``/``data-t-alt`` (its tooltip, its picture's words) in their HTML.
-WEB_MARKS = re.compile(r'\bt\("((?:[^"\\]|\\.)*)"|\bdata-t(?:-title|-alt)?="([^"]*)"')
+#: The web pages' marks: ``t("...")`` (translated there) and ``mark("...")`` (translated
+#: where it is shown) in their scripts, ``data-t="..."`` (an element's text) and
+#: ``data-t-title``/``data-t-alt`` (its tooltip, its picture's words) in their HTML.
+WEB_MARKS = re.compile(r'\b(?:t|mark)\("((?:[^"\\]|\\.)*)"|\bdata-t(?:-title|-alt)?="([^"]*)"')
 #: The catalogue context of every string of the web pages (drawn by a browser, not a screen).
 WEB = "web"
 

@@ -12,6 +12,15 @@ function t(message, values) {
   return text.replace(/\{(\w+)\}/g, (all, key) => (values && key in values ? values[key] : all));
 }
 
+// Marks a string for the catalogue where it is kept; t translates it where it is shown.
+function mark(message) { return message; }
+
+// Shows message (marked) in node, and again in another language when the page changes.
+function say(node, message) {
+  node.dataset.t = message;
+  node.textContent = t(message);
+}
+
 function translatePage() {
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
   for (const node of document.querySelectorAll("[data-t-title]")) node.title = t(node.dataset.tTitle);
@@ -57,7 +66,7 @@ function live(path, onMessage, onGone) {
     const url = new URL(path, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(url);
-    socket.onopen = () => { wait = 500; if (state) state.textContent = t("live"); };
+    socket.onopen = () => { wait = 500; if (state) say(state, mark("live")); };
     // In order, each drawn once the words of its language are there.
     let chain = Promise.resolve();
     socket.onmessage = (message) => {
@@ -65,7 +74,7 @@ function live(path, onMessage, onGone) {
       chain = chain.then(() => useLanguage(data.lang)).catch(() => {}).then(() => onMessage(data));
     };
     socket.onclose = (closed) => {
-      if (state) state.textContent = t("reconnecting...");
+      if (state) say(state, mark("reconnecting..."));
       if (closed.code === 4403 || closed.code === 1008) { if (onGone) onGone(closed.code); return; }
       setTimeout(open, wait);
       wait = Math.min(wait * 2, 5000);

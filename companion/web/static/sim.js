@@ -6,11 +6,10 @@ const HOLD_MS = 1000;
 // The simulator (/sim: every screen, every button) or the table's controls (/t/TOKEN: the
 // table screen, the dial, its switch and the menu button of a table with no OLED or dial).
 const mode = document.body.dataset.mode || "sim";
-if (mode === "control") {  // no language loaded yet: t gives the marked words themselves
-  document.querySelector("title").dataset.t = t("Dungeon Table controls");
-  document.getElementById("heading").dataset.t = t("Table controls");
-  document.getElementById("links-heading").dataset.t = t("Seats: scan your code to join");
-  translatePage();
+if (mode === "control") {
+  say(document.querySelector("title"), mark("Dungeon Table controls"));
+  say(document.getElementById("heading"), mark("Table controls"));
+  say(document.getElementById("links-heading"), mark("Seats: scan your code to join"));
 }
 const base = mode === "control" ? window.location.pathname.replace(/\/$/, "") + "/" : "/sim/";
 // One after another, in the order they happened (a tap is a press, then a release).
