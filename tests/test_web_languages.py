@@ -7,12 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, get_json, request, wait_for
+from web_table import LiveTable, get_json, random_game, request, wait_for
 
 from companion.daemon.items import Stop
-from companion.i18n import LANGUAGES, translator
+from companion.i18n import LANGUAGES, translator, using
 from companion.i18n.extract import WEB
 from companion.table import Header
+from companion.table.session import TableSession
+from companion.web.snapshot import PRIVATE_KEYS, key_words, private_part
 from companion.web.words import marked, page_words
 
 WAIT_MS = 60_000
@@ -31,6 +33,25 @@ def test_every_marked_string_of_the_pages_is_translated(lang):
         same = {m for m, text in words.items() if text == m}
         assert same <= {"a, b, ...", "R{n}", "Total", "Scores", "Table", "live", "menu",
                         "Simulator", "dial", "{field} (optional)"}, same
+
+
+@pytest.mark.parametrize(("game", "seats"), [("deathtrap", 4), ("rumble", 3), ("traps", 2),
+                                             ("tricky", 3)])
+def test_every_key_a_seats_page_lists_as_its_own_has_its_words(game, seats):
+    """The keys of a seat's own view (its page's list under the peek button) are marked for
+    the catalogue: over whole random games, none is missing from ``PRIVATE_KEYS``."""
+    known = set(PRIVATE_KEYS)
+    for seed in range(3):
+        header, events = random_game(game, seed, seats)
+        session = TableSession(header)
+        for event in events:
+            session.apply(event)
+            public = session.result(None)["state"]
+            for seat in range(seats):
+                keys = private_part(session.result(seat)["state"], public)
+                assert {key.replace("_", " ") for key in keys} <= known, (game, keys)
+    with using("fr"):
+        assert key_words(["your_turn"]) == {"your_turn": "à vous"}
 
 
 def test_a_seat_reads_its_page_in_french_while_another_stays_english(browser, tmp_path):

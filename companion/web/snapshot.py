@@ -12,19 +12,31 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
 
 from companion import bundles
 from companion.games.base import Field, Game
-from companion.i18n import current, npgettext, pgettext, using
+from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word
 from companion.web.words import choices
 
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
+#: The keys of the games' seat views that a seat's page lists as its own (``private_part``),
+#: in words: marked here for the catalogue, translated for each page (``key_words``).
+PRIVATE_KEYS = (
+    NP_("web", "actions"), NP_("web", "exchange"), NP_("web", "exchange limit"),
+    NP_("web", "hero choices"), NP_("web", "note"), NP_("web", "prompt"),
+    NP_("web", "refused"), NP_("web", "seat"), NP_("web", "secrets"), NP_("web", "squares"),
+    NP_("web", "your count"), NP_("web", "your turn"), NP_("web", "your xp"))
+
+
+def key_words(keys: Iterable[str]) -> dict[str, str]:
+    """A view's keys in the language drawn (``your_turn`` -> "your turn", or "à vous")."""
+    return {key: pgettext("web", key.replace("_", " ")) for key in keys}
 
 
 def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
@@ -176,7 +188,8 @@ class Snapshot:
                     "lang": lang, "languages": choices(),
                     "title": bundles.get(game.name).title_line(), "api": mine,
                     "words": game.state_in_words(mine["state"]),
-                    "private": private_part(mine["state"], public["state"]),
+                    "private": (private := private_part(mine["state"], public["state"])),
+                    "keys": key_words(private),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game), "actions": seat_actions(game),
                     "events": len(entries)}

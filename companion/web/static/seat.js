@@ -32,7 +32,7 @@ function show(seat) {
   latest = seat;
   if (!secret.hidden) drawScreen();
   replace("private", ...Object.entries(seat.private).map(([key, value]) =>
-    el("li", {}, el("b", {}, key.replaceAll("_", " ") + ": "), JSON.stringify(value))));
+    el("li", {}, el("b", {}, (seat.keys[key] || key) + ": "), JSON.stringify(value))));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
   replace("scores", scoreTable(seat.api));
   const tapbox = document.getElementById("tapbox");
