@@ -1,4 +1,5 @@
-"""Shared test settings: hypothesis profiles for local runs and CI, and a fresh table store."""
+"""Shared test settings: hypothesis profiles for local runs and CI, a fresh table store, and
+Debian's Chromium for the web pages' browser tests."""
 
 import os
 
@@ -18,3 +19,20 @@ def store(tmp_path):
     """A table store of its own for the test, closed after it."""
     with TableStore(tmp_path / "table.db") as table_store:
         yield table_store
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (skipped where none, failed under CI)."""
+    from web_table import browser_or_skip
+
+    path, sync_playwright = browser_or_skip()
+    with sync_playwright() as playwright:
+        # Playwright gives the browser a fresh profile of its own (a new user-data-dir).
+        launched = playwright.chromium.launch(
+            executable_path=path, headless=True,
+            args=["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"])
+        yield launched
+        launched.close()

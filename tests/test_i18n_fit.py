@@ -127,6 +127,8 @@ def problem(message, string_: str, lang: str) -> str | None:
         return None
     if context == "voice":
         return None  # spoken, not drawn
+    if context == "web":
+        return None  # the web pages, drawn by a browser
     if context == "score":
         return one_line(text, SCORE)
     if context == "mark":
@@ -200,5 +202,5 @@ def test_placeholder_samples_cover_every_placeholder_with_a_word():
                 r"before|limit|most|adventure|trigger_max|prediction|die|dice|counts|trick|"
                 r"trump_value|how|hero_set|kind|chosen|rolled|rule|message|names|squares|"
                 r"values|suits|heroes|cards|characters|rooms|moves|room2|where|led|shown|"
-                r"field|what|first|second|changes|item|n", name)}
+                r"field|what|first|second|changes|item|step|n", name)}
     assert unknown <= set(samples("en")), sorted(unknown - set(samples("en")))

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, browser_or_skip, random_game, wait_for
+from web_table import LiveTable, random_game, wait_for
 
 from companion.table import Header
 
@@ -20,20 +20,6 @@ GAMES = [("traps", 3, 2), ("rumble", 1, 3), ("tricky", 2, 3), ("deathtrap", 4, 4
 WAIT_MS = 60_000
 #: Where the screenshots for the README go, when asked (COMPANION_SCREENSHOTS=docs/images).
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path, sync_playwright = browser_or_skip()
-    with sync_playwright() as playwright:
-        # Playwright gives the browser a fresh profile of its own (a new user-data-dir).
-        launched = playwright.chromium.launch(
-            executable_path=path, headless=True,
-            args=["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 def companion(*args):

@@ -1,7 +1,7 @@
 """Secrecy on the network, as a property: over random games sent from the seats' own links,
 at every event, nothing the table page, ``/api/table`` or the public socket sends holds a
 fact private to a seat, nothing seat A's page and socket get holds a fact private to seat B,
-no page holds another seat's token, and the server's log holds neither."""
+no page holds another seat's token or join code, and the server's log holds neither."""
 
 import asyncio
 import json
@@ -11,7 +11,7 @@ import re
 import aiohttp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_table import LiveTable, random_game
+from web_table import LiveTable, random_game, wait_for
 
 from companion.table.session import TableSession
 
@@ -88,14 +88,18 @@ def check(texts, reader, history, tokens, game):
         for seat in range(len(tokens)):
             if seat == reader:
                 continue
-            assert tokens[seat] not in text, (count, reader)
+            for credential in tokens[seat]:  # its link's token, its join code
+                assert credential not in text, (count, reader)
             for fact in facts(views, seat, reader, game):
                 assert not holds(text, fact), (count, seat, reader, fact)
 
 
 async def play(table, header, events):
     links = table.links()
-    tokens = [link.rsplit("/", 1)[1] for link in links]
+    joins = wait_for(lambda: table.daemon.join_links.urls if table.daemon.join_links.session
+                     == table.daemon.table.id else None, "the join codes")
+    tokens = [(link.rsplit("/", 1)[1], joins[seat].rsplit("/", 1)[1])
+              for seat, link in enumerate(links)]
     session = TableSession(header)
     history = [all_views(session, len(links))]
     async with aiohttp.ClientSession() as client:
@@ -155,5 +159,5 @@ def test_no_page_shows_a_secret_it_does_not_own(tmp_path_factory, game, seed, da
         secrets |= facts({None: session.game.view(None), seat: session.game.view(seat)},
                          seat, None, session.game)
     assert not any(holds(everything, fact) for fact in secrets)
-    assert not any(token in everything for token in tokens)
+    assert not any(credential in everything for pair in tokens for credential in pair)
     assert "seat 1 sent a" in everything  # the log does say who acted

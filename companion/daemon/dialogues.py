@@ -37,6 +37,8 @@ LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz-'01234567
 NEW_GAME = object()
 #: Chosen instead of a game or an event type: the table's language.
 LANGUAGE = object()
+#: Chosen instead of an event type: each seat's join code on its own screen (web pages on).
+JOIN = object()
 
 
 def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
@@ -211,21 +213,23 @@ class Refused:
 
 
 def manual_entry(game: Game, seat: int | None = None,
-                 presets: Mapping[str, Any] | None = None) -> Steps:
+                 presets: Mapping[str, Any] | None = None, joins: bool = False) -> Steps:
     """An event of the game built field by field (or NEW_GAME, its menu's last entry; or
     ``Refused`` once the fields given already break a rule).
 
     ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
-    dial) fill in their fields without asking, where the chosen event type has them. The
+    dial) fill in their fields without asking, where the chosen event type has them.
+    ``joins``: offer the seats' join codes (JOIN; the web pages are served). The
     menus start at the event and the seat the game most likely waits for (its bundle's
     ``expected_entry``, from the public view).
     """
     bundle, words = bundles.get(game.name), Words(game)
     next_kind, next_seat = bundle.expected_entry(game)
+    extra = [(_("(join codes)"), JOIN)] if joins else []
     kind = yield at(Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),
-                                              (_("(new game)"), NEW_GAME),
+                                              *extra, (_("(new game)"), NEW_GAME),
                                               (_("(language)"), LANGUAGE)]), next_kind)
-    if kind is NEW_GAME or kind is LANGUAGE:
+    if kind is NEW_GAME or kind is LANGUAGE or kind is JOIN:
         return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}

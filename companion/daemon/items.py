@@ -32,6 +32,32 @@ class Fed:
     seq: int | None = None
 
 
+@dataclass
+class Named:
+    """A seat gives itself a name (its web page); ``done`` is set once it is stored (the name
+    kept in ``name``) or refused (``error``)."""
+
+    seat: int
+    name: str
+    done: threading.Event = field(default_factory=threading.Event)
+    error: CompanionError | None = None
+
+
+@dataclass(frozen=True)
+class JoinLinks:
+    """The seats' short join links of a session (the web pages'), for their QR codes on the
+    seats' own screens; ``urls``: seat -> link (a seat's credential: its screen only)."""
+
+    session: int | None
+    urls: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """Draw the screens and the pages again (a seat's page changed its language); like any
+    item, it makes the loop redraw, and asks nothing else."""
+
+
 @dataclass(frozen=True)
 class FeedFinished:
     """The fed log is consumed: the daemon exits 0."""

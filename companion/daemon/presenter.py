@@ -15,11 +15,13 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.asking import MenuShown
+from companion.daemon.items import JoinLinks
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Supervisor, describe
 from companion.daemon.ui import TableUI
 from companion.i18n import _
 from companion.screens.canvas import blank
+from companion.screens.join import join_screen
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
 
@@ -33,6 +35,8 @@ class Presenter:
         self.clock = clock
         self.notice = ""
         self._passes = False  # the notice goes at the next action (a refusal, an undo)
+        self.joins = JoinLinks(None, {})  # the seats' join links (the web pages')
+        self.joining = False  # each seat's screen shows its join code, until the next action
 
     # --- the notice ------------------------------------------------------------------
 
@@ -44,9 +48,21 @@ class Presenter:
         self.notice, self._passes = "", False
 
     def acted(self) -> None:
-        """The table acts again (a press, a turn): a notice that passes has been read."""
+        """The table acts again (a press, a turn): a notice that passes has been read, the
+        join codes scanned."""
+        self.joining = False
         if self._passes:
             self.clear()
+
+    # --- the seats' join codes ----------------------------------------------------------
+
+    def has_joins(self, session: int) -> bool:
+        return self.joins.session == session and bool(self.joins.urls)
+
+    def show_joins(self) -> None:
+        """Each seat's join code on its own screen, until the next press or turn."""
+        self.joining = True
+        self.tell(_("Scan your own code"))
 
     # --- the images ------------------------------------------------------------------
 
@@ -56,6 +72,10 @@ class Presenter:
         failures = self.supervisor.failures()
         failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
         images: dict[str, Image.Image] = compose(table.game, ui) if table is not None else {}
+        if self.joining and table is not None and self.has_joins(table.id):
+            for seat, url in self.joins.urls.items():
+                if 0 <= seat < len(table.header.seats):
+                    images[f"seat:{seat}"] = join_screen(url, table.header.seats[seat])
         if menu is not None and menu.seat is not None and table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images[f"seat:{menu.seat}"] = draw(Page(menu.title, menu.lines))

@@ -15,7 +15,14 @@ from typing import Any
 
 from companion.daemon.asking import CONFIRM, ENTRY, Asking
 from companion.daemon.camera import SceneSeen
-from companion.daemon.dialogues import LANGUAGE, NEW_GAME, Refused, confirm, manual_entry
+from companion.daemon.dialogues import (
+    JOIN,
+    LANGUAGE,
+    NEW_GAME,
+    Refused,
+    confirm,
+    manual_entry,
+)
 from companion.daemon.items import Seen
 from companion.daemon.record import Playing, Recorder, event_in_words, now_iso, sighting_in_words
 from companion.daemon.sessions import Sessions
@@ -74,7 +81,9 @@ class Router:
             # game; in the other games a tap does too.
             ui.dial = None
             assert self.playing.table is not None
-            self.asking.ask(ENTRY, manual_entry(self.playing.table.game), self.entered)
+            joins = self.presenter.has_joins(self.playing.table.id)
+            self.asking.ask(ENTRY, manual_entry(self.playing.table.game, joins=joins),
+                            self.entered)
         else:
             flow = ui.dial
             decided = ui.handle(event, self.clock())
@@ -137,6 +146,8 @@ class Router:
             self.sessions.offer_new_game()
         elif decided is LANGUAGE:
             self.sessions.ask_language()
+        elif decided is JOIN:
+            self.presenter.show_joins()
         elif isinstance(decided, Refused):
             self.recorder.refused(decided.event, decided.error)
         else:

@@ -11,6 +11,7 @@ from typing import Any
 from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, Asking
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
+from companion.daemon.items import Named
 from companion.daemon.presenter import Presenter
 from companion.daemon.record import Playing, storage_notice
 from companion.daemon.ui import TableUI
@@ -58,7 +59,7 @@ class Sessions:
             self.offer_new_game()
             return
         try:
-            table = self.store.open_session(latest)
+            table = self.store.open_session(latest, seated=True)
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
@@ -106,7 +107,21 @@ class Sessions:
         log.info("language: %s", lang)
         table = self.playing.table
         if table is not None:
-            self.play(self.store.open_session(table.id))
+            self.play(self.store.open_session(table.id, seated=True))
+
+    def name_seat(self, named: Named) -> None:
+        """A seat's own name (its page): stored, then the game read again with it, so that
+        every screen, page and announcement says it; a refusal is kept in ``named.error``."""
+        table = self.playing.table
+        try:
+            if table is None:
+                raise CompanionError("no game is being played")
+            named.name = self.store.name_seat(table.id, named.seat, named.name)
+            self.playing.table = self.store.open_session(table.id, seated=True)
+        except CompanionError as error:
+            named.error = error
+            return
+        log.info("seat %d gave its name", named.seat + 1)
 
     def play(self, table: StoredSession) -> None:
         """Play ``table`` from now on (a resumed, new or fed session)."""

@@ -8,7 +8,8 @@ camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse
 ``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
 
 What it shows is its public surface: ``images`` (every screen), ``menu`` (the open menu),
-``sightings`` (waiting to be confirmed), ``table_notice``, ``dial_shown``, ``seat_error``.
+``sightings`` (waiting to be confirmed), ``table_notice``, ``dial_shown``, ``seat_error``,
+``join_links``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ from PIL import Image
 from companion import bundles
 from companion.daemon.asking import Asking, MenuShown
 from companion.daemon.camera import SceneSeen, TableGeometry
-from companion.daemon.items import Fed, FeedFinished, PartFailed, Seen, Stop
+from companion.daemon.items import (
+    Fed,
+    FeedFinished,
+    JoinLinks,
+    Named,
+    PartFailed,
+    Seen,
+    Stop,
+)
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
@@ -125,6 +134,10 @@ class Daemon:
     def stored(self) -> int:  # events stored by this run
         return self._recorder.stored
 
+    @property
+    def join_links(self) -> JoinLinks:  # the seats' join links, for their QR codes
+        return self._presenter.joins
+
     def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
         return self._playing.ui.dial_shown()
 
@@ -211,6 +224,13 @@ class Daemon:
                 self.stopping = self.stopping or self.error is not None
             finally:
                 item.done.set()
+        elif isinstance(item, Named):
+            try:
+                self._sessions.name_seat(item)
+            finally:
+                item.done.set()
+        elif isinstance(item, JoinLinks):
+            self._presenter.joins = item  # shown on the seats' screens when the table asks
         elif isinstance(item, FeedFinished):
             log.info("the fed log is consumed")
             self.stopping = True

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.i18n import pgettext
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -140,6 +141,68 @@ def check_name(name: str, what: str = "name") -> str:
     if any(not character.isprintable() for character in stripped):
         raise PlayerError(f"{what}: a name holds printable characters only")
     return stripped
+
+
+#: Besides letters and digits, what a name typed at the table may hold.
+NAME_MARKS = " -'._&"
+#: The screens' font draws the Latin letters (Basic Latin to Latin Extended-B) and no others.
+LATIN_END = 0x250
+
+
+def check_seat_name(name: str) -> str:
+    """A name a seat gives itself (its page), spaces trimmed: ``check_name``'s rules, and only
+    letters the screens can draw, digits, single spaces and ``- ' . _ &``. The refusal is in
+    the language being drawn (the seat page's) and names the field."""
+    stripped = " ".join(name.split()) if name.isprintable() else name.strip()
+    if not stripped:
+        raise PlayerError(pgettext("web", "name: a player name cannot be empty"))
+    if len(stripped) > MAX_NAME:
+        raise PlayerError(pgettext("web", "name: at most {limit} characters, got {n}").format(
+            limit=MAX_NAME, n=len(stripped)))
+    for character in stripped:
+        if not (character in NAME_MARKS or character.isdigit()
+                or (character.isalpha() and ord(character) < LATIN_END)):
+            raise PlayerError(pgettext("web", "name: letters, digits, spaces and - ' . _ & "
+                                              "only, not {character}").format(
+                character=repr(character)))
+    return stripped
+
+
+def name_taken(names: Sequence[str], seat: int, name: str) -> None:
+    """PlayerError if another seat of ``names`` has ``name`` (in any case)."""
+    for other, taken in enumerate(names):
+        if other != seat and taken.casefold() == name.casefold():
+            raise PlayerError(pgettext("web", "name: {name} sits at seat {n} already").format(
+                name=repr(taken), n=other + 1))
+
+
+def session_names(db: sqlite3.Connection, session_id: int, names: Sequence[str]
+                  ) -> tuple[str, ...]:
+    """The names of a session's seats now (``names``: its header's, for a seat not linked):
+    a seat's own choice, a rename or a merge of its player."""
+    people = _people(db)
+    linked = dict(db.execute("SELECT seat, player_id FROM seats WHERE session_id = ?",
+                             (session_id,)).fetchall())
+    return tuple(people[linked[seat]][1] if seat in linked else name
+                 for seat, name in enumerate(names))
+
+
+def name_seat(db: sqlite3.Connection, session_id: int, seat: int, name: str,
+              names: Sequence[str]) -> str:
+    """Seat ``seat`` of the session is the player called ``name`` (made on first sight, as a
+    header's names are); the other seats keep theirs. ``names``: the header's. Returns the
+    name as kept. Called inside a transaction."""
+    name = check_seat_name(name)
+    now = session_names(db, session_id, names)
+    if not 0 <= seat < len(now):
+        raise PlayerError(f"seat: seats are 0 to {len(now) - 1}")
+    name_taken(now, seat, name)
+    player = _row_by_name(db, name)
+    if player is None:
+        player = int(db.execute("INSERT INTO players (name) VALUES (?)", (name,)).lastrowid or 0)
+    db.execute("INSERT OR REPLACE INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
+               (session_id, seat, player))
+    return name
 
 
 def rename(db: sqlite3.Connection, old: str, new: str) -> str:

@@ -18,7 +18,7 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -233,9 +233,37 @@ class TableStore:
                                f"cannot be read ({exc})",
                                f"event {seq} cannot be read ({exc})") from None
 
-    def open_session(self, session_id: int) -> StoredSession:
-        """A stored session, replayed into memory and ready to take more events."""
+    def seat_names(self, session_id: int, header: Header) -> tuple[str, ...]:
+        """The names of the session's seats now (the header's where the store keeps no
+        players)."""
+        if not self.keeps_players:
+            return header.seats
+        with guard(self.path):
+            return players.session_names(self.db, session_id, header.seats)
+
+    def name_seat(self, session_id: int, seat: int, name: str) -> str:
+        """Seat ``seat`` of the session takes the name ``name`` (its player's page), durably;
+        PlayerError naming the field if it cannot (nothing changed). Returns the name kept."""
+        if not self.keeps_players:
+            raise StoreError(f"{self.path} keeps no players yet: the names stay the header's")
+        with guard(self.path):
+            row = self.db.execute("SELECT header FROM sessions WHERE id = ?",
+                                  (session_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no session {session_id} in {self.path}")
+        header = self._header(session_id, row[0])
+        with guard(self.path), self._transaction():
+            return players.name_seat(self.db, session_id, seat, name, header.seats)
+
+    def open_session(self, session_id: int, seated: bool = False) -> StoredSession:
+        """A stored session, replayed into memory and ready to take more events.
+
+        ``seated``: with the names its seats have now (``name_seat``, a player renamed or
+        merged) instead of its header's; the table log and its export keep the header's.
+        """
         header, entries = self.load(session_id)
+        if seated:
+            header = replace(header, seats=self.seat_names(session_id, header))
         session = TableSession(header)
         for number, event in enumerate(entries, start=2):
             try:

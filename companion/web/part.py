@@ -41,7 +41,10 @@ class WebPart(Part):
         self.listen, self.port, self.db_path, self.sim = listen, port, db_path, sim
         self.any_port = any_port  # the port taken: serve on any free one
         self.throttle = throttle
-        self.snapshot = Snapshot(sim=sim)
+        #: (session, seat) -> the language of that seat's page: the server writes, the
+        #: daemon's thread reads (``Snapshot``).
+        self.languages: dict[tuple[int, int], str] = {}
+        self.snapshot = Snapshot(sim=sim, languages=self.languages)
         self.sent: dict[str, str] = {}  # channel -> the text last handed to the server
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server: WebServer | None = None
@@ -84,7 +87,8 @@ class WebPart(Part):
                failure: list[BaseException]) -> None:
         loop = asyncio.new_event_loop()
         tokens = TokenBook(self.db_path)
-        server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle)
+        server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle,
+                           languages=self.languages)
         runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
         try:
             loop.run_until_complete(runner.setup())

@@ -70,6 +70,7 @@ def seat_links(db_path: str, new_for: int | None = None) -> list[dict[str, objec
         if session is None:
             raise CompanionError(f"no unfinished game in {db_path}: start one at the table")
         header, _ = store.load(session)
+        names = store.seat_names(session, header)
     if new_for is not None:
         if not 0 <= new_for < len(header.seats):
             raise OptionError(f"--reissue {new_for}: seats are 0 to {len(header.seats) - 1}")
@@ -88,7 +89,7 @@ def seat_links(db_path: str, new_for: int | None = None) -> list[dict[str, objec
     if not tokens or url is None:
         raise CompanionError(_NO_LINKS)
     return [{"seat": seat, "name": name, "url": f"{url}/s/{tokens[seat]}"}
-            for seat, name in enumerate(header.seats) if seat in tokens]
+            for seat, name in enumerate(names) if seat in tokens]
 
 
 _NO_LINKS = ("no seat links for this game yet: the daemon makes them once it serves the web "

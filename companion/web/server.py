@@ -7,6 +7,7 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
   codes: a seat's link is its credential, so it is never sent to another machine's table page.
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
+- ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
 - ``/sim``, ``/sim/ws``, ``POST /sim/input``: every screen and control, with ``--sim`` only,
   and only for a browser on the daemon's own machine.
 
@@ -17,7 +18,6 @@ no content, ever more slowly from an address that keeps trying (``Throttle``).
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 from collections.abc import Callable
@@ -28,10 +28,12 @@ from typing import Any
 import segno
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from companion.daemon.items import Seen
+from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
-from companion.web.snapshot import seat_screen
+from companion.i18n import LANGUAGES, pgettext
+from companion.web.seat_pages import SeatPages
 from companion.web.tokens import Throttle, TokenBook
+from companion.web.words import page_words
 
 log = logging.getLogger("companion.web")
 
@@ -91,17 +93,19 @@ class Client:
             await self.ws.send_str(text)
 
 
-class WebServer:
+class WebServer(SeatPages):
     """The pages of one table. ``deliver`` (in the server's loop) takes the channels the
     daemon's snapshot built; ``submit`` puts seat actions on the daemon's queue."""
 
     def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
-                 url: str = "", throttle: Throttle | None = None) -> None:
+                 url: str = "", throttle: Throttle | None = None,
+                 languages: dict[tuple[int, int], str] | None = None) -> None:
         self.tokens = tokens
         self.submit = submit
         self.sim = sim
         self.url = url
         self.throttle = throttle or Throttle()
+        self.languages = languages if languages is not None else {}
         self.latest: dict[str, str] = {}  # channel -> its latest JSON text
         self.actions: dict[str, set[str]] = {"own": set(), "table": set()}
         self.clients: set[Client] = set()
@@ -113,12 +117,16 @@ class WebServer:
             web.get("/ws", self.table_socket),
             web.get("/api/table", self.table_api),
             web.get("/static/{name}", self.static),
+            web.get("/i18n/{lang}.json", self.words),
             web.get("/s/{token}", self.seat_page),
             web.get("/s/{token}/", self.seat_page),
             web.get("/s/{token}/ws", self.seat_socket),
             web.get("/s/{token}/api", self.seat_api),
             web.get("/s/{token}/screen.png", self.seat_screen),
             web.post("/s/{token}/act", self.seat_act),
+            web.post("/s/{token}/name", self.seat_name),
+            web.post("/s/{token}/language", self.seat_language),
+            web.get("/J/{code}", self.join),
             web.get("/t/{token}", self.control_page),
             web.get("/t/{token}/", self.control_page),
             web.get("/t/{token}/ws", self.control_socket),
@@ -155,11 +163,17 @@ class WebServer:
             return
         seats = len(table["api"]["seats"]) if session is not None else 0
         self.tokens.serve(session, seats)
+        self.languages.clear()
+        if session is not None:
+            self.languages.update({(session, seat): lang
+                                   for seat, lang in self.tokens.languages().items()})
+            self.submit(Redraw())  # the seats' pages in their languages
         for channel in [c for c in self.latest if c.startswith("seat:")]:
             del self.latest[channel]
         self.revoke(lambda client: client.channel.startswith("seat:"))
         self.latest["table"] = json.dumps(table)
         self.push_links()
+        self.send_joins()
         log.info("seat links ready for session %s", session)
 
     def push_links(self) -> None:
@@ -178,17 +192,12 @@ class WebServer:
                 self.tokens.seat_of(client.token) is None if client.channel != "table"
                 else not self.tokens.is_table(client.token)))
             self.push_links()
+            self.send_joins()
 
     def revoke(self, which: Callable[[Client], bool]) -> None:
         for client in [c for c in self.clients if which(c)]:
             self.clients.discard(client)
             asyncio.ensure_future(client.ws.close(code=REVOKED, message=b"link revoked"))
-
-    def seat_actions(self, seat: int) -> dict[str, bool]:
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
-            return {}
-        return {action["type"]: action["own"] for action in json.loads(text)["actions"]}
 
     # --- pages and sockets ---------------------------------------------------------------
 
@@ -202,6 +211,13 @@ class WebServer:
         kind = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}.get(
             name.rsplit(".", 1)[-1], "application/octet-stream")
         return web.Response(body=resource.read_bytes(), content_type=kind)
+
+    async def words(self, request: web.Request) -> web.Response:
+        """The pages' own words in one language (``companion.web.words``)."""
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            raise web.HTTPNotFound()
+        return web.Response(text=page_words(lang), content_type="application/json")
 
     def page(self, name: str) -> web.Response:
         return web.Response(text=(STATIC / name).read_text(encoding="utf-8"),
@@ -221,6 +237,19 @@ class WebServer:
         local = is_local(request)
         return await self.socket(request, "table", None, self.links() if local else None, local)
 
+    def join_url(self, seat: int) -> str | None:
+        """The seat's short join link, all QR alphanumeric characters (upper case)."""
+        code = self.tokens.joins.get(seat)
+        return f"{self.url.upper()}/J/{code}" if code and self.url else None
+
+    def send_joins(self) -> None:
+        """The seats' join links to the daemon, which shows each on its seat's own screen
+        when the table asks (docs/web.md)."""
+        session = self.tokens.session
+        urls = {seat: url for seat in self.tokens.tokens
+                if (url := self.join_url(seat)) is not None}
+        self.submit(JoinLinks(session, urls))
+
     def links(self) -> str | None:
         """The join codes of the seats, for a table page on this machine only."""
         text = self.latest.get("table")
@@ -228,93 +257,19 @@ class WebServer:
             return None
         seats = json.loads(text).get("api", {}).get("seats", [])
         links = [{"seat": seat, "name": name, "url": f"{self.url}/s/{token}",
-                  "qr": qr_svg(f"{self.url}/s/{token}")}
+                  "qr": qr_svg(self.join_url(seat) or f"{self.url}/s/{token}")}
                  for seat, name in enumerate(seats)
                  if (token := self.tokens.tokens.get(seat)) is not None]
         table = f"{self.url}/t/{self.tokens.table}"
         return json.dumps({"kind": "links", "links": links, "table": table})
-
-    async def seat_of(self, request: web.Request) -> int:
-        """The seat of the token in the path, or 403 (slowly, for an address that keeps
-        trying wrong ones)."""
-        seat = self.tokens.seat_of(request.match_info["token"])
-        if seat is None:
-            await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text="This seat link is not valid: ask the table for "
-                                         "your seat's code (companion seats).")
-        return seat
-
-    async def seat_page(self, request: web.Request) -> web.Response:
-        seat = await self.seat_of(request)
-        log.info("seat %d page opened", seat + 1)
-        return self.page("seat.html")
-
-    async def seat_api(self, request: web.Request) -> web.Response:
-        seat = await self.seat_of(request)
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
-            return web.json_response({"error": "no game is being played"}, status=404)
-        return web.json_response(json.loads(text)["api"])
-
-    async def seat_screen(self, request: web.Request) -> web.Response:
-        """The seat's screen as its OLED shows it while peeking, drawn from its own view."""
-        seat = await self.seat_of(request)
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
-            raise web.HTTPNotFound()
-        png = self.screens.get(text)
-        if png is None:
-            out = io.BytesIO()
-            seat_screen(json.loads(text)).convert("L").save(out, format="PNG")
-            png = out.getvalue()
-            if len(self.screens) >= 64:
-                self.screens.clear()
-            self.screens[text] = png
-        return web.Response(body=png, content_type="image/png")
-
-    async def seat_socket(self, request: web.Request) -> web.WebSocketResponse:
-        seat = await self.seat_of(request)
-        return await self.socket(request, f"seat:{seat}", request.match_info["token"])
-
-    async def seat_act(self, request: web.Request) -> web.Response:
-        seat = await self.seat_of(request)
-        try:
-            body = await request.json()
-        except ValueError:
-            return web.json_response({"error": "the body must be JSON"}, status=400)
-        kind = body.get("kind") if isinstance(body, dict) else None
-        if kind == "tap":  # the seat's own button, pressed and released
-            self.submit(InputEvent("press", f"seat:{seat}", source="web"))
-            self.submit(InputEvent("release", f"seat:{seat}", source="web"))
-            return web.json_response({"sent": "tap"})
-        event = body.get("event") if kind == "event" else None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            return web.json_response({"error": "send {\"kind\": \"tap\"} or {\"kind\": "
-                                      "\"event\", \"event\": {\"type\": ...}}"}, status=400)
-        if event["type"] == "undo":
-            return web.json_response({"error": "an undo is the table's: hold the menu "
-                                      "button"}, status=403)
-        own = self.seat_actions(seat).get(event["type"])
-        if own:
-            if event.get("seat", seat) != seat:
-                return web.json_response({"error": "a seat's page acts only as its own "
-                                          "seat"}, status=403)
-            event["seat"] = seat
-        elif own is not None and "seat" in event:
-            return web.json_response({"error": f"a {event['type']} event has no seat"},
-                                     status=400)
-        self.submit(Seen(event, 1.0))  # sure: the seat itself says so
-        known = event["type"] if own is not None else "unknown"  # never a user's text raw
-        log.info("seat %d sent a %s event", seat + 1, known)
-        return web.json_response({"sent": event["type"]})
 
     async def table_controls(self, request: web.Request) -> str:
         """The table's controls token of the path, or 403 (throttled as a seat's is)."""
         token = request.match_info["token"]
         if not self.tokens.is_table(token):
             await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text="This table link is not valid: companion seats "
-                                         "prints the table's link.")
+            raise web.HTTPForbidden(text=pgettext(
+                "web", "This table link is not valid: companion seats prints the table's link."))
         return token
 
     async def control_page(self, request: web.Request) -> web.Response:

@@ -12,32 +12,50 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
 
 from companion import bundles
 from companion.games.base import Field, Game
+from companion.i18n import NP_, current, npgettext, pgettext, using
+from companion.i18n.names import event_word, field_word
+from companion.web.words import choices
 
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
+#: The keys of the games' seat views that a seat's page lists as its own (``private_part``),
+#: in words: marked here for the catalogue, translated for each page (``key_words``).
+PRIVATE_KEYS = (
+    NP_("web", "actions"), NP_("web", "exchange"), NP_("web", "exchange limit"),
+    NP_("web", "hero choices"), NP_("web", "note"), NP_("web", "prompt"),
+    NP_("web", "refused"), NP_("web", "seat"), NP_("web", "secrets"), NP_("web", "squares"),
+    NP_("web", "your count"), NP_("web", "your turn"), NP_("web", "your xp"))
+
+
+def key_words(keys: Iterable[str]) -> dict[str, str]:
+    """A view's keys in the language drawn (``your_turn`` -> "your turn", or "à vous")."""
+    return {key: pgettext("web", key.replace("_", " ")) for key in keys}
 
 
 def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
     """An event's type and who made it, by name: all a public page may say of any event
     (its other fields may be a seat's secret, e.g. a face-down card)."""
     seat = event.get("seat")
-    kind = str(event.get("type")).replace("_", " ")
+    kind = event_word(str(event.get("type")))
     if isinstance(seat, int) and 0 <= seat < len(seats):
-        return f"{kind} by {seats[seat]}"
+        return pgettext("web", "{event} by {player}").format(event=kind, player=seats[seat])
     return kind
 
 
 def status(table: Any) -> str:
     if table is None:
-        return "waiting for a new game"
-    return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+        return pgettext("web", "waiting for a new game")
+    count = len(table.header.seats)
+    return npgettext("web", "session {n}: {game}, {count} seat", "session {n}: {game}, "
+                     "{count} seats", count).format(
+        n=table.id, game=bundles.get(table.header.game).title_line(), count=count)
 
 
 def tap_label(game: Game) -> str | None:
@@ -46,8 +64,9 @@ def tap_label(game: Game) -> str | None:
     bundle = bundles.get(game.name)
     tapped = bundle.tap(0)
     if tapped is not None:
-        return str(tapped["type"]).replace("_", " ").capitalize()
-    return "Confirm the dial" if bundle.dial is not None else None
+        word = event_word(str(tapped["type"]))
+        return word[:1].upper() + word[1:]
+    return pgettext("web", "Confirm the dial") if bundle.dial is not None else None
 
 
 class Pictures:
@@ -74,7 +93,8 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
     kind = "list" if list in kinds else "bool" if bool in kinds else (
         "int" if int in kinds else "str")
-    form: dict[str, Any] = {"name": name, "kind": kind, "required": spec.required}
+    form: dict[str, Any] = {"name": name, "label": field_word(name), "kind": kind,
+                            "required": spec.required}
     if spec.choices is not None:
         form["choices"] = list(spec.choices)
     if spec.is_seat:
@@ -95,7 +115,7 @@ def seat_actions(game: Game) -> list[dict[str, Any]]:
     the table's seatless ones (a deal), never an undo."""
     actions = []
     for kind, fields in game.EVENTS.items():
-        actions.append({"type": kind, "own": "seat" in fields,
+        actions.append({"type": kind, "label": event_word(kind), "own": "seat" in fields,
                         "fields": [field_form(name, spec, game.seats)
                                    for name, spec in fields.items() if name != "seat"]})
     return actions
@@ -109,29 +129,35 @@ def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str
 
 def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
     """A seat's screen as its OLED draws it while its player peeks, from the seat channel's
-    own view: a pure drawing, done in the web server's thread when a page asks for it."""
+    own view, in the seat page's language: a pure drawing, done in the web server's thread
+    when a page asks for it."""
     api = channel["api"]
-    return bundles.get(api["game"]).screen_module().seat(api["state"], api["seats"], True)
+    with using(channel.get("lang") or current()):
+        return bundles.get(api["game"]).screen_module().seat(api["state"], api["seats"], True)
 
 
 class Snapshot:
     """Builds the channels from the daemon's state (its own thread only)."""
 
-    def __init__(self, sim: bool = False) -> None:
+    def __init__(self, sim: bool = False, languages: Mapping[tuple[int, int], str] | None = None
+                 ) -> None:
         self.sim = sim
         self.pictures = Pictures()
+        #: (session, seat) -> the language that seat's page chose (else the table's)
+        self.languages = languages if languages is not None else {}
 
     def build(self, daemon: Any, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         channels: dict[str, Any] = {}
         table = daemon.table
         if self.sim:
-            channels["sim"] = {"kind": "sim", "status": status(table),
+            channels["sim"] = {"kind": "sim", "status": status(table), "lang": current(),
                                "screens": {name: self.pictures.url(image)
                                            for name, image in sorted(images.items())}}
         # The table's own screen is public: it shows menus and the trap dial to everyone.
         screen = self.pictures.url(images["table"]) if "table" in images else None
         if table is None:
             channels["table"] = {"kind": "table", "session": None, "status": status(table),
+                                 "lang": current(),
                                  "notice": daemon.table_notice, "screen": screen}
             return channels
         game, session = table.game, table.session
@@ -139,15 +165,15 @@ class Snapshot:
         entries = session.entries
         first = max(0, len(entries) - FEED_LENGTH)
         channels["table"] = {
-            "kind": "table", "session": table.id, "status": status(table),
-            "title": game.title, "api": public, "words": game.state_in_words(public["state"]),
+            "kind": "table", "session": table.id, "status": status(table), "lang": current(),
+            "title": bundles.get(game.name).title_line(), "api": public,
+            "words": game.state_in_words(public["state"]),
             "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
                      for n, entry in enumerate(entries[first:])],
             "events": len(entries), "notice": daemon.table_notice,
             "dial": daemon.dial_shown(), "screen": screen}
         owner = daemon.menu.seat if daemon.menu is not None else None
-        actions = seat_actions(game)
-        tap = tap_label(game)
+        table_language = current()
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             error = daemon.seat_error(seat)
@@ -155,10 +181,16 @@ class Snapshot:
             # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
             drawn = error is not None or owner == seat
             screen = images.get(f"seat:{seat}") if drawn else None
-            channels[f"seat:{seat}"] = {
-                "kind": "seat", "session": table.id, "seat": seat, "name": name,
-                "title": game.title, "api": mine, "words": game.state_in_words(mine["state"]),
-                "private": private_part(mine["state"], public["state"]),
-                "error": error, "screen": self.pictures.url(screen) if screen else None,
-                "tap": tap, "actions": actions, "events": len(entries)}
+            lang = self.languages.get((table.id, seat), table_language)
+            with using(lang):  # the seat's page in its own language
+                channels[f"seat:{seat}"] = {
+                    "kind": "seat", "session": table.id, "seat": seat, "name": name,
+                    "lang": lang, "languages": choices(),
+                    "title": bundles.get(game.name).title_line(), "api": mine,
+                    "words": game.state_in_words(mine["state"]),
+                    "private": (private := private_part(mine["state"], public["state"])),
+                    "keys": key_words(private),
+                    "error": error, "screen": self.pictures.url(screen) if screen else None,
+                    "tap": tap_label(game), "actions": seat_actions(game),
+                    "events": len(entries)}
         return channels

@@ -3,7 +3,10 @@
 The tokens live in the table store beside the sessions, in a side table of their own
 (``web_links``), so that the daemon and ``companion seats`` share them; the table log and its
 export never see them. A token is 192 random bits (``secrets.token_urlsafe(24)``), new for
-every session; re-issuing a seat's token replaces the row, which revokes the old link.
+every session; re-issuing a seat's token replaces the row, which revokes the old link. Each
+seat also has a join code (``web_joins``: 130 random bits in 26 upper-case base32 letters),
+the short link ``/J/CODE`` its QR code on a 128x64 screen carries; it is made and re-issued
+with the seat's token.
 ``seat_of`` compares a given token with every seat's in constant time (``hmac.compare_digest``).
 
 >>> book = TokenBook(":memory:")
@@ -16,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import base64
 import hmac
 import secrets
 import sqlite3
@@ -25,12 +29,26 @@ from companion.table.opening import BUSY_TIMEOUT, connect_for_reading
 
 #: 24 random bytes: 192 bits, in 32 URL-safe characters.
 TOKEN_BYTES = 24
+#: A join code: the first 26 base32 letters of 17 random bytes, 130 random bits.
+JOIN_BYTES, JOIN_LETTERS = 17, 26
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_links (
     session_id INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     token TEXT NOT NULL,
+    PRIMARY KEY (session_id, seat)
+);
+CREATE TABLE IF NOT EXISTS web_joins (
+    session_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    PRIMARY KEY (session_id, seat)
+);
+CREATE TABLE IF NOT EXISTS web_languages (
+    session_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    lang TEXT NOT NULL,
     PRIMARY KEY (session_id, seat)
 );
 CREATE TABLE IF NOT EXISTS web_address (
@@ -42,6 +60,16 @@ CREATE TABLE IF NOT EXISTS web_address (
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_join_code() -> str:
+    """A seat's join code: 26 upper-case base32 letters, 130 random bits (QR alphanumeric)."""
+    return base64.b32encode(secrets.token_bytes(JOIN_BYTES)).decode()[:JOIN_LETTERS]
+
+
+def stored_joins(db: sqlite3.Connection, session_id: int) -> dict[int, str]:
+    return dict(db.execute("SELECT seat, code FROM web_joins WHERE session_id = ?",
+                           (session_id,)).fetchall())
 
 
 def open_links(path: str, read_only: bool = False) -> sqlite3.Connection | None:
@@ -91,8 +119,13 @@ def reissue(db: sqlite3.Connection, session_id: int, seat: int) -> str:
     """A new token for ``seat`` of ``session_id`` (``TABLE_ROW``: the table's controls);
     the old one stops working."""
     token = new_token()
-    db.execute("INSERT OR REPLACE INTO web_links (session_id, seat, token) VALUES (?, ?, ?)",
-               (session_id, seat, token))
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT OR REPLACE INTO web_links (session_id, seat, token) "
+                   "VALUES (?, ?, ?)", (session_id, seat, token))
+        if (session_id, seat) != TABLE_ROW:  # the seat's join code goes with its link
+            db.execute("INSERT OR REPLACE INTO web_joins (session_id, seat, code) "
+                       "VALUES (?, ?, ?)", (session_id, seat, new_join_code()))
     return token
 
 
@@ -110,6 +143,7 @@ class TokenBook:
         self.db = db
         self.session: int | None = None
         self.tokens: dict[int, str] = {}
+        self.joins: dict[int, str] = {}  # seat -> its join code (the short link of its QR)
         self.table = table_token(self.db) or self._new_table_token()
         self._version = self._data_version()
 
@@ -127,10 +161,16 @@ class TokenBook:
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             have = stored_tokens(self.db, session_id)
+            joins = stored_joins(self.db, session_id)
             for seat in range(seats):
                 if seat not in have:
                     self.db.execute("INSERT INTO web_links (session_id, seat, token) "
                                     "VALUES (?, ?, ?)", (session_id, seat, new_token()))
+                if seat not in have or seat not in joins:
+                    self.db.execute("INSERT OR REPLACE INTO web_joins (session_id, seat, "
+                                    "code) VALUES (?, ?, ?)",
+                                    (session_id, seat, new_join_code()))
+        self.joins = stored_joins(self.db, session_id)
         return stored_tokens(self.db, session_id)
 
     def set_url(self, url: str) -> None:
@@ -139,6 +179,7 @@ class TokenBook:
     def serve(self, session_id: int | None, seats: int = 0) -> None:
         """From now on, the tokens of ``session_id`` open its seats (None: no seat opens)."""
         self.session = session_id
+        self.joins = {}
         self.tokens = self.issue(session_id, seats) if session_id is not None else {}
 
     def refresh(self) -> list[int]:
@@ -156,6 +197,7 @@ class TokenBook:
             fresh = stored_tokens(self.db, self.session)
             changed += [seat for seat, token in fresh.items() if self.tokens.get(seat) != token]
             self.tokens = fresh
+            self.joins = stored_joins(self.db, self.session)
         return changed
 
     def is_table(self, given: str) -> bool:
@@ -169,6 +211,29 @@ class TokenBook:
         supplied = given.encode("utf-8", "replace")
         for seat, token in sorted(self.tokens.items()):
             if hmac.compare_digest(supplied, token.encode()):
+                found = seat
+        return found
+
+    def languages(self) -> dict[int, str]:
+        """The languages the seats of the session served chose for their pages."""
+        if self.session is None:
+            return {}
+        return dict(self.db.execute("SELECT seat, lang FROM web_languages WHERE session_id = ?",
+                                    (self.session,)).fetchall())
+
+    def choose_language(self, seat: int, lang: str) -> None:
+        """Seat ``seat`` of the session served reads its page in ``lang`` (kept: durable)."""
+        if self.session is not None:
+            self.db.execute("INSERT OR REPLACE INTO web_languages (session_id, seat, lang) "
+                            "VALUES (?, ?, ?)", (self.session, seat, lang))
+
+    def seat_of_join(self, given: str) -> int | None:
+        """The seat whose join code ``given`` is (any case), or None; constant time, every
+        seat compared, as ``seat_of``."""
+        found = None
+        supplied = given.upper().encode("utf-8", "replace")
+        for seat, code in sorted(self.joins.items()):
+            if hmac.compare_digest(supplied, code.encode()):
                 found = seat
         return found
 

@@ -1,5 +1,41 @@
-// Shared by the pages: a live socket that reconnects, and small DOM helpers.
+// Shared by the pages: a live socket that reconnects, their words in the page's language,
+// and small DOM helpers.
 "use strict";
+
+// The page's words: the scripts pass them through t, the HTML marks them with data-t (both
+// extracted into the gettext catalogues, context "web"); /i18n/LANG.json gives them in LANG.
+// Placeholders in braces are filled from the second argument.
+let WORDS = {};
+let LANGUAGE = "en";
+function t(message, values) {
+  const text = WORDS[message] || message;
+  return text.replace(/\{(\w+)\}/g, (all, key) => (values && key in values ? values[key] : all));
+}
+
+// Marks a string for the catalogue where it is kept; t translates it where it is shown.
+function mark(message) { return message; }
+
+// Shows message (marked) in node, and again in another language when the page changes.
+function say(node, message) {
+  node.dataset.t = message;
+  node.textContent = t(message);
+}
+
+function translatePage() {
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-title]")) node.title = t(node.dataset.tTitle);
+  for (const node of document.querySelectorAll("[data-t-alt]")) node.alt = t(node.dataset.tAlt);
+  document.documentElement.lang = LANGUAGE;
+}
+
+async function useLanguage(lang) {
+  if (!lang || lang === LANGUAGE) return;
+  const response = await fetch(`/i18n/${lang}.json`, {cache: "no-store", credentials: "omit"});
+  if (!response.ok) return;
+  WORDS = await response.json();
+  LANGUAGE = lang;
+  translatePage();
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -30,10 +66,15 @@ function live(path, onMessage, onGone) {
     const url = new URL(path, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(url);
-    socket.onopen = () => { wait = 500; if (state) state.textContent = "live"; };
-    socket.onmessage = (message) => onMessage(JSON.parse(message.data));
+    socket.onopen = () => { wait = 500; if (state) say(state, mark("live")); };
+    // In order, each drawn once the words of its language are there.
+    let chain = Promise.resolve();
+    socket.onmessage = (message) => {
+      const data = JSON.parse(message.data);
+      chain = chain.then(() => useLanguage(data.lang)).catch(() => {}).then(() => onMessage(data));
+    };
     socket.onclose = (closed) => {
-      if (state) state.textContent = "reconnecting...";
+      if (state) say(state, mark("reconnecting..."));
       if (closed.code === 4403 || closed.code === 1008) { if (onGone) onGone(closed.code); return; }
       setTimeout(open, wait);
       wait = Math.min(wait * 2, 5000);
@@ -55,8 +96,8 @@ async function post(path, body) {
 
 // The score table: one row per seat, one column per finished round, then the total.
 function scoreTable(api) {
-  const head = el("tr", {}, el("th", {}, "Seat"),
-    ...api.rounds.map((_, i) => el("th", {}, "R" + (i + 1))), el("th", {}, "Total"));
+  const head = el("tr", {}, el("th", {}, t("Seat")),
+    ...api.rounds.map((_, i) => el("th", {}, t("R{n}", {n: i + 1}))), el("th", {}, t("Total")));
   const rows = api.seats.map((name, seat) => el("tr",
     {class: api.winners.includes(seat) && api.finished ? "winner" : ""},
     el("td", {}, name),

@@ -19,12 +19,20 @@ function show(seat) {
   document.body.dataset.seat = seat.seat;
   document.title = seat.name + " - " + seat.title;
   replace("title", seat.name);
+  const name = document.getElementById("name");
+  if (document.activeElement !== name) name.value = seat.name;
   replace("total", `${seat.title}: ${seat.api.totals[seat.seat]}`);
+  const language = document.getElementById("language");
+  if (language.options.length !== seat.languages.length) {
+    language.replaceChildren(...seat.languages.map(([code, name]) =>
+      el("option", {value: code}, name)));
+  }
+  language.value = seat.lang;
   replace("error", seat.error || "");
   latest = seat;
   if (!secret.hidden) drawScreen();
   replace("private", ...Object.entries(seat.private).map(([key, value]) =>
-    el("li", {}, el("b", {}, key.replaceAll("_", " ") + ": "), JSON.stringify(value))));
+    el("li", {}, el("b", {}, (seat.keys[key] || key) + ": "), JSON.stringify(value))));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
   replace("scores", scoreTable(seat.api));
   const tapbox = document.getElementById("tapbox");
@@ -37,7 +45,7 @@ function show(seat) {
     const select = document.getElementById("type");
     const chosen = select.value;
     select.replaceChildren(...actions.map((a) => el("option", {value: a.type},
-      a.type.replaceAll("_", " ") + (a.own ? "" : " (for the table)"))));
+      a.own ? a.label : t("{event} (for the table)", {event: a.label}))));
     const first = actions.find((a) => a.own) || actions[0];
     select.value = actions.some((a) => a.type === chosen) ? chosen : (first ? first.type : "");
     drawFields();
@@ -61,9 +69,9 @@ function drawFields() {
                            min: field.min ?? "", max: field.max ?? ""});
     } else {
       input = el("input", {name: field.name, type: "text",
-                           placeholder: field.kind === "list" ? "a, b, ..." : ""});
+                           placeholder: field.kind === "list" ? t("a, b, ...") : ""});
     }
-    return el("label", {}, field.name.replaceAll("_", " ") + (field.required ? "" : " (optional)"), input);
+    return el("label", {}, field.required ? field.label : t("{field} (optional)", {field: field.label}), input);
   }));
 }
 
@@ -88,12 +96,12 @@ function readForm() {
 
 async function send(body) {
   const status = document.getElementById("sent");
-  status.textContent = "sending...";
+  status.textContent = t("sending...");
   try {
     const answer = await post(base + "act", body);
-    status.textContent = "sent: " + answer.sent;
+    status.textContent = t("sent: {what}", {what: answer.sent});
   } catch (error) {
-    status.textContent = "not sent: " + error.message;
+    status.textContent = t("not sent: {why}", {why: error.message});
   }
 }
 
@@ -106,8 +114,26 @@ document.getElementById("send-json").addEventListener("submit", (e) => {
   e.preventDefault();
   let event;
   try { event = JSON.parse(document.getElementById("json").value); }
-  catch (error) { document.getElementById("sent").textContent = "not JSON: " + error.message; return; }
+  catch (error) {
+    document.getElementById("sent").textContent = t("not JSON: {why}", {why: error.message});
+    return;
+  }
   send({kind: "event", event});
+});
+document.getElementById("naming").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const status = document.getElementById("named");
+  status.textContent = t("saving...");
+  try {
+    const answer = await post(base + "name", {name: document.getElementById("name").value});
+    status.textContent = t("saved: {name}", {name: answer.name});
+  } catch (error) {
+    status.textContent = t("not saved: {why}", {why: error.message});
+  }
+});
+document.getElementById("language").addEventListener("change", async (e) => {
+  try { await post(base + "language", {lang: e.target.value}); }
+  catch (error) { replace("named", t("not saved: {why}", {why: error.message})); }
 });
 document.getElementById("tap").addEventListener("click", () => send({kind: "tap"}));
 
@@ -119,6 +145,5 @@ document.addEventListener("visibilitychange", hide);
 peek.addEventListener("contextmenu", (e) => e.preventDefault());
 
 live(base + "ws", show, () => {
-  replace("gone", "This link no longer works (a new game, or a new code for this seat): " +
-                  "scan your seat's new code.");
+  replace("gone", t("This link no longer works (a new game, or a new code for this seat): scan your seat's new code."));
 });

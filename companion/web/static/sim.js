@@ -7,9 +7,9 @@ const HOLD_MS = 1000;
 // table screen, the dial, its switch and the menu button of a table with no OLED or dial).
 const mode = document.body.dataset.mode || "sim";
 if (mode === "control") {
-  document.title = "Dungeon Table controls";
-  replace("heading", "Table controls");
-  replace("links-heading", "Seats: scan your code to join");
+  say(document.querySelector("title"), mark("Dungeon Table controls"));
+  say(document.getElementById("heading"), mark("Table controls"));
+  say(document.getElementById("links-heading"), mark("Seats: scan your code to join"));
 }
 const base = mode === "control" ? window.location.pathname.replace(/\/$/, "") + "/" : "/sim/";
 // One after another, in the order they happened (a tap is a press, then a release).
@@ -51,11 +51,13 @@ function show(sim) {
   for (const [name, url] of Object.entries(sim.screens)) {
     let box = document.getElementById("screen-" + name);
     if (!box) {
-      const label = name === "table" ? "Table" : "Seat " + (Number(name.split(":")[1]) + 1);
+      const label = name === "table" ? t("Table")
+        : t("Seat {n}", {n: Number(name.split(":")[1]) + 1});
       box = el("section", {id: "screen-" + name}, el("h2", {}, label),
-               el("img", {class: "screen", alt: name + " screen"}));
+               el("img", {class: "screen", alt: t("{name}: its screen", {name: label})}));
       if (name.startsWith("seat:") && !seatButtons.has(name)) {
-        const button = el("button", {type: "button", class: "big"}, label + " button");
+        const button = el("button", {type: "button", class: "big"},
+                          t("{name}: its button", {name: label}));
         holdable(button, name);
         seatButtons.add(name);
         box.append(button);
@@ -71,13 +73,16 @@ function showLinks(message) {
   replace("links", ...message.links.map((link) => {
     const box = el("div", {class: "link"}, el("div", {}, link.name));
     box.insertAdjacentHTML("beforeend", link.qr);
-    box.append(el("div", {}, el("a", {href: link.url, target: "_blank"}, "seat " + (link.seat + 1))));
+    box.append(el("div", {}, el("a", {href: link.url, target: "_blank"},
+                                t("seat {n}", {n: link.seat + 1}))));
     return box;
   }));
 }
 
 live(base + "ws", (message) => {
   if (message.kind === "links") showLinks(message);
-  else if (message.kind === "table") show({status: message.status, screens: {table: message.screen}});
+  else if (message.kind === "table") {
+    show({status: message.status, screens: {table: message.screen}});
+  }
   else show(message);
-}, () => replace("status", "This table link no longer works: companion seats prints the new one."));
+}, () => replace("status", t("This table link no longer works: companion seats prints the new one.")));

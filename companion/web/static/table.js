@@ -10,7 +10,7 @@ function showTable(table) {
   if (table.screen) screen.src = table.screen;
   replace("notice", table.notice || "");
   if (!table.api) {
-    replace("words", el("li", {}, "No game yet: choose one at the table."));
+    replace("words", el("li", {}, t("No game yet: choose one at the table.")));
     replace("scores"); replace("chart"); replace("feed"); replace("dial");
     return;
   }
@@ -18,12 +18,12 @@ function showTable(table) {
   document.body.dataset.finished = table.api.finished;
   const words = table.words.map((line) => el("li", {}, line));
   if (table.api.finished) {
-    words.unshift(el("li", {class: "winner"}, "Game over: " +
-      table.api.winners.map((s) => table.api.seats[s]).join(", ") + " won"));
+    words.unshift(el("li", {class: "winner"}, t("Game over: {names} won", {
+      names: table.api.winners.map((s) => table.api.seats[s]).join(", ")})));
   }
   replace("words", ...words);
   const dial = table.dial;
-  replace("dial", dial ? `Dial: ${dial.square}, ${dial.action}, step ${dial.step}` : "");
+  replace("dial", dial ? t("Dial: {square}, {action}, step {step}", dial) : "");
   replace("scores", scoreTable(table.api));
   replace("chart", scoreChart(table.api));
   replace("feed", ...table.feed.slice().reverse().map((entry) =>
@@ -35,7 +35,7 @@ function showLinks(message) {
   replace("links", ...message.links.map((link) => {
     const box = el("div", {class: "link"}, el("div", {}, link.name));
     box.insertAdjacentHTML("beforeend", link.qr);  // an SVG the server drew (segno)
-    box.append(el("div", {}, el("a", {href: link.url}, "seat " + (link.seat + 1))));
+    box.append(el("div", {}, el("a", {href: link.url}, t("seat {n}", {n: link.seat + 1}))));
     return box;
   }));
 }

@@ -1,0 +1,119 @@
+"""The web pages in the five languages: every string the pages mark is in every catalogue, a
+seat's page switched to French is French while another seat's stays English, the choice is
+kept for that seat (a reload, a restart), and the table page follows the table's language."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from web_table import LiveTable, get_json, random_game, request, wait_for
+
+from companion.daemon.items import Stop
+from companion.i18n import LANGUAGES, translator, using
+from companion.i18n.extract import WEB
+from companion.table import Header
+from companion.table.session import TableSession
+from companion.web.snapshot import PRIVATE_KEYS, key_words, private_part
+from companion.web.words import marked, page_words
+
+WAIT_MS = 60_000
+#: Where the screenshot for docs/web.md goes, when asked (COMPANION_SCREENSHOTS=docs/images).
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_marked_string_of_the_pages_is_translated(lang):
+    """The pages' words come from the catalogue (test_i18n_catalogues fails on any left
+    untranslated); here: every one the pages mark is served, and none is left English."""
+    words = json.loads(page_words(lang))
+    assert set(words) == set(marked()) and len(words) > 40
+    assert all(translator(lang).pgettext(WEB, m) == words[m] for m in marked())
+    if lang != "en":
+        same = {m for m, text in words.items() if text == m}
+        assert same <= {"a, b, ...", "R{n}", "Total", "Scores", "Table", "live", "menu",
+                        "Simulator", "dial", "{field} (optional)"}, same
+
+
+@pytest.mark.parametrize(("game", "seats"), [("deathtrap", 4), ("rumble", 3), ("traps", 2),
+                                             ("tricky", 3)])
+def test_every_key_a_seats_page_lists_as_its_own_has_its_words(game, seats):
+    """The keys of a seat's own view (its page's list under the peek button) are marked for
+    the catalogue: over whole random games, none is missing from ``PRIVATE_KEYS``."""
+    known = set(PRIVATE_KEYS)
+    for seed in range(3):
+        header, events = random_game(game, seed, seats)
+        session = TableSession(header)
+        for event in events:
+            session.apply(event)
+            public = session.result(None)["state"]
+            for seat in range(seats):
+                keys = private_part(session.result(seat)["state"], public)
+                assert {key.replace("_", " ") for key in keys} <= known, (game, keys)
+    with using("fr"):
+        assert key_words(["your_turn"]) == {"your_turn": "à vous"}
+
+
+def test_a_seat_reads_its_page_in_french_while_another_stays_english(browser, tmp_path):
+    header = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 6)
+    with LiveTable(tmp_path, header) as table:
+        links = table.links()
+        french = browser.new_page()
+        french.goto(links[1])
+        english = browser.new_page()
+        english.goto(links[2])
+        for page in (french, english):
+            page.wait_for_selector("#peek:has-text('Hold to see your secrets')",
+                                   timeout=WAIT_MS)
+        french.select_option("#language", "fr")
+        french.wait_for_selector("#peek:has-text('Maintenir pour voir vos secrets')",
+                                 timeout=WAIT_MS)
+        french.wait_for_selector("#tap:has-text('Passer')", timeout=WAIT_MS)
+        french.wait_for_selector("html[lang=fr]", state="attached", timeout=WAIT_MS)
+        french.wait_for_selector("#connection:has-text('en direct')", timeout=WAIT_MS)
+        if SHOTS:
+            french.set_viewport_size({"width": 420, "height": 900})
+            french.screenshot(path=str(Path(SHOTS) / "web-seat-fr.png"), full_page=True)
+        assert french.inner_text("h2 >> nth=0") == "La table"
+        assert "Place" in french.inner_text(".scores thead")
+        # The other seat's page, and the table page, stay in the table's language.
+        english.reload()
+        english.wait_for_selector("#tap:has-text('Pass')", timeout=WAIT_MS)
+        assert english.inner_text("#peek") == "Hold to see your secrets"
+        assert english.eval_on_selector("html", "e => e.lang") == "en"
+        board = browser.new_page()
+        board.goto(table.url + "/")
+        board.wait_for_selector("h2:has-text('What happened')", timeout=WAIT_MS)
+        # A refusal on the French page is French; the choice survives a reload.
+        french.fill("#name", "Ann")
+        french.click("#naming button")
+        french.wait_for_selector("#named:has-text('est déjà à la place 1')", timeout=WAIT_MS)
+        french.reload()
+        french.wait_for_selector("#peek:has-text('Maintenir')", timeout=WAIT_MS)
+        assert french.input_value("#language") == "fr"
+        # Nothing private of another seat reached either page.
+        other = get_json(links[2] + "/api")["state"]
+        mine = get_json(links[1] + "/api")["state"]
+        for key in ("hand", "cards"):
+            if key in other and other[key] and other.get(key) != mine.get(key):
+                assert json.dumps(other[key]) not in french.content()
+    with LiveTable(tmp_path, None) as again:  # a restart: seat 1 still reads French
+        link = again.links()[1]  # the same token, on the new run's port
+        assert link.rsplit("/", 1)[1] == links[1].rsplit("/", 1)[1]
+        wait_for(lambda: again.web.languages.get((again.daemon.table.id, 1)) == "fr",
+                 "seat 1's language read back")
+        page = browser.new_page()
+        page.goto(link)
+        page.wait_for_selector("#peek:has-text('Maintenir')", timeout=WAIT_MS)
+        again.daemon.submit(Stop("test over"))
+
+
+def test_a_language_the_pages_do_not_have_is_refused(tmp_path):
+    header = Header("traps", ("Ann", "Bob"), 1)
+    with LiveTable(tmp_path, header) as table:
+        link = table.links()[0]
+        status, body = request(link + "/language", {"lang": "xx"})
+        assert status == 400 and json.loads(body)["error"].startswith("lang: one of en")
+        assert request(table.url + "/i18n/xx.json")[0] == 404
+        assert request(table.url + "/i18n/de.json")[0] == 200
+        assert request(table.url + "/s/" + "x" * 32 + "/language", {"lang": "fr"})[0] == 403
