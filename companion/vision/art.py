@@ -12,14 +12,18 @@ each one is distinct for the camera the way printed artwork is.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion import bundles
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.vision.library import CardLibrary
 
 #: Art resolution: pixels per millimetre of the physical card.
 ART_PX_PER_MM = 4
@@ -124,3 +128,19 @@ def draw_face(item: ArtItem) -> np.ndarray:
     # Corner index, as printed cards have, so a half-covered card still shows its value.
     _text(img, item.value, (m + 16, h - m - 18), 22, (255, 255, 255), 2)
     return img
+
+
+def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
+    """Clean faces by id: what a table would enrol by showing each card to the camera."""
+    return {item.item_id: draw_face(item) for item in items}
+
+
+def demo_library(*games: str) -> CardLibrary:
+    """A library enrolled from the demo art of these games (all four if none given)."""
+    from companion.vision.library import CardLibrary
+
+    library = CardLibrary()
+    for game in games or GAMES:
+        for item in game_items(game):
+            library.enroll(item.item_id, draw_face(item))
+    return library

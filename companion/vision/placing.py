@@ -12,12 +12,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from companion.vision.art import ArtItem
-from companion.vision.synthetic import Placement
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A face lying on the table: its centre (table mm) and turn (degrees, clockwise)."""
+
+    item: ArtItem
+    centre_mm: tuple[float, float]
+    angle_deg: float = 0.0
+
+    def corners_mm(self) -> np.ndarray:
+        """Corners in table mm: top-left, top-right, bottom-right, bottom-left of the face."""
+        w, h = self.item.size_mm
+        local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        a = math.radians(self.angle_deg)
+        turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return (local @ turn.T + np.array(self.centre_mm)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A flat ArUco marker on the table (a Rumble character's base, the chest)."""
+
+    marker_id: int
+    centre_mm: tuple[float, float]
+    size_mm: float = 22.0
+    angle_deg: float = 0.0
 
 
 def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
@@ -56,6 +83,38 @@ def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
             angle = base + float(rng.uniform(-25, 25))
         out.append(Placement(item, (float(centre[0]), float(centre[1])), angle))
     return out
+
+
+def piles_in(items: Sequence[ArtItem], region_mm: np.ndarray, rng: np.random.Generator,
+             taken: Sequence[Placement], piles: int) -> list[Placement]:
+    """``piles`` piles of 2-5 copies of a random card each, apart from ``taken`` and from each
+    other, centres inside ``region_mm``."""
+    out: list[Placement] = []
+    for _ in range(piles):
+        item = items[int(rng.integers(0, len(items)))]
+        spot = spread([item], region_mm, rng, [*taken, *out], gap=1.8)
+        if spot:
+            out += pile(item, spot[0].centre_mm, int(rng.integers(2, 6)), rng)
+    return out
+
+
+def keystoned(camera: np.ndarray, size: tuple[int, int], rng: np.random.Generator,
+              keystone: float = 0.3) -> np.ndarray:
+    """``camera`` (table mm -> image) seen from not straight overhead: one side of the frame up
+    to ``keystone`` shorter than the opposite side."""
+    w, h = size
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    side = int(rng.integers(0, 4))
+    squeeze = float(rng.uniform(0.05, keystone)) / 2
+    a, b = side, (side + 1) % 4
+    # Pull both ends of one side towards its middle: that side of the table is further away.
+    mid = (corners[a] + corners[b]) / 2
+    corners[a] += (mid - corners[a]) * squeeze * 2
+    corners[b] += (mid - corners[b]) * squeeze * 2
+    corners += rng.uniform(-0.02, 0.02, (4, 2)).astype(np.float32) * np.float32([w, h])
+    squeeze_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+                                                corners)
+    return squeeze_frame @ camera
 
 
 def cover(base: Placement, item: ArtItem, fraction: float, rng: np.random.Generator) -> Placement:

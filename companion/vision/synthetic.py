@@ -23,50 +23,33 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.art import GAMES, ArtItem, draw_face, game_items
+from companion.vision.art import ArtItem, demo_library, draw_face, face_art, game_items
 from companion.vision.conditions import BACKGROUNDS, Conditions, spoil  # noqa: F401
 from companion.vision.hands import (  # noqa: F401 (re-exported)
     SKIN_TONES,
     Hand,
     draw_hand,
     outside,
+    play_frames,
     reach_from_seat,
 )
-from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.placing import (
+    Placement,
+    Token,
+    cover,
+    keystoned,
+    phone_view,
+    pile,
+    piles_in,
+    spread,
+    view_polygon,
+)
 from companion.vision.surfaces import surface
 from companion.vision.table import TableLayout
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
            "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat"]
-
-
-@dataclass(frozen=True)
-class Placement:
-    """A face lying on the table: its centre (table mm) and turn (degrees, clockwise)."""
-
-    item: ArtItem
-    centre_mm: tuple[float, float]
-    angle_deg: float = 0.0
-
-    def corners_mm(self) -> np.ndarray:
-        """Corners in table mm: top-left, top-right, bottom-right, bottom-left of the face."""
-        w, h = self.item.size_mm
-        local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-        a = math.radians(self.angle_deg)
-        turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        return (local @ turn.T + np.array(self.centre_mm)).astype(np.float32)
-
-
-@dataclass(frozen=True)
-class Token:
-    """A flat ArUco marker on the table (a Rumble character's base, the chest)."""
-
-    marker_id: int
-    centre_mm: tuple[float, float]
-    size_mm: float = 22.0
-    angle_deg: float = 0.0
-
 
 
 @dataclass(frozen=True)
@@ -368,46 +351,22 @@ class SceneRenderer:
 
     def _with_piles(self, rng: np.random.Generator, items: Sequence[ArtItem],
                     placements: list[Placement], piles: int) -> list[Placement]:
-        # Imported here: placing builds on this module's Placement.
-        from companion.vision.placing import pile, spread
-
         lay = self.layout
         m = lay.marker_mm + 60
         region = np.float32([[m, m], [lay.width_mm - m, m], [lay.width_mm - m, lay.height_mm - m],
                              [m, lay.height_mm - m]])
-        out = list(placements)
-        for _ in range(piles):
-            item = items[int(rng.integers(0, len(items)))]
-            spot = spread([item], region, rng, out, gap=1.8)
-            if spot:
-                out += pile(item, spot[0].centre_mm, int(rng.integers(2, 6)), rng)
-        return out
+        return list(placements) + piles_in(items, region, rng, placements, piles)
 
     def pile(self, rng: np.random.Generator, item: ArtItem, centre_mm: tuple[float, float],
              copies: int, style: str | None = None) -> list[Placement]:
         """``copies`` of one card laid together (``fan``, ``offset`` or ``loose``): each copy
         is its own placement, so its own truth entry with its own corners and visible part."""
-        from companion.vision.placing import pile
-
         return pile(item, centre_mm, copies, rng, style)
 
     def keystone_camera(self, rng: np.random.Generator, keystone: float = 0.3) -> np.ndarray:
         """The whole table seen from a camera not straight overhead: one side of the table up to
         ``keystone`` shorter in the frame than the opposite side."""
-        w, h = self.size
-        base = self.camera()
-        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        side = int(rng.integers(0, 4))
-        squeeze = float(rng.uniform(0.05, keystone)) / 2
-        a, b = side, (side + 1) % 4
-        # Pull both ends of one side towards its middle: that side of the table is further away.
-        mid = (corners[a] + corners[b]) / 2
-        corners[a] += (mid - corners[a]) * squeeze * 2
-        corners[b] += (mid - corners[b]) * squeeze * 2
-        corners += rng.uniform(-0.02, 0.02, (4, 2)).astype(np.float32) * np.float32([w, h])
-        squeeze_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
-                                                    corners)
-        return squeeze_frame @ base
+        return keystoned(self.camera(), self.size, rng, keystone)
 
     def photo_scene(self, rng: np.random.Generator, items: Sequence[ArtItem],
                     cards: int | None = None, piles: int = 0, overlaps: int = 0,
@@ -416,19 +375,12 @@ class SceneRenderer:
         """A phone photo of part of the table, like the real dev set: 4-7 cards (or ``cards``),
         ``piles`` piles of identical cards, ``overlaps`` cards covering 10-50 % of another,
         strong perspective, no markers, photo-like conditions."""
-        from companion.vision.placing import cover, phone_view, pile, spread, view_polygon
-
         cond = conditions or Conditions.real(rng)
         count = int(rng.integers(4, 8)) if cards is None else cards
         width = float(rng.uniform(*view_mm))
         camera = phone_view(self.size, self.layout.centre_mm, width, rng)
         region = view_polygon(camera, self.size, inset=0.03)
-        placed: list[Placement] = []
-        for _ in range(piles):
-            item = items[int(rng.integers(0, len(items)))]
-            spot = spread([item], region, rng, placed, gap=1.8)
-            if spot:
-                placed += pile(item, spot[0].centre_mm, int(rng.integers(2, 6)), rng)
+        placed = piles_in(items, region, rng, [], piles)
         # A real deck has one of each card: no repeats outside the piles when it can be helped.
         picks = rng.permutation(len(items)) if len(items) >= count else rng.integers(
             0, len(items), count)
@@ -443,48 +395,3 @@ class SceneRenderer:
             item = spare.pop() if spare else items[int(rng.integers(0, len(items)))]
             placed.append(cover(base, item, float(rng.uniform(0.1, 0.5)), rng))
         return self.render(placed, rng, cond, camera, markers=markers)
-
-
-
-def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
-    """Clean faces by id: what a table would enrol by showing each card to the camera."""
-    return {item.item_id: draw_face(item) for item in items}
-
-
-
-def play_frames(renderer: SceneRenderer, rng: np.random.Generator,
-                before: Sequence[Placement], played: Sequence[Placement], seat: int,
-                fps: float = 10.0, still_before: int = 5, reach: int = 8, still_after: int = 15,
-                conditions: Conditions | None = None, start: float = 0.0,
-                table_to_image: np.ndarray | None = None) -> list[tuple[float, Scene]]:
-    """A seat reaches in, lays ``played`` down and pulls back, as timestamped frames.
-
-    The hand covers the cards while they go down (they appear halfway through the reach),
-    like a real play; the camera and lighting stay fixed over the sequence.
-    """
-    cond = conditions or Conditions()
-    camera = renderer.camera(rng) if table_to_image is None else table_to_image
-    target = tuple(np.mean([p.centre_mm for p in played], axis=0)) if played else (400.0, 280.0)
-    frames: list[tuple[float, Scene]] = []
-    steps = [(list(before), None)] * still_before
-    for k in range(reach):
-        # In, then out again: progress rises to 1 and falls back to 0.
-        progress = 1 - abs(2 * (k + 1) / (reach + 1) - 1)
-        on_table = list(before) + (list(played) if k >= reach // 2 else [])
-        steps.append((on_table, reach_from_seat(renderer.layout, seat, target, progress)))
-    steps += [(list(before) + list(played), None)] * still_after
-    for n, (on_table, hand) in enumerate(steps):
-        # Each frame has its own sensor noise, as a live camera would.
-        frame_rng = np.random.default_rng(int(rng.integers(0, 2**31)))
-        scene = renderer.render(on_table, frame_rng, cond, camera, [hand] if hand else [])
-        frames.append((start + n / fps, scene))
-    return frames
-
-
-def demo_library(*games: str) -> CardLibrary:
-    """A library enrolled from the demo art of these games (all four if none given)."""
-    library = CardLibrary()
-    for game in games or GAMES:
-        for item in game_items(game):
-            library.enroll(item.item_id, draw_face(item))
-    return library
