@@ -37,6 +37,7 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.daemon.camera import pile_cards  # noqa: E402
 from companion.vision.art import game_items  # noqa: E402
 from companion.vision.deck import draw_standard_face, standard_deck  # noqa: E402
 from companion.vision.enrol import enrol_images  # noqa: E402
@@ -124,9 +125,12 @@ def synthetic(args: argparse.Namespace) -> None:
     library = demo_library("tricky", "deathtrap")
     library.prepare()
     items = game_items("tricky") + game_items("deathtrap")
-    fast, baseline = Recognizer(library), Recognizer(library, use_templates=False)
+    # As the daemon runs it: copies are looked for under the cards of the games played in
+    # piles (Deathtrap), not under Tricky's.
+    fast = Recognizer(library, piles=pile_cards())
+    baseline = Recognizer(library, use_templates=False)
     print(f"table frames: {len(library)} enrolled faces (demo art); {args.frames} frames per "
-          f"set, 8 cards each, seed {args.seed}")
+          f"set, 8 cards each, seed {args.seed}; copies looked for under Deathtrap cards only")
     sets = [((640, 480), {}), ((1280, 720), {}),
             ((1280, 720), {"overlaps": 2, "touching": 1})]
     for size, spoil in sets:

@@ -34,18 +34,34 @@ def plays(style: str, count: int, seed: int):
             item.item_id, copies
 
 
-@pytest.mark.parametrize("style", ["offset", "fan"])
-def test_the_copies_of_a_pile_are_counted_and_none_invented(library, style):
+@pytest.fixture(scope="module")
+def counted(library):
+    """Per style, (copies laid, copies of that card read, a card of another kind read) for
+    ten rendered plays."""
     recognizer = Recognizer(library)
-    exact = 0
-    for scene, item_id, copies in plays(style, 8, seed=3):
-        found = recognizer.recognize(scene.image)
-        counted = sum(d.item_id == item_id for d in found)
-        assert counted <= copies  # a copy is never invented
-        # nor a card of another kind
-        assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-        exact += counted == copies
-    assert exact >= 6, f"{exact} of 8 {style} piles counted exactly"
+    out = {}
+    for style in ("offset", "fan", "loose"):
+        out[style] = []
+        for scene, item_id, copies in plays(style, 10, seed=3):
+            found = recognizer.recognize(scene.image)
+            other = Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+            out[style].append((copies, sum(d.item_id == item_id for d in found), bool(other)))
+    return out
+
+
+@pytest.mark.parametrize("style", ["offset", "fan", "loose"])
+def test_the_copies_of_a_pile_are_counted_and_none_invented(counted, style):
+    for copies, read, other in counted[style]:
+        assert read <= copies  # a copy is never invented
+        assert not other  # nor a card of another kind
+    exact = sum(read == copies for copies, read, _ in counted[style])
+    # The thinnest strip of a fan's last card is the one most often missed.
+    assert exact >= 7, f"{exact} of 10 {style} piles counted exactly"
+
+
+def test_most_piles_are_counted_exactly(counted):
+    exact = sum(read == copies for plays in counted.values() for copies, read, _ in plays)
+    assert exact >= 25, f"{exact} of 30 piles counted exactly"
 
 
 def test_without_the_pile_search_only_the_top_card_is_read(library):
@@ -77,3 +93,18 @@ def test_a_pile_put_down_in_a_seat_s_zone_is_that_seat_s_play_of_every_copy(libr
     seen = [watcher.see(frame.image).scene for frame in (before, after)]
     assert deathtrap_events(*seen) == [{"type": "play", "seat": 1,
                                         "cards": ["troll", "troll", "troll"]}]
+
+
+def test_copies_are_looked_for_under_the_cards_of_the_games_played_in_piles(library):
+    from companion.bundles import pile_games
+    from companion.daemon.camera import pile_cards
+
+    assert pile_games() == ("deathtrap",)
+    ids = pile_cards()
+    assert {i.item_id for i in game_items("deathtrap")} == ids
+    assert not ids & {i.item_id for i in game_items("tricky")}
+    scene, item_id, copies = next(plays("offset", 1, seed=5))
+    under_these = Recognizer(library, piles=ids).recognize(scene.image)
+    under_others = Recognizer(library, piles=frozenset({"not-this-card"})).recognize(scene.image)
+    assert sum(d.item_id == item_id for d in under_these) == copies
+    assert sum(d.item_id == item_id for d in under_others) == 1

@@ -74,6 +74,12 @@ def demo_games() -> list[str]:
     return [bundle.name for bundle in bundles() if bundle.demo and bundle.simulator]
 
 
+def pile_games() -> tuple[str, ...]:
+    """The card games whose plays lay copies of one card together (the camera counts them)."""
+    return tuple(sorted(bundle.name for bundle in bundles()
+                        if bundle.camera is not None and bundle.camera.piles))
+
+
 def card_games() -> tuple[str, ...]:
     """The games whose cards the camera reads from the card library (not from markers alone):
     only their faces are in the demo library the daemon loads."""

@@ -94,6 +94,9 @@ class Camera:
     mapper: str
     size: tuple[int, int] = (640, 480)
     markers_only: bool = False  # pieces read from their markers, no card library
+    #: A play lays several copies of one card together, overlapping (Deathtrap's sets): the
+    #: camera looks for copies under each card of this game it reads.
+    piles: bool = False
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,14 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
     return library
 
 
+def pile_cards() -> frozenset[str]:
+    """The ids of the cards of the games played in piles (Deathtrap's sets): the camera looks
+    for copies lying under these only."""
+    from companion.vision.art import game_items
+
+    return frozenset(item.item_id for game in bundles.pile_games() for item in game_items(game))
+
+
 class SceneReader:
     """Reads settled scenes of one game into proposed events (in the daemon's loop)."""
 

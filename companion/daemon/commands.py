@@ -133,14 +133,15 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
 def camera(config: Config, cache: Path | None = None) -> Part:
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
     ``cache``: the folder where the demo card library is kept once enrolled (the store's)."""
-    from companion.daemon.camera import Camera, library_for, open_camera
+    from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
     from companion.vision.watch import TableWatcher
 
     def make_watcher() -> TableWatcher:  # in the camera's thread: READY does not wait
         library = library_for(bundles.card_games(), config.vision.library, cache)
         # Markers are read too (Rumble's pieces); the card games' readers never look at them.
         return TableWatcher(library, config.vision.geometry().table(),
-                            settle_seconds=config.vision.settle_seconds, tokens=True)
+                            settle_seconds=config.vision.settle_seconds, tokens=True,
+                            piles=pile_cards())
 
     cam = config.camera
     return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from companion import bundles
-from companion.daemon.camera import SceneSeen, library_for, lowest_confidence
+from companion.daemon.camera import SceneSeen, library_for, lowest_confidence, pile_cards
 from companion.vision.art import ArtItem
 from companion.vision.library import CardLibrary
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer, Token
@@ -82,7 +82,8 @@ class Eyes:
         camera = bundles.get(game).camera
         markers_only = camera is not None and camera.markers_only
         library = CardLibrary() if markers_only else library_for((game,))
-        self.watcher = TableWatcher(library, layout, settle_seconds=0.0, tokens=markers_only)
+        self.watcher = TableWatcher(library, layout, settle_seconds=0.0, tokens=markers_only,
+                                    piles=pile_cards())
         self.clock = 0.0
 
     def look(self, picture: np.ndarray) -> list[SceneSeen]:

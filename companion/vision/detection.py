@@ -78,6 +78,10 @@ class Thresholds:
     copy_score: float = 0.6
     copy_index_score: float = 0.45
     copy_margin: float = 0.1
+    #: Or, lined up closely (a strip of a card's edge agrees with many faces of one deck),
+    #: this score and still first, by this much.
+    copy_close_score: float = 0.8
+    copy_close_margin: float = 0.03
 
 
 def gap(scores: list[Score]) -> float:

@@ -26,7 +26,7 @@ back in the pixels of the image given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 import cv2
@@ -72,11 +72,14 @@ class Recognizer:
 
     def __init__(self, library: CardLibrary, finder: CardFinder | None = None,
                  thresholds: Thresholds | None = None, use_features: bool = True,
-                 use_templates: bool = True, piles: bool = True) -> None:
+                 use_templates: bool = True, piles: bool | Collection[str] = True) -> None:
         """``piles``: look for copies of a card read lying under it (a Deathtrap play of
-        several cards of one kind); it costs time only where a blob is left unexplained."""
+        several cards of one kind): under every card (True), none (False), or the cards of
+        these ids (the games played in piles); it costs time only where a blob is left
+        unexplained."""
         self.library = library
-        self.piles = piles
+        self.piles = bool(piles)
+        self.pile_ids = None if isinstance(piles, bool) else frozenset(piles)
         self.finder = finder or CardFinder()
         self.limits = thresholds or Thresholds()
         self.use_features = use_features
@@ -139,7 +142,7 @@ class Recognizer:
             if (self.piles and self.use_templates
                     and not self._explained(image, blob, known + found)):
                 # A pile: copies of a card read here lying under it.
-                for top in known + found:
+                for top in self._pile_tops(known + found):
                     copies = self.pile_reader.copies(image, blob, top, detections)
                     detections += copies
                     found += copies
@@ -157,9 +160,13 @@ class Recognizer:
                 detections += found
                 if (self.piles and self.use_templates and found
                         and not self._explained(image, blob, known + found)):
-                    for top in found:
+                    for top in self._pile_tops(found):
                         detections += self.pile_reader.copies(image, blob, top, detections)
         return detections
+
+    def _pile_tops(self, cards: Sequence[Detection]) -> list[Detection]:
+        """The cards read that copies may lie under (those of the games played in piles)."""
+        return [c for c in cards if self.pile_ids is None or c.item_id in self.pile_ids]
 
     def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
         """Do the cards found cover the blob, bar slivers narrower than a tenth of a card and

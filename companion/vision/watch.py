@@ -7,7 +7,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -55,15 +55,17 @@ class TableWatcher:
     def __init__(self, library: CardLibrary, layout: TableLayout,
                  settle_seconds: float = 0.8, motion_limit: float = 4.0,
                  tokens: bool = False,
-                 still: Callable[[], np.ndarray | None] | None = None) -> None:
+                 still: Callable[[], np.ndarray | None] | None = None,
+                 piles: bool | Collection[str] = True) -> None:
         """``tokens``: also place the Rumble character and chest markers (rumble only: in
         other games a card's artwork could now and then read as one). ``still``: called
-        once per still scene for a sharper picture of the same view (None: use the frame)."""
+        once per still scene for a sharper picture of the same view (None: use the frame).
+        ``piles``: the cards copies may lie under (see ``Recognizer``)."""
         self.tokens = tokens
         # Character markers are smaller than the corners': read them at full size.
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
-        self.recognizer = Recognizer(library)
+        self.recognizer = Recognizer(library, piles=piles)
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
         self.motion_limit = motion_limit

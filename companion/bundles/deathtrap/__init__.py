@@ -1,9 +1,11 @@
 """Deathtrap Dungeon, the card game: creatures by name, a pass at a seat's button, sets
 played before the camera."""
 
-from companion.bundles.bundle import Demo, packaged
+from companion.bundles.bundle import Camera, Demo, packaged
 from companion.i18n import NP_
 
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Deathtrap Dungeon"),
                   engine="companion.games.deathtrap:Deathtrap", order=1,
-                  demo=Demo(4, quick={"rounds": 1}))
+                  demo=Demo(4, quick={"rounds": 1}),
+                  # A set of one creature is laid down together, often fanned or heaped.
+                  camera=Camera(f"{__name__}.camera:mapper", piles=True))
