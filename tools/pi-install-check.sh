@@ -59,6 +59,13 @@ binfmt() {
 }
 
 rootfs() {
+  # debootstrap removes $ROOT/debootstrap when it has finished: a root still holding it was
+  # interrupted (half-configured packages), so it is built again rather than reused.
+  if [ -d "$ROOT/debootstrap" ]; then
+    echo "$ROOT is an unfinished debootstrap: building it again"
+    mountpoint -q "$ROOT/proc" && umount "$ROOT/proc"
+    rm -rf --one-file-system "$ROOT"
+  fi
   if [ -x "$ROOT/usr/bin/python3" ]; then echo "reusing $ROOT"; return; fi
   debootstrap --arch=arm64 --variant=minbase \
     --include=python3,python3-venv,python3-numpy,python3-pip,ca-certificates,git \
