@@ -2,7 +2,16 @@
 
 A library file (.npz) holds each enrolled face as an upright image, 448 pixels on its long
 side; what the recognizer compares (patterns, SIFT keypoints) is derived on load, so the file
-stays plain and a newer matcher reads an older library.
+stays plain and a newer matcher reads an older library. The faces' SIFT keypoints (points,
+descriptors as the bytes they are, owners) are written beside them and read back instead
+of being found again: finding them costs seconds on a Pi and leaves tens of megabytes of
+the allocator's heap behind in the daemon. A file without them (an older one) has them
+derived on first use, as before.
+
+The file is written uncompressed, so that its faces are read in place (memory-mapped): once
+the matching data are derived from them they leave the daemon's memory, and only the pages
+of a face still looked at (lining a card up, reading a pile) come back, from the page
+cache. A compressed file (an older one) is read into memory, as before.
 
 >>> from companion.vision.art import ArtItem, draw_face
 >>> lib = CardLibrary()
@@ -13,11 +22,17 @@ stays plain and a newer matcher reads an older library.
 
 from __future__ import annotations
 
+import io
 import json
+import logging
+import mmap
 import os
+import struct
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,6 +41,8 @@ from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
+
+log = logging.getLogger("companion.vision")
 
 FORMAT = "companion-card-library"
 VERSION = 1
@@ -38,6 +55,9 @@ MIN_CONTRAST = 10.0
 #: Most faces a library file may hold, and the largest a face may be (a crafted file).
 MAX_FACES = 2000
 MAX_FACE_SIDE = 2048
+#: The keypoints a library file may carry: how they were found (``_sift_of``). Others are
+#: ignored and found again.
+SIFT_KIND = "sift-400"
 
 
 class LibraryError(CompanionError):
@@ -224,6 +244,10 @@ class CardLibrary:
         self.faces: list[np.ndarray] = []
         self._index: FaceIndex | None = None
         self._features: dict | None = None
+        self._sift: Sift | None = None  # the faces' keypoints, compact (read or found)
+        #: Did the file read hold the faces' keypoints (False: an older file, or none)?
+        self.keypoints_read = False
+        self._mapped: mmap.mmap | None = None  # the file the faces are read from in place
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -242,22 +266,29 @@ class CardLibrary:
         else:
             self.ids.append(item_id)
             self.faces.append(face)
-        self._index = None
-        self._features = None
+        self._changed()
 
     def remove(self, item_id: str) -> None:
         index = self.ids.index(item_id)
         del self.ids[index], self.faces[index]
+        self._changed()
+
+    def _changed(self) -> None:
         self._index = None
         self._features = None
+        self._sift = None
 
     # --- derived matching data ---------------------------------------------------------
     def prepare(self) -> None:
-        """Derive everything the recognizer compares now, not on the first frame."""
+        """Derive what the recognizer compares on every frame now, not on the first one."""
         if self.ids:
             self.index.nearest(0)  # the nearest-neighbour likeness of every face, at once
-        if self._features is None:
-            self._features = _features_of(self.faces)
+        # The keypoints now (found, for a file without them: seconds, better at start than at
+        # the first card seen in part); their search forest when first needed (``features``).
+        self.sift  # noqa: B018
+        if self._mapped is not None and hasattr(mmap, "MADV_DONTNEED"):
+            # Faces read in place: out of memory until looked at again (the page cache).
+            self._mapped.madvise(mmap.MADV_DONTNEED)
 
     @property
     def index(self) -> FaceIndex:
@@ -268,10 +299,18 @@ class CardLibrary:
 
     @property
     def features(self) -> dict:
-        """SIFT keypoints of every face, for cards seen only in part (built on first use)."""
+        """SIFT keypoints of every face in a search forest, for cards seen only in part (built
+        on first use: a table of whole cards never needs it)."""
         if self._features is None:
-            self._features = _features_of(self.faces)
+            self._features = _matcher_of(self.sift)
         return self._features
+
+    @property
+    def sift(self) -> Sift:
+        """The faces' SIFT keypoints, compact: as read from the file, or found now."""
+        if self._sift is None:
+            self._sift = _sift_of(self.faces)
+        return self._sift
 
     def aspect(self, index: int) -> float:
         h, w = self.faces[index].shape[:2]
@@ -287,13 +326,18 @@ class CardLibrary:
         folder = target.parent
         if not folder.is_dir():
             raise LibraryError(f"{folder}: no such folder")
-        header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids})
+        header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids,
+                             "features": SIFT_KIND})
         arrays = {f"face_{n}": face for n, face in enumerate(self.faces)}
+        sift = self.sift
+        arrays |= {"sift_points": sift.points, "sift_descriptors": sift.descriptors,
+                   "sift_owners": sift.owners}
         temp = None
         try:
             fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
             with os.fdopen(fd, "wb") as out:
-                np.savez_compressed(out, header=np.array(header), **arrays)
+                # Not compressed: the faces are read in place (see the module's docstring).
+                np.savez(out, header=np.array(header), **arrays)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temp, target)
@@ -326,13 +370,48 @@ class CardLibrary:
                                        "names")
                 library = cls()
                 library.ids = list(ids)
-                library.faces = [_checked_face(path, i, data[f"face_{n}"])
-                                 for n, i in enumerate(ids)]
+                library._mapped, faces = _mapped_faces(path, len(ids))
+                library.faces = [_checked_face(path, i, faces[n] if faces else
+                                               data[f"face_{n}"]) for n, i in enumerate(ids)]
+                if header.get("features") == SIFT_KIND:
+                    library._sift = _checked_sift(path, data, len(ids))
+                    library.keypoints_read = library._sift is not None
         except LibraryError:
             raise
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise LibraryError(f"{path}: cannot read the card library ({exc})") from None
         return library
+
+
+def _mapped_faces(path: str | Path, count: int
+                  ) -> tuple[mmap.mmap | None, list[np.ndarray] | None]:
+    """The faces of a library file as read-only arrays over the file mapped in memory, if
+    every face is stored uncompressed (a .npy member of the zip archive, as ``save`` writes
+    it); else (None, None), and they are read as any .npz member is."""
+    with open(path, "rb") as file, zipfile.ZipFile(file) as archive:
+        members = [archive.getinfo(f"face_{n}.npy") for n in range(count)]
+        if not members or any(m.compress_type != zipfile.ZIP_STORED for m in members):
+            return None, None
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    faces = []
+    for member in members:
+        start = member.header_offset
+        local = mapped[start:start + 30]
+        if len(local) < 30 or local[:4] != b"PK\x03\x04":
+            raise LibraryError(f"{path}: {member.filename} is not where the archive says")
+        name, extra = struct.unpack("<HH", local[26:30])
+        begin = start + 30 + name + extra
+        stream = io.BytesIO(mapped[begin:begin + min(member.file_size, 65536)])
+        version = np.lib.format.read_magic(stream)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, fortran, dtype = read_header(stream)
+        offset = begin + stream.tell()
+        size = int(np.prod(shape)) * dtype.itemsize
+        if fortran or dtype.hasobject or offset + size > begin + member.file_size:
+            raise LibraryError(f"{path}: {member.filename} is not a plain array")
+        faces.append(np.ndarray(shape, dtype, buffer=mapped, offset=offset))
+    return mapped, faces
 
 
 def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarray:
@@ -342,7 +421,18 @@ def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarra
     return face
 
 
-def _features_of(faces: list[np.ndarray]) -> dict:
+@dataclass(frozen=True)
+class Sift:
+    """Every face's SIFT keypoints: where (face pixels), the descriptor (OpenCV's SIFT
+    descriptors are whole numbers 0-255 held as float32: kept as bytes, a quarter of the
+    size, and exactly the same), and whose face."""
+
+    points: np.ndarray  # (n, 2) float32
+    descriptors: np.ndarray  # (n, 128) uint8
+    owners: np.ndarray  # (n,) int32
+
+
+def _sift_of(faces: list[np.ndarray]) -> Sift:
     sift = cv2.SIFT_create(nfeatures=400)
     points, descriptors, owners = [], [], []
     for n, face in enumerate(faces):
@@ -350,14 +440,38 @@ def _features_of(faces: list[np.ndarray]) -> dict:
         if desc is None:
             continue
         points.extend(k.pt for k in keypoints)
-        descriptors.append(desc)
+        descriptors.append(desc.astype(np.uint8))
         owners.extend([n] * len(keypoints))
-    all_descriptors = (np.concatenate(descriptors) if descriptors
-                       else np.zeros((0, 128), np.float32))
-    # A k-d forest: brute force over every enrolled descriptor costs too much per frame.
-    matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
-    if len(all_descriptors):
-        matcher.add([all_descriptors])
-        matcher.train()
-    return {"points": np.float32(points).reshape(-1, 2), "descriptors": all_descriptors,
-            "owners": np.int32(owners), "matcher": matcher}
+    return Sift(np.float32(points).reshape(-1, 2),
+                np.concatenate(descriptors) if descriptors else np.zeros((0, 128), np.uint8),
+                np.int32(owners))
+
+
+def _checked_sift(path: str | Path, data: Any, faces: int) -> Sift | None:
+    """The keypoints stored in a library file, or None (found again) if they are not whole."""
+    try:
+        sift = Sift(data["sift_points"], data["sift_descriptors"], data["sift_owners"])
+    except KeyError:
+        return None
+    count = len(sift.owners)
+    if (sift.points.dtype != np.float32 or sift.points.shape != (count, 2)
+            or sift.descriptors.dtype != np.uint8 or sift.descriptors.shape != (count, 128)
+            or sift.owners.dtype != np.int32 or sift.owners.ndim != 1
+            or (count and not 0 <= int(sift.owners.min()) <= int(sift.owners.max()) < faces)):
+        log.warning("%s: its stored keypoints are not whole: found again", path)
+        return None
+    return sift
+
+
+def _matcher_of(sift: Sift) -> dict:
+    """What the feature matcher searches: the descriptors as float32 in a k-d forest (FLANN's
+    index itself, without a matcher's second copy of every descriptor)."""
+    descriptors = sift.descriptors.astype(np.float32)
+    # A k-d forest: brute force over every enrolled descriptor costs too much per frame. Its
+    # trees are drawn with OpenCV's random generator (of this thread), set to its starting
+    # state first: the same forest whenever and wherever it is built.
+    cv2.setRNGSeed(0)
+    index = cv2.flann.Index(descriptors, {"algorithm": 1, "trees": 4}) if len(descriptors) \
+        else None
+    return {"points": sift.points, "descriptors": descriptors, "owners": sift.owners,
+            "index": index}
