@@ -370,11 +370,16 @@ class CardLibrary:
                                        "names")
                 library = cls()
                 library.ids = list(ids)
-                library._mapped, faces = _mapped_faces(path, len(ids))
-                library.faces = [_checked_face(path, i, faces[n] if faces else
-                                               data[f"face_{n}"]) for n, i in enumerate(ids)]
+                # Read in place where stored so (the keypoints' descriptors too).
+                names = [f"face_{n}" for n in range(len(ids))]
+                if header.get("features") == SIFT_KIND and "sift_descriptors" in data.files:
+                    names.append("sift_descriptors")
+                library._mapped, mapped = _mapped_arrays(path, names)
+                arrays = mapped or data
+                library.faces = [_checked_face(path, i, arrays[f"face_{n}"])
+                                 for n, i in enumerate(ids)]
                 if header.get("features") == SIFT_KIND:
-                    library._sift = _checked_sift(path, data, len(ids))
+                    library._sift = _checked_sift(path, data, arrays, len(ids))
                     library.keypoints_read = library._sift is not None
         except LibraryError:
             raise
@@ -383,17 +388,17 @@ class CardLibrary:
         return library
 
 
-def _mapped_faces(path: str | Path, count: int
-                  ) -> tuple[mmap.mmap | None, list[np.ndarray] | None]:
-    """The faces of a library file as read-only arrays over the file mapped in memory, if
-    every face is stored uncompressed (a .npy member of the zip archive, as ``save`` writes
-    it); else (None, None), and they are read as any .npz member is."""
+def _mapped_arrays(path: str | Path, names: list[str]
+                   ) -> tuple[mmap.mmap | None, dict[str, np.ndarray] | None]:
+    """The named arrays of a library file as read-only arrays over the file mapped in
+    memory, if each is stored uncompressed (a .npy member of the zip archive, as ``save``
+    writes them); else (None, None), and they are read as any .npz member is."""
     with open(path, "rb") as file, zipfile.ZipFile(file) as archive:
-        members = [archive.getinfo(f"face_{n}.npy") for n in range(count)]
+        members = [archive.getinfo(f"{name}.npy") for name in names]
         if not members or any(m.compress_type != zipfile.ZIP_STORED for m in members):
             return None, None
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    faces = []
+    arrays = {}
     for member in members:
         start = member.header_offset
         local = mapped[start:start + 30]
@@ -410,8 +415,9 @@ def _mapped_faces(path: str | Path, count: int
         size = int(np.prod(shape)) * dtype.itemsize
         if fortran or dtype.hasobject or offset + size > begin + member.file_size:
             raise LibraryError(f"{path}: {member.filename} is not a plain array")
-        faces.append(np.ndarray(shape, dtype, buffer=mapped, offset=offset))
-    return mapped, faces
+        arrays[member.filename.removesuffix(".npy")] = np.ndarray(shape, dtype, buffer=mapped,
+                                                                  offset=offset)
+    return mapped, arrays
 
 
 def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarray:
@@ -447,10 +453,11 @@ def _sift_of(faces: list[np.ndarray]) -> Sift:
                 np.int32(owners))
 
 
-def _checked_sift(path: str | Path, data: Any, faces: int) -> Sift | None:
-    """The keypoints stored in a library file, or None (found again) if they are not whole."""
+def _checked_sift(path: str | Path, data: Any, arrays: Any, faces: int) -> Sift | None:
+    """The keypoints stored in a library file (``arrays``: the descriptors, perhaps read in
+    place), or None (found again) if they are not whole."""
     try:
-        sift = Sift(data["sift_points"], data["sift_descriptors"], data["sift_owners"])
+        sift = Sift(data["sift_points"], arrays["sift_descriptors"], data["sift_owners"])
     except KeyError:
         return None
     count = len(sift.owners)
