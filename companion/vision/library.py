@@ -22,17 +22,12 @@ cache. A compressed file (an older one) is read into memory, as before.
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 import mmap
 import os
-import struct
 import tempfile
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -41,8 +36,14 @@ from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
-
-log = logging.getLogger("companion.vision")
+from companion.vision.stored import (
+    SIFT_KIND,
+    Sift,
+    checked_sift,
+    mapped_arrays,
+    matcher_of,
+    sift_of,
+)
 
 FORMAT = "companion-card-library"
 VERSION = 1
@@ -55,9 +56,6 @@ MIN_CONTRAST = 10.0
 #: Most faces a library file may hold, and the largest a face may be (a crafted file).
 MAX_FACES = 2000
 MAX_FACE_SIDE = 2048
-#: The keypoints a library file may carry: how they were found (``_sift_of``). Others are
-#: ignored and found again.
-SIFT_KIND = "sift-400"
 
 
 class LibraryError(CompanionError):
@@ -302,14 +300,14 @@ class CardLibrary:
         """SIFT keypoints of every face in a search forest, for cards seen only in part (built
         on first use: a table of whole cards never needs it)."""
         if self._features is None:
-            self._features = _matcher_of(self.sift)
+            self._features = matcher_of(self.sift)
         return self._features
 
     @property
     def sift(self) -> Sift:
         """The faces' SIFT keypoints, compact: as read from the file, or found now."""
         if self._sift is None:
-            self._sift = _sift_of(self.faces)
+            self._sift = sift_of(self.faces)
         return self._sift
 
     def aspect(self, index: int) -> float:
@@ -374,12 +372,12 @@ class CardLibrary:
                 names = [f"face_{n}" for n in range(len(ids))]
                 if header.get("features") == SIFT_KIND and "sift_descriptors" in data.files:
                     names.append("sift_descriptors")
-                library._mapped, mapped = _mapped_arrays(path, names)
+                library._mapped, mapped = mapped_arrays(path, names)
                 arrays = mapped or data
                 library.faces = [_checked_face(path, i, arrays[f"face_{n}"])
                                  for n, i in enumerate(ids)]
                 if header.get("features") == SIFT_KIND:
-                    library._sift = _checked_sift(path, data, arrays, len(ids))
+                    library._sift = checked_sift(path, data, arrays, len(ids))
                     library.keypoints_read = library._sift is not None
         except LibraryError:
             raise
@@ -388,97 +386,8 @@ class CardLibrary:
         return library
 
 
-def _mapped_arrays(path: str | Path, names: list[str]
-                   ) -> tuple[mmap.mmap | None, dict[str, np.ndarray] | None]:
-    """The named arrays of a library file as read-only arrays over the file mapped in
-    memory, if each is stored uncompressed (a .npy member of the zip archive, as ``save``
-    writes them); else (None, None), and they are read as any .npz member is."""
-    with open(path, "rb") as file, zipfile.ZipFile(file) as archive:
-        members = [archive.getinfo(f"{name}.npy") for name in names]
-        if not members or any(m.compress_type != zipfile.ZIP_STORED for m in members):
-            return None, None
-        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    arrays = {}
-    for member in members:
-        start = member.header_offset
-        local = mapped[start:start + 30]
-        if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            raise LibraryError(f"{path}: {member.filename} is not where the archive says")
-        name, extra = struct.unpack("<HH", local[26:30])
-        begin = start + 30 + name + extra
-        stream = io.BytesIO(mapped[begin:begin + min(member.file_size, 65536)])
-        version = np.lib.format.read_magic(stream)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran, dtype = read_header(stream)
-        offset = begin + stream.tell()
-        size = int(np.prod(shape)) * dtype.itemsize
-        if fortran or dtype.hasobject or offset + size > begin + member.file_size:
-            raise LibraryError(f"{path}: {member.filename} is not a plain array")
-        arrays[member.filename.removesuffix(".npy")] = np.ndarray(shape, dtype, buffer=mapped,
-                                                                  offset=offset)
-    return mapped, arrays
-
-
 def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarray:
     if (face.dtype != np.uint8 or face.ndim != 3 or face.shape[2] != 3
             or not 8 <= min(face.shape[:2]) <= max(face.shape[:2]) <= MAX_FACE_SIDE):
         raise LibraryError(f"{path}: the face of {item_id!r} is not a colour image")
     return face
-
-
-@dataclass(frozen=True)
-class Sift:
-    """Every face's SIFT keypoints: where (face pixels), the descriptor (OpenCV's SIFT
-    descriptors are whole numbers 0-255 held as float32: kept as bytes, a quarter of the
-    size, and exactly the same), and whose face."""
-
-    points: np.ndarray  # (n, 2) float32
-    descriptors: np.ndarray  # (n, 128) uint8
-    owners: np.ndarray  # (n,) int32
-
-
-def _sift_of(faces: list[np.ndarray]) -> Sift:
-    sift = cv2.SIFT_create(nfeatures=400)
-    points, descriptors, owners = [], [], []
-    for n, face in enumerate(faces):
-        keypoints, desc = sift.detectAndCompute(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
-        if desc is None:
-            continue
-        points.extend(k.pt for k in keypoints)
-        descriptors.append(desc.astype(np.uint8))
-        owners.extend([n] * len(keypoints))
-    return Sift(np.float32(points).reshape(-1, 2),
-                np.concatenate(descriptors) if descriptors else np.zeros((0, 128), np.uint8),
-                np.int32(owners))
-
-
-def _checked_sift(path: str | Path, data: Any, arrays: Any, faces: int) -> Sift | None:
-    """The keypoints stored in a library file (``arrays``: the descriptors, perhaps read in
-    place), or None (found again) if they are not whole."""
-    try:
-        sift = Sift(data["sift_points"], arrays["sift_descriptors"], data["sift_owners"])
-    except KeyError:
-        return None
-    count = len(sift.owners)
-    if (sift.points.dtype != np.float32 or sift.points.shape != (count, 2)
-            or sift.descriptors.dtype != np.uint8 or sift.descriptors.shape != (count, 128)
-            or sift.owners.dtype != np.int32 or sift.owners.ndim != 1
-            or (count and not 0 <= int(sift.owners.min()) <= int(sift.owners.max()) < faces)):
-        log.warning("%s: its stored keypoints are not whole: found again", path)
-        return None
-    return sift
-
-
-def _matcher_of(sift: Sift) -> dict:
-    """What the feature matcher searches: the descriptors as float32 in a k-d forest (FLANN's
-    index itself, without a matcher's second copy of every descriptor)."""
-    descriptors = sift.descriptors.astype(np.float32)
-    # A k-d forest: brute force over every enrolled descriptor costs too much per frame. Its
-    # trees are drawn with OpenCV's random generator (of this thread), set to its starting
-    # state first: the same forest whenever and wherever it is built.
-    cv2.setRNGSeed(0)
-    index = cv2.flann.Index(descriptors, {"algorithm": 1, "trees": 4}) if len(descriptors) \
-        else None
-    return {"points": sift.points, "descriptors": descriptors, "owners": sift.owners,
-            "index": index}
