@@ -304,6 +304,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
     source = StillTable(cache / "still-table.npy")
     if library_as_before:
         library = library_as_kept_before(cache)
+        library.features  # noqa: B018 - as prepare() did before: keypoints and forest at start
     else:
         library = library_for(bundles.card_games(), "", cache)
     watcher = TableWatcher(library, TableLayout(), tokens=True)
@@ -327,8 +328,6 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
                                   / (time.perf_counter() - started) * 100)
         figures["rss_mb"] = rss_mb(os.getpid())
         figures["rss_imported_mb"] = imported
-        if library_as_before:
-            library.features  # noqa: B018 - as prepare() did before: the forest at start
         figures["full_reads"] = watcher.reads
         figures["frames"] = camera.frames_seen
         daemon.submit(Stop("benchmark over"))
