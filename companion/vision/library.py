@@ -6,7 +6,7 @@ stays plain and a newer matcher reads an older library. The faces' SIFT keypoint
 descriptors as the bytes they are, owners) are written beside them and read back instead
 of being found again: finding them costs seconds on a Pi and leaves tens of megabytes of
 the allocator's heap behind in the daemon. A file without them (an older one) has them
-derived on first use, as before.
+found when the library is prepared, as before.
 
 The file is written uncompressed, so that its faces are read in place (memory-mapped): once
 the matching data are derived from them they leave the daemon's memory, and only the pages
