@@ -12,9 +12,12 @@ watching a still table; <= 100 MB resident with the camera; detent -> bus bytes 
 - Idle CPU: the daemon's CPU time over a quiet period after READY (no input, no camera).
   Baseline: a Python loop waking at the daemon's own tick (0.25 s) doing nothing.
 - Watching: the daemon with every part on (mock pins, dummy screens, no hub plugged) and the
-  camera at 4 fps on a rendered still table (1280x720, fresh sensor noise in every frame), in
-  its own process: its CPU share and resident memory. Baselines: the same with every frame
-  read in full (as before), and `python -c "import cv2"` at rest.
+  camera at 4 fps on a rendered still table (1280x720, fresh sensor noise in every frame,
+  each frame copied in from outside the process as Picamera2's ``capture_array`` does), in
+  its own process with the unit's allocator settings: its CPU share and resident memory.
+  Baselines: the same with every frame read in full (as before), the same with the card
+  library kept as before issue 17's memory work (faces decoded into memory, keypoints found
+  and their forest built at start), and `python -c "import cv2"` at rest.
 - Detent -> bus: a trap-dial detent put on the daemon's queue until the new table image's
   bytes have been handed to a simulated I2C bus (luma's SSD1306/SH1106 drivers behind the
   TCA9548A), p50/p99 of wall time and of the loop thread's CPU. Baseline: the same daemon
