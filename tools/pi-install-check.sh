@@ -13,7 +13,8 @@
 # qemu-user-static, so it is slow (about 15 min for a new root, 10 min for pip): a check to run
 # by hand and record in docs/pi.md, not a CI step. What it cannot show: Raspberry Pi OS's own
 # packages (python3-picamera2, libcamera) are not in Debian's archive; a Debian package compiled
-# against the system numpy (python3-bottleneck) stands in for them in the numpy check.
+# against the system numpy (python3-bottleneck) stands in for them in the numpy check. The
+# vision step reads two cards from a rendered table with the OpenCV and numpy pip chose.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,6 +60,13 @@ binfmt() {
 }
 
 rootfs() {
+  # debootstrap removes $ROOT/debootstrap when it has finished: a root still holding it was
+  # interrupted (half-configured packages), so it is built again rather than reused.
+  if [ -d "$ROOT/debootstrap" ]; then
+    echo "$ROOT is an unfinished debootstrap: building it again"
+    mountpoint -q "$ROOT/proc" && umount "$ROOT/proc"
+    rm -rf --one-file-system "$ROOT"
+  fi
   if [ -x "$ROOT/usr/bin/python3" ]; then echo "reusing $ROOT"; return; fi
   debootstrap --arch=arm64 --variant=minbase \
     --include=python3,python3-venv,python3-numpy,python3-pip,ca-certificates,git \
@@ -152,6 +160,41 @@ from companion.hardware.doctor import Machine, check_picamera2
 print('  picamera2 check:', *[f.line() for f in check_picamera2(Machine())])"
 }
 
+vision() {
+  # The card library as the daemon keeps it (faces read in place, keypoints kept as bytes),
+  # OpenCV's FLANN forest, and two cards read from a rendered table, on this OpenCV.
+  in_root /opt/companion/venv/bin/python - <<'PY'
+import numpy as np
+from companion.vision.art import draw_face, game_items
+from companion.vision.features import ratio_test
+from companion.vision.library import CardLibrary
+from companion.vision.recognize import Recognizer
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer
+from companion.vision.table import TableLayout
+items = game_items("tricky")[:8]
+library = CardLibrary()
+for item in items:
+    library.enroll(item.item_id, draw_face(item))
+library.save("/tmp/cards.npz")
+library = CardLibrary.load("/tmp/cards.npz")
+library.prepare()
+sift = library.sift
+print(f"  library: {len(library)} faces read in place: {not library.faces[0].flags.writeable},"
+      f" {len(sift.owners)} keypoints read from the file: {library.keypoints_read}")
+kept, asked = ratio_test(library.features["index"], sift.descriptors[:200].astype(np.float32),
+                         sift.owners)
+itself = sum(k == a for k, a in zip(kept, asked))
+print(f"  FLANN forest: {itself} of 200 keypoints of the faces matched to themselves")
+renderer = SceneRenderer(TableLayout(), size=(1280, 720))
+rng = np.random.default_rng(1)
+placed = [Placement(items[3], (300, 250), 15), Placement(items[5], (520, 330), 80)]
+image = renderer.render(placed, rng, Conditions("felt", noise=2), renderer.camera(rng)).image
+found = sorted(d.item_id for d in Recognizer(library).recognize(image))
+print("  placed on a rendered table:", sorted(p.item.item_id for p in placed), "read:", found)
+assert found == sorted(p.item.item_id for p in placed) and itself > 100
+PY
+}
+
 step "host tools (apt)" host_tools
 step "binfmt aarch64" binfmt
 step "debootstrap $SUITE arm64" rootfs
@@ -164,4 +207,5 @@ step "pip install -e .[pi] -c constraints/$SUITE.txt" pip_install
 step "companion --help, doctor" cli
 step "companion run --sim --feed $(basename "$LOG")" sim
 step "numpy: system vs venv" numpy_check
+step "vision: card library, FLANN, two cards read" vision
 echo "all checks passed on $SUITE arm64"

@@ -67,7 +67,10 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
     kept = None if cache is None else cache / f"demo-cards-{'-'.join(games)}-v{VERSION}.npz"
     if kept is not None and kept.exists():
         try:
-            return CardLibrary.load(kept)
+            library = CardLibrary.load(kept)
+            if not library.keypoints_read:  # kept by an older version: keep its keypoints
+                library.save(kept)
+            return library
         except LibraryError as error:  # damaged: enrolled again below and written anew
             log.warning("demo card library not read (%s): enrolling it again", error)
     library = CardLibrary()

@@ -151,7 +151,7 @@ def _classes_by_aspect(faces: Sequence[np.ndarray]) -> list[list[int]]:
 class _ShapeClass:
     size: tuple[int, int]
     entries: list[int]
-    rows: np.ndarray  # (len(entries), features): each face's pattern, unit length
+    rows: np.ndarray  # (len(entries), features): each face's pattern, unit length (float16)
     quick: np.ndarray  # the same at half size
     tints: np.ndarray  # (len(entries), 24): each face's tint
     least_detail: float
@@ -184,8 +184,10 @@ class FaceIndex:
             size = grid_for(float(np.median(aspects)))
             grids = [cv2.resize(faces[n], size, interpolation=cv2.INTER_AREA) for n in entries]
             planes = [pattern(g) for g in grids]
+            # The full-size patterns, compared only with the few likeliest faces, are kept
+            # at half precision (half the memory; a correlation moves by ~1e-5).
             self.classes.append(_ShapeClass(
-                size, entries, np.stack([unit(p) for p in planes]),
+                size, entries, np.stack([unit(p) for p in planes]).astype(np.float16),
                 np.stack([unit(coarse(p)) for p in planes]), np.stack([tint(g) for g in grids]),
                 min(detail(g, p) for g, p in zip(grids, planes, strict=True)),
                 planes[0].shape))
@@ -198,9 +200,10 @@ class FaceIndex:
         """How alike a face is to the most alike other face of its shape (-1 if alone)."""
         if not self._nearest:
             for shape in self.classes:
+                rows = shape.rows.astype(np.float32)
                 turned = np.stack([r.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
-                                   for r in shape.rows])
-                alike = np.maximum(shape.rows @ shape.rows.T, shape.rows @ turned.T)
+                                   for r in rows])
+                alike = np.maximum(rows @ rows.T, rows @ turned.T)
                 np.fill_diagonal(alike, -1.0)
                 for row, e in enumerate(shape.entries):
                     self._nearest[e] = float(alike[row].max()) if len(shape.entries) > 1 \
@@ -212,8 +215,8 @@ class FaceIndex:
         faces of different shapes."""
         for shape in self.classes:
             if first in shape.entries and second in shape.entries:
-                a = shape.rows[shape.entries.index(first)]
-                b = shape.rows[shape.entries.index(second)]
+                a = shape.rows[shape.entries.index(first)].astype(np.float32)
+                b = shape.rows[shape.entries.index(second)].astype(np.float32)
                 turned = b.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
                 return float(max(a @ b, a @ turned))
         return -1.0
@@ -298,11 +301,11 @@ class FaceIndex:
                          - self._tint_penalty(shape.tints, tints, cells))
                 rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
             queries = np.stack([unit(p, m) for p, m in zip(planes, masks, strict=True)])
-            chosen = shape.rows[rows]
+            chosen = shape.rows[rows].astype(np.float32)
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
             if seen:
                 # A face's own hidden part must not count: renormalise over what shows.
-                norms = np.stack([np.linalg.norm(shape.rows[rows] * np.repeat(
+                norms = np.stack([np.linalg.norm(chosen * np.repeat(
                     m.reshape(-1), 3)[None], axis=1) for m in masks], axis=1)
                 table = table / np.maximum(norms, 1e-3)
             table = table - self._tint_penalty(shape.tints[rows], tints, cells)

@@ -22,6 +22,29 @@ from companion.vision.library import FACE_LONG, CardLibrary
 from companion.vision.quads import Blob
 
 
+def ratio_test(index: cv2.flann.Index, descriptors: np.ndarray, owners: np.ndarray,
+               neighbours: int = 8) -> tuple[list[int], list[int]]:
+    """(enrolled keypoint, scene keypoint) pairs that pass the ratio test within one face:
+    of a scene keypoint's ``neighbours`` nearest enrolled ones, grouped by face, the nearest
+    of a face is kept if it is clearly nearer than the next of the same face (or than the
+    last neighbour looked at, if the face has no other near point)."""
+    found, squared = index.knnSearch(descriptors, neighbours, params={"checks": 64})
+    distances = np.sqrt(squared)
+    lib_idx, scene_idx = [], []
+    for query, (row, far) in enumerate(zip(found.tolist(), distances.tolist(), strict=True)):
+        by_owner: dict[int, list[int]] = {}
+        for k, point in enumerate(row):
+            if point >= 0:
+                by_owner.setdefault(int(owners[point]), []).append(k)
+        last = far[max(k for k, point in enumerate(row) if point >= 0)] if by_owner else 0.0
+        for ranks in by_owner.values():
+            second = far[ranks[1]] if len(ranks) > 1 else last
+            if far[ranks[0]] < 0.8 * second:
+                lib_idx.append(row[ranks[0]])
+                scene_idx.append(query)
+    return lib_idx, scene_idx
+
+
 class FeatureMatcher:
     """Cards in a region read from their keypoints."""
 
@@ -64,19 +87,7 @@ class FeatureMatcher:
         if desc is None or len(keypoints) < self.limits.min_inliers:
             return []
         owners_all = features["owners"]
-        pairs = features["matcher"].knnMatch(desc, k=8)
-        lib_idx, scene_idx = [], []
-        for query in pairs:
-            by_owner: dict[int, list] = {}
-            for m in query:
-                by_owner.setdefault(int(owners_all[m.trainIdx]), []).append(m)
-            for matches in by_owner.values():
-                # Ratio test within one face: the next-best point on the same face, or the
-                # last neighbour looked at if the face has no other near point.
-                second = matches[1].distance if len(matches) > 1 else query[-1].distance
-                if matches[0].distance < 0.8 * second:
-                    lib_idx.append(matches[0].trainIdx)
-                    scene_idx.append(matches[0].queryIdx)
+        lib_idx, scene_idx = ratio_test(features["index"], desc, owners_all)
         if len(lib_idx) < self.limits.min_inliers:
             return []
         scene_pts = np.float32([keypoints[i].pt for i in scene_idx]).reshape(-1, 2)

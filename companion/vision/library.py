@@ -2,7 +2,16 @@
 
 A library file (.npz) holds each enrolled face as an upright image, 448 pixels on its long
 side; what the recognizer compares (patterns, SIFT keypoints) is derived on load, so the file
-stays plain and a newer matcher reads an older library.
+stays plain and a newer matcher reads an older library. The faces' SIFT keypoints (points,
+descriptors as the bytes they are, owners) are written beside them and read back instead
+of being found again: finding them costs seconds on a Pi and leaves tens of megabytes of
+the allocator's heap behind in the daemon. A file without them (an older one) has them
+found when the library is prepared, as before.
+
+The file is written uncompressed, so that its faces are read in place (memory-mapped): once
+the matching data are derived from them they leave the daemon's memory, and only the pages
+of a face still looked at (lining a card up, reading a pile) come back, from the page
+cache. A compressed file (an older one) is read into memory, as before.
 
 >>> from companion.vision.art import ArtItem, draw_face
 >>> lib = CardLibrary()
@@ -14,6 +23,7 @@ stays plain and a newer matcher reads an older library.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import tempfile
 import zipfile
@@ -26,6 +36,14 @@ from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
+from companion.vision.stored import (
+    SIFT_KIND,
+    Sift,
+    checked_sift,
+    mapped_arrays,
+    matcher_of,
+    sift_of,
+)
 
 FORMAT = "companion-card-library"
 VERSION = 1
@@ -224,6 +242,10 @@ class CardLibrary:
         self.faces: list[np.ndarray] = []
         self._index: FaceIndex | None = None
         self._features: dict | None = None
+        self._sift: Sift | None = None  # the faces' keypoints, compact (read or found)
+        #: Did the file read hold the faces' keypoints (False: an older file, or none)?
+        self.keypoints_read = False
+        self._mapped: mmap.mmap | None = None  # the file the faces are read from in place
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -242,22 +264,29 @@ class CardLibrary:
         else:
             self.ids.append(item_id)
             self.faces.append(face)
-        self._index = None
-        self._features = None
+        self._changed()
 
     def remove(self, item_id: str) -> None:
         index = self.ids.index(item_id)
         del self.ids[index], self.faces[index]
+        self._changed()
+
+    def _changed(self) -> None:
         self._index = None
         self._features = None
+        self._sift = None
 
     # --- derived matching data ---------------------------------------------------------
     def prepare(self) -> None:
-        """Derive everything the recognizer compares now, not on the first frame."""
+        """Derive what the recognizer compares on every frame now, not on the first one."""
         if self.ids:
             self.index.nearest(0)  # the nearest-neighbour likeness of every face, at once
-        if self._features is None:
-            self._features = _features_of(self.faces)
+        # The keypoints now (found, for a file without them: seconds, better at start than at
+        # the first card seen in part); their search forest when first needed (``features``).
+        self.sift  # noqa: B018
+        if self._mapped is not None and hasattr(mmap, "MADV_DONTNEED"):
+            # Faces read in place: out of memory until looked at again (the page cache).
+            self._mapped.madvise(mmap.MADV_DONTNEED)
 
     @property
     def index(self) -> FaceIndex:
@@ -268,10 +297,18 @@ class CardLibrary:
 
     @property
     def features(self) -> dict:
-        """SIFT keypoints of every face, for cards seen only in part (built on first use)."""
+        """SIFT keypoints of every face in a search forest, for cards seen only in part (built
+        on first use: a table of whole cards never needs it)."""
         if self._features is None:
-            self._features = _features_of(self.faces)
+            self._features = matcher_of(self.sift)
         return self._features
+
+    @property
+    def sift(self) -> Sift:
+        """The faces' SIFT keypoints, compact: as read from the file, or found now."""
+        if self._sift is None:
+            self._sift = sift_of(self.faces)
+        return self._sift
 
     def aspect(self, index: int) -> float:
         h, w = self.faces[index].shape[:2]
@@ -287,13 +324,18 @@ class CardLibrary:
         folder = target.parent
         if not folder.is_dir():
             raise LibraryError(f"{folder}: no such folder")
-        header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids})
+        header = json.dumps({"format": FORMAT, "version": VERSION, "ids": self.ids,
+                             "features": SIFT_KIND})
         arrays = {f"face_{n}": face for n, face in enumerate(self.faces)}
+        sift = self.sift
+        arrays |= {"sift_points": sift.points, "sift_descriptors": sift.descriptors,
+                   "sift_owners": sift.owners}
         temp = None
         try:
             fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
             with os.fdopen(fd, "wb") as out:
-                np.savez_compressed(out, header=np.array(header), **arrays)
+                # Not compressed: the faces are read in place (see the module's docstring).
+                np.savez(out, header=np.array(header), **arrays)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temp, target)
@@ -326,8 +368,17 @@ class CardLibrary:
                                        "names")
                 library = cls()
                 library.ids = list(ids)
-                library.faces = [_checked_face(path, i, data[f"face_{n}"])
+                # Read in place where stored so (the keypoints' descriptors too).
+                names = [f"face_{n}" for n in range(len(ids))]
+                if header.get("features") == SIFT_KIND and "sift_descriptors" in data.files:
+                    names.append("sift_descriptors")
+                library._mapped, mapped = mapped_arrays(path, names)
+                arrays = mapped or data
+                library.faces = [_checked_face(path, i, arrays[f"face_{n}"])
                                  for n, i in enumerate(ids)]
+                if header.get("features") == SIFT_KIND:
+                    library._sift = checked_sift(path, data, arrays, len(ids))
+                    library.keypoints_read = library._sift is not None
         except LibraryError:
             raise
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
@@ -340,24 +391,3 @@ def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarra
             or not 8 <= min(face.shape[:2]) <= max(face.shape[:2]) <= MAX_FACE_SIDE):
         raise LibraryError(f"{path}: the face of {item_id!r} is not a colour image")
     return face
-
-
-def _features_of(faces: list[np.ndarray]) -> dict:
-    sift = cv2.SIFT_create(nfeatures=400)
-    points, descriptors, owners = [], [], []
-    for n, face in enumerate(faces):
-        keypoints, desc = sift.detectAndCompute(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
-        if desc is None:
-            continue
-        points.extend(k.pt for k in keypoints)
-        descriptors.append(desc)
-        owners.extend([n] * len(keypoints))
-    all_descriptors = (np.concatenate(descriptors) if descriptors
-                       else np.zeros((0, 128), np.float32))
-    # A k-d forest: brute force over every enrolled descriptor costs too much per frame.
-    matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
-    if len(all_descriptors):
-        matcher.add([all_descriptors])
-        matcher.train()
-    return {"points": np.float32(points).reshape(-1, 2), "descriptors": all_descriptors,
-            "owners": np.int32(owners), "matcher": matcher}
