@@ -232,7 +232,11 @@ class Agreement:
     """How well the part in view of a place agrees with each enrolled face (the faces are
     kept high-passed at the sizes asked for, a few sizes at a time)."""
 
-    SIZES_KEPT = 8
+    SIZES_KEPT = 4
+    #: The grid the part in view is compared on: sides in steps of this many pixels, the long
+    #: side at most ``LONGEST`` (the faces are kept at a few sizes, not one per pixel).
+    STEP = 4
+    LONGEST = 96
 
     def __init__(self, faces: list[np.ndarray]) -> None:
         self.faces = faces
@@ -251,7 +255,9 @@ class Agreement:
                  ) -> np.ndarray:
         """Per face, the correlation of the high-passed colour of the place's part in view
         (corners in the face's order) with the face's, either way up (-1..1)."""
-        w, h = (max(8, int(round(v))) for v in quad_sides(place))
+        sides = np.float32(quad_sides(place))
+        sides *= min(1.0, self.LONGEST / float(sides.max()))
+        w, h = (max(8, int(round(v / self.STEP)) * self.STEP) for v in sides)
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         to_grid = cv2.getPerspectiveTransform(place.astype(np.float32), box)
         grid = cv2.warpPerspective(image, to_grid, (w, h), flags=cv2.INTER_LINEAR,
