@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.games.rumble_options import _name
 from companion.i18n import _, ngettext, npgettext
 from companion.screens.canvas import fit_text
 from companion.screens.common import (
@@ -22,7 +23,8 @@ from companion.screens.common import (
 
 
 def character(name: str) -> str:
-    return _(name.replace("-", " ").title())
+    """A character's name in the language drawn (the engine's words: the pages say it too)."""
+    return _name(name)
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:

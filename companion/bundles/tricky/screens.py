@@ -7,6 +7,8 @@ from typing import Any
 
 from PIL import Image
 
+from companion.games.tricky_heroes import title
+from companion.games.tricky_view import trump_words
 from companion.i18n import _, ngettext, pgettext
 from companion.screens.common import (
     body,
@@ -20,13 +22,11 @@ from companion.screens.common import (
 
 
 def hero(name: str | None) -> str:
-    return _((name or "-").replace("-", " ").title())
+    return title(name) if name else "-"
 
 
 def trump(view: dict[str, Any]) -> str:
-    given = view.get("trump") or {}
-    parts = [_(str(given[key])) for key in ("suit", "value") if given.get(key) is not None]
-    return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
+    return trump_words(view.get("trump"))
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
