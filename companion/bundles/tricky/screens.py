@@ -66,3 +66,10 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
         body(draw, box, ngettext("{n} trick", "{n} tricks", view["won"][me]).format(
             n=view["won"][me]), trump(view))
     return image
+
+
+def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    """A seat's own facts in words (its page): the heroes offered to it, by name."""
+    if private.get("hero_choices"):
+        return {"hero_choices": ", ".join(hero(name) for name in private["hero_choices"])}
+    return {}
