@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import per_seat
-from companion.i18n import N_, NP_, ngettext, pgettext
+from companion.i18n import N_, NP_, ngettext, pgettext, translated_in
 
 if TYPE_CHECKING:
     from companion.games.deathtrap import Deathtrap
@@ -105,7 +105,7 @@ def state_in_words(game: Deathtrap, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "round {n} of {total}, {phase}").format(
-        n=state["round"], total=state["rounds"], phase=pgettext("web", state["phase"]))]
+        n=state["round"], total=state["rounds"], phase=translated_in("web", state["phase"]))]
     if state["turn"] is not None:
         lines.append(pgettext("web", "{player} to play").format(player=names[state["turn"]]))
     beat = state["to_beat"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.base import per_seat, seat_view
 from companion.games.rumble_options import OVER, PLAY, REVEAL, _name
-from companion.i18n import NP_, pgettext
+from companion.i18n import NP_, pgettext, translated_in
 
 if TYPE_CHECKING:
     from companion.games.rumble import Rumble
@@ -111,7 +111,8 @@ def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "adventure {n} of {total}, {phase}").format(
-        n=state["adventure"], total=state["adventures"], phase=pgettext("web", state["phase"]))]
+        n=state["adventure"], total=state["adventures"],
+        phase=translated_in("web", state["phase"]))]
     if state["turn"] is not None:
         lines.append(pgettext("web", "{player} to act").format(player=names[state["turn"]]))
     if state["positions"]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import per_seat
 from companion.games.traps_dials import parse_disarm, reading_at
 from companion.games.traps_options import CLEAR, DISARMED, TRIGGERED
-from companion.i18n import NP_, _, pgettext, translated
+from companion.i18n import NP_, _, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
     from companion.games.traps import Traps
@@ -131,7 +131,7 @@ def state_in_words(game: Traps, state: dict[str, Any]) -> list[str]:
     lines = [pgettext("web", "XP: {scores}").format(scores=", ".join(
         f"{name} {xp}" for name, xp in zip(names, state["xp"], strict=True)))]
     for square, shown in state["squares"].items():
-        words = [f"{square}: {pgettext('web', shown['status'])}"]
+        words = [f"{square}: {translated_in('web', shown['status'])}"]
         if shown.get("name"):
             words.append(shown["name"])
         if shown.get("exposed_by"):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import seat_view
 from companion.games.tricky_heroes import title
 from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
-from companion.i18n import NP_, _, npgettext, pgettext
+from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
     from companion.games.tricky import Tricky
@@ -152,7 +152,7 @@ def trump_words(trump: dict[str, Any] | None) -> str:
     given = trump or {}
     parts = [_(str(given[key])) for key in ("suit", "value") if given.get(key) is not None]
     if given.get("symbol"):
-        parts.append(pgettext("web", given["symbol"]))
+        parts.append(translated_in("web", given["symbol"]))
     return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
 
 
@@ -161,7 +161,7 @@ def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
     names = game.seats
     lines = [pgettext("web", "round {n} of {total}, {phase}").format(
         n=state["round"], total=state["rounds_total"] or "?",
-        phase=pgettext("web", state["phase"]))]
+        phase=translated_in("web", state["phase"]))]
     if state["active"] is not None:
         hero = title(state["hero"]) if state["hero"] else pgettext("web", "no hero yet")
         lines.append(pgettext("web", "{player} is active: {hero}").format(
@@ -177,6 +177,6 @@ def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
     for revoke in state["revokes"]:
         lines.append(pgettext("web", "revoke: {player} played {suit} in round {n} after "
                               "showing out in trick {trick}").format(
-            player=names[revoke["seat"]], suit=_(revoke["suit"]), n=revoke["round"],
+            player=names[revoke["seat"]], suit=translated(revoke["suit"]), n=revoke["round"],
             trick=revoke["trick"]))
     return lines
