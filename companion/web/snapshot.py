@@ -150,6 +150,7 @@ class Snapshot:
         self.languages = languages if languages is not None else {}
         #: The game read again in each language a seat's page reads and the table does not.
         self.mirrors = Mirrors()
+        self.publics: dict[str, dict[str, Any]] = {}
 
     def build(self, daemon: Any, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         channels: dict[str, Any] = {}
@@ -182,6 +183,7 @@ class Snapshot:
         langs = {self.languages.get((table.id, seat), table_language)
                  for seat in range(len(game.seats))}
         self.mirrors.keep_only(langs - {table_language})
+        self.publics = {}  # this build's public view of the game read in each language
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             error = daemon.seat_error(seat)
@@ -213,4 +215,7 @@ class Snapshot:
     def shown(self, session: Any, lang: str, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """The seat's view and the public view of the game read in ``lang``."""
         copy = self.mirrors.session(session, lang)
-        return copy.result(seat)["state"], copy.result(None)["state"]
+        public = self.publics.get(lang)
+        if public is None:
+            public = self.publics[lang] = copy.result(None)["state"]
+        return copy.result(seat)["state"], public
