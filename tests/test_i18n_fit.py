@@ -192,9 +192,12 @@ def test_the_english_that_did_not_fit_now_does():
 
 
 def test_placeholder_samples_cover_every_placeholder_with_a_word():
-    """A placeholder the samples do not know is filled with "12": list the word ones."""
+    """A placeholder the samples do not know is filled with "12": list the word ones (the
+    web pages' strings are drawn by a browser, not fitted: left out)."""
     unknown = set()
     for message in read("en"):
+        if message.context == "web":
+            continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         for text in ids:
             unknown |= {name for name in fields(text) if not re.fullmatch(

@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 from web_table import LiveTable, get_json, random_game, request, wait_for
 
-from companion.daemon.items import Stop
-from companion.i18n import LANGUAGES, translator, using
+from companion.bundles.bundle import component_data
+from companion.daemon.items import Seen, Stop
+from companion.games import rumble_data
+from companion.games.deathtrap_deck import WILDS, Pack, default_deck
+from companion.i18n import LANGUAGES, translator, use, using
 from companion.i18n.extract import WEB
 from companion.table import Header
 from companion.table.session import TableSession
@@ -18,6 +21,9 @@ from companion.web.snapshot import PRIVATE_KEYS, key_words, private_part
 from companion.web.words import marked, page_words
 
 WAIT_MS = 60_000
+#: The traps' English names, as the rule text prints them.
+TRAP_NAMES = {key: trap["name"]
+              for key, trap in component_data("traps-catalog.json")["traps"].items()}
 #: Where the screenshot for docs/web.md goes, when asked (COMPANION_SCREENSHOTS=docs/images).
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
@@ -117,3 +123,93 @@ def test_a_language_the_pages_do_not_have_is_refused(tmp_path):
         assert request(table.url + "/i18n/xx.json")[0] == 404
         assert request(table.url + "/i18n/de.json")[0] == 200
         assert request(table.url + "/s/" + "x" * 32 + "/language", {"lang": "fr"})[0] == 403
+
+
+def french_names(ids, names):
+    """What the French pages call these things (the catalogue's names, the rule texts')."""
+    tr = translator("fr")
+    return [tr.gettext(names.get(i, i)) for i in ids]
+
+
+def played(table, events):
+    """The table takes ``events`` as if seen at the table; wait until all are stored."""
+    for event in events:
+        table.daemon.submit(Seen(event, 1.0))
+    wait_for(lambda: table.stored() == len(events), "the events stored")
+
+
+GAMES_IN_FRENCH = [("rumble", 2, 3, 1), ("deathtrap", 1, 4, 4), ("traps", 1, 2, 4)]
+
+
+@pytest.mark.parametrize(("game", "seed", "seats", "count"), GAMES_IN_FRENCH,
+                         ids=[g[0] for g in GAMES_IN_FRENCH])
+def test_a_french_table_and_a_french_seat_say_the_game_in_french(browser, tmp_path, game,
+                                                                  seed, seats, count):
+    """The state lines and the names of characters, cards and traps: the table page of a
+    French table, and a seat page read in French at an English table (the game read again
+    in French for it), both in a real browser."""
+    header, events = random_game(game, seed, seats)
+    try:
+        for table_language in ("fr", "en"):
+            folder = tmp_path / table_language
+            folder.mkdir()
+            with LiveTable(folder, header, language=table_language) as table:
+                played(table, events[:count])
+                # The seat to act now (its page lists its legal actions), else the first.
+                turn = get_json(table.url + "/api/table")["state"].get("turn")
+                seat = turn if isinstance(turn, int) else 0
+                link = table.links()[seat]
+                if table_language == "en":
+                    assert request(link + "/language", {"lang": "fr"})[0] == 200
+                    page = browser.new_page()
+                    page.goto(link)
+                else:
+                    page = browser.new_page()
+                    page.goto(table.url + "/")
+                page.wait_for_selector("html[lang=fr]", state="attached", timeout=WAIT_MS)
+                page.wait_for_selector(f'body[data-events="{count}"]', state="attached",
+                                       timeout=WAIT_MS)
+                words = page.locator("#words").text_content()
+                state = get_json(link + "/api")["state"]
+                french_state_shown(game, words, state)
+                if table_language == "en":
+                    facts = page.locator("#private").text_content()
+                    french_facts_shown(game, facts, state)
+                    # The seat's own JSON (the contract's) stays the daemon's view, in the
+                    # table's language.
+                    assert get_json(link + "/api") == table.daemon.table.session.result(seat)
+                page.close()
+    finally:
+        use("en")
+
+
+def french_state_shown(game, words, state):
+    if game == "rumble":
+        assert "aventure 1 sur 3, jeu" in words, words
+        ids = list(state["positions"])
+        for name in french_names(ids, rumble_data.character_names()):
+            assert name in words, (name, words)
+        assert "Chevalier" in words or "Voleur" in words
+    elif game == "deathtrap":
+        assert "manche 1 sur 4, jeu" in words and "cartes en main" in words, words
+        beat = state["to_beat"]
+        with using("fr"):
+            creature = next(c for c in beat["cards"] if c not in WILDS)
+            name = Pack.from_option(default_deck()).title(creature)
+        assert f"à battre : {beat['count']} x {name}" in words, words
+    else:
+        triggered = [s for s in state["squares"].values() if s["status"] == "triggered"]
+        assert triggered and "déclenché" in words and "PX :" in words, words
+        for square in triggered:
+            name = french_names([square["trap"]], TRAP_NAMES)[0]
+            assert name in words and name != TRAP_NAMES[square["trap"]], (name, words)
+
+
+def french_facts_shown(game, facts, state):
+    if game == "rumble":
+        assert " + ".join(french_names(state["secrets"], rumble_data.character_names())) \
+            in facts, facts
+        assert "déplacer" in facts, facts
+    elif game == "deathtrap":
+        assert ("oui" in facts or "non" in facts) and "false" not in facts, facts
+    assert "{" not in facts and "true" not in facts, facts

@@ -17,6 +17,7 @@ from typing import Any
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Stop
 from companion.daemon.table import Daemon
+from companion.i18n.choice import LanguageChoice
 from companion.table import Header, TableStore
 from companion.web.part import WebPart
 from companion.web.seats import seat_links
@@ -49,8 +50,10 @@ class LiveTable:
     """``with LiveTable(path, header) as table:`` a daemon serving ``header``'s new game."""
 
     def __init__(self, folder: Path, header: Header | None, sim: bool = False,
-                 throttle: Throttle | None = None, listen: str = "127.0.0.1") -> None:
+                 throttle: Throttle | None = None, listen: str = "127.0.0.1",
+                 language: str = "en") -> None:
         self.db = str(folder / "table.db")
+        self.language = language  # the table's (the config's [table] language)
         self.header, self.sim, self.listen = header, sim, listen
         self.web = WebPart(listen, 0, self.db, sim=sim,
                            throttle=throttle or Throttle(free=10**9))
@@ -64,7 +67,8 @@ class LiveTable:
                 seats = len(self.header.seats) if self.header else 3
                 screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
                                                      for n in range(seats)]
-                daemon = Daemon(store, screens=screens, parts=[self.web])
+                daemon = Daemon(store, screens=screens, parts=[self.web],
+                                language=LanguageChoice(None, self.language))
                 daemon.watchers.append(self.web.watch)
                 if self.header is not None:
                     daemon.use_table(store.new_session(self.header))

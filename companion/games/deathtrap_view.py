@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import per_seat
-from companion.i18n import N_, ngettext
+from companion.i18n import N_, NP_, ngettext, pgettext, translated_in
 
 if TYPE_CHECKING:
     from companion.games.deathtrap import Deathtrap
@@ -96,20 +96,29 @@ def figures(game: Deathtrap) -> dict[str, list[Any]]:
             "total_wimp": per_seat(seats, (order[-1] for order in game.history))}
 
 
+#: The phases as the pages' state lines name them (``pgettext("web", phase)``).
+PHASES = (NP_("web", "deal"), NP_("web", "pig"), NP_("web", "play"), NP_("web", "exchange"),
+          NP_("web", "over"))
+
+
 def state_in_words(game: Deathtrap, state: dict[str, Any]) -> list[str]:
+    """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
-    lines = [f"round {state['round']} of {state['rounds']}, {state['phase']}"]
+    lines = [pgettext("web", "round {n} of {total}, {phase}").format(
+        n=state["round"], total=state["rounds"], phase=translated_in("web", state["phase"]))]
     if state["turn"] is not None:
-        lines.append(f"{names[state['turn']]} to play")
+        lines.append(pgettext("web", "{player} to play").format(player=names[state["turn"]]))
     beat = state["to_beat"]
     if beat:
-        lines.append(f"to beat: {beat['count']} x {beat['name']} ({beat['value']}) "
-                     f"by {names[beat['seat']]}")
-    lines.append("cards in hand: " + ", ".join(
-        f"{name} {count}" for name, count in zip(names, state["counts"], strict=True)))
+        lines.append(pgettext("web", "to beat: {count} x {card} ({value}) by {player}").format(
+            count=beat["count"], card=beat["name"], value=beat["value"],
+            player=names[beat["seat"]]))
+    lines.append(pgettext("web", "cards in hand: {counts}").format(counts=", ".join(
+        f"{name} {count}" for name, count in zip(names, state["counts"], strict=True))))
     for number, order in enumerate(state["finish_order"], start=1):
         if order:
-            lines.append(f"round {number} went out: " + ", ".join(names[s] for s in order))
+            lines.append(pgettext("web", "round {n} went out: {players}").format(
+                n=number, players=", ".join(names[s] for s in order)))
     return lines
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.base import per_seat, seat_view
 from companion.games.rumble_options import OVER, PLAY, REVEAL, _name
-from companion.i18n import pgettext
+from companion.i18n import NP_, pgettext, translated_in
 
 if TYPE_CHECKING:
     from companion.games.rumble import Rumble
@@ -103,25 +103,35 @@ def figures(game: Rumble) -> dict[str, list[Any]]:
             "chests": per_seat(len(game.seats), carried)}
 
 
+#: The phases as the pages' state lines name them (``pgettext("web", phase)``).
+PHASES = (NP_("web", "play"), NP_("web", "reveal"), NP_("web", "over"))
+
+
 def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:
+    """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
-    lines = [f"adventure {state['adventure']} of {state['adventures']}, {state['phase']}"]
+    lines = [pgettext("web", "adventure {n} of {total}, {phase}").format(
+        n=state["adventure"], total=state["adventures"],
+        phase=translated_in("web", state["phase"]))]
     if state["turn"] is not None:
-        lines.append(f"{names[state['turn']]} to act")
+        lines.append(pgettext("web", "{player} to act").format(player=names[state["turn"]]))
     if state["positions"]:
         rooms: dict[str, list[str]] = {}
         for character, room in state["positions"].items():
             rooms.setdefault(room, []).append(_name(character))
-        lines.append("in the dungeon: " + "; ".join(
-            f"{room} {', '.join(who)}" for room, who in sorted(rooms.items())))
-    lines.append(f"chest: {state['chest'] or 'gone'}")
+        lines.append(pgettext("web", "in the dungeon: {rooms}").format(rooms="; ".join(
+            f"{room} {', '.join(who)}" for room, who in sorted(rooms.items()))))
+    lines.append(pgettext("web", "chest: {room}").format(room=state["chest"]) if state["chest"]
+                 else pgettext("web", "chest: gone"))
     for number, ranking in enumerate(state["rankings"], start=1):
         escaped = state["escaped"][number - 1]
-        lines.append(f"adventure {number}: " + (f"{_name(escaped)} escaped with the chest"
-                     if escaped else "nobody escaped") + "; ranks " +
-                     ", ".join(_name(c) for c in ranking))
+        ranks = ", ".join(_name(c) for c in ranking)
+        lines.append((pgettext("web", "adventure {n}: {character} escaped with the chest; "
+                               "ranks {ranks}") if escaped else
+                      pgettext("web", "adventure {n}: nobody escaped; ranks {ranks}")).format(
+            n=number, character=_name(escaped) if escaped else "", ranks=ranks))
         pairs = state["revealed"][number - 1]
-        lines.append("  secret characters: " + "; ".join(
-            f"{name} {' + '.join(map(_name, pair))}"
-            for name, pair in zip(names, pairs, strict=True)))
+        lines.append("  " + pgettext("web", "secret characters: {pairs}").format(
+            pairs="; ".join(f"{name} {' + '.join(map(_name, pair))}"
+                            for name, pair in zip(names, pairs, strict=True))))
     return lines

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import per_seat
 from companion.games.traps_dials import parse_disarm, reading_at
 from companion.games.traps_options import CLEAR, DISARMED, TRIGGERED
-from companion.i18n import _, translated
+from companion.i18n import NP_, _, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
     from companion.games.traps import Traps
@@ -120,21 +120,29 @@ def score_track(game: Traps) -> list[list[int]]:
             track.append(running)
     return track
 
+#: The squares' states as the pages' state lines name them (``pgettext("web", status)``).
+STATUSES = (NP_("web", "hidden"), NP_("web", "exposed"), NP_("web", "triggered"),
+            NP_("web", "disarmed"), NP_("web", "clear"))
+
+
 def state_in_words(game: Traps, state: dict[str, Any]) -> list[str]:
+    """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
-    lines = ["XP: " + ", ".join(f"{name} {xp}"
-                                for name, xp in zip(names, state["xp"], strict=True))]
+    lines = [pgettext("web", "XP: {scores}").format(scores=", ".join(
+        f"{name} {xp}" for name, xp in zip(names, state["xp"], strict=True)))]
     for square, shown in state["squares"].items():
-        words = f"{square}: {shown['status']}"
+        words = [f"{square}: {translated_in('web', shown['status'])}"]
         if shown.get("name"):
-            words += f", {shown['name']}"
+            words.append(shown["name"])
         if shown.get("exposed_by"):
-            words += ", exposed by " + ", ".join(names[s] for s in shown["exposed_by"])
+            words.append(pgettext("web", "exposed by {players}").format(
+                players=", ".join(names[s] for s in shown["exposed_by"])))
         if shown.get("disarmed_by") is not None:
-            words += f", disarmed by {names[shown['disarmed_by']]} (+{shown['xp_gained']} XP)"
-        lines.append(words)
+            words.append(pgettext("web", "disarmed by {player} (+{xp} XP)").format(
+                player=names[shown["disarmed_by"]], xp=shown["xp_gained"]))
+        lines.append(", ".join(words))
     if state.get("last"):
-        lines.append(f"last: {state['last']}")
+        lines.append(pgettext("web", "last: {event}").format(event=state["last"]))
     return lines
 
 # --- questions the daemon asks before it logs a trigger --------------------------

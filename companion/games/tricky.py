@@ -187,24 +187,7 @@ class Tricky(Game):
         return {"heroes": dared}
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
-        names = self.seats
-        total = state["rounds_total"] or "?"
-        lines = [f"round {state['round']} of {total}, {state['phase']}"]
-        if state["active"] is not None:
-            hero = title(state["hero"]) if state["hero"] else "no hero yet"
-            lines.append(f"{names[state['active']]} is active: {hero}")
-        if state["trump"]:
-            lines.append("trump: " + ", ".join(f"{k} {v}" for k, v in state["trump"].items()))
-        if state["to_play"] is not None:
-            lines.append(f"{names[state['to_play']]} to play")
-        for number, done in enumerate(state["heroes_played"], start=1):
-            gold = state["round_gold"][number - 1]
-            lines.append(f"round {number}: {names[done['active']]} as the "
-                         f"{title(done['hero'])}, gold " + ", ".join(map(str, gold)))
-        for revoke in state["revokes"]:
-            lines.append(f"revoke: {names[revoke['seat']]} played {revoke['suit']} in round "
-                         f"{revoke['round']} after showing out in trick {revoke['trick']}")
-        return lines
+        return tricky_view.state_in_words(self, state)
 
     # --- the round and its checks ---------------------------------------------------------
 

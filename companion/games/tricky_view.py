@@ -12,10 +12,16 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import seat_view
 from companion.games.tricky_heroes import title
 from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
-from companion.i18n import _, npgettext, pgettext
+from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
     from companion.games.tricky import Tricky
+
+
+#: The trump symbols and the phases, as the screens and the pages name them.
+SYMBOLS = (NP_("web", "spells"), NP_("web", "potions"), NP_("web", "torches"))
+PHASES = (NP_("web", "deal"), NP_("web", "hero"), NP_("web", "prepare"), NP_("web", "play"),
+          NP_("web", "reveal"), NP_("web", "finished"))
 
 
 def phase(game: Tricky) -> str:
@@ -138,3 +144,39 @@ def _prompt(game: Tricky, seat: int) -> str | None:
     suit = _(led) if led else ""
     return (pgettext("text", "Play {suit} face down if you can") if face_down
             else pgettext("text", "Play {suit} if you can")).format(suit=suit)
+
+
+def trump_words(trump: dict[str, Any] | None) -> str:
+    """The round's trump in the language drawn ("trump red 3", "trump spells", "no trump"):
+    the seats' screens and the pages say it alike."""
+    given = trump or {}
+    parts = [_(str(given[key])) for key in ("suit", "value") if given.get(key) is not None]
+    if given.get("symbol"):
+        parts.append(translated_in("web", given["symbol"]))
+    return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
+
+
+def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
+    """The public view as lines a person reads, in the language drawn (the web pages)."""
+    names = game.seats
+    lines = [pgettext("web", "round {n} of {total}, {phase}").format(
+        n=state["round"], total=state["rounds_total"] or "?",
+        phase=translated_in("web", state["phase"]))]
+    if state["active"] is not None:
+        hero = title(state["hero"]) if state["hero"] else pgettext("web", "no hero yet")
+        lines.append(pgettext("web", "{player} is active: {hero}").format(
+            player=names[state["active"]], hero=hero))
+    if state["trump"]:
+        lines.append(trump_words(state["trump"]))
+    if state["to_play"] is not None:
+        lines.append(pgettext("web", "{player} to play").format(player=names[state["to_play"]]))
+    for number, done in enumerate(state["heroes_played"], start=1):
+        lines.append(pgettext("web", "round {n}: {player} as the {hero}, gold {gold}").format(
+            n=number, player=names[done["active"]], hero=title(done["hero"]),
+            gold=", ".join(map(str, state["round_gold"][number - 1]))))
+    for revoke in state["revokes"]:
+        lines.append(pgettext("web", "revoke: {player} played {suit} in round {n} after "
+                              "showing out in trick {trick}").format(
+            player=names[revoke["seat"]], suit=translated(revoke["suit"]), n=revoke["round"],
+            trick=revoke["trick"]))
+    return lines

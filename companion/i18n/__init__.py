@@ -117,6 +117,12 @@ def translated(text: str) -> str:
     return _(text)
 
 
+def translated_in(context: str, text: str) -> str:
+    """``text`` (marked ``NP_(context, ...)`` where it is written) in the language drawn;
+    the same as ``pgettext``, but not a mark for the catalogue."""
+    return pgettext(context, text)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogue where it is defined; ``_`` translates it where it
     is shown (names kept in tables and data)."""

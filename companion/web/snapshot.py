@@ -21,6 +21,8 @@ from companion import bundles
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word
+from companion.web.facts import fact_words
+from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 #: How many of the latest events the public feed lists.
@@ -133,7 +135,8 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
     when a page asks for it."""
     api = channel["api"]
     with using(channel.get("lang") or current()):
-        return bundles.get(api["game"]).screen_module().seat(api["state"], api["seats"], True)
+        return bundles.get(api["game"]).screen_module().seat(
+            channel.get("shown") or api["state"], api["seats"], True)
 
 
 class Snapshot:
@@ -145,6 +148,9 @@ class Snapshot:
         self.pictures = Pictures()
         #: (session, seat) -> the language that seat's page chose (else the table's)
         self.languages = languages if languages is not None else {}
+        #: The game read again in each language a seat's page reads and the table does not.
+        self.mirrors = Mirrors()
+        self.publics: dict[str, dict[str, Any]] = {}
 
     def build(self, daemon: Any, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         channels: dict[str, Any] = {}
@@ -174,6 +180,10 @@ class Snapshot:
             "dial": daemon.dial_shown(), "screen": screen}
         owner = daemon.menu.seat if daemon.menu is not None else None
         table_language = current()
+        langs = {self.languages.get((table.id, seat), table_language)
+                 for seat in range(len(game.seats))}
+        self.mirrors.keep_only(langs - {table_language})
+        self.publics = {}  # this build's public view of the game read in each language
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             error = daemon.seat_error(seat)
@@ -183,14 +193,29 @@ class Snapshot:
             screen = images.get(f"seat:{seat}") if drawn else None
             lang = self.languages.get((table.id, seat), table_language)
             with using(lang):  # the seat's page in its own language
+                # What the page shows (not its ``api``, which is the daemon's own view) comes
+                # from the game read in the page's language, its engine's words too.
+                shown, public_shown = (mine["state"], public["state"]) \
+                    if lang == table_language else self.shown(session, lang, seat)
+                private = private_part(shown, public_shown)
                 channels[f"seat:{seat}"] = {
                     "kind": "seat", "session": table.id, "seat": seat, "name": name,
                     "lang": lang, "languages": choices(),
                     "title": bundles.get(game.name).title_line(), "api": mine,
-                    "words": game.state_in_words(mine["state"]),
-                    "private": (private := private_part(mine["state"], public["state"])),
-                    "keys": key_words(private),
+                    "words": game.state_in_words(shown),
+                    "private": private, "keys": key_words(private),
+                    "facts": fact_words(game.name, private, game.seats),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game), "actions": seat_actions(game),
                     "events": len(entries)}
+                if lang != table_language:
+                    channels[f"seat:{seat}"]["shown"] = shown
         return channels
+
+    def shown(self, session: Any, lang: str, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The seat's view and the public view of the game read in ``lang``."""
+        copy = self.mirrors.session(session, lang)
+        public = self.publics.get(lang)
+        if public is None:
+            public = self.publics[lang] = copy.result(None)["state"]
+        return copy.result(seat)["state"], public

@@ -72,3 +72,23 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
             n=view["totals"][me]), waiting.get(view["phase"], _("round {n}/{total}").format(
                 n=view["round"], total=view["rounds"])))
     return image
+
+
+def exchange_words(exchange: dict[str, Any], seats: Sequence[str]) -> str:
+    """One card exchange before the deal (a seat's own), in words."""
+    count, giver, taker = exchange["count"], seats[exchange["from"]], seats[exchange["to"]]
+    if exchange["cards"] == "highest":
+        words = npgettext("web", "{giver} gives {taker} the highest creature card",
+                          "{giver} gives {taker} the {n} highest creature cards", count)
+    else:
+        words = npgettext("web", "{giver} gives {taker} {n} card of their choice",
+                          "{giver} gives {taker} {n} cards of their choice", count)
+    return words.format(giver=giver, taker=taker, n=count)
+
+
+def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    """A seat's own facts in words (its page): the exchanges it takes part in."""
+    if "exchange" in private:
+        return {"exchange": "; ".join(exchange_words(e, seats) for e in private["exchange"])
+                or "-"}
+    return {}

@@ -7,7 +7,9 @@ from typing import Any
 
 from PIL import Image
 
-from companion.i18n import _, ngettext, npgettext
+from companion.games.rumble_options import _name
+from companion.i18n import _, ngettext, npgettext, pgettext
+from companion.i18n.names import event_word
 from companion.screens.canvas import fit_text
 from companion.screens.common import (
     body,
@@ -22,7 +24,8 @@ from companion.screens.common import (
 
 
 def character(name: str) -> str:
-    return _(name.replace("-", " ").title())
+    """A character's name in the language drawn (the engine's words: the pages say it too)."""
+    return _name(name)
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
@@ -61,3 +64,32 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     else:
         paragraph(draw, box, view.get("prompt") or "", largest=14)
     return image
+
+
+def action_words(action: dict[str, Any]) -> str:
+    """One of a seat's legal actions (an event of the game) in words."""
+    kind = action.get("type")
+    if kind == "move":
+        move = pgettext("web", "move {character} to {room} with the chest") if action.get(
+            "chest") else pgettext("web", "move {character} to {room}")
+        return move.format(character=character(action["character"]), room=action["to"])
+    if kind == "fight":
+        return pgettext("web", "fight {character}").format(character=character(action["victim"]))
+    if kind == "escape":
+        return pgettext("web", "escape with {character}").format(
+            character=character(action["character"]))
+    return event_word(str(kind))
+
+
+def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    """A seat's own facts in words (its page): its secret characters, its legal actions and
+    why the others are refused."""
+    words = {}
+    if private.get("secrets"):
+        words["secrets"] = " + ".join(character(name) for name in private["secrets"])
+    if "actions" in private:
+        words["actions"] = "; ".join(action_words(a) for a in private["actions"]) or "-"
+    if "refused" in private:
+        words["refused"] = "; ".join(f"{action_words(refusal['event'])}: {refusal['reason']}"
+                                     for refusal in private["refused"]) or "-"
+    return words

@@ -113,12 +113,31 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     elif not peeking:
         peek_hint(draw, box, _("{square} reading").format(square=reading[0]))
     else:
-        square, seen = reading
-        if seen.get("trap") is None:
-            body(draw, box, f"{square}: {seen['name']}", _("no trap"))
-        else:
-            # A variable "n+" disarm number stays "n+" until its first attempt fixes it.
-            disarm = seen["disarm"] if seen.get("disarm_now") is None else seen["disarm_now"]
-            body(draw, box, seen["name"], _("{square} disarm {disarm}, {xp} XP").format(
-                square=square, disarm=disarm, xp=seen["xp"]))
+        body(draw, box, *reading_lines(*reading))
     return image
+
+
+def reading_lines(square: str, seen: dict[str, Any]) -> tuple[str, str]:
+    """A dial reading a seat took, as its screen shows it while peeking (and its page)."""
+    if seen.get("trap") is None:
+        return f"{square}: {seen['name']}", _("no trap")
+    # A variable "n+" disarm number stays "n+" until its first attempt fixes it.
+    disarm = seen["disarm"] if seen.get("disarm_now") is None else seen["disarm_now"]
+    return seen["name"], _("{square} disarm {disarm}, {xp} XP").format(
+        square=square, disarm=disarm, xp=seen["xp"])
+
+
+def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    """A seat's own facts in words (its page): the dial readings it took, the one still on
+    the dial first, each as its screen shows it."""
+    if "squares" not in private:
+        return {}
+    readings = []
+    for square, state in private["squares"].items():
+        seen = state.get("reading_seen")
+        if seen is not None:
+            words = ": ".join(dict.fromkeys(reading_lines(square, seen)))
+            readings.append(words if seen.get("current") else
+                            pgettext("web", "{reading} (the dial has turned since)").format(
+                                reading=words))
+    return {"squares": "; ".join(readings) or "-"}

@@ -7,6 +7,8 @@ from typing import Any
 
 from PIL import Image
 
+from companion.games.tricky_heroes import title
+from companion.games.tricky_view import trump_words
 from companion.i18n import _, ngettext, pgettext
 from companion.screens.common import (
     body,
@@ -20,13 +22,11 @@ from companion.screens.common import (
 
 
 def hero(name: str | None) -> str:
-    return _((name or "-").replace("-", " ").title())
+    return title(name) if name else "-"
 
 
 def trump(view: dict[str, Any]) -> str:
-    given = view.get("trump") or {}
-    parts = [_(str(given[key])) for key in ("suit", "value") if given.get(key) is not None]
-    return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
+    return trump_words(view.get("trump"))
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
@@ -66,3 +66,10 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
         body(draw, box, ngettext("{n} trick", "{n} tricks", view["won"][me]).format(
             n=view["won"][me]), trump(view))
     return image
+
+
+def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    """A seat's own facts in words (its page): the heroes offered to it, by name."""
+    if private.get("hero_choices"):
+        return {"hero_choices": ", ".join(hero(name) for name in private["hero_choices"])}
+    return {}

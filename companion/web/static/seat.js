@@ -31,8 +31,9 @@ function show(seat) {
   replace("error", seat.error || "");
   latest = seat;
   if (!secret.hidden) drawScreen();
-  replace("private", ...Object.entries(seat.private).map(([key, value]) =>
-    el("li", {}, el("b", {}, (seat.keys[key] || key) + ": "), JSON.stringify(value))));
+  // Each of the seat's own facts in words, in the page's language (the server's ``facts``).
+  replace("private", ...Object.keys(seat.private).map((key) =>
+    el("li", {}, el("b", {}, (seat.keys[key] || key) + ": "), seat.facts[key])));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
   replace("scores", scoreTable(seat.api));
   const tapbox = document.getElementById("tapbox");

@@ -1,0 +1,57 @@
+"""The game being played, read again in a seat page's language.
+
+An engine writes some words when an event is applied (the Traps table's latest event and a
+seat's note, the set to beat in Deathtrap), in the language drawn then: the table's. A seat
+whose page is in another language gets its own copy of the session, kept in step entry by
+entry inside ``using(lang)``, so that its page says all of it in its language. The daemon's
+own session (the store, ``/api/table``, a seat link's ``/api``) is never touched.
+
+Keeping a copy in step costs one ``apply`` per new entry and language (at most one copy per
+language some seat's page reads that is not the table's); it is read again from the start
+only when the daemon's session is replaced (a new game, a rename, the table's language) or an
+entry was taken back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.i18n import using
+from companion.table.session import TableSession
+
+
+@dataclass
+class Copy:
+    """One language's copy of one session: how many entries it has taken, and the latest (the
+    daemon session's own entry object, to see one taken back and replaced)."""
+
+    source: TableSession
+    session: TableSession
+    count: int = 0
+    last: dict[str, Any] | None = None
+
+
+class Mirrors:
+    """One copy per language, of the daemon's current session (the daemon's thread only)."""
+
+    def __init__(self) -> None:
+        self.copies: dict[str, Copy] = {}
+
+    def session(self, source: TableSession, lang: str) -> TableSession:
+        """``source`` as the game would be had every entry been applied in ``lang``."""
+        kept = self.copies.get(lang)
+        entries = source.entries
+        if kept is None or kept.source is not source or kept.count > len(entries) or (
+                kept.count and entries[kept.count - 1] is not kept.last):
+            kept = self.copies[lang] = Copy(source, TableSession(source.header))
+        with using(lang):
+            for entry in entries[kept.count:]:
+                kept.session.apply(entry)
+                kept.count, kept.last = kept.count + 1, entry
+        return kept.session
+
+    def keep_only(self, langs: set[str]) -> None:
+        """Let go of the copies no seat's page reads any more."""
+        for lang in set(self.copies) - langs:
+            del self.copies[lang]
