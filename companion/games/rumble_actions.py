@@ -182,10 +182,12 @@ def _escape_refusal(game: Rumble, event: dict[str, Any]) -> RuleViolation | None
                              "the entry room {entry} can a character escape")
                              .format(character=_name(character), room=room, entry=entry))
     if game.chest != entry:
-        where = f"in {game.chest}" if game.chest else "gone"
-        return RuleViolation("escape-chest", _("the chest is {where}, not in the entry "
-                             "{entry}: a character escapes only with the chest")
-                             .format(where=where, entry=entry))
+        if game.chest:
+            return RuleViolation("escape-chest", _("the chest is in {room}, not in the entry "
+                                 "{entry}: a character escapes only with the chest")
+                                 .format(room=game.chest, entry=entry))
+        return RuleViolation("escape-chest", _("the chest is gone, not in the entry {entry}: "
+                             "a character escapes only with the chest").format(entry=entry))
     return None
 
 
