@@ -33,6 +33,8 @@ class Detection:
     corners: np.ndarray
     confidence: float
     method: str
+    #: How closely the print fits the face (its score, -1..1; 0 where not measured).
+    fit: float = 0.0
 
     @property
     def centre(self) -> np.ndarray:

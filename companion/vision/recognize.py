@@ -116,14 +116,17 @@ class Recognizer:
         hits: list[Detection] = []
         if self.use_templates:
             for quad in candidates.quads:
-                # The same card seen by another cue and read already (lined up with its
-                # print if it was a close call): once is enough.
-                if any(same_card(quad, h.corners) for h in hits):
+                # The same card seen by another cue and read already: once is enough, unless
+                # that read was a close call (a near twin): then the outline that fits the
+                # print more closely decides (an outline a few pixels off reads a 5 of
+                # spades as the 5 of clubs).
+                same = [h for h in hits if same_card(quad, h.corners)]
+                if any(h.confidence >= 1.0 for h in same):
                     continue
                 if not on_marker(quad, markers) and self.fits_a_face(quad):
                     hit = self.identify(image, quad)
-                    if hit is not None:
-                        hits.append(hit)
+                    if hit is not None and hit.fit > max((h.fit for h in same), default=-1.0):
+                        hits = [h for h in hits if not any(h is s for s in same)] + [hit]
         detections = strongest(hits)
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
@@ -338,7 +341,7 @@ class Recognizer:
             sure = clear / apart - self.limits.twin_share
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
-                         confidence, method)
+                         confidence, method, best.score)
 
     def _bar(self, entry: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike
