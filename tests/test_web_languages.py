@@ -155,8 +155,14 @@ def test_a_french_table_and_a_french_seat_say_the_game_in_french(browser, tmp_pa
             folder.mkdir()
             with LiveTable(folder, header, language=table_language) as table:
                 played(table, events[:count])
+                # The pages follow the store a moment later: /api/table as the daemon sees
+                # the game now, before it is asked whose turn it is.
+                with using(table_language):
+                    now = json.loads(json.dumps(table.daemon.table.session.result(None)))
+                wait_for(lambda now=now: get_json(table.url + "/api/table") == now,
+                         "/api/table after the events")
                 # The seat to act now (its page lists its legal actions), else the first.
-                turn = get_json(table.url + "/api/table")["state"].get("turn")
+                turn = now["state"].get("turn")
                 seat = turn if isinstance(turn, int) else 0
                 link = table.links()[seat]
                 if table_language == "en":
