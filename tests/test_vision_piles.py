@@ -108,3 +108,15 @@ def test_copies_are_looked_for_under_the_cards_of_the_games_played_in_piles(libr
     under_others = Recognizer(library, piles=frozenset({"not-this-card"})).recognize(scene.image)
     assert sum(d.item_id == item_id for d in under_these) == copies
     assert sum(d.item_id == item_id for d in under_others) == 1
+
+
+def test_a_face_enrolled_after_the_first_pile_is_compared_too(library):
+    from companion.vision.agreement import Agreement
+
+    faces = list(library.faces[:3])
+    agreement = Agreement(faces)
+    scene, _, _ = next(plays("offset", 1, seed=5))
+    place = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
+    assert len(agreement(scene.image, place, [])) == 3
+    faces.append(library.faces[3])
+    assert len(agreement(scene.image, place, [])) == 4

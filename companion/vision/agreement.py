@@ -38,7 +38,8 @@ def turned(quad: np.ndarray, degrees: float) -> np.ndarray:
 
 class Agreement:
     """How well the part in view of a place agrees with each enrolled face (the faces are
-    kept high-passed at the sizes asked for, a few sizes at a time)."""
+    kept high-passed at the sizes asked for, a few sizes at a time; a face enrolled since is
+    taken in on the next call)."""
 
     SIZES_KEPT = 4
     #: The grid the part in view is compared on: sides in steps of this many pixels, the long
@@ -51,7 +52,8 @@ class Agreement:
         self._high: dict[tuple[int, int], np.ndarray] = {}
 
     def _faces_at(self, size: tuple[int, int]) -> np.ndarray:
-        if size not in self._high:
+        if size not in self._high or len(self._high[size]) != len(self.faces):
+            self._high.pop(size, None)
             if len(self._high) >= self.SIZES_KEPT:
                 self._high.pop(next(iter(self._high)))
             self._high[size] = np.stack([

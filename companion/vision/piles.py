@@ -224,13 +224,10 @@ class PileReader:
         self.library = library
         self.limits = limits
         self._strips: Agreement | None = None
-        self._strips_count = 0
 
     def _agreement(self) -> Agreement:
-        if self._strips is None or self._strips.faces is not self.library.faces \
-                or len(self._strips.faces) != self._strips_count:
+        if self._strips is None or self._strips.faces is not self.library.faces:
             self._strips = Agreement(self.library.faces)
-            self._strips_count = len(self.library.faces)
         return self._strips
 
     def copies(self, image: np.ndarray, blob: Blob, top: Detection,
@@ -242,6 +239,7 @@ class PileReader:
         # Cards read whole lie over whatever they overlap.
         others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
         fit = Fit(image, self.library.faces[entry], blob.contour)
+        limits = self.limits
         hits: list[Detection] = []
         # Places found in one round come back in the next: each is refined once.
         refined: dict[tuple, np.ndarray] = {}
@@ -271,21 +269,20 @@ class PileReader:
                 agree = self._agreement()(image, place, on_top)
                 rest = np.delete(agree, entry)
                 clear = agree[entry] - (rest.max() if rest.size else -1.0)
-                limits = self.limits
                 value = float(agree[entry]) if (
                     (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
                     or (agree[entry] >= limits.copy_close_score
                         and clear >= limits.copy_close_margin)) else 0.0
-                scores = self.library.index.scores(image, place, on_top, self.limits.detail)
+                scores = self.library.index.scores(image, place, on_top, limits.detail)
                 if (scores and scores[0].entry == entry
-                        and scores[0].score >= self.limits.copy_index_score
-                        and gap(scores) >= self.limits.copy_margin):
+                        and scores[0].score >= limits.copy_index_score
+                        and gap(scores) >= limits.copy_margin):
                     value = max(value, scores[0].score)
                     clear = max(clear, gap(scores))
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
             if best is None:
                 return hits
-            sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
+            sure = float(np.clip(best[2] / limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
         return hits
