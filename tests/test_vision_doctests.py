@@ -7,9 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "deck", "events", "library", "markers", "optics", "photo", "piles",
+MODULES = ["art", "deck", "edges", "events", "library", "markers", "optics", "photo", "piles",
            "placing", "recognize", "settle", "sheet", "sources", "suits", "surfaces", "synthetic",
-           "table", "watch"]
+           "table", "twins", "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

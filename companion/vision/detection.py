@@ -59,10 +59,14 @@ class Thresholds:
     split_margin: float = 0.06
     #: A margin this wide or wider is full confidence, and needs no lining up.
     sure_margin: float = 0.15
-    #: Near twins: the likeliest face must fit this closely, and the gap be this share of
-    #: the twins' own difference (the quad lies this far past the midpoint, towards it).
+    #: A face's bar is at most this (near twins are told apart where they differ instead).
     twin_score: float = 0.92
-    twin_share: float = 0.5
+    #: Near twins (``twins.py``): faces at least this alike, within the margin of each
+    #: other, are compared where they differ; the print must fit the closer this well, and
+    #: lean at least this far from the midpoint between them (0.5: a face exactly).
+    twin_likeness: float = 0.8
+    twin_fit: float = 0.8
+    twin_lean: float = 0.15
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.

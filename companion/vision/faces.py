@@ -244,7 +244,7 @@ class FaceIndex:
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-3)
         seen = (None if not on_top else
-                (_in_view(corners, (w, h), on_top) > 0).astype(np.uint8) * 255)
+                (in_view(corners, (w, h), on_top) > 0).astype(np.uint8) * 255)
         try:
             _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
                                            cv2.MOTION_HOMOGRAPHY, criteria, seen, 5)
@@ -280,7 +280,7 @@ class FaceIndex:
             if detail(grids[0], planes[0]) < min_detail * shape.least_detail:
                 continue
             planes += [p[::-1, ::-1] for p in planes]
-            views = ([None] * 4 if not seen else [_in_view(r, shape.size, seen) for r in rolls])
+            views = ([None] * 4 if not seen else [in_view(r, shape.size, seen) for r in rolls])
             masks = [None if v is None else pattern_mask(v) for v in views]
             # (turns, 24) tints and which cells of each are mostly in view.
             # Half a turn of a 3 x 4 grid of cells is the cells in reverse order.
@@ -324,7 +324,7 @@ def pattern_mask(seen: np.ndarray) -> np.ndarray:
     return seen[dy:h - dy, dx:w - dx]
 
 
-def _in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
+def in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
              ) -> np.ndarray:
     """1 where the face warped from ``quad`` is not under one of the ``on_top`` outlines."""
     w, h = size

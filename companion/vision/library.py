@@ -44,6 +44,7 @@ from companion.vision.stored import (
     matcher_of,
     sift_of,
 )
+from companion.vision.twins import Twins
 
 FORMAT = "companion-card-library"
 VERSION = 1
@@ -241,6 +242,7 @@ class CardLibrary:
         self.ids: list[str] = []
         self.faces: list[np.ndarray] = []
         self._index: FaceIndex | None = None
+        self._twins: Twins | None = None
         self._features: dict | None = None
         self._sift: Sift | None = None  # the faces' keypoints, compact (read or found)
         #: Did the file read hold the faces' keypoints (False: an older file, or none)?
@@ -273,6 +275,7 @@ class CardLibrary:
 
     def _changed(self) -> None:
         self._index = None
+        self._twins = None
         self._features = None
         self._sift = None
 
@@ -294,6 +297,13 @@ class CardLibrary:
         if self._index is None:
             self._index = FaceIndex(self.faces)
         return self._index
+
+    @property
+    def twins(self) -> Twins:
+        """The faces compared where near twins differ (lined up pair by pair when asked)."""
+        if self._twins is None:
+            self._twins = Twins(self.faces)
+        return self._twins
 
     @property
     def features(self) -> dict:

@@ -230,7 +230,8 @@ def corners_of(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
     return np.float32(corners)
 
 
-def _outward_normals(quad: np.ndarray) -> np.ndarray:
+def outward_normals(quad: np.ndarray) -> np.ndarray:
+    """Unit normals of the quad's sides (side k from corner k to k + 1), pointing out."""
     centre = quad.mean(axis=0)
     normals = []
     for i in range(4):
@@ -245,7 +246,7 @@ def _rim_width(mask: np.ndarray, face: np.ndarray) -> float | None:
     """How far the light rim reaches outwards from a face's sides (median over samples)."""
     widths = []
     h, w = mask.shape
-    for i, n in enumerate(_outward_normals(face)):
+    for i, n in enumerate(outward_normals(face)):
         a, b = face[i], face[(i + 1) % 4]
         for t in (0.25, 0.4, 0.6, 0.75):
             p = a + (b - a) * t
@@ -262,7 +263,7 @@ def _rim_width(mask: np.ndarray, face: np.ndarray) -> float | None:
 
 def _offset(quad: np.ndarray, distance: float) -> np.ndarray:
     """The quad with every side moved outwards by ``distance``."""
-    normals = _outward_normals(quad)
+    normals = outward_normals(quad)
     lines = [(quad[i] + normals[i] * distance, quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     corners = []
     for i in range(4):

@@ -26,7 +26,7 @@ back in the pixels of the image given.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 import cv2
@@ -48,6 +48,7 @@ from companion.vision.detection import (
     strongest,
     touches,
 )
+from companion.vision.edges import on_edges
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import CardFinder, TableBackground, shrink
@@ -124,7 +125,7 @@ class Recognizer:
                 if any(h.confidence >= 1.0 for h in same):
                     continue
                 if not on_marker(quad, markers) and self.fits_a_face(quad):
-                    hit = self.identify(image, quad)
+                    hit = self.identify(image, quad, outline=True)
                     if hit is not None and hit.fit > max((h.fit for h in same), default=-1.0):
                         hits = [h for h in hits if not any(h is s for s in same)] + [hit]
         detections = strongest(hits)
@@ -293,9 +294,12 @@ class Recognizer:
         return seen <= self.library.index.longest_aspect * 1.45
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
-                 margin: float | None = None, on_top: Sequence[np.ndarray] = ()
-                 ) -> Detection | None:
+                 margin: float | None = None, on_top: Sequence[np.ndarray] = (),
+                 outline: bool = False) -> Detection | None:
         """The enrolled face in one quad, or None if no face stands clear of the rest.
+
+        ``outline``: the quad is a card's whole outline found on a small copy of the frame
+        (not a guess inside a blob): on a close call, it is first put on the card's edges.
 
         ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
         hide is left out of the comparison (and too little in view is no read at all).
@@ -308,6 +312,14 @@ class Recognizer:
         if not scores or scores[0].score < self.limits.align_from:
             return None
         below = scores[0].score < self._bar(scores[0].entry, 0.0)
+        if outline and not on_top and (gap(scores) < self.limits.sure_margin or below):
+            # An outline a pixel or three off (found on a small copy) costs the best face
+            # several hundredths: on the card's edges in the frame, it may stand clear.
+            again = index.scores(image, order_corners(on_edges(image, quad)), None,
+                                 self.limits.detail, only=[s.entry for s in scores])
+            if again and again[0].score > scores[0].score:
+                scores = again
+                below = scores[0].score < self._bar(scores[0].entry, 0.0)
         if not on_top and (gap(scores) < self.limits.sure_margin or below):
             # A close call: line the likeliest face up with the print and compare again. An
             # outline that reads as no face may be further off (a shadow taken in): it may
@@ -319,36 +331,63 @@ class Recognizer:
                                      only=[s.entry for s in scores])
                 if again and again[0].score > scores[0].score:
                     scores = again
-        return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            self.limits.margin if margin is None else margin, "template")
+        library = self.library
 
-    def _decide(self, scores: list[Score], min_score: float, margin: float, method: str
+        def tell(first: Score, second: Score) -> tuple[float, float]:
+            return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
+
+        return self._decide(scores, self.limits.min_score if min_score is None else min_score,
+                            self.limits.margin if margin is None else margin, "template", tell)
+
+    def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
+                tell: Callable[[Score, Score], tuple[float, float]] | None = None
                 ) -> Detection | None:
+        """The likeliest face, if it scores well enough and stands clear of the others; a
+        face within ``margin`` of it stands clear only if it is a near twin that ``tell``
+        (``Twins.tell`` on this quad) sets clearly apart."""
         if not scores:
             return None
-        best, clear = scores[0], gap(scores)
+        best, sure = scores[0], gap(scores) / self.limits.sure_margin
+        if gap(scores) < margin:
+            told = self._twins_told(scores, margin, tell)
+            if told is None:
+                return None
+            best, sure = told
         if best.score < self._bar(best.entry, min_score):
             return None
-        sure = clear / self.limits.sure_margin
-        if clear < margin:
-            # Near twins (the 3 of spades and of clubs: a pip's top apart): the gap is small
-            # because the faces are, so measure it against their own difference, and only
-            # when the likeliest face fits the print closely.
-            runner = scores[1].entry
-            apart = 1.0 - self.library.index.likeness(best.entry, runner)
-            if best.score < self.limits.twin_score or clear < self.limits.twin_share * apart:
-                return None
-            sure = clear / apart - self.limits.twin_share
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method, best.score)
+
+    def _twins_told(self, scores: list[Score], margin: float,
+                    tell: Callable[[Score, Score], tuple[float, float]] | None
+                    ) -> tuple[Score, float] | None:
+        """Faces within ``margin`` of the best are near twins of it (the 5 of spades and
+        of clubs: a pip's shape apart), and the print leans clearly to one of them: that
+        face, and how sure (the weakest lean's share of the way from the least lean to a
+        face exactly). Else None: the quad is left out."""
+        limits = self.limits
+        if tell is None:
+            return None
+        pick, leans = scores[0], []
+        for other in scores[1:]:
+            if scores[0].score - other.score >= margin:
+                break
+            if self.library.index.likeness(pick.entry, other.entry) < limits.twin_likeness:
+                return None
+            lean, fit = tell(pick, other)
+            if fit < limits.twin_fit or abs(lean) < limits.twin_lean:
+                return None
+            pick = pick if lean > 0 else other
+            leans.append(abs(lean))
+        return pick, (min(leans) - limits.twin_lean) / (0.5 - limits.twin_lean)
 
     def _bar(self, entry: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike
         the face is to its nearest enrolled neighbour (cards of one deck share a layout, so
         a card of another deck can look that much like any of them)."""
         nearest = self.library.index.nearest(entry)
-        # Near twins (likeness above twin_score) are told apart by the twin rule instead.
+        # Near twins (likeness above twin_score) are told apart where they differ instead.
         bar = min(nearest + self.limits.beyond_nearest * (1.0 - nearest), self.limits.twin_score)
         return max(min_score, bar)
 

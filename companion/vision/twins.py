@@ -1,0 +1,136 @@
+"""Telling near twins apart: two faces alike but for a detail (the 5 of spades and the 5 of
+clubs: the pips' shape; the 7 and the 8 of clubs: one pip; one creature at two values).
+
+The comparison of whole faces (``faces.py``) is coarse on purpose, so twins score within a
+few hundredths of each other there. Here the two faces are compared where they differ, in
+finer detail: the twin is first lined up with the likelier face (so that what differs is
+the print, not how each photo was cropped), and the quad's print is placed on the line
+between the two: +0.5 is the first face exactly, -0.5 the second, 0 halfway.
+
+>>> import cv2
+>>> card = np.full((140, 100, 3), 255, np.uint8)
+>>> _ = cv2.rectangle(card, (6, 6), (93, 133), (0, 0, 160), 2)
+>>> _ = cv2.putText(card, "K", (10, 30), 0, 0.8, (0, 0, 0), 2)
+>>> five, six = card.copy(), card.copy()
+>>> _ = cv2.putText(five, "5", (35, 90), 0, 1.5, (0, 0, 0), 4)
+>>> _ = cv2.putText(six, "6", (35, 90), 0, 1.5, (0, 0, 0), 4)
+>>> twins = Twins([five, six])
+>>> quad = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+>>> lean, fit = twins.tell(five, quad, 0, 1)
+>>> lean > 0.4, fit > 0.9
+(True, True)
+>>> twins.tell(six, quad, 0, 1)[0] < -0.4
+True
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision.faces import INSET, in_view, sample
+
+#: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
+DETAIL_LONG = 268
+#: Faces kept in grey at that grid (the twins a table has met lately).
+FACES_KEPT = 24
+
+
+def _high(grey: np.ndarray) -> np.ndarray:
+    """Detail of a grey grid between 1 and 6 cells, inset (rounded corners and table out)."""
+    planes = cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 6.0)
+    h, w = planes.shape
+    dy, dx = int(INSET * h), int(INSET * w)
+    return planes[dy:h - dy, dx:w - dx]
+
+
+def _unit(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    flat = values.reshape(-1)
+    if weight is not None:
+        flat = (flat - float(flat @ weight) / max(float(weight.sum()), 1.0)) * weight
+    else:
+        flat = flat - float(flat.mean())
+    return flat / (float(np.linalg.norm(flat)) + 1e-6)
+
+
+class Twins:
+    """Compares a quad with two enrolled faces where they differ."""
+
+    def __init__(self, faces: Sequence[np.ndarray]) -> None:
+        self.faces = faces
+        self._grey: OrderedDict[tuple[int, tuple[int, int]], np.ndarray] = OrderedDict()
+        self._warps: dict[tuple[int, int], np.ndarray | None] = {}
+
+    def _size(self, entry: int) -> tuple[int, int]:
+        h, w = self.faces[entry].shape[:2]
+        return max(8, int(round(DETAIL_LONG * w / h))), DETAIL_LONG
+
+    def _grey_at(self, entry: int, size: tuple[int, int]) -> np.ndarray:
+        """A face in grey at ``size`` (uint8; the last few asked for are kept)."""
+        key = (entry, size)
+        if key in self._grey:
+            self._grey.move_to_end(key)
+        else:
+            face = cv2.resize(np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA)
+            self._grey[key] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+            if len(self._grey) > FACES_KEPT:
+                self._grey.popitem(last=False)
+        return self._grey[key]
+
+    def _pair(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
+        """Both faces' grey at the detail grid (float), the second lined up with the first
+        (an affine move found once per pair and kept)."""
+        size = self._size(first)
+        one = self._grey_at(first, size).astype(np.float32)
+        other = self._grey_at(second, size).astype(np.float32)
+        if (first, second) not in self._warps:
+            # An affine move only: enough for two photos cropped a little differently, too
+            # stiff to bend one face's print into the other's.
+            warp = np.eye(2, 3, dtype=np.float32)
+            criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
+            try:
+                _, warp = cv2.findTransformECC(one, other, warp, cv2.MOTION_AFFINE, criteria,
+                                               None, 5)
+                self._warps[first, second] = warp
+            except cv2.error:
+                self._warps[first, second] = None  # compared as they are
+        warp = self._warps[first, second]
+        if warp is not None:
+            other = cv2.warpAffine(other, warp, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return one, other
+
+    def tell(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
+             on_top: Sequence[np.ndarray] = ()) -> tuple[float, float]:
+        """(lean, fit): where the quad's print lies between face ``first`` (+0.5) and face
+        ``second`` (-0.5), and how well it fits the closer of the two (a correlation).
+        ``corners``: the quad in ``first``'s order (either way up); ``on_top``: outlines
+        (image pixels) of cards lying over it: only the part in view is compared."""
+        one, other = self._pair(first, second)
+        h, w = one.shape
+        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        weight = None
+        if on_top:
+            mask = in_view(corners, (w, h), on_top)
+            dy, dx = int(INSET * h), int(INSET * w)
+            weight = mask[dy:h - dy, dx:w - dx].reshape(-1)
+        faces = _high(one).reshape(-1), _high(other).reshape(-1)
+        best = (0.0, -1.0)
+        # Either way up: a card looks alike turned round, and the turn is not known here.
+        for turned in (False, True):
+            view = patch[::-1, ::-1] if turned else patch
+            # The mask turns with the print: it was drawn on the quad as given.
+            kept = weight if weight is None or not turned else weight[::-1]
+            a, b = (_unit(f, kept) for f in faces)
+            q = _unit(_high(np.ascontiguousarray(view)).reshape(-1), kept)
+            fit = float(max(q @ a, q @ b))
+            if fit > best[1]:
+                apart = a - b
+                lean = float((q - (a + b) / 2) @ apart / max(float(apart @ apart), 1e-6))
+                best = (lean, fit)
+        return best
