@@ -6,6 +6,11 @@ and what it decides, the camera's sightings waiting, the table screen's notice, 
 flow, a seat's refusal, the seats' join links. ``refresh`` shows the images that changed on the
 screens and hands every image to the ``watchers`` (the web pages).
 
+Words come in the language current in the reading thread: the table's, or inside
+``using(lang)`` a seat page's (``menu``, ``seat_error`` and ``seat_image`` then say in ``lang``
+what the daemon draws for that seat alone: a refusal, a secret being entered). The screens at
+the table stay in the table's language.
+
 Reading changes nothing; what acts on the table goes on the daemon's queue (``Daemon.submit``).
 """
 
@@ -64,6 +69,15 @@ class Shown:
 
     def seat_error(self, seat: int) -> str | None:  # a refusal, while the seat's screen says it
         return self._playing.ui.error(seat)
+
+    def seat_image(self, seat: int) -> Image.Image | None:
+        """Seat ``seat``'s own screen as the daemon draws it (a menu holding its secret, its
+        refusal, its join code, its game screen), in the language current in this thread:
+        inside ``using(lang)``, what a seat's page in ``lang`` shows. None without a game."""
+        table = self.table
+        if table is None:
+            return None
+        return self._presenter.seat_screen(table, self._playing.ui, self.menu, seat)
 
     def images(self) -> dict[str, Image.Image]:
         """What every screen should show now: game screens from views only, menus, notices."""

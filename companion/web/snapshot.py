@@ -190,13 +190,15 @@ class Snapshot:
         self.publics = {}  # this build's public view of the game read in each language
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
-            error = showing.seat_error(seat)
-            # A refusal or a secret being entered shows as the daemon drew it; else the page
-            # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
-            drawn = error is not None or owner == seat
-            screen = images.get(f"seat:{seat}") if drawn else None
             lang = self.languages.get((table.id, seat), table_language)
             with using(lang):  # the seat's page in its own language
+                # A refusal or a secret being entered shows as the daemon draws it, in the
+                # page's language; else the page asks for the seat's screen when its player
+                # peeks (drawn then: ``seat_screen``).
+                error = showing.seat_error(seat)
+                drawn = error is not None or owner == seat
+                screen = None if not drawn else images.get(f"seat:{seat}") \
+                    if lang == table_language else showing.seat_image(seat)
                 # What the page shows (not its ``api``, which is the daemon's own view) comes
                 # from the game read in the page's language, its engine's words too.
                 shown, public_shown = (mine["state"], public["state"]) \
