@@ -64,7 +64,7 @@ def serve(mode: str, db: str, events: int) -> None:
             parts.append(web)
         daemon = Daemon(store, parts=parts)
         if web is not None:
-            daemon.watchers.append(web.watch)
+            daemon.shown.watchers.append(web.watch)
 
         def until_stdin_closes() -> None:
             sys.stdin.read()

@@ -8,7 +8,7 @@ import typing
 
 import pytest
 
-from companion.daemon.config import _SECTIONS, parse_config
+from companion.daemon.config import SECTIONS, parse_config
 from companion.errors import ConfigError
 
 
@@ -43,7 +43,7 @@ def test_an_out_of_range_number_names_its_section_and_key(text, named):
 
 
 def test_every_number_in_a_config_section_has_bounds():
-    for name, section in _SECTIONS.items():
+    for name, section in SECTIONS.items():
         hints = typing.get_type_hints(section)
         for field in dataclasses.fields(section):
             kind = hints[field.name]

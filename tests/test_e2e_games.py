@@ -96,7 +96,7 @@ class HardwareHands:
 
     def state(self):
         daemon = self.daemon
-        return (f"menu {daemon.asks!r}, dial {daemon.dial_shown()}, "
+        return (f"menu {daemon.shown.asks!r}, dial {daemon.shown.dial_shown()}, "
                 f"failures {daemon.supervisor.failures()}, queued {daemon.queue.qsize()}, "
                 f"stored {daemon.stored}, in force {len(daemon.table.session.in_force)}")
 

@@ -22,7 +22,7 @@ def dealt(store):
     daemon.use_table(store.new_session(DEATHTRAP))
     daemon.table.append({"type": "deal"})
     daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
-    daemon.refresh()
+    daemon.shown.refresh()
     return daemon, {screen.name: screen for screen in screens}
 
 
@@ -32,8 +32,8 @@ def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     daemon, _ = dealt(store)
     turn = daemon.table.game.view(None)["turn"]
     daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5))
-    daemon.refresh()
-    title = daemon.menu.title_and_lines()[0]
+    daemon.shown.refresh()
+    title = daemon.shown.menu.title_and_lines()[0]
     assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"
 
 

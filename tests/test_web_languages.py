@@ -7,17 +7,19 @@ import os
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, get_json, random_game, request, wait_for
+from web_table import LiveTable, act, get_json, random_game, request, wait_for
 
 from companion.bundles.bundle import component_data
 from companion.daemon.items import Seen, Stop
+from companion.errors import RuleViolation
 from companion.games import rumble_data
 from companion.games.deathtrap_deck import WILDS, Pack, default_deck
 from companion.i18n import LANGUAGES, translator, use, using
 from companion.i18n.extract import WEB
+from companion.screens.common import error_screen
 from companion.table import Header
 from companion.table.session import TableSession
-from companion.web.snapshot import PRIVATE_KEYS, key_words, private_part
+from companion.web.snapshot import PRIVATE_KEYS, Pictures, key_words, private_part
 from companion.web.words import marked, page_words
 
 WAIT_MS = 60_000
@@ -112,6 +114,49 @@ def test_a_seat_reads_its_page_in_french_while_another_stays_english(browser, tm
         page.goto(link)
         page.wait_for_selector("#peek:has-text('Maintenir')", timeout=WAIT_MS)
         again.daemon.submit(Stop("test over"))
+
+
+def test_a_refusal_of_a_french_seat_shows_on_its_page_in_french(browser, tmp_path):
+    """The daemon draws a refusal on the refused seat's own screen, in the table's language
+    (English here); the seat's page, read in French, shows it in French: its words and the
+    picture of its screen."""
+    header = Header("rumble", ("Ann", "Bob", "Cy"), 6)
+    move = {"type": "move", "seat": 1, "character": "knight", "to": "A1"}  # Cy's turn
+    said = {}
+    for lang in ("en", "fr"):
+        with using(lang), pytest.raises(RuleViolation) as refused:
+            TableSession(header).check(move)
+        said[lang] = str(refused.value)
+    with using("fr"):
+        french_screen = Pictures().url(error_screen(said["fr"]))
+    with LiveTable(tmp_path, header) as table:
+        link = table.links()[1]
+        assert request(link + "/language", {"lang": "fr"})[0] == 200
+        page = browser.new_page()
+        frames = []  # every channel the page is sent
+        page.on("websocket", lambda socket: socket.on(
+            "framereceived", lambda frame: frames.append(json.loads(frame))))
+        page.goto(link)
+        page.wait_for_selector("#connection:has-text('en direct')", timeout=WAIT_MS)
+        # Every text the page's refusal line shows, however briefly (a refusal goes after
+        # a few seconds).
+        page.evaluate("""() => {
+            const line = document.getElementById("error");
+            window.said = [];
+            new MutationObserver(() => window.said.push(line.textContent)).observe(
+                line, {childList: true, subtree: true, characterData: true});
+        }""")
+        assert act(link, move)[0] == 200
+        page.wait_for_function("(text) => window.said.includes(text)", arg=said["fr"],
+                               timeout=WAIT_MS)
+        sent = wait_for(lambda: next((f for f in frames if f.get("error")), None),
+                        "the refusal sent to the page")
+        assert sent["error"] == said["fr"] and sent["screen"] == french_screen
+        # The table's own screen for Bob said it in English.
+        bob = next(s for s in table.daemon.screens.values() if s.name == "seat:1")
+        assert any(image.tobytes() == error_screen(said["en"]).tobytes()
+                   for image in bob.images)
+        assert said["en"] not in json.dumps(frames)
 
 
 def test_a_language_the_pages_do_not_have_is_refused(tmp_path):

@@ -96,7 +96,8 @@ def check(texts, reader, history, tokens, game):
 
 async def play(table, header, events):
     links = table.links()
-    joins = wait_for(lambda: table.daemon.join_links.urls if table.daemon.join_links.session
+    shown = table.daemon.shown
+    joins = wait_for(lambda: shown.join_links.urls if shown.join_links.session
                      == table.daemon.table.id else None, "the join codes")
     tokens = [(link.rsplit("/", 1)[1], joins[seat].rsplit("/", 1)[1])
               for seat, link in enumerate(links)]

@@ -69,7 +69,7 @@ class LiveTable:
                                                      for n in range(seats)]
                 daemon = Daemon(store, screens=screens, parts=[self.web],
                                 language=LanguageChoice(None, self.language))
-                daemon.watchers.append(self.web.watch)
+                daemon.shown.watchers.append(self.web.watch)
                 if self.header is not None:
                     daemon.use_table(store.new_session(self.header))
                 self.daemon = daemon

@@ -92,7 +92,7 @@ def run_players(args: argparse.Namespace) -> int:
         if not store.keeps_players:
             raise CompanionError(f"the table store {path} cannot take players now (is the "
                                  "disk full?)")
-        with guard(store.path), store._transaction():
+        with guard(store.path), store.transaction():
             if args.action == "rename":
                 new = player_table.rename(store.db, args.old, args.new)
                 message = f"renamed {shown(args.old)} to {shown(new)}"

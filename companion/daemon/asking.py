@@ -2,7 +2,8 @@
 confirm), what it decides, and the camera's unsure sightings waiting their turn.
 
 ``shown`` is the public face of the open menu (``MenuShown``): what the screens draw and
-what a player, a test or the demo reads to know where the dial is.
+what a player, a test or the demo reads to know where the dial is; in the language current
+in the reading thread (a seat's page reads a menu on its seat's screen in its own).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from companion.daemon.items import Seen
 from companion.daemon.menus import Dialogue, Steps
+from companion.i18n import current
 
 #: What an open dialogue decides.
 NEW_GAME_MENU, ENTRY, CONFIRM, LANGUAGE_MENU = "new game", "entry", "confirm", "language"
@@ -72,14 +74,16 @@ class Asking:
         (an entry stored), so whoever sees it go sees the decision taken."""
         if self._dialogue is None:
             return self._closing
-        menu = self._dialogue.menu
-        title, lines = self._dialogue.title_and_lines()
+        menu = self._dialogue.menu_in(current())  # in the language drawn (a seat's page)
+        title, *lines = menu.lines()
         return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
-                         self._step, lines)
+                         self._step, tuple(lines))
 
-    def ask(self, purpose: str, steps: Steps, done: Done) -> None:
-        """Open a dialogue deciding ``purpose``; ``done`` acts on what it decides."""
-        self._dialogue, self._purpose, self._step = Dialogue(steps), purpose, 0
+    def ask(self, purpose: str, steps: Callable[[], Steps], done: Done) -> None:
+        """Open a dialogue deciding ``purpose``, its menus made by ``steps()`` (called again
+        to show it in another language); ``done`` acts on what it decides."""
+        self._dialogue = Dialogue(steps(), steps)
+        self._purpose, self._step = purpose, 0
         self._done, self._chosen = done, None
 
     def close(self, decided: Any, completed: bool) -> None:

@@ -185,7 +185,7 @@ def run_daemon(args: argparse.Namespace) -> int:
                         watching=config.camera.enabled and not args.feed,
                         geometry=config.vision.geometry())
         if web is not None:
-            daemon.watchers.append(web.watch)
+            daemon.shown.watchers.append(web.watch)
         for part in daemon_parts:
             if isinstance(part, Camera):
                 part.after = daemon.ready  # its card library is loaded once READY is sent

@@ -156,8 +156,9 @@ class Config:
         return load_pinmap(self.inputs.pinmap or None, self.hardware)
 
 
-_SECTIONS: dict[str, type] = {f.name: typing.get_type_hints(Config)[f.name]
-                              for f in fields(Config) if f.name not in ("options", "hardware")}
+#: The config's sections by name (``[table]``, ``[web]`` ...), each the dataclass it is read into.
+SECTIONS: dict[str, type] = {f.name: typing.get_type_hints(Config)[f.name]
+                             for f in fields(Config) if f.name not in ("options", "hardware")}
 _TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
 
 
@@ -184,7 +185,7 @@ def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
 
 
 def _section(name: str, given: Any) -> Any:
-    cls = _SECTIONS[name]
+    cls = SECTIONS[name]
     if not isinstance(given, dict):
         raise ConfigError(f"[{name}]: must be a section (a table), got {given!r}")
     hints = typing.get_type_hints(cls)
@@ -273,10 +274,10 @@ def parse_config(text: str, origin: str = "config") -> Config:
                 raise ConfigError(f"[hardware]: must be a section (a table), got {given!r}")
             _check_hardware_keys(given, config_pinmap_keys(), "hardware")
             sections[name] = given
-        elif name in _SECTIONS:
+        elif name in SECTIONS:
             sections[name] = _section(name, given)
         else:
-            known = ", ".join([*_SECTIONS, "options", "hardware"])
+            known = ", ".join([*SECTIONS, "options", "hardware"])
             raise ConfigError(f"[{name}]: unknown section (known: {known})")
     config = Config(**sections)
     if not config.table.seats or len(set(config.table.seats)) != len(config.table.seats):

@@ -51,7 +51,7 @@ class DirectHands(Hands):
     def _give(self, *items: Any) -> None:
         for item in items:
             self.daemon.handle(item)
-            self.daemon.refresh()
+            self.daemon.shown.refresh()
 
     def tap(self, control: str, until: Any) -> None:
         self._give(InputEvent("press", control, 0, "demo"), InputEvent("release", control, 0,
@@ -133,7 +133,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         daemon.supervisor.start_all(time.monotonic())
         # The demo's game is dealt from the simulator's seed, so it starts from its header.
         daemon.use_table(store.new_session(header))
-        daemon.refresh()
+        daemon.shown.refresh()
         stage = Stage(game, seats, seed)
         hands = DirectHands(daemon, Eyes(game, stage.layout))
         player = TablePlayer(daemon, hands, stage)

@@ -162,10 +162,9 @@ def field_entries(words: Words, key: str, spec: Field, item: bool = False
 
 def at(menu: Menu, value: Any) -> Menu:
     """``menu`` with its cursor on the entry of ``value`` (where it was if none has it)."""
-    for index, (_label, entry) in enumerate(menu.entries):
-        if entry is value or (type(entry) is type(value) and entry == value):
-            menu.cursor = index
-            break
+    index = menu.index_of(value)
+    if index is not None:
+        menu.cursor = index
     return menu
 
 

@@ -11,13 +11,19 @@ the encoder: a detent moves the cursor, a press chooses, a long press leaves.
 >>> dialogue.turn(+1)
 >>> dialogue.choose()
 (True, 'blue')
+
+Given ``again`` (the same steps made afresh), a dialogue can show its menu in another
+language than the one it was asked in (a seat's web page in its own): ``menu_in`` asks the
+steps again inside ``using(lang)`` and chooses the same values again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from companion.i18n import current, using
 
 #: Lines of menu entries that fit under the title on a 128x64 screen.
 VISIBLE = 4
@@ -40,16 +46,28 @@ class Menu:
         return [self.title] + [("> " if first + i == self.cursor else "  ") + label
                                for i, (label, _) in enumerate(shown)]
 
+    def index_of(self, value: Any) -> int | None:
+        """The entry whose value is ``value`` (the same object, or an equal one of its type)."""
+        for index, (_label, entry) in enumerate(self.entries):
+            if entry is value or (type(entry) is type(value) and entry == value):
+                return index
+        return None
+
 
 Steps = Generator[Menu, Any, Any]
 
 
 class Dialogue:
-    """Drives a generator of menus; ``choose`` returns (finished, result)."""
+    """Drives a generator of menus; ``choose`` returns (finished, result). ``again`` makes
+    the same steps afresh (``menu_in``)."""
 
-    def __init__(self, steps: Steps) -> None:
+    def __init__(self, steps: Steps, again: Callable[[], Steps] | None = None) -> None:
         self.steps = steps
+        self.again = again
+        self.chosen: list[Any] = []  # the values chosen so far, in order
+        self.lang = current()  # the language of the menu shown
         self.menu: Menu = next(steps)
+        self._copies: dict[str, tuple[int, Menu]] = {}  # lang -> (chosen so far, its menu)
 
     def turn(self, detents: int) -> None:
         """Move the cursor, wrapping round (an encoder has no end stop)."""
@@ -57,12 +75,31 @@ class Dialogue:
 
     def choose(self) -> tuple[bool, Any]:
         value = self.menu.entries[self.menu.cursor][1]
+        self.chosen.append(value)
+        self.lang = current()
         try:
             self.menu = self.steps.send(value)
         except StopIteration as stop:
             return True, stop.value
         return False, None
 
-    def title_and_lines(self) -> tuple[str, tuple[str, ...]]:
-        lines = self.menu.lines()
-        return lines[0], tuple(lines[1:])
+    def menu_in(self, lang: str) -> Menu:
+        """The menu shown, in ``lang``: the steps asked again in it with the same values
+        chosen, the cursor on the same entry. Without ``again``, the menu as it is."""
+        if self.again is None or lang == self.lang:
+            return self.menu
+        kept = self._copies.get(lang)
+        if kept is None or kept[0] != len(self.chosen):
+            try:
+                with using(lang):
+                    steps = self.again()
+                    menu = next(steps)
+                    for value in self.chosen:
+                        menu = steps.send(value)
+            except StopIteration:  # steps that do not ask the same again: as they are
+                return self.menu
+            kept = self._copies[lang] = (len(self.chosen), menu)
+        menu = kept[1]
+        index = menu.index_of(self.menu.entries[self.menu.cursor][1])
+        menu.cursor = self.menu.cursor if index is None else index
+        return menu

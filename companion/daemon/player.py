@@ -138,10 +138,10 @@ class TablePlayer:
 
     def confirm(self, event: dict[str, Any]) -> None:
         """Answer the confirm step: yes if the camera saw what was played, else no."""
-        while self.daemon.asks == "confirm" and self.daemon.sightings:
-            answer = same(self.daemon.sightings[0], event)
-            pending = len(self.daemon.sightings)
-            self.choose(answer, lambda pending=pending: len(self.daemon.sightings) < pending)
+        while self.daemon.shown.asks == "confirm" and self.daemon.shown.sightings:
+            answer = same(self.daemon.shown.sightings[0], event)
+            pending = len(self.daemon.shown.sightings)
+            self.choose(answer, lambda pending=pending: len(self.daemon.shown.sightings) < pending)
 
     def turn_dial(self, detents: int, until: Check) -> None:
         if detents:
@@ -151,7 +151,7 @@ class TablePlayer:
 
     def by_hand(self, event: dict[str, Any]) -> None:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
-        self.hands.hold(SWITCH, lambda: self.daemon.asks == "entry")
+        self.hands.hold(SWITCH, lambda: self.daemon.shown.asks == "entry")
         game = self.table.game
         words = Words(game)
         kind = event["type"]
@@ -166,20 +166,20 @@ class TablePlayer:
             elif field_entries(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
-            if self.daemon.asks != "entry":
+            if self.daemon.shown.asks != "entry":
                 break
-            menu = self.daemon.menu
-            self.choose(wanted, lambda menu=menu: self.daemon.menu is None
-                        or self.daemon.menu.step != menu.step)
+            menu = self.daemon.shown.menu
+            self.choose(wanted, lambda menu=menu: self.daemon.shown.menu is None
+                        or self.daemon.shown.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
         """Turn the dial to the entry whose value is ``wanted`` and press."""
-        menu = self.daemon.menu
+        menu = self.daemon.shown.menu
         if menu is None:
             raise PlayError("no menu is open")
         matches = [i for i, value in enumerate(menu.values()) if _matches(value, wanted)]
         if not matches:
-            self.hands.hold(MENU, lambda: self.daemon.menu is None)
+            self.hands.hold(MENU, lambda: self.daemon.shown.menu is None)
             raise PlayError(f"{wanted!r} is not offered in the menu '{menu.title}'")
         target = matches[0]
         if target != menu.cursor:
@@ -187,7 +187,7 @@ class TablePlayer:
         self.hands.tap(SWITCH, until)
 
     def _cursor(self) -> int | None:
-        menu = self.daemon.menu
+        menu = self.daemon.shown.menu
         return menu.cursor if menu is not None else None
 
 

@@ -1,7 +1,7 @@
 """The presenter: the game's views, the open menu and the notices -> one image per screen,
 shown on the screens that changed.
 
-Game screens come from the views only (``screens.screen_set.compose``); a menu holding a
+Game screens come from the views only (``screens.screen_set``); a menu holding a
 seat's secret goes to that seat's own screen; the table screen carries the notice (a part
 that failed, a refusal, what an undo took back), and when the table screen itself is out
 the seats' screens carry the news instead.
@@ -22,7 +22,7 @@ from companion.daemon.ui import TableUI
 from companion.i18n import _
 from companion.screens.canvas import blank
 from companion.screens.join import join_screen
-from companion.screens.screen_set import compose
+from companion.screens.screen_set import seat_image, table_image
 from companion.table import StoredSession
 
 
@@ -71,14 +71,13 @@ class Presenter:
         """What every screen should show now: game screens from views only, menus, notices."""
         failures = self.supervisor.failures()
         failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
-        images: dict[str, Image.Image] = compose(table.game, ui) if table is not None else {}
-        if self.joining and table is not None and self.has_joins(table.id):
-            for seat, url in self.joins.urls.items():
-                if 0 <= seat < len(table.header.seats):
-                    images[f"seat:{seat}"] = join_screen(url, table.header.seats[seat])
+        images: dict[str, Image.Image] = {}
+        if table is not None:
+            images["table"] = table_image(table.game, ui)
+            for seat in range(len(table.header.seats)):
+                images[f"seat:{seat}"] = self.seat_screen(table, ui, menu, seat)
         if menu is not None and menu.seat is not None and table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
-            images[f"seat:{menu.seat}"] = draw(Page(menu.title, menu.lines))
             images["table"] = draw(Page(_("Enter by hand"), (
                 _("{player}: on your").format(player=table.header.seats[menu.seat]),
                 _("own screen, with the dial"))))
@@ -92,6 +91,18 @@ class Presenter:
             for name in images:
                 images[name] = with_notice(images[name], failure)
         return images
+
+    def seat_screen(self, table: StoredSession, ui: TableUI, menu: MenuShown | None,
+                    seat: int) -> Image.Image:
+        """Seat ``seat``'s own screen, bar the notices: a menu holding its secret, its join
+        code, else its game screen (its refusal while it shows). In the language current: a
+        seat's page draws it in its own."""
+        if menu is not None and menu.seat == seat:
+            return draw(Page(menu.title, menu.lines))
+        url = self.joins.urls.get(seat) if self.joining and self.has_joins(table.id) else None
+        if url is not None:
+            return join_screen(url, table.header.seats[seat])
+        return seat_image(table.game, ui, seat)
 
     def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
                 ) -> dict[str, Image.Image]:

@@ -10,7 +10,7 @@ journal.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +22,7 @@ from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games.base import Game
-from companion.i18n import _, current
+from companion.i18n import LANGUAGES, _, current, using
 from companion.i18n.names import event_word, field_word
 from companion.table import StoredSession
 from companion.table.faults import StorageFull, StoreError
@@ -63,6 +63,18 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return _("{event} by {player}").format(event=kind, player=seats[seat])
     return kind
+
+
+def in_each_language(refusal: Callable[[], CompanionError | None]) -> dict[str, str]:
+    """What ``refusal`` (an event checked again against the state that refused it) says in
+    each language the companion speaks: a seat's page shows its refusal in its own."""
+    said = {}
+    for lang in LANGUAGES:
+        with using(lang):
+            error = refusal()
+        if error is not None:
+            said[lang] = str(error)
+    return said
 
 
 def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
@@ -148,7 +160,21 @@ class Recorder:
         if words:
             self.voice.say(". ".join(words), current())
 
-    def refused(self, event: Mapping[str, Any], error: CompanionError) -> None:
+    def refusal_of(self, event: Mapping[str, Any]) -> CompanionError | None:
+        """The error the session gives ``event`` now, in the language current; nothing is
+        stored."""
+        table = self.playing.table
+        try:
+            if table is not None:
+                table.session.check(dict(event))
+        except CompanionError as error:
+            return error
+        return None
+
+    def refused(self, event: Mapping[str, Any], error: CompanionError,
+                again: Callable[[], CompanionError | None] | None = None) -> None:
+        """Tell why ``event`` was refused; ``again`` gives the same refusal in the language
+        current (by default: the event checked again by the session, unchanged since)."""
         # Even the rule that refused a seat's action can tell that seat's secret (no trap under
         # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
@@ -162,7 +188,8 @@ class Recorder:
             log.info("refused %s", event_in_words(event))
             self.presenter.tell(_("refused: see {player}").format(  # its own screen
                 player=table.header.seats[seat]))
-            self.playing.ui.refused(seat, str(error), self.clock())
+            said = in_each_language(again or (lambda: self.refusal_of(event)))
+            self.playing.ui.refused(seat, str(error), self.clock(), said)
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
             # No seat's secret in it: the whole table reads why, on the table screen.

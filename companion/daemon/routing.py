@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from companion.daemon.asking import CONFIRM, ENTRY, Asking
@@ -82,7 +83,7 @@ class Router:
             ui.dial = None
             assert self.playing.table is not None
             joins = self.presenter.has_joins(self.playing.table.id)
-            self.asking.ask(ENTRY, manual_entry(self.playing.table.game, joins=joins),
+            self.asking.ask(ENTRY, partial(manual_entry, self.playing.table.game, joins=joins),
                             self.entered)
         else:
             flow = ui.dial
@@ -149,7 +150,9 @@ class Router:
         elif decided is JOIN:
             self.presenter.show_joins()
         elif isinstance(decided, Refused):
-            self.recorder.refused(decided.event, decided.error)
+            # Said again in each language by the rule that stopped the entry early.
+            again = partial(table.game.refuse_early, decided.event) if table else None
+            self.recorder.refused(decided.event, decided.error, again)
         else:
             self.recorder.append({**decided, "t": now_iso()})
 
@@ -191,5 +194,8 @@ class Router:
     def next_confirmation(self) -> None:
         seen = self.asking.next_sighting()
         if seen is not None and self.playing.table is not None:
-            words = sighting_in_words(seen.event, self.playing.table.game)
-            self.asking.ask(CONFIRM, confirm(words), self.confirmed)
+            game = self.playing.table.game
+            # The words made with the steps, so that a menu shown in another language says
+            # them in it too.
+            self.asking.ask(CONFIRM, lambda: confirm(sighting_in_words(seen.event, game)),
+                            self.confirmed)

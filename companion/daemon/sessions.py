@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, Asking
@@ -76,8 +77,8 @@ class Sessions:
             log.warning("players not read: %s", error)
             known = []
         settings = self.settings
-        self.asking.ask(NEW_GAME_MENU, new_game(settings.game, settings.seats,
-                                                settings.options, known), self.chosen)
+        self.asking.ask(NEW_GAME_MENU, partial(new_game, settings.game, settings.seats,
+                                               settings.options, known), self.chosen)
 
     def chosen(self, header: Header | None, completed: bool) -> None:
         """The new-game menu closed: start the game, or offer the menu again if there is
@@ -91,7 +92,7 @@ class Sessions:
 
     def ask_language(self) -> None:
         """The language menu (from the new-game menu or a manual entry's)."""
-        self.asking.ask(LANGUAGE_MENU, choose_language(), self.language_chosen)
+        self.asking.ask(LANGUAGE_MENU, choose_language, self.language_chosen)
 
     def language_chosen(self, lang: str | None, completed: bool) -> None:
         if completed and lang is not None:

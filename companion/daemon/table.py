@@ -7,9 +7,9 @@ input -> session -> engine -> views -> screens. Its parts: ``routing`` (the cont
 camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse),
 ``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
 
-What it shows is its public surface: ``images`` (every screen), ``menu`` (the open menu),
-``sightings`` (waiting to be confirmed), ``table_notice``, ``dial_shown``, ``seat_error``,
-``join_links``.
+What it shows is its public face, ``Daemon.shown`` (``shown.py``: every screen's image, the
+open menu, the sightings waiting, the notice, the dial, a seat's refusal, the join links),
+read by the web pages, the demo and the tests; what acts on the table goes on the queue.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from PIL import Image
-
 from companion import bundles
-from companion.daemon.asking import Asking, MenuShown
+from companion.daemon.asking import Asking
 from companion.daemon.camera import SceneSeen, TableGeometry
 from companion.daemon.items import (
     Fed,
@@ -41,6 +39,7 @@ from companion.daemon.presenter import Presenter
 from companion.daemon.record import Playing, Recorder
 from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
+from companion.daemon.shown import Shown
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, use
@@ -93,73 +92,24 @@ class Daemon:
                                   self.language)
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below)
+        self.shown = Shown(self._playing, self._asking, self._presenter)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
-        #: Called after each redraw with the daemon and every screen's image (the web pages).
-        self.watchers: list[Callable[[Daemon, dict[str, Image.Image]], None]] = []
 
     def submit(self, item: Any) -> None:
         """Thread-safe, and safe in a signal handler: any source may call it at any time."""
         self.queue.put(item)
-
-    # --- what the table shows ----------------------------------------------------------
 
     @property
     def table(self) -> StoredSession | None:  # None while a new game is being chosen
         return self._playing.table
 
     @property
-    def menu(self) -> MenuShown | None:  # the open menu as shown
-        return self._asking.shown()
-
-    @property
-    def asks(self) -> str:
-        """What the open menu decides: "new game", "entry", "confirm", "language" ("" when
-        none)."""
-        return self._asking.purpose
-
-    @property
-    def sightings(self) -> list[dict[str, Any]]:
-        """The camera's unsure sightings waiting to be confirmed, the one asked about first."""
-        return [seen.event for seen in self._asking.sightings]
-
-    @property
-    def table_notice(self) -> str:
-        return self._presenter.notice
-
-    @property
     def stored(self) -> int:  # events stored by this run
         return self._recorder.stored
-
-    @property
-    def join_links(self) -> JoinLinks:  # the seats' join links, for their QR codes
-        return self._presenter.joins
-
-    def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
-        return self._playing.ui.dial_shown()
-
-    def seat_error(self, seat: int) -> str | None:  # a refusal, while the seat's screen says it
-        return self._playing.ui.error(seat)
-
-    def images(self) -> dict[str, Image.Image]:
-        """What every screen should show now: game screens from views only, menus, notices."""
-        return self._presenter.images(self.table, self._playing.ui, self.menu)
-
-    def game_images(self) -> dict[str, Image.Image]:
-        """The game's own screens from its views, without menus or notices."""
-        from companion.screens.screen_set import compose
-
-        assert self.table is not None
-        return compose(self.table.game, self._playing.ui)
-
-    def refresh(self) -> None:
-        """Show every changed image; a screen that does not answer is reported and retried."""
-        images = self._presenter.refresh(self.table, self._playing.ui, self.menu)
-        for watch in self.watchers:
-            watch(self, images)
 
     # --- sessions and the loop -----------------------------------------------------------
 
@@ -179,7 +129,7 @@ class Daemon:
         self.supervisor.start_all(self.clock())
         if self.table is None and not self._asking.open:
             self.resume_or_offer()
-        self.refresh()
+        self.shown.refresh()
         self.notifier.ready(self._sessions.status())
         self.ready.set()
         log.info("ready: %s", self._sessions.status())
@@ -195,7 +145,7 @@ class Daemon:
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
                     ui.tick(self.clock())  # peeks and refusals shown for a while only
-                    self.refresh()
+                    self.shown.refresh()
                 self.notifier.watchdog()
         finally:
             self.notifier.stopping()

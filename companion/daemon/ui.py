@@ -22,11 +22,13 @@ calls ``refused`` so the error shows on that seat's screen).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion import bundles
 from companion.errors import OptionError
 from companion.hardware.events import InputEvent
+from companion.i18n import current
 from companion.screens.common import PAGE_SECONDS, error_pages
 from companion.screens.common import TABLE as TABLE  # the table screen's key in errors
 
@@ -52,6 +54,7 @@ class TableUI:
         self.error_s = error_s
         self.peeks: dict[int, float] = {}  # seat -> when the peek began
         self.errors: dict[int, tuple[str, float]] = {}  # seat -> (message, shown until)
+        self.said: dict[int, Mapping[str, str]] = {}  # seat -> its error in each language
         self.since: dict[int, float] = {}  # seat -> when its error came
         self.now = 0.0  # the time of the latest tick
         self.page = "play"
@@ -64,8 +67,10 @@ class TableUI:
         return seat in self.peeks
 
     def error(self, seat: int) -> str | None:
+        """The seat's refusal while its screen shows it, in the language drawn (a seat's page
+        may read another than the table's) when the refusal was said in it."""
         shown = self.errors.get(seat)
-        return shown[0] if shown else None
+        return self.said.get(seat, {}).get(current(), shown[0]) if shown else None
 
     def error_age(self, seat: int) -> float:
         """Seconds the seat's error has been shown (its long message turns pages)."""
@@ -79,10 +84,15 @@ class TableUI:
 
     # --- what happens at the table -------------------------------------------------
 
-    def refused(self, seat: int, message: str, now: float) -> None:
-        """Show why an action was refused, on the screen of the seat that made it."""
-        pages = error_pages(message)  # each page of a long one is shown for a while
+    def refused(self, seat: int, message: str, now: float,
+                said: Mapping[str, str] | None = None) -> None:
+        """Show why an action was refused, on the screen of the seat that made it; ``said``:
+        the same refusal in other languages (lang -> message)."""
+        said = dict(said or {})
+        # Each page of a long one is shown for a while, in the longest of its languages.
+        pages = max(error_pages(text) for text in [message, *said.values()])
         self.errors[seat] = (message, now + max(self.error_s, pages * PAGE_SECONDS))
+        self.said[seat] = said
         self.since[seat] = now
 
     def tick(self, now: float) -> None:

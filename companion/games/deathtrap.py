@@ -30,7 +30,7 @@ from companion.games.deathtrap_deck import (
     Pack,
 )
 from companion.games.deathtrap_options import EVENTS, OPTIONS
-from companion.games.deathtrap_view import TITLES, _record  # noqa: F401 (re-exported)
+from companion.games.deathtrap_view import TITLES  # noqa: F401 (re-exported)
 from companion.i18n import _, ngettext
 
 

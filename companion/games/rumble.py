@@ -37,7 +37,6 @@ from companion.games.rumble_options import (  # noqa: F401 (re-exported)
     PLAY,
     REVEAL,
     SECRETS_PER_SEAT,
-    _name,
 )
 from companion.i18n import _
 

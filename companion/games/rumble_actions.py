@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import RuleViolation
-from companion.games.rumble_options import PLAY, REVEAL, SECRETS_PER_SEAT, _name
+from companion.games.rumble_options import PLAY, REVEAL, SECRETS_PER_SEAT, character_word
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ def secrets_refusal(game: Rumble, seat: int, characters: list[str]) -> RuleViola
             return _unknown(game, character)
     if characters[0] == characters[1]:
         return RuleViolation("secrets-count", _("the two secret characters must be different, "
-                             "got {character} twice").format(character=_name(characters[0])))
+                             "got {character} twice").format(
+                                 character=character_word(characters[0])))
     if game.phase != REVEAL:
         # Told in private before play: naming a clash here would tell this seat another
         # seat's token. The clash holds up the first action instead, naming nothing.
@@ -60,7 +61,7 @@ def secrets_refusal(game: Rumble, seat: int, characters: list[str]) -> RuleViola
             return RuleViolation("secrets-taken", _("{character} is already another "
                                  "seat's secret character in adventure {number}: each "
                                  "token is held by one seat")
-                                 .format(character=_name(character), number=number))
+                                 .format(character=character_word(character), number=number))
     return None
 
 
@@ -76,7 +77,8 @@ def _room_of(game: Rumble, character: str) -> str | RuleViolation:
     if character not in game.positions:
         return RuleViolation("left", _("{character} has already left the dungeon "
                              "in adventure {adventure}")
-                             .format(character=_name(character), adventure=game.adventure + 1))
+                             .format(character=character_word(character),
+                                     adventure=game.adventure + 1))
     return game.positions[character]
 
 
@@ -149,12 +151,12 @@ def _move_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
         if game.chest != room:
             return RuleViolation("chest", _("the chest is in {chest}, not with "
                                  "{character} in {room}")
-                                 .format(chest=game.chest, character=_name(character),
+                                 .format(chest=game.chest, character=character_word(character),
                                          room=room))
     elif crowds[room] > 1:
         return RuleViolation("alone", _("{character} is not alone in {room}: only a "
                              "lone character moves, unless it takes the chest along")
-                             .format(character=_name(character), room=room))
+                             .format(character=character_word(character), room=room))
     return None
 
 
@@ -167,7 +169,7 @@ def _fight_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
     if crowds[room] < 2:
         return RuleViolation("fight", _("{character} is alone in {room}: a fight needs "
                              "two or more characters in the room")
-                             .format(character=_name(victim), room=room))
+                             .format(character=character_word(victim), room=room))
     return None
 
 
@@ -180,7 +182,7 @@ def _escape_refusal(game: Rumble, event: dict[str, Any]) -> RuleViolation | None
     if room != entry:
         return RuleViolation("escape-entry", _("{character} is in {room}: only from "
                              "the entry room {entry} can a character escape")
-                             .format(character=_name(character), room=room, entry=entry))
+                             .format(character=character_word(character), room=room, entry=entry))
     if game.chest != entry:
         if game.chest:
             return RuleViolation("escape-chest", _("the chest is in {room}, not in the entry "

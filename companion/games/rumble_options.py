@@ -22,7 +22,8 @@ NAMES = character_names()
 ACTIONS = ("move", "fight", "escape")
 
 
-def _name(character: str) -> str:
+def character_word(character: str) -> str:
+    """A character's name in the language drawn (engine, views and screens say it alike)."""
     return _(NAMES.get(character, character))
 
 

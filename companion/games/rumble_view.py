@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import per_seat, seat_view
-from companion.games.rumble_options import OVER, PLAY, REVEAL, _name
+from companion.games.rumble_options import OVER, PLAY, REVEAL, character_word
 from companion.i18n import NP_, pgettext, translated_in
 
 if TYPE_CHECKING:
@@ -118,20 +118,20 @@ def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:
     if state["positions"]:
         rooms: dict[str, list[str]] = {}
         for character, room in state["positions"].items():
-            rooms.setdefault(room, []).append(_name(character))
+            rooms.setdefault(room, []).append(character_word(character))
         lines.append(pgettext("web", "in the dungeon: {rooms}").format(rooms="; ".join(
             f"{room} {', '.join(who)}" for room, who in sorted(rooms.items()))))
     lines.append(pgettext("web", "chest: {room}").format(room=state["chest"]) if state["chest"]
                  else pgettext("web", "chest: gone"))
     for number, ranking in enumerate(state["rankings"], start=1):
         escaped = state["escaped"][number - 1]
-        ranks = ", ".join(_name(c) for c in ranking)
+        ranks = ", ".join(character_word(c) for c in ranking)
         lines.append((pgettext("web", "adventure {n}: {character} escaped with the chest; "
                                "ranks {ranks}") if escaped else
                       pgettext("web", "adventure {n}: nobody escaped; ranks {ranks}")).format(
-            n=number, character=_name(escaped) if escaped else "", ranks=ranks))
+            n=number, character=character_word(escaped) if escaped else "", ranks=ranks))
         pairs = state["revealed"][number - 1]
         lines.append("  " + pgettext("web", "secret characters: {pairs}").format(
-            pairs="; ".join(f"{name} {' + '.join(map(_name, pair))}"
+            pairs="; ".join(f"{name} {' + '.join(map(character_word, pair))}"
                             for name, pair in zip(names, pairs, strict=True))))
     return lines

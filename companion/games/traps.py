@@ -45,8 +45,6 @@ from companion.games.traps_options import (  # noqa: F401 (re-exported)
     OPTIONS,
     TRIGGERED,
     Attempt,
-    _check_dials,
-    _check_squares,
 )
 from companion.i18n import _, ngettext, translated
 
@@ -132,10 +130,12 @@ class Traps(Game):
             return None
         return self._disarm_status_refusal(square)
 
-    def _roll(self, what: str) -> int:
+    def roll_die(self, what: str) -> int:
+        """A d6 the companion rolls for ``what`` (the same for the same step on every replay)."""
         return self.rng("roll", self.step, what).randint(1, 6)
 
-    def _square(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def square_of(self, event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The event's trap square and its state, or the rule refusing an unknown square."""
         square = event["square"]
         if square not in self.squares:
             raise RuleViolation("unknown-square", _("there is no trap square {square!r} "
@@ -144,10 +144,12 @@ class Traps(Game):
                                                           squares=", ".join(self.squares)))
         return square, self.squares[square]
 
-    def _reading(self, square: str) -> str | dict[str, Any]:
+    def reading_of(self, square: str) -> str | dict[str, Any]:
+        """What the square's dial reads now: "x" (no trap) or its reading."""
         return reading_at(self.dials[square], self.squares[square]["position"])
 
-    def _trap(self, reading: dict[str, Any]) -> dict[str, Any]:
+    def trap_of(self, reading: dict[str, Any]) -> dict[str, Any]:
+        """The catalogue's trap a reading names."""
         return self.options["catalog"]["traps"][reading["trap"]]
 
     def _clicks(self, event: dict[str, Any], action: str) -> int:
@@ -158,7 +160,7 @@ class Traps(Game):
                                                         .format(clicks=event['clicks']))
             return event["clicks"]
         if self.options["companion_rolls"]:
-            return self._roll("clicks")
+            return self.roll_die("clicks")
         raise RuleViolation(f"{action}-clicks", _("to {action} {square} give clicks: "
                                                 "the d6 rolled to turn its dial")
                                                 .format(action=action, square=event['square']))
@@ -171,7 +173,8 @@ class Traps(Game):
         if seat not in state["exposed_by"]:
             state["exposed_by"].append(seat)
 
-    def _who(self, seat: int) -> str:
+    def who(self, seat: int) -> str:
+        """The seat's name, as the engine's words say it."""
         return self.seats[seat]
 
     def _describe(self, reading: str | dict[str, Any], fixed: int | None = None
@@ -190,7 +193,7 @@ class Traps(Game):
 
     def on_expose(self, event: dict[str, Any]) -> None:
         self.step += 1
-        square, state = self._square(event)
+        square, state = self.square_of(event)
         seat = event["seat"]
         refusals = {
             DISARMED: ("expose-disarmed", _("{square} is disarmed: its dial stays at the "
@@ -204,17 +207,17 @@ class Traps(Game):
             raise RuleViolation(rule, message.format(square=square))
         clicks = self._clicks(event, "expose")
         self._turn(square, seat, clicks)
-        reading = self._reading(square)
+        reading = self.reading_of(square)
         shown_clear = reading == "x" and self.options["reveal_exposed_x"]
         state["status"] = CLEAR if shown_clear else EXPOSED
         self.last = (_("{player} exposed {square}: X, clear terrain") if shown_clear
-                     else _("{player} exposed {square}")).format(player=self._who(seat),
+                     else _("{player} exposed {square}")).format(player=self.who(seat),
                                                                  square=square)
         self.note = {"seat": seat, "text": self._reading_text(square, reading)}
 
     def on_trigger(self, event: dict[str, Any]) -> None:
         self.step += 1
-        square, state = self._square(event)
+        square, state = self.square_of(event)
         seat = event["seat"]
         if state["status"] == DISARMED:
             raise RuleViolation("trigger-disarmed", _("{square} is disarmed: figures pass it "
@@ -228,28 +231,28 @@ class Traps(Game):
             raise RuleViolation("trigger-clicks", _("{square} was exposed already: a trigger "
                                                   "does not turn its dial, leave out clicks")
                                                   .format(square=square))
-        reading = self._reading(square)
+        reading = self.reading_of(square)
         if reading == "x":
             state["status"] = CLEAR
             self.last = _("{player} triggered {square}: X, clear").format(
-                player=self._who(seat), square=square)
+                player=self.who(seat), square=square)
             self.note = {"seat": None, "text": ""}
             return
-        trap = self._trap(reading)
+        trap = self.trap_of(reading)
         if state["status"] == TRIGGERED and trap["triggers_once"]:
             raise RuleViolation("trigger-once", _("the {trap} on {square} triggers "
                                                 "only once and already has")
                                                 .format(trap=translated(trap["name"]),
                                                         square=square))
-        self._spring(square, seat, _("{player} triggered {square}: {trap}"))
+        self.spring(square, seat, _("{player} triggered {square}: {trap}"))
 
-    def _spring(self, square: str, seat: int, how: str) -> None:
+    def spring(self, square: str, seat: int, how: str) -> None:
         """The trap goes off on ``seat``: public on every screen from now on."""
         state = self.squares[square]
-        trap = self._trap(self._reading(square))
+        trap = self.trap_of(self.reading_of(square))
         damage = trap["damage"]
         if damage == "1d6" and self.options["companion_rolls"]:
-            damage = self._roll("damage")
+            damage = self.roll_die("damage")
         if trap["imprisons"] and state["prisoner"] is None:
             state["prisoner"] = seat
         state["triggers"].append({"seat": seat, "damage": damage})
@@ -260,7 +263,7 @@ class Traps(Game):
         count = damage if isinstance(damage, int) else 2
         hurt = (ngettext("{n} click of damage", "{n} clicks of damage", count).format(n=damage)
                 if damage else _("imprisoned") if trap["imprisons"] else _("no direct damage"))
-        self.last = how.format(player=self._who(seat), square=square, trap=name)
+        self.last = how.format(player=self.who(seat), square=square, trap=name)
         self.note = {"seat": None, "text": ""}
         self.sprung = {"square": square, "seat": seat, "name": name, "hurt": hurt,
                        "effect": translated(trap["effect"])}
@@ -288,7 +291,7 @@ class Traps(Game):
         """Nothing more can change ``square`` for good: disarmed, clear, or past disarming."""
         status = self.squares[square]["status"]
         if status == TRIGGERED:
-            return not self._trap(self._reading(square))["disarm_after_trigger"]
+            return not self.trap_of(self.reading_of(square))["disarm_after_trigger"]
         return status in (DISARMED, CLEAR)
 
     @property
@@ -327,7 +330,7 @@ class Traps(Game):
         """Whether a figure moving onto ``square`` may set it off, from what all may know."""
         status = self.squares[square]["status"]
         if status == TRIGGERED:
-            return not self._trap(self._reading(square))["triggers_once"]
+            return not self.trap_of(self.reading_of(square))["triggers_once"]
         return status in (HIDDEN, EXPOSED)
 
     def passage_triggers(self, square: str, how: str, *, roll: int | None = None,

@@ -37,8 +37,8 @@ def status_refusal(game: Traps, square: str) -> RuleViolation | None:
 
 def disarm_number(game: Traps, square: str, event: dict[str, Any]) -> int:
     state = game.squares[square]
-    reading = game._reading(square)
-    trap = game._trap(reading)
+    reading = game.reading_of(square)
+    trap = game.trap_of(reading)
     given = "variable_die" in event
     if state["status"] == TRIGGERED and trap["triggered_disarm"] is not None:
         if given:
@@ -63,7 +63,7 @@ def disarm_number(game: Traps, square: str, event: dict[str, Any]) -> int:
     if given:
         die = check_dice([event["variable_die"]], 1, "variable-die", "variable_die")[0]
     elif game.options["companion_rolls"]:
-        die = game._roll("variable")
+        die = game.roll_die("variable")
     else:
         raise RuleViolation("variable-die", _("{square} has a variable disarm number: the "
                                             "first attempt needs variable_die (1d6)")
@@ -75,7 +75,7 @@ def disarm_number(game: Traps, square: str, event: dict[str, Any]) -> int:
 
 def disarm(game: Traps, event: dict[str, Any]) -> None:
     game.step += 1
-    square, state = game._square(event)
+    square, state = game.square_of(event)
     seat, mode = event["seat"], event["mode"]
     refusal = status_refusal(game, square)
     if refusal is not None:
@@ -86,12 +86,12 @@ def disarm(game: Traps, event: dict[str, Any]) -> None:
         # looked at the reading would tell this seat, and the table, what it hides.
         raise RuleViolation("disarm-unread", _("{player} has not read {square} "
                                              "where its dial is now: expose it first")
-                                             .format(player=game._who(seat), square=square))
-    reading = game._reading(square)
+                                             .format(player=game.who(seat), square=square))
+    reading = game.reading_of(square)
     if reading == "x":
         raise RuleViolation("disarm-no-trap", _("there is no trap on {square} to disarm")
                                                 .format(square=square))
-    trap = game._trap(reading)
+    trap = game.trap_of(reading)
     if state["status"] == TRIGGERED and not trap["disarm_after_trigger"]:
         raise RuleViolation("trap-spent", _("the {trap} on {square} has gone off "
                                           "for good: there is nothing left to disarm")
@@ -99,13 +99,13 @@ def disarm(game: Traps, event: dict[str, Any]) -> None:
     if "dice" in event:
         dice = check_dice(event["dice"], 2, "disarm-dice", "a disarm")
     elif game.options["companion_rolls"]:
-        dice = [game._roll("die-1"), game._roll("die-2")]
+        dice = [game.roll_die("die-1"), game.roll_die("die-2")]
     else:
         raise RuleViolation("disarm-dice", _("a disarm needs dice: the two six-sided dice "
                                            "rolled (or turn on companion_rolls)"))
     number = disarm_number(game, square, event)
     total = sum(dice) + (game.options["slow_disarm_bonus"] if mode == "slow" else 0)
-    who = game._who(seat)
+    who = game.who(seat)
     gained = reading["xp"] if total >= number else 0
     game.attempts = (*game.attempts, Attempt(seat, square, gained))
     if total >= number:
@@ -113,7 +113,7 @@ def disarm(game: Traps, event: dict[str, Any]) -> None:
         state["status"] = DISARMED
         state["disarmed_by"] = seat
         state["released"], state["prisoner"] = state["prisoner"], None
-        freed = (_("; {player} is free").format(player=game._who(state["released"]))
+        freed = (_("; {player} is free").format(player=game.who(state["released"]))
                  if state["released"] is not None else "")
         game.last = _("{player} disarmed {square}: +{xp} XP").format(
             player=who, square=square, xp=reading["xp"]) + freed
@@ -123,15 +123,15 @@ def disarm(game: Traps, event: dict[str, Any]) -> None:
             player=who, square=square, total=total, number=number)
         game.note = {"seat": None, "text": ""}
     else:
-        game._spring(square, seat, _("{player} failed to disarm {square}: {trap}"))
+        game.spring(square, seat, _("{player} failed to disarm {square}: {trap}"))
 
 
 def counterattack(game: Traps, event: dict[str, Any]) -> None:
     """A counterattack on a triggered Jaws of Doom: damage disarms it without XP; a miss
     takes the figure off the board and the trap stays armed (rules: Jaws of Doom)."""
     game.step += 1
-    square, state = game._square(event)
-    reading = game._reading(square) if state["status"] == TRIGGERED else None
+    square, state = game.square_of(event)
+    reading = game.reading_of(square) if state["status"] == TRIGGERED else None
     if not isinstance(reading, Mapping) or reading["trap"] != "jaws-of-doom":
         raise RuleViolation("counterattack-jaws", _("only a triggered Jaws of Doom can be "
                                                   "counterattacked, not {square}")
@@ -154,7 +154,7 @@ def counterattack(game: Traps, event: dict[str, Any]) -> None:
     else:
         raise RuleViolation("counterattack-fields", _("a counterattack needs damaged (true or "
                                                     "false) or attack, dice and damage"))
-    who = game._who(event["seat"])
+    who = game.who(event["seat"])
     if damaged:
         state["status"] = DISARMED
         state["disarmed_by"] = None

@@ -25,7 +25,7 @@ def describe(game: Traps, reading: str | dict[str, Any], fixed: int | None = Non
     """A reading as a screen shows it."""
     if reading == "x":
         return {"trap": None, "name": "X", "effect": _("No trap: clear terrain for the game")}
-    trap = game._trap(reading)
+    trap = game.trap_of(reading)
     base, variable = parse_disarm(reading["disarm"])
     return {"trap": reading["trap"], "name": translated(trap["name"]),
             "effect": translated(trap["effect"]),
@@ -40,8 +40,8 @@ def public_square(game: Traps, square: str) -> dict[str, Any]:
     if state["status"] == CLEAR:
         shown["reading"] = "x"
     if state["triggers"]:
-        reading = game._reading(square)
-        trap = game._trap(reading)
+        reading = game.reading_of(square)
+        trap = game.trap_of(reading)
         shown.update(describe(game, reading, state["fixed_disarm"].get(
             str(state["position"]))))
         if trap["triggered_disarm"] is not None:
@@ -87,7 +87,7 @@ def referee_view(game: Traps) -> dict[str, Any]:
         squares[square] = {
             **public_square(game, square),
             "position": state["position"],
-            "reading_now": describe(game, game._reading(square), state["fixed_disarm"].get(
+            "reading_now": describe(game, game.reading_of(square), state["fixed_disarm"].get(
                 str(state["position"]))),
             "read_by": dict(state["read_by"]),
             "fixed_disarm": dict(state["fixed_disarm"]),

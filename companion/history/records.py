@@ -88,7 +88,7 @@ def load_plays(store: TableStore, finished_only: bool = True) -> list[Play]:
         if finished_only and not finished:
             continue
         try:
-            header = store._header(session_id, header_text)
+            header = store.read_header(session_id, header_text)
         except StoreDamaged:
             continue  # as a game that does not replay: `companion check` names it
         if body is not None and version == results.VERSION and last_seq == seq:

@@ -115,7 +115,7 @@ class TableStore:
         self._results_table = None  # asked again after a migration
         with guard(self.path):
             if self._version() < SCHEMA_VERSION:
-                with self._transaction():
+                with self.transaction():
                     for statement in (players.SCHEMA + results.SCHEMA).split(";"):
                         if statement.strip():
                             self.db.execute(statement)
@@ -169,7 +169,7 @@ class TableStore:
 
     def _store_session(self, line: str, session: TableSession) -> StoredSession:
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with guard(self.path), self._transaction():
+        with guard(self.path), self.transaction():
             cursor = self.db.execute(
                 "INSERT INTO sessions (header, created, finished) VALUES (?, ?, ?)",
                 (line, now, int(session.game.finished)))
@@ -190,7 +190,7 @@ class TableStore:
                 "SELECT s.id, s.header, s.created, s.finished, COUNT(e.seq) FROM sessions s "
                 "LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id ORDER BY s.id"
             ).fetchall()
-        return [SessionInfo(r[0], self._header(r[0], r[1]), r[2], bool(r[3]), r[4])
+        return [SessionInfo(r[0], self.read_header(r[0], r[1]), r[2], bool(r[3]), r[4])
                 for r in rows]
 
     def latest(self, unfinished: bool = False) -> int | None:
@@ -213,10 +213,12 @@ class TableStore:
             bodies = self.db.execute(
                 "SELECT seq, body FROM events WHERE session_id = ? ORDER BY seq",
                 (session_id,)).fetchall()
-        header = self._header(session_id, row[0])
+        header = self.read_header(session_id, row[0])
         return header, [self._body(session_id, seq, body) for seq, body in bodies]
 
-    def _header(self, session_id: int, text: str) -> Header:
+    def read_header(self, session_id: int, text: str) -> Header:
+        """A stored header read back, or StoreDamaged naming the session (``companion
+        check`` says the rest)."""
         try:
             return Header.from_json(json.loads(text))
         except (ValueError, TypeError, LogError) as exc:
@@ -251,8 +253,8 @@ class TableStore:
                                   (session_id,)).fetchone()
         if row is None:
             raise StoreError(f"no session {session_id} in {self.path}")
-        header = self._header(session_id, row[0])
-        with guard(self.path), self._transaction():
+        header = self.read_header(session_id, row[0])
+        with guard(self.path), self.transaction():
             return players.name_seat(self.db, session_id, seat, name, header.seats)
 
     def open_session(self, session_id: int, seated: bool = False) -> StoredSession:
@@ -275,13 +277,15 @@ class TableStore:
 
     # --- writing ---------------------------------------------------------------------
 
-    def _transaction(self) -> _Transaction:
+    def transaction(self) -> _Transaction:
+        """``with store.transaction():`` the writes inside are kept all together or not at
+        all (e.g. renaming a player everywhere)."""
         return _Transaction(self.db)
 
     def _append(self, session_id: int, seq: int, event: Any, finished: bool,
                 result: str | None = None) -> None:
         """One entry, the session's finished flag and its result (None: not finished)."""
-        with guard(self.path), self._transaction():
+        with guard(self.path), self.transaction():
             self.db.execute("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
                             (session_id, seq, dump_event(event)))
             self.db.execute("UPDATE sessions SET finished = ? WHERE id = ?",
@@ -381,7 +385,7 @@ class StoredSession:
     def save_result(self, now: str | None = None) -> None:
         """Store the result of this finished session (a session stored before results were)."""
         line = self.result_line(now)
-        with guard(self.store.path), self.store._transaction():
+        with guard(self.store.path), self.store.transaction():
             self.store._write_result(self.id, len(self.session.entries), line)
 
     def export_lines(self) -> list[str]:

@@ -2,9 +2,9 @@
 its port is taken) by the daemon's Supervisor, fed by the daemon's redraws.
 
 The server runs its own asyncio loop in a thread. ``watch`` is the daemon's hook: called in
-the daemon's thread after each redraw, it builds the pages' channels from the daemon's views
-(``Snapshot``), and hands the ones that changed to the loop. Seat actions come back the way a
-button or the camera's sightings come: as items on the daemon's queue.
+the daemon's thread after each redraw, it builds the pages' channels from what the table shows
+(``Daemon.shown``, by ``Snapshot``), and hands the ones that changed to the loop. Seat actions
+come back the way a button or the camera's sightings come: as items on the daemon's queue.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
 
 from aiohttp import web
 from PIL import Image
 
 from companion.daemon.parts import Part, Submit
+from companion.daemon.shown import Shown
 from companion.terminal import json_shown
 from companion.web.address import page_url
 from companion.web.server import WebServer
@@ -53,11 +53,11 @@ class WebPart(Part):
 
     # --- the daemon's side ---------------------------------------------------------------
 
-    def watch(self, daemon: Any, images: dict[str, Image.Image]) -> None:
+    def watch(self, shown: Shown, images: dict[str, Image.Image]) -> None:
         """The daemon's redraw hook (its thread): the changed channels to the server."""
         loop, server = self.loop, self.server
         try:
-            channels = self.snapshot.build(daemon, images)
+            channels = self.snapshot.build(shown, images)
         except Exception:  # noqa: BLE001 - a page must never stop the table
             log.exception("the web pages could not be updated")
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -24,6 +24,9 @@ from companion.i18n.names import event_word, field_word
 from companion.web.facts import fact_words
 from companion.web.mirror import Mirrors
 from companion.web.words import choices
+
+if TYPE_CHECKING:
+    from companion.daemon.shown import Shown
 
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
@@ -140,7 +143,7 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
 
 
 class Snapshot:
-    """Builds the channels from the daemon's state (its own thread only)."""
+    """Builds the channels from what the table shows (the daemon's thread only)."""
 
     def __init__(self, sim: bool = False, languages: Mapping[tuple[int, int], str] | None = None
                  ) -> None:
@@ -152,9 +155,10 @@ class Snapshot:
         self.mirrors = Mirrors()
         self.publics: dict[str, dict[str, Any]] = {}
 
-    def build(self, daemon: Any, images: Mapping[str, Image.Image]) -> dict[str, Any]:
+    def build(self, showing: Shown, images: Mapping[str, Image.Image]) -> dict[str, Any]:
+        """Every channel, from what the table shows (``Daemon.shown``) and its images."""
         channels: dict[str, Any] = {}
-        table = daemon.table
+        table = showing.table
         if self.sim:
             channels["sim"] = {"kind": "sim", "status": status(table), "lang": current(),
                                "screens": {name: self.pictures.url(image)
@@ -164,7 +168,7 @@ class Snapshot:
         if table is None:
             channels["table"] = {"kind": "table", "session": None, "status": status(table),
                                  "lang": current(),
-                                 "notice": daemon.table_notice, "screen": screen}
+                                 "notice": showing.table_notice, "screen": screen}
             return channels
         game, session = table.game, table.session
         public = session.result(None)
@@ -176,9 +180,9 @@ class Snapshot:
             "words": game.state_in_words(public["state"]),
             "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
                      for n, entry in enumerate(entries[first:])],
-            "events": len(entries), "notice": daemon.table_notice,
-            "dial": daemon.dial_shown(), "screen": screen}
-        owner = daemon.menu.seat if daemon.menu is not None else None
+            "events": len(entries), "notice": showing.table_notice,
+            "dial": showing.dial_shown(), "screen": screen}
+        owner = showing.menu.seat if showing.menu is not None else None
         table_language = current()
         langs = {self.languages.get((table.id, seat), table_language)
                  for seat in range(len(game.seats))}
@@ -186,13 +190,15 @@ class Snapshot:
         self.publics = {}  # this build's public view of the game read in each language
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
-            error = daemon.seat_error(seat)
-            # A refusal or a secret being entered shows as the daemon drew it; else the page
-            # asks for the seat's screen when its player peeks (drawn then: ``seat_screen``).
-            drawn = error is not None or owner == seat
-            screen = images.get(f"seat:{seat}") if drawn else None
             lang = self.languages.get((table.id, seat), table_language)
             with using(lang):  # the seat's page in its own language
+                # A refusal or a secret being entered shows as the daemon draws it, in the
+                # page's language; else the page asks for the seat's screen when its player
+                # peeks (drawn then: ``seat_screen``).
+                error = showing.seat_error(seat)
+                drawn = error is not None or owner == seat
+                screen = None if not drawn else images.get(f"seat:{seat}") \
+                    if lang == table_language else showing.seat_image(seat)
                 # What the page shows (not its ``api``, which is the daemon's own view) comes
                 # from the game read in the page's language, its engine's words too.
                 shown, public_shown = (mine["state"], public["state"]) \

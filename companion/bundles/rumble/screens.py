@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.games.rumble_options import _name
+from companion.games.rumble_options import character_word
 from companion.i18n import _, ngettext, npgettext, pgettext
 from companion.i18n.names import event_word
 from companion.screens.canvas import fit_text
@@ -25,7 +25,7 @@ from companion.screens.common import (
 
 def character(name: str) -> str:
     """A character's name in the language drawn (the engine's words: the pages say it too)."""
-    return _name(name)
+    return character_word(name)
 
 
 def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:

@@ -19,7 +19,7 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
 
 def by_dial(player: Any, event: dict[str, Any]) -> None:
     """Turn the dial to the square, the action, the clicks or the dice; the seat taps."""
-    hands, shown = player.hands, player.daemon.dial_shown
+    hands, shown = player.hands, player.daemon.shown.dial_shown
     switch = player.switch
     squares = list(player.daemon.table.game.options["squares"])
     action = event.get("mode", event["type"])

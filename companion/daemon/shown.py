@@ -1,0 +1,96 @@
+"""What the table shows: the daemon's public face, for whoever watches the table.
+
+The web pages (``web.snapshot``, after each redraw), the demo's players, the benchmarks and
+the tests read the table here, never the daemon's parts: every screen's image, the open menu
+and what it decides, the camera's sightings waiting, the table screen's notice, the game's dial
+flow, a seat's refusal, the seats' join links. ``refresh`` shows the images that changed on the
+screens and hands every image to the ``watchers`` (the web pages).
+
+Words come in the language current in the reading thread: the table's, or inside
+``using(lang)`` a seat page's (``menu``, ``seat_error`` and ``seat_image`` then say in ``lang``
+what the daemon draws for that seat alone: a refusal, a secret being entered). The screens at
+the table stay in the table's language.
+
+Reading changes nothing; what acts on the table goes on the daemon's queue (``Daemon.submit``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from companion.daemon.asking import Asking, MenuShown
+from companion.daemon.items import JoinLinks
+from companion.daemon.presenter import Presenter
+from companion.daemon.record import Playing
+from companion.screens.screen_set import compose
+from companion.table import StoredSession
+
+
+class Shown:
+    """What the table shows now (see the module docstring); the daemon's own thread only."""
+
+    def __init__(self, playing: Playing, asking: Asking, presenter: Presenter) -> None:
+        self._playing, self._asking, self._presenter = playing, asking, presenter
+        #: Called after each redraw with this and every screen's image (the web pages).
+        self.watchers: list[Callable[[Shown, dict[str, Image.Image]], None]] = []
+
+    @property
+    def table(self) -> StoredSession | None:  # None while a new game is being chosen
+        return self._playing.table
+
+    @property
+    def menu(self) -> MenuShown | None:  # the open menu as shown
+        return self._asking.shown()
+
+    @property
+    def asks(self) -> str:
+        """What the open menu decides: "new game", "entry", "confirm", "language" ("" when
+        none)."""
+        return self._asking.purpose
+
+    @property
+    def sightings(self) -> list[dict[str, Any]]:
+        """The camera's unsure sightings waiting to be confirmed, the one asked about first."""
+        return [seen.event for seen in self._asking.sightings]
+
+    @property
+    def table_notice(self) -> str:
+        return self._presenter.notice
+
+    @property
+    def join_links(self) -> JoinLinks:  # the seats' join links, for their QR codes
+        return self._presenter.joins
+
+    def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
+        return self._playing.ui.dial_shown()
+
+    def seat_error(self, seat: int) -> str | None:  # a refusal, while the seat's screen says it
+        return self._playing.ui.error(seat)
+
+    def seat_image(self, seat: int) -> Image.Image | None:
+        """Seat ``seat``'s own screen as the daemon draws it (a menu holding its secret, its
+        refusal, its join code, its game screen), in the language current in this thread:
+        inside ``using(lang)``, what a seat's page in ``lang`` shows. None without a game."""
+        table = self.table
+        if table is None:
+            return None
+        return self._presenter.seat_screen(table, self._playing.ui, self.menu, seat)
+
+    def images(self) -> dict[str, Image.Image]:
+        """What every screen should show now: game screens from views only, menus, notices."""
+        return self._presenter.images(self.table, self._playing.ui, self.menu)
+
+    def game_images(self) -> dict[str, Image.Image]:
+        """The game's own screens from its views, without menus or notices."""
+        assert self.table is not None
+        return compose(self.table.game, self._playing.ui)
+
+    def refresh(self) -> None:
+        """Show every changed image; a screen that does not answer is reported and retried.
+        Then the watchers get every image."""
+        images = self._presenter.refresh(self.table, self._playing.ui, self.menu)
+        for watch in self.watchers:
+            watch(self, images)
