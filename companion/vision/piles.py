@@ -27,6 +27,7 @@ caller then checks each place found, topmost first, on the part of it in view.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -239,6 +240,11 @@ class PileReader:
         # Cards read whole lie over whatever they overlap.
         others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
         fit = Fit(image, self.library.faces[entry], blob.contour)
+        # The top card's outline, read from a guess inside the blob, can be several pixels
+        # off: lined up with its print, it hides what it hides, and poses the copies right.
+        lined, placed = fit.best_near(top.corners, others, stretch=True)
+        if lined > fit(top.corners, others):
+            top = replace(top, corners=placed.astype(np.float32))
         limits = self.limits
         hits: list[Detection] = []
         # Places found in one round come back in the next: each is refined once.

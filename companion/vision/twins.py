@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision.faces import INSET, in_view, sample
+from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
 DETAIL_LONG = 268
@@ -39,9 +40,11 @@ DETAIL_LONG = 268
 FACES_KEPT = 24
 
 
-def _high(grey: np.ndarray) -> np.ndarray:
-    """Detail of a grey grid between 1 and 6 cells, inset (rounded corners and table out)."""
-    planes = cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 6.0)
+def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """Detail of a grey grid between 1 and 6 cells (times ``scale``: a card seen smaller than
+    the grid has no finer detail), inset (rounded corners and table out)."""
+    planes = (cv2.GaussianBlur(grey, (0, 0), 1.0 * scale)
+              - cv2.GaussianBlur(grey, (0, 0), 6.0 * scale))
     h, w = planes.shape
     dy, dx = int(INSET * h), int(INSET * w)
     return planes[dy:h - dy, dx:w - dx]
@@ -119,7 +122,9 @@ class Twins:
             mask = in_view(corners, (w, h), on_top)
             dy, dx = int(INSET * h), int(INSET * w)
             weight = mask[dy:h - dy, dx:w - dx].reshape(-1)
-        faces = _high(one).reshape(-1), _high(other).reshape(-1)
+        # A card seen smaller than the grid: compared at the detail its picture has.
+        scale = max(1.0, DETAIL_LONG / max(max(quad_sides(corners)), 1.0))
+        faces = _high(one, scale).reshape(-1), _high(other, scale).reshape(-1)
         best = (0.0, -1.0)
         # Either way up: a card looks alike turned round, and the turn is not known here.
         for turned in (False, True):
@@ -127,7 +132,7 @@ class Twins:
             # The mask turns with the print: it was drawn on the quad as given.
             kept = weight if weight is None or not turned else weight[::-1]
             a, b = (_unit(f, kept) for f in faces)
-            q = _unit(_high(np.ascontiguousarray(view)).reshape(-1), kept)
+            q = _unit(_high(np.ascontiguousarray(view), scale).reshape(-1), kept)
             fit = float(max(q @ a, q @ b))
             if fit > best[1]:
                 apart = a - b
