@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import queue
 import random
 import threading
@@ -150,7 +149,7 @@ def test_without_a_hub_start_and_close_return_and_a_late_hub_is_found(link: str)
         assert len(got.until(2)) == 2
     assert wait_for(lambda: not hub.connected)
     hub.close()
-    assert hub._thread is None
+    assert not hub.running
     with FakeHub(link):
         assert hub.start().wait_connected(10), "a closed hub starts again"
         hub.close()
@@ -161,8 +160,7 @@ def test_stale_bytes_waiting_in_the_port_are_not_taken_for_events(link: str) -> 
     with FakeHub(link) as fake:
         stale = hubproto.encode_frame(1, hubproto.EVENT,
                                       hubproto.encode_event(1, "press", "seat", 5, 0))
-        assert fake._fds is not None
-        os.write(fake._fds[0], stale * 3)
+        fake.leave_in_port(stale * 3)
         with Hub(got.events.put, link, **FAST) as hub:
             assert hub.wait_connected(10)
             fake.press("seat", 1)

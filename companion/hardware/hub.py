@@ -103,6 +103,11 @@ class Hub:
         return self._connected.is_set()
 
     @property
+    def running(self) -> bool:
+        """True between ``start`` and ``close`` (the serving thread is alive)."""
+        return self._thread is not None
+
+    @property
     def firmware(self) -> str | None:
         """The firmware version the hub reported, once it has."""
         return self.session.firmware

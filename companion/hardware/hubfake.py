@@ -100,6 +100,14 @@ class FakeHub:
                 self.core.receive(to_hub, time.monotonic() * 1000)
             self._pending += to_host
 
+    def leave_in_port(self, data: bytes) -> None:
+        """Bytes already waiting in the port for the host to read (a hub that talked before
+        anyone listened: the host must not take them for events)."""
+        with self._lock:
+            if self._fds is None:
+                raise RuntimeError("the fake hub is not plugged in")
+            os.write(self._fds[0], data)
+
     def turn(self, index: int, detents: int) -> None:
         """Turn encoder ``index`` by ``detents`` (negative: counter-clockwise)."""
         self.add_event("dial", "encoder", index, detents)
