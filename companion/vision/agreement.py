@@ -102,17 +102,31 @@ class Fit:
     #: Coarse detail first (a wide basin: steps of pixels), then fine (a narrow one).
     BANDS = ((2.5, 10.0), (1.0, 4.0))
 
-    def __init__(self, image: np.ndarray, face: np.ndarray, region: np.ndarray) -> None:
+    #: A card larger than this (long side, pixels) is lined up on a copy of the picture
+    #: scaled down to it: the detail that places a card is a few pixels of a card this size.
+    LONGEST = 160
+
+    def __init__(self, image: np.ndarray, face: np.ndarray, region: np.ndarray,
+                 card_long: float | None = None) -> None:
         """``region``: the outline (image pixels) of the pile: only its box is looked at,
-        high-passed once for all the places tried."""
+        high-passed once for all the places tried. ``card_long``: the card's long side in
+        the image, if known (a large one is lined up on a smaller copy)."""
         x, y, w, h = cv2.boundingRect(region.reshape(-1, 1, 2).astype(np.float32))
         margin = 8
         x0, y0 = max(0, x - margin), max(0, y - margin)
         crop = cv2.cvtColor(image[y0:y + h + margin, x0:x + w + margin], cv2.COLOR_BGR2GRAY)
+        self.scale = min(1.0, self.LONGEST / card_long) if card_long else 1.0
+        if self.scale < 1.0:
+            crop = cv2.resize(crop, None, fx=self.scale, fy=self.scale,
+                              interpolation=cv2.INTER_AREA)
         self.origin = np.float32([x0, y0])
         self.pictures = {band: high_pass(crop.astype(np.float32), band) for band in self.BANDS}
         self.face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
         self._high: dict[tuple, np.ndarray] = {}
+
+    def _here(self, quad: np.ndarray) -> np.ndarray:
+        """Image pixels -> the pixels of the (scaled) copy looked at."""
+        return ((quad - self.origin) * self.scale).astype(np.float32)
 
     def _face_at(self, size: tuple[int, int], band: tuple[float, float], round_: bool
                  ) -> np.ndarray:
@@ -125,15 +139,15 @@ class Fit:
                  band: tuple[float, float] = BANDS[-1], round_: bool | None = None) -> float:
         """The correlation of the high-passed grey in view at ``place`` with the face's
         (-1..1), the face turned round if ``round_``; either way up if None."""
-        w, h = (max(8, int(round(v))) for v in quad_sides(place))
+        here = self._here(place)
+        w, h = (max(8, int(round(v))) for v in quad_sides(here))
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        to_grid = cv2.getPerspectiveTransform((place - self.origin).astype(np.float32), box)
+        to_grid = cv2.getPerspectiveTransform(here, box)
         view = cv2.warpPerspective(self.pictures[band], to_grid, (w, h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         seen = np.full((h, w), 1, np.uint8)
         for outline in on_top:
-            hidden = cv2.perspectiveTransform(
-                (outline - self.origin).reshape(-1, 1, 2).astype(np.float32), to_grid)
+            hidden = cv2.perspectiveTransform(self._here(outline).reshape(-1, 1, 2), to_grid)
             cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
         weight = cv2.erode(seen, np.ones((3, 3), np.uint8)).astype(np.float32)
         count = float(weight.sum())

@@ -55,6 +55,8 @@ TURNS = tuple(range(-40, 41, 4))
 #: (pixels of the search copy).
 FINE_STEPS = (2.0, 1.0)
 FINE_REACH = 3
+#: A top card that fits its print this closely is not lined up again.
+TOP_FITS = 0.9
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -239,12 +241,15 @@ class PileReader:
         entry = self.library.ids.index(top.item_id)
         # Cards read whole lie over whatever they overlap.
         others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
-        fit = Fit(image, self.library.faces[entry], blob.contour)
+        fit = Fit(image, self.library.faces[entry], blob.contour, max(quad_sides(top.corners)))
         # The top card's outline, read from a guess inside the blob, can be several pixels
         # off: lined up with its print, it hides what it hides, and poses the copies right.
-        lined, placed = fit.best_near(top.corners, others, stretch=True)
-        if lined > fit(top.corners, others):
-            top = replace(top, corners=placed.astype(np.float32))
+        # (A top that fits its print closely already is left as it is.)
+        now = fit(top.corners, others)
+        if now < TOP_FITS:
+            lined, placed = fit.best_near(top.corners, others, stretch=True)
+            if lined > now:
+                top = replace(top, corners=placed.astype(np.float32))
         limits = self.limits
         hits: list[Detection] = []
         # Places found in one round come back in the next: each is refined once.

@@ -312,7 +312,8 @@ class Recognizer:
         if not scores or scores[0].score < self.limits.align_from:
             return None
         below = scores[0].score < self._bar(scores[0].entry, 0.0)
-        if outline and not on_top and (gap(scores) < self.limits.sure_margin or below):
+        margin = self.limits.margin if margin is None else margin
+        if outline and not on_top and (gap(scores) < margin or below):
             # An outline a pixel or three off (found on a small copy) costs the best face
             # several hundredths: on the card's edges in the frame, it may stand clear.
             again = index.scores(image, order_corners(on_edges(image, quad)), None,
@@ -337,7 +338,7 @@ class Recognizer:
             return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            self.limits.margin if margin is None else margin, "template", tell)
+                            margin, "template", tell)
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
                 tell: Callable[[Score, Score], tuple[float, float]] | None = None

@@ -36,8 +36,10 @@ from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
 DETAIL_LONG = 268
-#: Faces kept in grey at that grid (the twins a table has met lately).
+#: Faces kept in grey at that grid, and pairs kept high-passed (the twins a table has met
+#: lately).
 FACES_KEPT = 24
+PATTERNS_KEPT = 8
 
 
 def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -66,6 +68,8 @@ class Twins:
         self.faces = faces
         self._grey: OrderedDict[tuple[int, tuple[int, int]], np.ndarray] = OrderedDict()
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
+        self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
+            OrderedDict()
 
     def _size(self, entry: int) -> tuple[int, int]:
         h, w = self.faces[entry].shape[:2]
@@ -107,32 +111,51 @@ class Twins:
                                    borderMode=cv2.BORDER_REPLICATE)
         return one, other
 
+    def _patterns_of(self, first: int, second: int, scale: float
+                      ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+        """The pair's high-passed grey, flattened (half precision), and the grid's shape; the
+        last few pairs asked for are kept."""
+        key = (first, second, scale)
+        if key in self._patterns:
+            self._patterns.move_to_end(key)
+        else:
+            one, other = self._pair(first, second)
+            self._patterns[key] = (_high(one, scale).reshape(-1).astype(np.float16),
+                                   _high(other, scale).reshape(-1).astype(np.float16),
+                                   one.shape)
+            if len(self._patterns) > PATTERNS_KEPT:
+                self._patterns.popitem(last=False)
+        return self._patterns[key]
+
     def tell(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
              on_top: Sequence[np.ndarray] = ()) -> tuple[float, float]:
         """(lean, fit): where the quad's print lies between face ``first`` (+0.5) and face
         ``second`` (-0.5), and how well it fits the closer of the two (a correlation).
         ``corners``: the quad in ``first``'s order (either way up); ``on_top``: outlines
         (image pixels) of cards lying over it: only the part in view is compared."""
-        one, other = self._pair(first, second)
-        h, w = one.shape
+        # A card seen smaller than the grid: compared at the detail its picture has (in
+        # quarter steps, so that the faces' patterns can be kept).
+        scale = max(1.0, round(4 * DETAIL_LONG / max(max(quad_sides(corners)), 1.0)) / 4)
+        one, other, (h, w) = self._patterns_of(first, second, scale)
         patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
                              cv2.COLOR_BGR2GRAY).astype(np.float32)
+        # The print turned round is its pattern turned round (both blurs and the inset are
+        # symmetric): one pattern serves both ways up.
+        view = _high(patch, scale)
         weight = None
         if on_top:
             mask = in_view(corners, (w, h), on_top)
             dy, dx = int(INSET * h), int(INSET * w)
             weight = mask[dy:h - dy, dx:w - dx].reshape(-1)
-        # A card seen smaller than the grid: compared at the detail its picture has.
-        scale = max(1.0, DETAIL_LONG / max(max(quad_sides(corners)), 1.0))
-        faces = _high(one, scale).reshape(-1), _high(other, scale).reshape(-1)
+        faces = one.astype(np.float32), other.astype(np.float32)
         best = (0.0, -1.0)
         # Either way up: a card looks alike turned round, and the turn is not known here.
         for turned in (False, True):
-            view = patch[::-1, ::-1] if turned else patch
+            q = (view[::-1, ::-1] if turned else view).reshape(-1)
             # The mask turns with the print: it was drawn on the quad as given.
             kept = weight if weight is None or not turned else weight[::-1]
             a, b = (_unit(f, kept) for f in faces)
-            q = _unit(_high(np.ascontiguousarray(view), scale).reshape(-1), kept)
+            q = _unit(q, kept)
             fit = float(max(q @ a, q @ b))
             if fit > best[1]:
                 apart = a - b
