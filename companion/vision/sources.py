@@ -260,6 +260,7 @@ class CameraWatch:
         self.troubles: list[CameraTrouble] = []
         self._opened = False
         self._previous: np.ndarray | None = None
+        self._spare: np.ndarray | None = None  # the buffer the next frame's sample goes into
         self._same = 0
 
     def next(self) -> tuple[tuple[float, np.ndarray] | None, CameraTrouble | None]:
@@ -271,12 +272,18 @@ class CameraWatch:
         if got is None:
             return None, self._trouble("dropped", None, "the camera gave no frame")
         at, frame = got
-        small = cv2.resize(frame, (32, 24), interpolation=cv2.INTER_AREA)
-        if float(small.mean()) < self.black_level:
+        # One pixel in 7 each way, raw: its mean is the picture's brightness, and a live
+        # sensor's noise changes it at every frame (an average would hide the noise). Copied
+        # into one of two buffers kept for it: no full-frame pass, nothing allocated.
+        view = frame[::7, ::7]
+        sample = self._spare
+        if sample is None or sample.shape != view.shape or sample.dtype != view.dtype:
+            sample = np.empty(view.shape, view.dtype)
+        np.copyto(sample, view)
+        self._spare = sample
+        if float(sample.mean()) < self.black_level:
             return None, self._trouble("black", at, "the camera sees only black "
                                        "(lens covered, cable loose or lights off)")
-        # Raw pixels, not an average: averaging would hide a live sensor's noise.
-        sample = frame[::7, ::7]
         if self._previous is not None and np.array_equal(sample, self._previous):
             self._same += 1
             if self._same >= self.frozen_frames:
@@ -284,7 +291,7 @@ class CameraWatch:
                 return None, self._trouble("frozen", at, "the camera picture is frozen")
         else:
             self._same = 0
-        self._previous = sample.copy()
+        self._previous, self._spare = sample, self._previous
         return (at, frame), None
 
     def _trouble(self, kind: str, at: float | None, message: str) -> CameraTrouble:
