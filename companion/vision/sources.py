@@ -107,6 +107,7 @@ class VideoCapture:
         self.size = size
         self.clock = clock
         self._capture: cv2.VideoCapture | None = None
+        self._queued = 0  # frames the camera's driver keeps beyond the one read
 
     def open(self) -> None:
         self.close()
@@ -116,11 +117,19 @@ class VideoCapture:
         if self.size:
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        # A camera's driver queues frames (V4L2: 4 by default) and a read takes the oldest:
+        # read 2 or 4 times a second, the picture would be seconds old. One buffer, so a
+        # read waits for a frame taken after it; a driver keeping more anyway has the
+        # queued ones skipped at each read. (A file says -1: every frame of it is read.)
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._queued = max(0, int(capture.get(cv2.CAP_PROP_BUFFERSIZE)) - 1)
         self._capture = capture
 
     def read(self) -> tuple[float, np.ndarray] | None:
         if self._capture is None:
             return None
+        for _ in range(self._queued):
+            self._capture.grab()  # taken before this read: skipped undecoded
         ok, frame = self._capture.read()
         return (self.clock(), frame) if ok and frame is not None else None
 
