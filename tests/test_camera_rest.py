@@ -30,8 +30,8 @@ def shooter(size=(640, 360)):
 
 class LiveTable:
     """A camera over a table the test changes: every read is a picture of the table as it is
-    at that moment (as Picamera2 gives the next frame it completes, and a V4L2 camera with
-    one buffer)."""
+    at that moment (as Picamera2 gives the latest frame it completed, and a V4L2 camera with
+    one buffer a frame taken after the read)."""
 
     def __init__(self) -> None:
         self.shoot = shooter()
