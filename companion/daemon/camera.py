@@ -24,6 +24,13 @@ from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
 
+#: Once the table has rested this long (seconds: every frame only compared with the scene
+#: read, nothing moved), frames are taken at most ``STILL_FPS`` a second; the first frame in
+#: which something moved or that had to be read in full brings the configured rate back.
+STILL_AFTER = 5.0
+STILL_FPS = 2.0
+
+
 @dataclass(frozen=True)
 class TableGeometry:
     """The marked play area and where the Rumble room tiles lie on it, in millimetres.
@@ -131,9 +138,11 @@ class Camera(Part):
     name = "camera"
 
     def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
-                 make_watcher: Callable[[], Any] | None = None) -> None:
+                 make_watcher: Callable[[], Any] | None = None,
+                 still_after: float = STILL_AFTER) -> None:
         """``watcher``: the TableWatcher; or None and ``make_watcher`` builds it in the
-        camera's thread (its card library loaded there: the daemon is READY meanwhile)."""
+        camera's thread (its card library loaded there: the daemon is READY meanwhile).
+        ``still_after``: seconds of a resting table before frames are taken at STILL_FPS."""
         self.open_source = open_source
         self.watcher = watcher
         self.make_watcher = make_watcher
@@ -141,6 +150,9 @@ class Camera(Part):
         # so loading the library does not slow the start (None: at once).
         self.after: threading.Event | None = None
         self.interval = 1 / fps
+        self.still_interval = 1 / min(fps, STILL_FPS)
+        self.still_after = still_after
+        self.resting = False  # taking frames at the still rate (for tests and benchmarks)
         self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
         self.scenes_sent = 0
         self.source: Any = None
@@ -174,7 +186,7 @@ class Camera(Part):
             submit(PartFailed(self.name, describe(error)))
             return
         troubles = 0
-        while not self._stop.wait(self.interval):
+        while not self._stop.wait(self.still_interval if self.resting else self.interval):
             try:
                 got, trouble = watch.next()
             except Exception as error:  # noqa: BLE001 - a camera gone: reported, retried
@@ -184,6 +196,7 @@ class Camera(Part):
                 log.info("camera: every frame of the folder has been seen")
                 return
             if got is None:
+                self.resting = False
                 troubles += 1
                 if troubles >= 5 and trouble is not None:
                     submit(PartFailed(self.name, trouble.message))
@@ -192,6 +205,7 @@ class Camera(Part):
             troubles = 0
             at, frame = got
             scene = self.watcher.look(at, frame)
+            self.resting = self.watcher.resting(at) >= self.still_after
             if scene is not None:
                 sighting = self.watcher.last
                 self.scenes_sent += 1

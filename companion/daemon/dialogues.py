@@ -7,7 +7,7 @@ Each is a generator of ``Menu`` steps (see ``menus.py``) returning what was deci
 
 from __future__ import annotations
 
-import secrets
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,7 +74,10 @@ def new_game(default_game: str, default_seats: Sequence[str],
     menu.cursor = preferred - cls.min_seats
     count = yield menu
     names = yield from who_plays(seat_names(default_seats, count), known)
-    return Header(name, names, secrets.randbelow(2**31), dict(options.get(name, {})))
+    # The OS's randomness, as ``secrets`` would give it (whose ``hmac`` would load OpenSSL
+    # into the daemon: ~4 MB resident for one number).
+    seed = random.SystemRandom().randrange(2**31)
+    return Header(name, names, seed, dict(options.get(name, {})))
 
 
 def who_plays(names: Sequence[str], known: Sequence[str]) -> Steps:

@@ -20,6 +20,11 @@ from companion.table.faults import StorageFull
 
 #: How often the GPIO controls are polled for holds and settling contacts, in seconds.
 POLL_SECONDS = 0.02
+#: ...and while none is held down or has changed for ``QUIET_SECONDS``: then a poll can only
+#: find a change a lock-out hid (which follows an edge within the bounce time), and every
+#: wake-up costs CPU (50 a second were ~1 % of a core here, a third of a still table's).
+IDLE_POLL_SECONDS = 0.1
+QUIET_SECONDS = 1.0
 
 
 def pin_factory(name: str) -> Any:
@@ -49,18 +54,28 @@ class GpioControls(Part):
         self.clock = clock
         self.inputs: Any = None
         self._stop = threading.Event()
+        self._wake = threading.Event()  # set by every event reported, and by stop()
 
     def start(self, submit: Submit) -> None:
         from companion.hardware.inputs import TableInputs
 
+        def emit(item: Any) -> None:
+            submit(item)
+            self._wake.set()  # a control moved: poll at full rate again at once
+
         self._stop.clear()
-        self.inputs = TableInputs(self.pinmap, submit, pin_factory=self.factory,
+        self.inputs = TableInputs(self.pinmap, emit, pin_factory=self.factory,
                                   clock=self.clock)
         threading.Thread(target=self._poll, args=(submit,), name="controls",
                          daemon=True).start()
 
     def _poll(self, submit: Submit) -> None:
-        while not self._stop.wait(POLL_SECONDS):
+        while not self._stop.is_set():
+            quiet = self.inputs.quiet(QUIET_SECONDS)
+            self._wake.wait(IDLE_POLL_SECONDS if quiet else POLL_SECONDS)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             try:
                 self.inputs.poll()
             except Exception as error:  # noqa: BLE001 - reported, then retried
@@ -69,6 +84,7 @@ class GpioControls(Part):
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self.inputs is not None:
             with contextlib.suppress(Exception):
                 self.inputs.close()

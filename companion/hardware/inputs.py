@@ -136,6 +136,13 @@ class TableInputs:
             for button in self.buttons.values():
                 button.poll()
 
+    def quiet(self, seconds: float) -> bool:
+        """No button held down, and none reported a change in the last ``seconds``: nothing
+        for ``poll()`` to time (a hold, a contact settling)."""
+        with self._lock:
+            return not any(button.is_pressed or button.clock() - button.changed_at < seconds
+                           for button in self.buttons.values())
+
     def close(self) -> None:
         self.encoder.close()
         for button in self.buttons.values():

@@ -12,11 +12,15 @@ two pixels a module is 58 px, and the screen is lit around it for the quiet zone
 
 from __future__ import annotations
 
-import segno
+from typing import TYPE_CHECKING
+
 from PIL import Image, ImageDraw
 
 from companion.i18n import _
 from companion.screens.canvas import HEIGHT, OFF, ON, WIDTH, blank, fit_text, paragraph
+
+if TYPE_CHECKING:
+    import segno
 
 #: The quiet zone kept lit around the symbol, in modules (the standard asks 4; phones and
 #: OpenCV read 1 well on a lit screen whose lit border goes on to the screen's edges).
@@ -25,6 +29,10 @@ QUIET = 1
 
 def join_symbol(url: str) -> segno.QRCode:
     """The smallest QR code of ``url`` at error level L (upper case: alphanumeric mode)."""
+    # Imported when a join code is drawn: segno's writers bring urllib, http.client and
+    # OpenSSL (~4 MB resident) into a daemon that may never show one.
+    import segno
+
     return segno.make(url, error="l", boost_error=False)
 
 

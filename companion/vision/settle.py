@@ -75,11 +75,17 @@ class MotionMeter:
         self.small: np.ndarray | None = None
 
     def measure(self, frame: np.ndarray) -> float:
-        scale = self.width / frame.shape[1]
+        height, width = frame.shape[:2]
+        size = (self.width, max(1, round(height * self.width / width)))
         # Made small first, grey after: the colour conversion then costs next to nothing.
-        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        # A frame of even sides at least twice the size is halved first: OpenCV averages
+        # 2 x 2 blocks on a fast path, and the rest is done on a quarter of the pixels (the
+        # same block averages, to a grey level of rounding; half the time of one resize).
+        if width % 2 == 0 and height % 2 == 0 and width >= 2 * size[0]:
+            frame = cv2.resize(frame, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+        if frame.ndim == 3:
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (5, 5), 0).astype(np.int16)
         previous, self.small = self.small, small
         return self.change(previous)

@@ -107,6 +107,7 @@ class VideoCapture:
         self.size = size
         self.clock = clock
         self._capture: cv2.VideoCapture | None = None
+        self._queued = 0  # frames the camera's driver keeps beyond the one read
 
     def open(self) -> None:
         self.close()
@@ -116,11 +117,19 @@ class VideoCapture:
         if self.size:
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        # A camera's driver queues frames (V4L2: 4 by default) and a read takes the oldest:
+        # read 2 or 4 times a second, the picture would be seconds old. One buffer, so a
+        # read waits for a frame taken after it; a driver keeping more anyway has the
+        # queued ones skipped at each read. (A file says -1: every frame of it is read.)
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._queued = max(0, int(capture.get(cv2.CAP_PROP_BUFFERSIZE)) - 1)
         self._capture = capture
 
     def read(self) -> tuple[float, np.ndarray] | None:
         if self._capture is None:
             return None
+        for _ in range(self._queued):
+            self._capture.grab()  # taken before this read: skipped undecoded
         ok, frame = self._capture.read()
         return (self.clock(), frame) if ok and frame is not None else None
 
@@ -260,6 +269,7 @@ class CameraWatch:
         self.troubles: list[CameraTrouble] = []
         self._opened = False
         self._previous: np.ndarray | None = None
+        self._spare: np.ndarray | None = None  # the buffer the next frame's sample goes into
         self._same = 0
 
     def next(self) -> tuple[tuple[float, np.ndarray] | None, CameraTrouble | None]:
@@ -271,12 +281,18 @@ class CameraWatch:
         if got is None:
             return None, self._trouble("dropped", None, "the camera gave no frame")
         at, frame = got
-        small = cv2.resize(frame, (32, 24), interpolation=cv2.INTER_AREA)
-        if float(small.mean()) < self.black_level:
+        # One pixel in 7 each way, raw: its mean is the picture's brightness, and a live
+        # sensor's noise changes it at every frame (an average would hide the noise). Copied
+        # into one of two buffers kept for it: no full-frame pass, nothing allocated.
+        view = frame[::7, ::7]
+        sample = self._spare
+        if sample is None or sample.shape != view.shape or sample.dtype != view.dtype:
+            sample = np.empty(view.shape, view.dtype)
+        np.copyto(sample, view)
+        self._spare = sample
+        if float(sample.mean()) < self.black_level:
             return None, self._trouble("black", at, "the camera sees only black "
                                        "(lens covered, cable loose or lights off)")
-        # Raw pixels, not an average: averaging would hide a live sensor's noise.
-        sample = frame[::7, ::7]
         if self._previous is not None and np.array_equal(sample, self._previous):
             self._same += 1
             if self._same >= self.frozen_frames:
@@ -284,7 +300,7 @@ class CameraWatch:
                 return None, self._trouble("frozen", at, "the camera picture is frozen")
         else:
             self._same = 0
-        self._previous = sample.copy()
+        self._previous, self._spare = sample, self._previous
         return (at, frame), None
 
     def _trouble(self, kind: str, at: float | None, message: str) -> CameraTrouble:

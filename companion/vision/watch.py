@@ -74,6 +74,7 @@ class TableWatcher:
         self.last: Sighting | None = None
         self._read_small: np.ndarray | None = None  # the small copy of the frame last read
         self._steady: tuple[object, float] | None = None  # the scene read, since when
+        self._resting: float | None = None  # since when frames were only compared
         self.reads = 0  # frames read in full (for tests and benchmarks)
 
     def see(self, frame: np.ndarray, motion: float | None = None,
@@ -105,12 +106,15 @@ class TableWatcher:
         if motion > self.motion_limit:
             # Hands over the table: nothing to read until they are gone.
             self.gate.observe(at, motion, frozenset())
-            self._read_small = self._steady = None
+            self._read_small = self._steady = self._resting = None
             return None
         if self._known(at):
             # Still since the scene was read: what it showed stands.
             sighting = self.last = Sighting(self.last.detections, self.last.scene, motion)
+            if self._resting is None:
+                self._resting = at
         else:
+            self._resting = None
             sharper = self.still() if self.still is not None else None
             sighting = self.see(frame, motion, sharper)
             self._read_small = self.motion.small
@@ -122,6 +126,12 @@ class TableWatcher:
             return None
         settled = self.gate.observe(at, sighting.motion, sighting.scene.key())
         return sighting.scene if settled else None
+
+    def resting(self, at: float) -> float:
+        """For how long (seconds, up to ``at``) the frames have only been compared with the
+        scene read, nothing having moved: 0 once a frame moved or was read in full. The
+        camera takes fewer frames of a table resting a while (``Camera``)."""
+        return 0.0 if self._resting is None else at - self._resting
 
     def _known(self, at: float) -> bool:
         """The scene last read still stands: read the same long enough (a sharper still: once)
