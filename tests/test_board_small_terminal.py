@@ -46,6 +46,6 @@ def test_a_large_terminal_keeps_the_whole_grid():
 def test_the_tab_key_goes_to_the_board_not_to_the_table():
     cycled, submitted = [], []
     keyboard = Keyboard(io.StringIO("\t\t1q"), board_keys={"\t": lambda: cycled.append(1)})
-    keyboard._keys(submitted.append)
+    keyboard.read_keys(submitted.append)
     assert len(cycled) == 2
     assert [getattr(item, "control", None) for item in submitted][:2] == ["seat:0", "seat:0"]

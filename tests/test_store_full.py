@@ -144,7 +144,7 @@ def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(
             daemon.handle(item)
 
     source = FeedSource([(2, event)], retry_s=0.01)
-    source._feed(submit)  # the feed's thread, run here
+    source.feed(submit)  # the feed's thread, run here
     assert len(given) == 4 and isinstance(given[-1], FeedFinished)
     assert isinstance(given[1].error, StorageFull) and given[2].error is None
     assert stored(store.path, daemon.table.id) == [*before, event]

@@ -163,11 +163,13 @@ class Keyboard(Part):
 
     def _read(self, submit: Submit) -> None:
         try:
-            self._keys(submit)
+            self.read_keys(submit)
         except Exception as error:  # noqa: BLE001 - reported; the game goes on without keys
             submit(PartFailed(self.name, describe(error)))
 
-    def _keys(self, submit: Submit) -> None:
+    def read_keys(self, submit: Submit) -> None:
+        """Read keys on this thread until the end of input or ``q`` (what ``start`` runs in
+        the background)."""
         stream = self.stream or sys.stdin
         presses = KeyPresses()
         with _cbreak(stream):
@@ -221,9 +223,11 @@ class FeedSource(Part):
         if self._started:
             return
         self._started = True
-        threading.Thread(target=self._feed, args=(submit,), name="feed", daemon=True).start()
+        threading.Thread(target=self.feed, args=(submit,), name="feed", daemon=True).start()
 
-    def _feed(self, submit: Submit) -> None:
+    def feed(self, submit: Submit) -> None:
+        """Give every event on this thread, each once it is stored (what ``start`` runs in
+        the background)."""
         for line, event in self.events:
             fed = Fed(line, event)
             while True:
