@@ -122,6 +122,10 @@ def report(label: str, times: list[float], counts: tuple[int, ...]) -> None:
 
 
 def synthetic(args: argparse.Namespace) -> None:
+    if args.only == "piles":
+        return piles(args)
+    if args.only == "photos":
+        return photos(args)
     library = demo_library("tricky", "deathtrap")
     library.prepare()
     items = game_items("tricky") + game_items("deathtrap")
@@ -145,8 +149,9 @@ def synthetic(args: argparse.Namespace) -> None:
         times, found = run(baseline, frames)
         report("baseline (SIFT + RANSAC only)", times, accuracy_synthetic(scenes, found))
         print(f"  peak traced memory while recognising: {peak_traced_mb(fast, frames):.1f} MB")
-    piles(args)
-    photos(args)
+    if args.only is None:
+        piles(args)
+        photos(args)
 
 
 def pile_plays(count: int, seed: int) -> list[tuple[Scene, str, int]]:
@@ -279,6 +284,8 @@ def main() -> None:
                         help="rendered plays with a pile of identical cards (default 100)")
     parser.add_argument("--photo-cards", type=int, default=500,
                         help="cards in the photo-like synthetic set (default 500)")
+    parser.add_argument("--only", choices=("frames", "piles", "photos"),
+                        help="one rendered set only (default: all of them)")
     parser.add_argument("--enroll", metavar="DIR", help="folder of card photos, one per id")
     parser.add_argument("--scenes", metavar="DIR", help="folder of table photos")
     parser.add_argument("--truth", metavar="FILE", help='JSON {"photo": ["id", ...]}')

@@ -267,7 +267,9 @@ class PileReader:
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
                 if key not in refined:
                     refined[key] = fit.best_near(place, on_top)[1]
-                place = refined[key]
+            # Every place found so far is tried: one passed over in an earlier round may have
+            # shown, then, a part that a copy found since turns out to cover.
+            for place in refined.values():
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if (share_inside(place, blob.contour) < 0.85

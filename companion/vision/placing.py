@@ -60,17 +60,14 @@ def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
     out: list[Placement] = []
     mid = (copies - 1) / 2
     drift = float(rng.uniform(0, 2 * np.pi))  # a loose pile spreads one way, as a hand drops it
+    turns: list[float] = []  # a fan: each copy 8-15° past the one before it
     for k in range(copies):
         t = k - mid
         if style == "fan":
-            # Each copy turned 8-15° about a point below the cards, like a hand of cards.
-            step = float(rng.uniform(8, 15))
-            ang = math.radians(t * step)
-            r = h * 0.9
-            dx, dy = math.sin(ang) * r, (1 - math.cos(ang)) * r
-            centre = (centre_mm[0] + dx * ux + dy * vx, centre_mm[1] + dx * uy + dy * vy)
-            angle = base + t * step
-        elif style == "offset":
+            turns.append((turns[-1] if turns else 0.0) + float(rng.uniform(8, 15)))
+            out.append(Placement(item, centre_mm, 0.0))  # placed below, once all turns are known
+            continue
+        if style == "offset":
             shift = w * float(rng.uniform(0.25, 0.45))
             centre = (centre_mm[0] + t * shift * ux + t * 2 * vx,
                       centre_mm[1] + t * shift * uy + t * 2 * vy)
@@ -82,6 +79,16 @@ def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
                       centre_mm[1] + t * shift * w * math.sin(ang))
             angle = base + float(rng.uniform(-25, 25))
         out.append(Placement(item, (float(centre[0]), float(centre[1])), angle))
+    if style == "fan":
+        # Turned about a point below the cards, like a hand of cards, the middle one straight.
+        middle = (turns[0] + turns[-1]) / 2
+        r = h * 0.9
+        for k, turn in enumerate(turns):
+            step = turn - middle
+            a = math.radians(step)
+            dx, dy = math.sin(a) * r, (1 - math.cos(a)) * r
+            out[k] = Placement(item, (float(centre_mm[0] + dx * ux + dy * vx),
+                                      float(centre_mm[1] + dx * uy + dy * vy)), base + step)
     return out
 
 
