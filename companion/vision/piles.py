@@ -253,7 +253,7 @@ class PileReader:
         limits = self.limits
         hits: list[Detection] = []
         # Places found in one round come back in the next: each is refined once.
-        refined: dict[tuple, np.ndarray] = {}
+        refined: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
@@ -266,10 +266,12 @@ class PileReader:
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
                 if key not in refined:
-                    refined[key] = fit.best_near(place, on_top)[1]
+                    # The search's place too: lining up can slide a copy in a tight row onto
+                    # its neighbour's print.
+                    refined[key] = (fit.best_near(place, on_top)[1], place)
             # Every place found so far is tried: one passed over in an earlier round may have
             # shown, then, a part that a copy found since turns out to cover.
-            for place in refined.values():
+            for place in (p for pair in refined.values() for p in pair):
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if (share_inside(place, blob.contour) < 0.85
