@@ -61,17 +61,8 @@ def on_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     profiles = cv2.remap(box, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
     profiles = cv2.GaussianBlur(profiles, (5, 1), 0)
-    steps = np.abs(np.diff(profiles, axis=1))
-    rows = np.arange(len(steps))
-    peak = steps.argmax(axis=1)
-    inner = (peak > 0) & (peak < steps.shape[1] - 1)
-    left = steps[rows, np.clip(peak - 1, 0, None)]
-    right = steps[rows, np.clip(peak + 1, None, steps.shape[1] - 1)]
-    middle = steps[rows, peak]
-    bend = left - 2 * middle + right
-    shift = np.where(inner & (np.abs(bend) > 1e-6), 0.5 * (left - right) / np.where(
-        np.abs(bend) > 1e-6, bend, 1.0), 0.0)
-    offset = across[0] + (peak + 0.5 + shift) * STEP
+    position, middle, inner = _peaks(np.abs(np.diff(profiles, axis=1)))
+    offset = across[0] + (position + 0.5) * STEP
     strength = middle.reshape(4, POINTS)
     offset = offset.reshape(4, POINTS)
     inner = inner.reshape(4, POINTS)
@@ -82,10 +73,27 @@ def on_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         if keep.sum() < POINTS // 3 or float(np.median(strength[k])) < 2.0:
             return quad
         found = points[k][keep] + offset[k][keep, None] * normals[k][None]
-        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+        vx, vy, px, py = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
                                      0.01).reshape(-1)
-        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        lines.append((np.float32([px, py]), np.float32([vx, vy])))
     moved = corners_of(lines)
     if moved is None or float(np.abs(moved - quad).max()) > 2 * reach:
         return quad
     return moved.astype(np.float32)
+
+
+def _peaks(steps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row, where the strongest step lies (to a fraction of a sample: a parabola through
+    it and its neighbours), its strength, and whether it lies inside the row (not at an end,
+    where the true edge may lie beyond)."""
+    rows = np.arange(len(steps))
+    peak = steps.argmax(axis=1)
+    inner = (peak > 0) & (peak < steps.shape[1] - 1)
+    left = steps[rows, np.clip(peak - 1, 0, None)]
+    right = steps[rows, np.clip(peak + 1, None, steps.shape[1] - 1)]
+    middle = steps[rows, peak]
+    bend = left - 2 * middle + right
+    curved = inner & (np.abs(bend) > 1e-6)
+    shift = np.zeros(len(steps), np.float32)
+    shift[curved] = 0.5 * (left - right)[curved] / bend[curved]
+    return peak + shift, middle, inner

@@ -250,54 +250,71 @@ class PileReader:
             lined, placed = fit.best_near(top.corners, others, stretch=True)
             if lined > now:
                 top = replace(top, corners=placed.astype(np.float32))
-        limits = self.limits
         hits: list[Detection] = []
-        # Places found in one round come back in the next: each is refined once.
-        refined: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        # Places found in one round come back in the next: each is refined once, and kept
+        # with the search's own place (lining up can slide a copy in a tight row onto its
+        # neighbour's print). A place's verdict holds until a copy found covers part of it.
+        places: dict[tuple, np.ndarray] = {}
+        verdicts: dict[tuple, tuple[float, float]] = {}
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *others, *(h.corners for h in hits)]
-            best: tuple[float, np.ndarray, float] | None = None
             for place, _ in copies_under(image, blob.contour, top.corners,
                                          self.library.faces[entry], 3, tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
-                if key not in refined:
-                    # The search's place too: lining up can slide a copy in a tight row onto
-                    # its neighbour's print.
-                    refined[key] = (fit.best_near(place, on_top)[1], place)
+                if (key, "lined") not in places:
+                    places[key, "lined"] = fit.best_near(place, on_top)[1]
+                    places[key, "found"] = place
             # Every place found so far is tried: one passed over in an earlier round may have
             # shown, then, a part that a copy found since turns out to cover.
-            for place in (p for pair in refined.values() for p in pair):
+            best: tuple[float, np.ndarray, float] | None = None
+            for key, place in places.items():
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
-                if (share_inside(place, blob.contour) < 0.85
-                        or share_in_view(place, on_top) < 0.1):
-                    continue
-                # Which card it is, is known: the part in view must agree with it, clearly
-                # more than with any other face (by the face index's comparison, or by the
-                # colour of that part alone: a thin strip). The copy next under shows all
-                # of its part in view, so it agrees best of the places.
-                agree = self._agreement()(image, place, on_top)
-                rest = np.delete(agree, entry)
-                clear = agree[entry] - (rest.max() if rest.size else -1.0)
-                value = float(agree[entry]) if (
-                    (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
-                    or (agree[entry] >= limits.copy_close_score
-                        and clear >= limits.copy_close_margin)) else 0.0
-                scores = self.library.index.scores(image, place, on_top, limits.detail)
-                if (scores and scores[0].entry == entry
-                        and scores[0].score >= limits.copy_index_score
-                        and gap(scores) >= limits.copy_margin):
-                    value = max(value, scores[0].score)
-                    clear = max(clear, gap(scores))
+                if key not in verdicts:
+                    verdicts[key] = self._verdict(image, blob, place, on_top, entry)
+                value, clear = verdicts[key]
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
             if best is None:
                 return hits
-            sure = float(np.clip(best[2] / limits.sure_margin, 0.0, 1.0))
+            sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
+            verdicts = {key: verdict for key, verdict in verdicts.items()
+                        if not _overlap(places[key], best[1])}
         return hits
+
+    def _verdict(self, image: np.ndarray, blob: Blob, place: np.ndarray,
+                 on_top: list[np.ndarray], entry: int) -> tuple[float, float]:
+        """(value, how clear): how well the part in view of a place agrees with the pile's
+        card, 0 if it is not clearly that card (or too little of it shows)."""
+        limits = self.limits
+        if share_inside(place, blob.contour) < 0.85 or share_in_view(place, on_top) < 0.1:
+            return 0.0, 0.0
+        # Which card it is, is known: the part in view must agree with it, clearly more than
+        # with any other face (by the face index's comparison, or by the colour of that part
+        # alone: a thin strip). The copy next under shows all of its part in view, so it
+        # agrees best of the places.
+        agree = self._agreement()(image, place, on_top)
+        rest = np.delete(agree, entry)
+        clear = agree[entry] - (rest.max() if rest.size else -1.0)
+        value = float(agree[entry]) if (
+            (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
+            or (agree[entry] >= limits.copy_close_score
+                and clear >= limits.copy_close_margin)) else 0.0
+        scores = self.library.index.scores(image, place, on_top, limits.detail)
+        if (scores and scores[0].entry == entry and scores[0].score >= limits.copy_index_score
+                and gap(scores) >= limits.copy_margin):
+            value = max(value, scores[0].score)
+            clear = max(clear, gap(scores))
+        return value, float(clear)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two outlines cover any part of each other?"""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 0.0

@@ -341,15 +341,15 @@ class Recognizer:
                             margin, "template", tell)
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
-                tell: Callable[[Score, Score], tuple[float, float]] | None = None
-                ) -> Detection | None:
+                tell: Callable[[Score, Score], tuple[float, float]]) -> Detection | None:
         """The likeliest face, if it scores well enough and stands clear of the others; a
         face within ``margin`` of it stands clear only if it is a near twin that ``tell``
         (``Twins.tell`` on this quad) sets clearly apart."""
         if not scores:
             return None
-        best, sure = scores[0], gap(scores) / self.limits.sure_margin
-        if gap(scores) < margin:
+        best, clear = scores[0], gap(scores)
+        sure = clear / self.limits.sure_margin
+        if clear < margin:
             told = self._twins_told(scores, margin, tell)
             if told is None:
                 return None
@@ -361,15 +361,13 @@ class Recognizer:
                          confidence, method, best.score)
 
     def _twins_told(self, scores: list[Score], margin: float,
-                    tell: Callable[[Score, Score], tuple[float, float]] | None
+                    tell: Callable[[Score, Score], tuple[float, float]]
                     ) -> tuple[Score, float] | None:
         """Faces within ``margin`` of the best are near twins of it (the 5 of spades and
         of clubs: a pip's shape apart), and the print leans clearly to one of them: that
         face, and how sure (the weakest lean's share of the way from the least lean to a
         face exactly). Else None: the quad is left out."""
         limits = self.limits
-        if tell is None:
-            return None
         pick, leans = scores[0], []
         for other in scores[1:]:
             if scores[0].score - other.score >= margin:

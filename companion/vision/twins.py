@@ -31,34 +31,20 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.vision.faces import INSET, in_view, sample
+from companion.vision.agreement import high_pass
+from companion.vision.faces import in_view, pattern_mask, sample, unit
 from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
 DETAIL_LONG = 268
-#: Faces kept in grey at that grid, and pairs kept high-passed (the twins a table has met
-#: lately).
-FACES_KEPT = 24
+#: Pairs kept high-passed (the twins a table has met lately).
 PATTERNS_KEPT = 8
 
 
 def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
     """Detail of a grey grid between 1 and 6 cells (times ``scale``: a card seen smaller than
     the grid has no finer detail), inset (rounded corners and table out)."""
-    planes = (cv2.GaussianBlur(grey, (0, 0), 1.0 * scale)
-              - cv2.GaussianBlur(grey, (0, 0), 6.0 * scale))
-    h, w = planes.shape
-    dy, dx = int(INSET * h), int(INSET * w)
-    return planes[dy:h - dy, dx:w - dx]
-
-
-def _unit(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
-    flat = values.reshape(-1)
-    if weight is not None:
-        flat = (flat - float(flat @ weight) / max(float(weight.sum()), 1.0)) * weight
-    else:
-        flat = flat - float(flat.mean())
-    return flat / (float(np.linalg.norm(flat)) + 1e-6)
+    return pattern_mask(high_pass(grey, (scale, 6.0 * scale)))
 
 
 class Twins:
@@ -66,7 +52,6 @@ class Twins:
 
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.faces = faces
-        self._grey: OrderedDict[tuple[int, tuple[int, int]], np.ndarray] = OrderedDict()
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
         self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
             OrderedDict()
@@ -75,24 +60,15 @@ class Twins:
         h, w = self.faces[entry].shape[:2]
         return max(8, int(round(DETAIL_LONG * w / h))), DETAIL_LONG
 
-    def _grey_at(self, entry: int, size: tuple[int, int]) -> np.ndarray:
-        """A face in grey at ``size`` (uint8; the last few asked for are kept)."""
-        key = (entry, size)
-        if key in self._grey:
-            self._grey.move_to_end(key)
-        else:
-            face = cv2.resize(np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA)
-            self._grey[key] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-            if len(self._grey) > FACES_KEPT:
-                self._grey.popitem(last=False)
-        return self._grey[key]
+    def _grey(self, entry: int, size: tuple[int, int]) -> np.ndarray:
+        face = cv2.resize(np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA)
+        return cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
     def _pair(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
         """Both faces' grey at the detail grid (float), the second lined up with the first
         (an affine move found once per pair and kept)."""
         size = self._size(first)
-        one = self._grey_at(first, size).astype(np.float32)
-        other = self._grey_at(second, size).astype(np.float32)
+        one, other = self._grey(first, size), self._grey(second, size)
         if (first, second) not in self._warps:
             # An affine move only: enough for two photos cropped a little differently, too
             # stiff to bend one face's print into the other's.
@@ -144,9 +120,7 @@ class Twins:
         view = _high(patch, scale)
         weight = None
         if on_top:
-            mask = in_view(corners, (w, h), on_top)
-            dy, dx = int(INSET * h), int(INSET * w)
-            weight = mask[dy:h - dy, dx:w - dx].reshape(-1)
+            weight = pattern_mask(in_view(corners, (w, h), on_top)).reshape(-1)
         faces = one.astype(np.float32), other.astype(np.float32)
         best = (0.0, -1.0)
         # Either way up: a card looks alike turned round, and the turn is not known here.
@@ -154,8 +128,8 @@ class Twins:
             q = (view[::-1, ::-1] if turned else view).reshape(-1)
             # The mask turns with the print: it was drawn on the quad as given.
             kept = weight if weight is None or not turned else weight[::-1]
-            a, b = (_unit(f, kept) for f in faces)
-            q = _unit(q, kept)
+            a, b = (unit(f, kept) for f in faces)
+            q = unit(q, kept)
             fit = float(max(q @ a, q @ b))
             if fit > best[1]:
                 apart = a - b
