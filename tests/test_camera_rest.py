@@ -7,6 +7,7 @@ import queue
 import time
 
 import numpy as np
+from web_table import wait_for
 
 from companion.daemon.camera import STILL_FPS, Camera, SceneSeen
 from companion.vision.art import game_items
@@ -49,13 +50,6 @@ class LiveTable:
         pass
 
 
-def until(condition, what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {timeout:.0f} s for {what}"
-        time.sleep(0.02)
-
-
 def test_the_watcher_counts_how_long_the_table_has_rested():
     shoot = shooter()
     watcher = TableWatcher(demo_library("tricky"), TableLayout(), settle_seconds=0.5)
@@ -80,14 +74,14 @@ def test_a_card_laid_after_a_long_rest_is_seen_and_the_full_rate_comes_back():
         first, resting, _ = seen.get(timeout=60)
         assert isinstance(first, SceneSeen) and not resting
         assert sorted(p.item_id for p in first.scene.pieces) == [ITEMS[3].item_id]
-        until(lambda: camera.resting, "the camera to take the table as resting")
+        wait_for(lambda: camera.resting, "the camera to take the table as resting")
         # A long rest: many frames at the still rate, all of them only compared.
         reads, frames = watcher.reads, camera.frames_seen
-        until(lambda: camera.frames_seen >= frames + 8, "frames at the still rate")
+        wait_for(lambda: camera.frames_seen >= frames + 8, "frames at the still rate")
         assert camera.resting and watcher.reads == reads
         laid_at = source.reads
         source.placed = BOTH
-        until(lambda: not seen.empty(), "the card laid after the rest to be seen")
+        wait_for(lambda: not seen.empty(), "the card laid after the rest to be seen")
         second, resting, read_by_then = seen.get()
     finally:
         camera.stop()

@@ -142,3 +142,19 @@ def test_the_demo_library_kept_by_an_older_version_is_kept_again_with_its_keypoi
     again = library_for(("tricky",), "", tmp_path)
     assert again.ids == library.ids
     assert CardLibrary.load(kept).keypoints_read
+
+
+def test_a_kept_demo_library_that_cannot_be_written_again_is_still_used_as_read(
+        tmp_path: Path, monkeypatch) -> None:
+    library = library_for(("tricky",), "", tmp_path)
+    (kept,) = tmp_path.glob("demo-cards-*.npz")
+    older_file(kept, library)
+
+    def read_only(self, path):  # a state folder gone read-only, or full
+        raise OSError(30, "Read-only file system")
+
+    enrolled = []
+    monkeypatch.setattr(CardLibrary, "save", read_only)
+    monkeypatch.setattr(CardLibrary, "enroll", lambda self, *a: enrolled.append(a))
+    again = library_for(("tricky",), "", tmp_path)
+    assert again.ids == library.ids and not enrolled  # read, not enrolled all over again

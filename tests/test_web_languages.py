@@ -149,8 +149,13 @@ def test_a_refusal_of_a_french_seat_shows_on_its_page_in_french(browser, tmp_pat
         assert act(link, move)[0] == 200
         page.wait_for_function("(text) => window.said.includes(text)", arg=said["fr"],
                                timeout=WAIT_MS)
-        sent = wait_for(lambda: next((f for f in frames if f.get("error")), None),
-                        "the refusal sent to the page")
+
+        def refusal_sent():
+            # Playwright hands over the frames received only while it is called.
+            page.wait_for_timeout(20)
+            return next((f for f in frames if f.get("error")), None)
+
+        sent = wait_for(refusal_sent, "the refusal sent to the page")
         assert sent["error"] == said["fr"] and sent["screen"] == french_screen
         # The table's own screen for Bob said it in English.
         bob = next(s for s in table.daemon.screens.values() if s.name == "seat:1")

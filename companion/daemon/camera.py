@@ -75,11 +75,15 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
     if kept is not None and kept.exists():
         try:
             library = CardLibrary.load(kept)
-            if not library.keypoints_read:  # kept by an older version: keep its keypoints
-                library.save(kept)
-            return library
         except LibraryError as error:  # damaged: enrolled again below and written anew
             log.warning("demo card library not read (%s): enrolling it again", error)
+        else:
+            if not library.keypoints_read:  # kept by an older version: keep its keypoints
+                try:
+                    library.save(kept)
+                except (LibraryError, OSError) as error:  # read-only or full: used as read
+                    log.warning("demo card library not updated: %s", error)
+            return library
     library = CardLibrary()
     for game in games:
         for item in game_items(game):

@@ -71,12 +71,12 @@ class GpioControls(Part):
 
     def _poll(self, submit: Submit) -> None:
         while not self._stop.is_set():
-            quiet = self.inputs.quiet(QUIET_SECONDS)
-            self._wake.wait(IDLE_POLL_SECONDS if quiet else POLL_SECONDS)
-            self._wake.clear()
-            if self._stop.is_set():
-                return
             try:
+                quiet = self.inputs.quiet(QUIET_SECONDS)
+                self._wake.wait(IDLE_POLL_SECONDS if quiet else POLL_SECONDS)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return
                 self.inputs.poll()
             except Exception as error:  # noqa: BLE001 - reported, then retried
                 submit(PartFailed(self.name, describe(error)))

@@ -28,6 +28,7 @@ import serial
 from companion.errors import CompanionError
 from companion.hardware import hubproto
 from companion.hardware.events import InputEvent
+from companion.hardware.hubhost import HostSide
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +85,8 @@ class Hub:
         self.port = port
         self.baudrate = baudrate
         self.backoff_s = backoff_s
-        self.session = hubproto.HostSide(retry_ms=retry_s * 1000, tries=tries,
-                                         heartbeat_ms=heartbeat_s * 1000)
+        self.session = HostSide(retry_ms=retry_s * 1000, tries=tries,
+                                heartbeat_ms=heartbeat_s * 1000)
         #: Why the hub was refused (an incompatible firmware), else None.
         self.fault: HubError | None = None
         #: Successful handshakes so far (the first connection and every reconnection).

@@ -326,7 +326,7 @@ class CardLibrary:
 
     # --- file --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        """Write the library as one compressed .npz file, atomically: a failed write (a full
+        """Write the library as one .npz file (uncompressed), atomically: a failed write (a full
         disk, a read-only folder) leaves any library already there as it was."""
         target = Path(path)
         if target.is_dir():

@@ -182,7 +182,8 @@ class Snapshot:
                      for n, entry in enumerate(entries[first:])],
             "events": len(entries), "notice": showing.table_notice,
             "dial": showing.dial_shown(), "screen": screen}
-        owner = showing.menu.seat if showing.menu is not None else None
+        menu = showing.menu  # built once: each read builds it anew
+        owner = menu.seat if menu is not None else None
         table_language = current()
         langs = {self.languages.get((table.id, seat), table_language)
                  for seat in range(len(game.seats))}
