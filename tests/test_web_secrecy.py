@@ -1,7 +1,9 @@
 """Secrecy on the network, as a property: over random games sent from the seats' own links,
-at every event, nothing the table page, ``/api/table`` or the public socket sends holds a
-fact private to a seat, nothing seat A's page and socket get holds a fact private to seat B,
-no page holds another seat's token or join code, and the server's log holds neither."""
+each seat's page in a language of its own, at every event, nothing the table page,
+``/api/table`` or the public socket sends holds a fact private to a seat (as an id, or as
+the name a page in any language shows for it), nothing seat A's page and socket get holds a
+fact private to seat B, no page holds another seat's token or join code, and the server's
+log holds neither."""
 
 import asyncio
 import json
@@ -13,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_table import LiveTable, random_game, wait_for
 
+from companion.daemon.vocabulary import Words
+from companion.i18n import LANGUAGES, using
 from companion.table.session import TableSession
 
 EVENTS = 30
@@ -52,6 +56,15 @@ def holds(text, fact):
     return re.search(r"(?<![\w-])" + re.escape(fact) + r"(?![\w-])", text) is not None
 
 
+def forms(fact, game):
+    """A fact as pages may write it: its id, and the name read for it in each language."""
+    found = {fact}
+    for lang in LANGUAGES:
+        with using(lang):
+            found.add(Words(game).display("", fact))
+    return {form for form in found if len(form) >= 3}
+
+
 class Collector(logging.Handler):
     def __init__(self):
         super().__init__()
@@ -85,16 +98,18 @@ def check(texts, reader, history, tokens, game):
         data = json.loads(text)
         count = data.get("events", len(history) - 1) if isinstance(data, dict) else -1
         views = history[count]
+        text = json.dumps(data, ensure_ascii=False)  # names as the page reads them
         for seat in range(len(tokens)):
             if seat == reader:
                 continue
             for credential in tokens[seat]:  # its link's token, its join code
                 assert credential not in text, (count, reader)
             for fact in facts(views, seat, reader, game):
-                assert not holds(text, fact), (count, seat, reader, fact)
+                for form in forms(fact, game):
+                    assert not holds(text, form), (count, seat, reader, fact, form)
 
 
-async def play(table, header, events):
+async def play(table, header, events, languages):
     links = table.links()
     shown = table.daemon.shown
     joins = wait_for(lambda: shown.join_links.urls if shown.join_links.session
@@ -104,6 +119,9 @@ async def play(table, header, events):
     session = TableSession(header)
     history = [all_views(session, len(links))]
     async with aiohttp.ClientSession() as client:
+        for link, lang in zip(links, languages, strict=True):  # each page in its own
+            async with client.post(link + "/language", json={"lang": lang}) as response:
+                assert response.status == 200
         public_ws = await client.ws_connect(table.url + "/ws")
         seat_ws = [await client.ws_connect(link + "/ws") for link in links]
         for number, event in enumerate(events, start=1):
@@ -139,6 +157,8 @@ async def play(table, header, events):
 @given(st.sampled_from(sorted(SEATS)), st.integers(0, 10_000), st.data())
 def test_no_page_shows_a_secret_it_does_not_own(tmp_path_factory, game, seed, data):
     seats = data.draw(st.integers(*SEATS[game]))
+    languages = data.draw(st.lists(st.sampled_from(LANGUAGES), min_size=seats,
+                                   max_size=seats))
     header, events = random_game(game, seed, seats)
     log = Collector()
     logger = logging.getLogger("companion")
@@ -147,7 +167,7 @@ def test_no_page_shows_a_secret_it_does_not_own(tmp_path_factory, game, seed, da
     logger.setLevel(logging.INFO)
     try:
         with LiveTable(tmp_path_factory.mktemp("secrecy"), header) as table:
-            tokens = asyncio.run(play(table, header, events[:EVENTS]))
+            tokens = asyncio.run(play(table, header, events[:EVENTS], languages))
     finally:
         logger.removeHandler(log)
         logger.setLevel(level)
@@ -159,6 +179,7 @@ def test_no_page_shows_a_secret_it_does_not_own(tmp_path_factory, game, seed, da
     for seat in range(seats):
         secrets |= facts({None: session.game.view(None), seat: session.game.view(seat)},
                          seat, None, session.game)
-    assert not any(holds(everything, fact) for fact in secrets)
+    assert not any(holds(everything, form) for fact in secrets
+                   for form in forms(fact, session.game))
     assert not any(credential in everything for pair in tokens for credential in pair)
     assert "seat 1 sent a" in everything  # the log does say who acted
