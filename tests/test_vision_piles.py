@@ -151,3 +151,32 @@ def test_a_top_card_read_a_few_pixels_off_is_lined_up_before_its_copies_are_look
                 shifted += len(reader.copies(scene.image, blob, off, [off, *others]))
     # Not lined up first, about 70 % of the copies were found from such a top.
     assert shifted >= 0.85 * exact, f"{shifted} of {exact}"
+
+
+def test_the_search_offers_the_copy_left_under_a_tight_row_not_the_copies_found(library):
+    """Five small copies in a tight row (13 px apart), the top and three found: places at the
+    found copies still match the strips beside them, yet the search offers the last copy
+    (it offered none when those places took every slot)."""
+    import cv2
+
+    from companion.vision.piles import copies_under
+
+    face = library.faces[library.ids.index("zombie")]
+    w, h = 60, 84
+    box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
+                      [0, face.shape[0]]])
+    image = np.full((260, 360, 3), 40, np.uint8)
+    quads = [np.float32([[x, 70], [x + w, 70], [x + w, 70 + h], [x, 70 + h]])
+             for x in range(100, 165, 13)]
+    for quad in quads:  # the first laid lowest
+        card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad), (360, 260))
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+        image = np.maximum(image, card)
+    image = cv2.GaussianBlur(image, (3, 3), 0.8)
+    region = np.float32([[99, 69], [213, 69], [213, 155], [99, 155]])
+    top, found = quads[-1], (quads[3], quads[2], quads[1])
+    for most in (1, 3):
+        places = copies_under(image, region, top, face, most, found, found[-1])
+        assert places, most
+        off = [float(np.abs(places[0][0] - quad).max()) for quad in quads]
+        assert off[0] < 8 and off[0] == min(off), off

@@ -57,6 +57,9 @@ FINE_STEPS = (2.0, 1.0)
 FINE_REACH = 3
 #: A top card that fits its print this closely is not lined up again.
 TOP_FITS = 0.9
+#: Places taken from the search in each round (a wrong place, part on one copy and part
+#: on the next, can outscore the right one: three were too few).
+ROUND_PLACES = 6
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -98,7 +101,10 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
         found += search.peaks(degrees)
     found.sort(key=lambda item: -item[0])
     finer: list[tuple[float, np.ndarray]] = []
-    for value, place in _distinct(found, to_small(top), (), most * 2):
+    # Places at the cards found already are passed over here, not only once refined: they
+    # still match on the strips that the copies under them show, and would take every slot.
+    for value, place in _distinct(found, to_small(top), tuple(to_small(q) for q in above),
+                                  most * 2):
         best = (value, place)
         for step in FINE_STEPS:
             best = max([best, *search.near(place, step)], key=lambda item: item[0])
@@ -261,7 +267,8 @@ class PileReader:
             # it: it is the best place of each round.
             on_top = [top.corners, *others, *(h.corners for h in hits)]
             for place, _ in copies_under(image, blob.contour, top.corners,
-                                         self.library.faces[entry], 3, tuple(on_top[1:]),
+                                         self.library.faces[entry], ROUND_PLACES,
+                                         tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
@@ -306,12 +313,30 @@ class PileReader:
             (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
             or (agree[entry] >= limits.copy_close_score
                 and clear >= limits.copy_close_margin)) else 0.0
+        if not value and agree[entry] >= limits.copy_close_score and rest.size and clear > 0:
+            # Another face close behind (a strip of the layout two creatures share): told
+            # apart where the two differ, as near twins read whole are (``twins.py``).
+            other = int(np.argmax(rest))
+            other += other >= entry
+            if self._told(image, place, on_top, entry, other):
+                value, clear = float(agree[entry]), limits.copy_close_margin
         scores = self.library.index.scores(image, place, on_top, limits.detail)
         if (scores and scores[0].entry == entry and scores[0].score >= limits.copy_index_score
                 and gap(scores) >= limits.copy_margin):
             value = max(value, scores[0].score)
             clear = max(clear, gap(scores))
         return value, float(clear)
+
+
+    def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
+              entry: int, other: int) -> bool:
+        """Is the part in view of ``place`` clearly face ``entry`` rather than ``other``, the
+        face it agrees with nearly as well (held to the rule for near twins read whole)? Two
+        faces need not be alike as a whole to be twins in a strip: the part in view is
+        compared where the two differ."""
+        limits = self.limits
+        lean, fit = self.library.twins.tell(image, place, entry, other, on_top)
+        return fit >= limits.twin_fit and lean >= limits.twin_lean
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
