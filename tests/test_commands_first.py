@@ -35,16 +35,24 @@ def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(cap
     assert shown["played"] and shown["companion"] and shown["options"]
 
 
-def subparsers(parser: argparse.ArgumentParser):
-    yield parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in action.choices.values():
-                yield from subparsers(child)
+def every_parser(monkeypatch) -> list[argparse.ArgumentParser]:
+    """The command line's parser and every command's, through argparse's public interface:
+    each ``add_subparsers`` call is recorded as the parser is built."""
+    groups = []
+    add_subparsers = argparse.ArgumentParser.add_subparsers
+
+    def recorded(self, **kwargs):
+        group = add_subparsers(self, **kwargs)
+        groups.append(group)
+        return group
+
+    monkeypatch.setattr(argparse.ArgumentParser, "add_subparsers", recorded)
+    root = build_parser()
+    return [root, *(child for group in groups for child in group.choices.values())]
 
 
-def test_no_help_text_prints_a_doubled_percent_sign():
-    helps = [parser.format_help() for parser in subparsers(build_parser())]
+def test_no_help_text_prints_a_doubled_percent_sign(monkeypatch):
+    helps = [parser.format_help() for parser in every_parser(monkeypatch)]
     assert len(helps) > 20
     assert not [text.splitlines()[0] for text in helps if "%%" in text]
 
