@@ -180,3 +180,24 @@ def test_the_search_offers_the_copy_left_under_a_tight_row_not_the_copies_found(
         assert places, most
         off = [float(np.abs(places[0][0] - quad).max()) for quad in quads]
         assert off[0] < 8 and off[0] == min(off), off
+
+
+def test_a_pile_outline_has_its_narrow_gaps_closed_and_what_they_enclosed_filled():
+    """A card the colour of the table stands out by its border only: the blob is a frame open
+    by a narrow gap, and the card's inside is outside it. Closed, the inside is in."""
+    import cv2
+
+    from companion.vision.detection import share_inside
+    from companion.vision.piles import closed
+
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(mask, (40, 40), (140, 170), 255, 4)  # the card's border
+    cv2.rectangle(mask, (120, 38), (126, 46), 0, -1)  # broken where its dark band meets it
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    frame = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
+    card = np.float32([[40, 40], [140, 40], [140, 170], [40, 170]])
+    assert share_inside(card, frame) < 0.5
+    assert share_inside(card, closed(frame, 12)) > 0.95
+    # No wider than it was: the closing only fills what the outline nearly enclosed.
+    x, y, w, h = cv2.boundingRect(closed(frame, 12))
+    assert (x, y, w, h) == cv2.boundingRect(frame)

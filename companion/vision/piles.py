@@ -247,7 +247,11 @@ class PileReader:
         entry = self.library.ids.index(top.item_id)
         # Cards read whole lie over whatever they overlap.
         others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
-        fit = Fit(image, self.library.faces[entry], blob.contour, max(quad_sides(top.corners)))
+        # The pile's outline with its narrow gaps closed and its holes filled: a card the
+        # colour of the table stands out by its border only, and the blob can leave out
+        # what lies inside it.
+        outline = closed(blob.contour, min(quad_sides(top.corners)) / 4)
+        fit = Fit(image, self.library.faces[entry], outline, max(quad_sides(top.corners)))
         # The top card's outline, read from a guess inside the blob, can be several pixels
         # off: lined up with its print, it hides what it hides, and poses the copies right.
         # (A top that fits its print closely already is left as it is.)
@@ -266,7 +270,7 @@ class PileReader:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *others, *(h.corners for h in hits)]
-            for place, _ in copies_under(image, blob.contour, top.corners,
+            for place, _ in copies_under(image, outline, top.corners,
                                          self.library.faces[entry], ROUND_PLACES,
                                          tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
@@ -283,7 +287,7 @@ class PileReader:
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if key not in verdicts:
-                    verdicts[key] = self._verdict(image, blob, place, on_top, entry)
+                    verdicts[key] = self._verdict(image, outline, place, on_top, entry)
                 value, clear = verdicts[key]
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
@@ -295,12 +299,12 @@ class PileReader:
                         if not _overlap(places[key], best[1])}
         return hits
 
-    def _verdict(self, image: np.ndarray, blob: Blob, place: np.ndarray,
+    def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
                  on_top: list[np.ndarray], entry: int) -> tuple[float, float]:
         """(value, how clear): how well the part in view of a place agrees with the pile's
         card, 0 if it is not clearly that card (or too little of it shows)."""
         limits = self.limits
-        if share_inside(place, blob.contour) < 0.85 or share_in_view(place, on_top) < 0.1:
+        if share_inside(place, outline) < 0.85 or share_in_view(place, on_top) < 0.1:
             return 0.0, 0.0
         # Which card it is, is known: the part in view must agree with it, clearly more than
         # with any other face (by the face index's comparison, or by the colour of that part
@@ -337,6 +341,21 @@ class PileReader:
         limits = self.limits
         lean, fit = self.library.twins.tell(image, place, entry, other, on_top)
         return fit >= limits.twin_fit and lean >= limits.twin_lean
+
+
+def closed(contour: np.ndarray, gap: float) -> np.ndarray:
+    """``contour`` (image pixels) with gaps narrower than ``gap`` closed and holes filled."""
+    k = max(3, int(round(gap)) | 1)
+    x, y, w, h = cv2.boundingRect(contour.reshape(-1, 1, 2).astype(np.float32))
+    origin = np.float32([x - k, y - k])
+    mask = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    cv2.fillPoly(mask, [(contour - origin).round().astype(np.int32)], 255)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not found:
+        return contour
+    return max(found, key=cv2.contourArea).reshape(-1, 2).astype(np.float32) + origin
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
