@@ -71,8 +71,10 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
     pile), best first; places whose corners lie within a fifth of a card of a better one's
-    are left out. ``above``: cards found already, lying over the copies still to find (what
-    they cover is left out, like the top card). ``after``: the copy found last, which the
+    are left out, and so are places of the top card or of a card above (within
+    ``same_card``'s reach of it: a copy in a loose heap can lie closer than a fifth).
+    ``above``: cards found already, lying over the copies still to find (what they cover is
+    left out, like the top card). ``after``: the copy found last, which the
     next is turned against (a fan turns a little more with each card; default: the top).
     """
     long_side = max(quad_sides(top))
@@ -211,9 +213,13 @@ def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
     (a fanned copy's centre can lie close to the top card's: places are told apart by
     their corners)."""
     reach = min(quad_sides(top)) / 5
+    # A card read is one place (``same_card``'s reach): a copy of a loose heap can lie
+    # closer to the top card than a fifth of a card.
+    read = 0.15 * min(quad_sides(top))
     kept: list[tuple[float, np.ndarray]] = []
     for value, place in found:
-        if any(_apart(place, q) < reach for q in (top, *above, *(k for _, k in kept))):
+        if (any(_apart(place, q) < read for q in (top, *above))
+                or any(_apart(place, k) < reach for _, k in kept)):
             continue
         kept.append((value, place))
         if len(kept) == most:
