@@ -201,3 +201,28 @@ def test_a_pile_outline_has_its_narrow_gaps_closed_and_what_they_enclosed_filled
     # No wider than it was: the closing only fills what the outline nearly enclosed.
     x, y, w, h = cv2.boundingRect(closed(frame, 12))
     assert (x, y, w, h) == cv2.boundingRect(frame)
+
+
+def test_a_copy_lying_close_to_the_top_card_is_still_offered(library):
+    """A loose heap: a copy shifted a sixth of a card from the top card (closer than a fifth,
+    further than one card read can be off) is a place of its own."""
+    import cv2
+
+    from companion.vision.piles import copies_under
+
+    face = library.faces[library.ids.index("orc")]
+    w, h = 60, 84
+    box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
+                      [0, face.shape[0]]])
+    image = np.full((260, 360, 3), 40, np.uint8)
+    under = np.float32([[100, 70], [100 + w, 70], [100 + w, 70 + h], [100, 70 + h]])
+    top = under + np.float32([7, 7])  # 9.9 px: a sixth of the card's short side
+    for quad in (under, top):
+        card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad), (360, 260))
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+        image = np.maximum(image, card)
+    image = cv2.GaussianBlur(image, (3, 3), 0.8)
+    region = np.float32([[99, 69], [168, 69], [168, 162], [99, 162]])
+    places = copies_under(image, region, top, face, 3)
+    assert places
+    assert float(np.abs(places[0][0] - under).max()) < 4
