@@ -226,3 +226,21 @@ def test_a_copy_lying_close_to_the_top_card_is_still_offered(library):
     places = copies_under(image, region, top, face, 3)
     assert places
     assert float(np.abs(places[0][0] - under).max()) < 4
+
+
+def test_a_top_card_read_short_of_a_band_is_lined_up_from_its_full_length():
+    """An outline that lost a strip at one end (the dark title band taken for the table) is
+    lengthened to the face's proportions at either end, its width kept."""
+    from companion.vision.piles import _lengthened
+    from companion.vision.quads import quad_sides
+
+    card = np.float32([[100, 100], [160, 100], [160, 184], [100, 184]])  # 60 x 84: 1.4
+    short = card.copy()
+    short[[0, 1], 1] += 12  # the band at the top read as table
+    near, far = _lengthened(short, 1.4)
+    assert np.abs(near - card).max() < 0.5
+    assert np.abs(quad_sides(far)[1] - 84) < 0.5 and np.abs(far[0] - short[0]).max() < 0.5
+    assert _lengthened(card, 1.4) == []  # the face's proportions already
+    narrow = card.copy()
+    narrow[[1, 2], 0] -= 10  # a band down the right side lost
+    assert any(np.abs(q - card).max() < 0.5 for q in _lengthened(narrow, 1.4))

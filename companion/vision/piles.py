@@ -200,6 +200,33 @@ class _Search:
         return out
 
 
+#: A top card's outline shorter than the face's proportions by more than this share may
+#: have lost a strip at one end (a dark title band taken for the table: read 10 px short, it
+#: was lined up in place and hid the wrong part of the copies). Seen at a slant a card's
+#: proportions change by a few percent too: the outline lengthened is only one more place
+#: to line the top up from, and the best fit wins.
+SHORT_BY = 0.04
+
+
+def _lengthened(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
+    """``quad`` (corners in the face's order) lengthened to the face's proportions
+    (``aspect``: height per width) at either end of its short dimension; none if its
+    proportions are the face's already."""
+    width, height = quad_sides(quad)
+    down = ((quad[3] - quad[0]) + (quad[2] - quad[1])) / 2  # top edge -> bottom edge
+    across = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2  # left edge -> right edge
+    if height < (1 - SHORT_BY) * aspect * width:
+        grow, ends = down * (aspect * width / height - 1), ((0, 1), (3, 2))
+    elif width < (1 - SHORT_BY) * height / aspect:
+        grow, ends = across * (height / aspect / width - 1), ((0, 3), (1, 2))
+    else:
+        return []
+    near_end, far_end = quad.copy(), quad.copy()
+    near_end[list(ends[0])] -= grow
+    far_end[list(ends[1])] += grow
+    return [near_end.astype(np.float32), far_end.astype(np.float32)]
+
+
 def _turn_of(place: np.ndarray, top: np.ndarray) -> float:
     """The turn (degrees) of a place against the top card, from their first sides."""
     a, b = place[1] - place[0], top[1] - top[0]
@@ -263,7 +290,10 @@ class PileReader:
         # (A top that fits its print closely already is left as it is.)
         now = fit(top.corners, others)
         if now < TOP_FITS:
-            lined, placed = fit.best_near(top.corners, others, stretch=True)
+            face = self.library.faces[entry]
+            starts = [top.corners, *_lengthened(top.corners, face.shape[0] / face.shape[1])]
+            lined, placed = max((fit.best_near(start, others, stretch=True) for start in starts),
+                                key=lambda found: found[0])
             if lined > now:
                 top = replace(top, corners=placed.astype(np.float32))
         hits: list[Detection] = []
