@@ -177,9 +177,10 @@ def printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> boo
     return float(np.hypot(lab[:, 1].std(), lab[:, 2].std())) < 11
 
 
-def intersect(a: np.ndarray, b: np.ndarray) -> bool:
+def intersect(a: np.ndarray, b: np.ndarray, share: float = 0.05) -> bool:
+    """Do two outlines overlap on more than ``share`` of ``b``'s area (0: any part)?"""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return area > 0.05 * cv2.contourArea(b.astype(np.float32))
+    return area > share * cv2.contourArea(b.astype(np.float32))
 
 
 def share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:

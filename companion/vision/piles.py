@@ -37,6 +37,7 @@ from companion.vision.detection import (
     Detection,
     Thresholds,
     gap,
+    intersect,
     same_card,
     share_in_view,
     share_inside,
@@ -280,19 +281,20 @@ class PileReader:
         the places the search finds, the one whose part in view agrees best with the card is
         the copy next under the ones found (it shows all of what they leave uncovered)."""
         entry = self.library.ids.index(top.item_id)
+        face = self.library.faces[entry]
         # Cards read whole lie over whatever they overlap.
         others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
         # The pile's outline with its narrow gaps closed and its holes filled: a card the
         # colour of the table stands out by its border only, and the blob can leave out
         # what lies inside it.
-        outline = closed(blob.contour, min(quad_sides(top.corners)) / 4)
-        fit = Fit(image, self.library.faces[entry], outline, max(quad_sides(top.corners)))
+        sides = quad_sides(top.corners)
+        outline = closed(blob.contour, min(sides) / 4)
+        fit = Fit(image, face, outline, max(sides))
         # The top card's outline, read from a guess inside the blob, can be several pixels
         # off: lined up with its print, it hides what it hides, and poses the copies right.
         # (A top that fits its print closely already is left as it is.)
         now = fit(top.corners, others)
         if now < TOP_FITS:
-            face = self.library.faces[entry]
             starts = [top.corners, *_lengthened(top.corners, face.shape[0] / face.shape[1])]
             lined, placed = max((fit.best_near(start, others, stretch=True) for start in starts),
                                 key=lambda found: found[0])
@@ -308,8 +310,7 @@ class PileReader:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *others, *(h.corners for h in hits)]
-            for place, _ in copies_under(image, outline, top.corners,
-                                         self.library.faces[entry], ROUND_PLACES,
+            for place, _ in copies_under(image, outline, top.corners, face, ROUND_PLACES,
                                          tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
@@ -334,7 +335,7 @@ class PileReader:
             sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
             verdicts = {key: verdict for key, verdict in verdicts.items()
-                        if not _overlap(places[key], best[1])}
+                        if not intersect(places[key], best[1], 0.0)}
         return hits
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
@@ -369,7 +370,6 @@ class PileReader:
             clear = max(clear, gap(scores))
         return value, float(clear)
 
-
     def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
               entry: int, other: int) -> bool:
         """Is the part in view of ``place`` clearly face ``entry`` rather than ``other``, the
@@ -394,9 +394,3 @@ def closed(contour: np.ndarray, gap: float) -> np.ndarray:
     if not found:
         return contour
     return max(found, key=cv2.contourArea).reshape(-1, 2).astype(np.float32) + origin
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    """Do two outlines cover any part of each other?"""
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return area > 0.0
