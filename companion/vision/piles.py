@@ -373,12 +373,13 @@ class PileReader:
     def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
               entry: int, other: int) -> bool:
         """Is the part in view of ``place`` clearly face ``entry`` rather than ``other``, the
-        face it agrees with nearly as well (held to the rule for near twins read whole)? Two
-        faces need not be alike as a whole to be twins in a strip: the part in view is
-        compared where the two differ."""
+        face it agrees with nearly as well? Two faces need not be alike as a whole to be
+        twins in a strip: the part in view is compared where the two differ, and must lean
+        as far to ``entry`` as a near twin read whole (``twin_lean``); a strip, mostly edge,
+        need not fit as closely (``copy_twin_fit``)."""
         limits = self.limits
         lean, fit = self.library.twins.tell(image, place, entry, other, on_top)
-        return fit >= limits.twin_fit and lean >= limits.twin_lean
+        return fit >= limits.copy_twin_fit and lean >= limits.twin_lean
 
 
 def closed(contour: np.ndarray, gap: float) -> np.ndarray:
