@@ -108,14 +108,14 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     finer: list[tuple[float, np.ndarray]] = []
     # Places at the cards found already are passed over here, not only once refined: they
     # still match on the strips that the copies under them show, and would take every slot.
-    for value, place in _distinct(found, to_small(top), tuple(to_small(q) for q in above),
-                                  most * 2):
+    small_top, small_above = to_small(top), tuple(to_small(q) for q in above)
+    for value, place in _distinct(found, small_top, small_above, most * 2):
         best = (value, place)
         for step in FINE_STEPS:
             best = max([best, *search.near(place, step)], key=lambda item: item[0])
         finer.append(best)
     finer.sort(key=lambda item: -item[0])
-    kept = _distinct(finer, to_small(top), tuple(to_small(q) for q in above), most)
+    kept = _distinct(finer, small_top, small_above, most)
     return [((place / f + origin).astype(np.float32), value) for value, place in kept]
 
 
@@ -242,10 +242,11 @@ def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
     """The best places, each apart from the top card, the copies above and the better ones
     (a fanned copy's centre can lie close to the top card's: places are told apart by
     their corners)."""
-    reach = min(quad_sides(top)) / 5
+    short = min(quad_sides(top))
+    reach = short / 5
     # A card read is one place (``same_card``'s reach): a copy of a loose heap can lie
     # closer to the top card than a fifth of a card.
-    read = 0.15 * min(quad_sides(top))
+    read = 0.15 * short
     kept: list[tuple[float, np.ndarray]] = []
     for value, place in found:
         if (any(_apart(place, q) < read for q in (top, *above))
