@@ -103,3 +103,80 @@ def test_an_outline_with_no_edge_near_it_is_left_as_it_was():
     quad = np.float32([[100, 100], [250, 100], [250, 310], [100, 310]])
     assert np.array_equal(on_edges(table, quad), quad)
 
+
+
+def two_colours_of_one_print() -> tuple[np.ndarray, np.ndarray]:
+    """Two faces with the same print on grounds of two colours (a creature at two values
+    drawn alike, as Warrior and Zombie are in a strip)."""
+    faces = []
+    for ground in ((70, 200, 80), (60, 190, 170)):  # green; yellow-green (BGR)
+        face = np.full((280, 200, 3), 245, np.uint8)
+        cv2.rectangle(face, (10, 10), (189, 269), ground, -1)
+        cv2.rectangle(face, (10, 10), (189, 50), (40, 90, 40), -1)
+        cv2.circle(face, (100, 150), 45, (250, 250, 250), -1)
+        cv2.line(face, (20, 80), (180, 240), (200, 60, 200), 6)
+        faces.append(face)
+    return faces[0], faces[1]
+
+
+def test_a_strip_alike_in_detail_leans_to_the_colour_it_is_under_the_table_s_light():
+    green, yellow = two_colours_of_one_print()
+    twins = Twins([green, yellow])
+    box = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    whole = np.float32([[40, 40], [140, 40], [140, 180], [40, 180]])
+    strip = whole + np.float32([200, 0])
+    cover = strip + np.float32([22, 4])  # leaves a strip a fifth of the card wide
+    light = np.float32([0.8, 1.0, 1.15])  # a warm lamp, not the enrolment's light
+
+    def table(under: np.ndarray, shade: float = 1.0) -> np.ndarray:
+        image = np.full((240, 400, 3), (50, 80, 40), np.uint8)
+        for face, quad, dim in ((green, whole, 1.0), (under, strip, shade),
+                                (np.zeros_like(green), cover, 1.0)):
+            card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad),
+                                       (400, 240))
+            cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+            image = np.maximum(image, (card * dim).astype(np.uint8))
+        return np.clip(image * light, 0, 255).astype(np.uint8)
+
+    # The strip is compared as the card seen whole (face 0) shows its colour here.
+    lean, apart = twins.colour_lean(table(green), strip, 0, 1, [cover], whole)
+    assert lean > 0.35 and apart >= 10
+    assert twins.colour_lean(table(yellow), strip, 0, 1, [cover], whole)[0] < -0.2
+    # In the top card's shadow, darker but the same colour; and turned round, the same.
+    assert twins.colour_lean(table(green, 0.6), strip, 0, 1, [cover], whole)[0] > 0.3
+    assert twins.colour_lean(table(green[::-1, ::-1].copy()), strip, 0, 1, [cover],
+                             whole)[0] > 0.35
+
+
+def test_a_copy_s_strip_in_the_top_card_s_shadow_is_told_by_its_colour():
+    """A pile of the green face: the copy under it shows a strip a third of the card wide,
+    in the top card's shadow, under a warm lamp. In detail the strip leans to neither face
+    (their print is the same); its colour tells it is a copy, and a yellow card lying there
+    is not one."""
+    from companion.vision.detection import Thresholds
+    from companion.vision.piles import PileReader
+
+    green, yellow = two_colours_of_one_print()
+    library = CardLibrary()
+    library.add_face("green", green)
+    library.add_face("yellow", yellow)
+    library.prepare()
+    reader = PileReader(library, Thresholds())
+    box = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    under = np.float32([[250, 150], [350, 150], [350, 290], [250, 290]])
+    top = under + np.float32([70, 6])
+
+    def pile(lowest: np.ndarray) -> np.ndarray:
+        image = np.full((480, 640, 3), (50, 80, 40), np.uint8)
+        for face, quad, shade in ((lowest, under, 0.6), (green, top, 1.0)):
+            card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad),
+                                       (640, 480))
+            cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+            image = np.maximum(image, (card * shade).astype(np.uint8))
+        image = cv2.GaussianBlur(image, (3, 3), 0.8)
+        return np.clip(image * np.float32([0.85, 1.0, 1.1]), 0, 255).astype(np.uint8)
+
+    image = pile(green)
+    assert abs(library.twins.tell(image, under, 0, 1, [top])[0]) < 0.15  # detail: no lean
+    assert reader._told(image, under, [top], 0, 1)
+    assert not reader._told(pile(yellow), under, [top], 0, 1)

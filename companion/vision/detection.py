@@ -93,6 +93,12 @@ class Thresholds:
     #: edge. Over 400 rendered plays, true copies told apart fit 0.56 or better, wrong
     #: places 0.34 or worse.
     copy_twin_fit: float = 0.5
+    #: A strip that leans to neither face in detail counts if its colour leans this far to
+    #: the pile's card, where the two faces' colours lie at least this far apart (channel
+    #: shares, 0-255). Over 500 rendered plays, true copies leaned 0.34-0.55 where their
+    #: faces stood 20-34 apart; no wrong place leaned over 0.3 with its faces 10 apart.
+    copy_colour_lean: float = 0.3
+    copy_colour_apart: float = 10.0
 
 
 def gap(scores: list[Score]) -> float:

@@ -379,8 +379,20 @@ class PileReader:
         as far to ``entry`` as a near twin read whole (``twin_lean``); a strip, mostly edge,
         need not fit as closely (``copy_twin_fit``)."""
         limits = self.limits
-        lean, fit = self.library.twins.tell(image, place, entry, other, on_top)
-        return fit >= limits.copy_twin_fit and lean >= limits.twin_lean
+        twins = self.library.twins
+        lean, fit = twins.tell(image, place, entry, other, on_top)
+        if fit < limits.copy_twin_fit or lean <= -limits.twin_lean:
+            return False
+        # Their colours there, as the top card (face ``entry`` under this light) shows: where
+        # the two differ in colour, a strip of the other's colour is not a copy, and a strip
+        # alike in detail (the same layout, a few pixels of it) is told by its colour.
+        shade, apart = twins.colour_lean(image, place, entry, other, on_top, on_top[0])
+        if apart >= limits.copy_colour_apart:
+            if shade <= -limits.copy_colour_lean:
+                return False
+            if lean < limits.twin_lean:
+                return shade >= limits.copy_colour_lean
+        return lean >= limits.twin_lean
 
 
 def closed(contour: np.ndarray, gap: float) -> np.ndarray:

@@ -39,6 +39,16 @@ from companion.vision.quads import quad_sides
 DETAIL_LONG = 268
 #: Pairs kept high-passed (the twins a table has met lately).
 PATTERNS_KEPT = 8
+#: The coarse grid colours are compared on: a strip shows its colour long before its detail.
+COLOUR_LONG = 34
+#: Cells left out at each side of that grid (the white border and the rounded corners).
+COLOUR_INSET = 2
+
+
+def _chroma(colour: np.ndarray) -> np.ndarray:
+    """Each pixel's share of each channel (0-255 scale): a shadow or a dimmer light changes
+    a colour's brightness, not its shares. Dark pixels are damped, their shares are noise."""
+    return colour * (255.0 / (colour.sum(axis=2, keepdims=True) + 30.0))
 
 
 def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -136,3 +146,50 @@ class Twins:
                 lean = float((q - (a + b) / 2) @ apart / max(float(apart @ apart), 1e-6))
                 best = (lean, fit)
         return best
+
+    def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
+                    on_top: Sequence[np.ndarray], seen_whole: np.ndarray
+                    ) -> tuple[float, float]:
+        """(lean, apart): where the colour of the part in view of ``corners`` lies between
+        face ``first`` (+0.5) and face ``second`` (-0.5), either way up, and how far apart
+        the two faces' colours lie there (mean distance of the pixels' channel shares, 0-255
+        scale). Compared blurred and coarse, so that a strip a few pixels wide counts. The
+        light is taken from a card of face ``first`` seen whole in the same image at
+        ``seen_whole`` (its channels against the enrolled face's): both faces are compared
+        as they would look there."""
+        h0, w0 = self.faces[first].shape[:2]
+        size = (max(8, int(round(COLOUR_LONG * w0 / h0))), COLOUR_LONG)
+        w, h = size
+        inset = (slice(COLOUR_INSET, h - COLOUR_INSET), slice(COLOUR_INSET, w - COLOUR_INSET))
+
+        def blurred(picture: np.ndarray) -> np.ndarray:
+            return cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 1.0)
+
+        def face(entry: int) -> np.ndarray:
+            return blurred(cv2.resize(np.asarray(self.faces[entry]), size,
+                                      interpolation=cv2.INTER_AREA))
+
+        one, other = face(first), face(second)
+        whole = sample(image, seen_whole.astype(np.float32), size).astype(np.float32)
+        light = (whole[inset].reshape(-1, 3).sum(axis=0)
+                 / np.maximum(one[inset].reshape(-1, 3).sum(axis=0), 1.0))
+        one, other = _chroma(one * light), _chroma(other * light)
+        view = _chroma(blurred(sample(image, corners.astype(np.float32), size)))
+        seen = cv2.erode(in_view(corners, size, on_top), np.ones((3, 3), np.uint8))
+        inside = np.zeros_like(seen)
+        inside[inset] = 1.0
+        seen = (seen * inside) > 0
+        if seen.sum() < 4:
+            return 0.0, 0.0
+        q = view[seen]
+        best = (0.0, 0.0, np.inf)
+        for turned in (False, True):
+            a, b = ((f[::-1, ::-1] if turned else f)[seen] for f in (one, other))
+            apart = a - b
+            miss = min(float(np.linalg.norm(q - a, axis=1).mean()),
+                       float(np.linalg.norm(q - b, axis=1).mean()))
+            if miss < best[2]:
+                lean = float(((q - (a + b) / 2) * apart).sum()
+                             / max(float((apart * apart).sum()), 1e-6))
+                best = (lean, float(np.linalg.norm(apart, axis=1).mean()), miss)
+        return best[0], best[1]
