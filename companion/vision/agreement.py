@@ -136,9 +136,11 @@ class Fit:
         return self._high[size, band, round_]
 
     def __call__(self, place: np.ndarray, on_top: Sequence[np.ndarray],
-                 band: tuple[float, float] = BANDS[-1], round_: bool | None = None) -> float:
+                 band: tuple[float, float] = BANDS[-1], round_: bool | None = None,
+                 within: np.ndarray | None = None) -> float:
         """The correlation of the high-passed grey in view at ``place`` with the face's
-        (-1..1), the face turned round if ``round_``; either way up if None."""
+        (-1..1), the face turned round if ``round_``; either way up if None. ``within``: an
+        outline (image pixels): only the part of the place inside it counts."""
         here = self._here(place)
         w, h = (max(8, int(round(v))) for v in quad_sides(here))
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -149,6 +151,11 @@ class Fit:
         for outline in on_top:
             hidden = cv2.perspectiveTransform(self._here(outline).reshape(-1, 1, 2), to_grid)
             cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+        if within is not None:
+            inside = np.zeros_like(seen)
+            part = cv2.perspectiveTransform(self._here(within).reshape(-1, 1, 2), to_grid)
+            cv2.fillConvexPoly(inside, part.reshape(-1, 2).round().astype(np.int32), 1)
+            seen &= inside
         weight = cv2.erode(seen, np.ones((3, 3), np.uint8)).astype(np.float32)
         count = float(weight.sum())
         if count < 20:

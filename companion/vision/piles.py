@@ -61,6 +61,9 @@ TOP_FITS = 0.9
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
+#: A copy found lies over a card read whole if, where the two overlap, its print fits this
+#: much better than the card's.
+OVER_BY = 0.2
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -283,8 +286,10 @@ class PileReader:
         the copy next under the ones found (it shows all of what they leave uncovered)."""
         entry = self.library.ids.index(top.item_id)
         face = self.library.faces[entry]
-        # Cards read whole lie over whatever they overlap.
-        others = [d.corners for d in read if d is not top and touches(d.corners, blob)]
+        # Cards read whole lie over whatever they overlap, until a copy found shows over one
+        # (a play laid on an earlier one, or on a card beside it).
+        over = [d for d in read if d is not top and touches(d.corners, blob)]
+        others = [d.corners for d in over]
         # The pile's outline with its narrow gaps closed and its holes filled: a card the
         # colour of the table stands out by its border only, and the blob can leave out
         # what lies inside it.
@@ -306,6 +311,9 @@ class PileReader:
         # with the search's own place (lining up can slide a copy in a tight row onto its
         # neighbour's print). A place's verdict holds until a copy found covers part of it.
         places: dict[tuple, np.ndarray] = {}
+        # Cards read whole that a copy found lies over, and their faces posed for comparing.
+        beneath: list[Detection] = []
+        card_fits: dict[int, Fit] = {}
         verdicts: dict[tuple, tuple[float, float]] = {}
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
@@ -327,7 +335,13 @@ class PileReader:
                 if any(same_card(place, d.corners) for d in [*read, *hits]):
                     continue
                 if key not in verdicts:
-                    verdicts[key] = self._verdict(image, outline, place, on_top, entry)
+                    # A card found to lie under the pile still hides a place, unless the
+                    # place's print shows over it, as a copy found did.
+                    hiding = [card.corners for card in beneath
+                              if intersect(card.corners, place, 0.0) and not self._lies_over(
+                                  image, outline, fit, place, card, on_top, card_fits)]
+                    verdicts[key] = self._verdict(image, outline, place, [*on_top, *hiding],
+                                                  entry)
                 value, clear = verdicts[key]
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
@@ -335,6 +349,16 @@ class PileReader:
                 return hits
             sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
+            # A copy whose print shows where it overlaps a card read whole lies over that
+            # card: the card lies under the pile, and every place is looked at again.
+            under = [card for card in over if card.item_id != top.item_id
+                     and intersect(card.corners, best[1], 0.0)
+                     and self._lies_over(image, outline, fit, best[1], card, on_top, card_fits)]
+            if under:
+                over = [d for d in over if not any(d is u for u in under)]
+                others = [d.corners for d in over]
+                beneath += under
+                verdicts = {}
             verdicts = {key: verdict for key, verdict in verdicts.items()
                         if not intersect(places[key], best[1], 0.0)}
         return hits
@@ -370,6 +394,20 @@ class PileReader:
             value = max(value, scores[0].score)
             clear = max(clear, gap(scores))
         return value, float(clear)
+
+    def _lies_over(self, image: np.ndarray, outline: np.ndarray, fit: Fit, place: np.ndarray,
+                   card: Detection, on_top: list[np.ndarray], fits: dict[int, Fit]) -> bool:
+        """Does a copy at ``place`` lie over ``card``, a card read whole? Where the two
+        overlap, the copy's print fits clearly better than the card's (``fit``: the pile's
+        face; ``fits``: the cards' faces, posed once each)."""
+        hidden = [q for q in on_top if q is not card.corners]
+        if id(card) not in fits:
+            face = self.library.faces[self.library.ids.index(card.item_id)]
+            fits[id(card)] = Fit(image, face, outline, max(quad_sides(card.corners)))
+        copy_fit = fit(place, hidden, within=card.corners)
+        card_fit = fits[id(card)](card.corners, hidden, within=place)
+        # (-1: too little of the overlap in view to tell.)
+        return card_fit > -1.0 and copy_fit > card_fit + OVER_BY
 
     def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
               entry: int, other: int) -> bool:
