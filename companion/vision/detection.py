@@ -95,8 +95,10 @@ class Thresholds:
     copy_twin_fit: float = 0.5
     #: A strip that leans to neither face in detail counts if its colour leans this far to
     #: the pile's card, where the two faces' colours lie at least this far apart (channel
-    #: shares, 0-255). Over 500 rendered plays, true copies leaned 0.34-0.55 where their
-    #: faces stood 20-34 apart; no wrong place leaned over 0.3 with its faces 10 apart.
+    #: shares, 0-255); one whose colour leans as far to the other face is refused. Over 500
+    #: rendered plays the true copies' colour leaned -0.09 at worst (0.34-0.55 where their
+    #: detail did not tell, their faces 20-34 apart); no wrong place reached this test
+    #: fitting 0.5.
     copy_colour_lean: float = 0.3
     copy_colour_apart: float = 10.0
 

@@ -359,8 +359,9 @@ class PileReader:
                 others = [d.corners for d in over]
                 beneath += under
                 verdicts = {}
-            verdicts = {key: verdict for key, verdict in verdicts.items()
-                        if not intersect(places[key], best[1], 0.0)}
+            else:
+                verdicts = {key: verdict for key, verdict in verdicts.items()
+                            if not intersect(places[key], best[1], 0.0)}
         return hits
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
@@ -415,7 +416,9 @@ class PileReader:
         face it agrees with nearly as well? Two faces need not be alike as a whole to be
         twins in a strip: the part in view is compared where the two differ, and must lean
         as far to ``entry`` as a near twin read whole (``twin_lean``); a strip, mostly edge,
-        need not fit as closely (``copy_twin_fit``)."""
+        need not fit as closely (``copy_twin_fit``). Where the two faces' colours differ
+        there, a strip whose detail leans to neither is told by its colour, and a strip of
+        the other's colour is refused however its detail leans."""
         limits = self.limits
         twins = self.library.twins
         lean, fit = twins.tell(image, place, entry, other, on_top)
