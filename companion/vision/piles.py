@@ -315,6 +315,11 @@ class PileReader:
         beneath: list[Detection] = []
         card_fits: dict[int, Fit] = {}
         verdicts: dict[tuple, tuple[float, float]] = {}
+
+        def taken(place: np.ndarray) -> bool:
+            """Is ``place`` a card read or a copy found (within a card read's reach)?"""
+            return any(same_card(place, d.corners) for d in [*read, *hits])
+
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
@@ -322,7 +327,7 @@ class PileReader:
             for place, _ in copies_under(image, outline, top.corners, face, ROUND_PLACES,
                                          tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
-                if any(same_card(place, d.corners) for d in [*read, *hits]):
+                if taken(place):
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
                 if (key, "lined") not in places:
@@ -332,7 +337,7 @@ class PileReader:
             # shown, then, a part that a copy found since turns out to cover.
             best: tuple[float, np.ndarray, float] | None = None
             for key, place in places.items():
-                if any(same_card(place, d.corners) for d in [*read, *hits]):
+                if taken(place):
                     continue
                 if key not in verdicts:
                     # A card found to lie under the pile still hides a place, unless the
