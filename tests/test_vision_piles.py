@@ -246,26 +246,16 @@ def test_a_top_card_read_short_of_a_band_is_lined_up_from_its_full_length():
     assert any(np.abs(q - card).max() < 0.5 for q in _lengthened(narrow, 1.4))
 
 
-@pytest.mark.parametrize("laid_last", [False, True])
-def test_a_card_read_whole_hides_the_copies_only_if_it_lies_over_them(library, laid_last):
-    """A card read whole beside a row of copies is taken to lie over them until a copy found
-    shows over it: then the lowest copy, whose strip lies wholly on that card, is found too
-    (it was hidden by it before). Laid over the row, it still hides what it covers."""
+def row_over(library, first: tuple[str, np.ndarray], laid_last: bool = False):
+    """Three dwarf copies in a row (the last the top card) and another card, ``first``,
+    laid before them (or after, ``laid_last``): the image and the blob round them all."""
     import cv2
 
-    from companion.vision.detection import Detection, Thresholds
-    from companion.vision.piles import PileReader
     from companion.vision.quads import Blob
 
-    w, h = 60, 84
-
-    def at(x, y):
-        return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-
-    other = ("troll", at(100, 60))
     copies = [("dwarf", at(120, 60)), ("dwarf", at(133, 80)), ("dwarf", at(146, 100))]
     image = np.full((260, 360, 3), 40, np.uint8)
-    for item_id, quad in ([*copies, other] if laid_last else [other, *copies]):
+    for item_id, quad in ([*copies, first] if laid_last else [first, *copies]):
         face = library.faces[library.ids.index(item_id)]
         box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
                           [0, face.shape[0]]])
@@ -274,12 +264,30 @@ def test_a_card_read_whole_hides_the_copies_only_if_it_lies_over_them(library, l
         image = np.maximum(image, card)
     image = cv2.GaussianBlur(image, (3, 3), 0.8)
     mask = np.zeros(image.shape[:2], np.uint8)
-    for _, quad in (other, *copies):
+    for _, quad in (first, *copies):
         cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
     blob = Blob(None, [], cv2.boundingRect(contour), cv2.boxPoints(cv2.minAreaRect(contour)),
                 contour)
+    return image, blob, copies
+
+
+def at(x: float, y: float) -> np.ndarray:
+    """A 60 x 84 card's corners with its top left at (x, y)."""
+    return np.float32([[x, y], [x + 60, y], [x + 60, y + 84], [x, y + 84]])
+
+
+@pytest.mark.parametrize("laid_last", [False, True])
+def test_a_card_read_whole_hides_the_copies_only_if_it_lies_over_them(library, laid_last):
+    """A card read whole beside a row of copies is taken to lie over them until a copy found
+    shows over it: then the lowest copy, whose strip lies wholly on that card, is found too
+    (it was hidden by it before). Laid over the row, it still hides what it covers."""
+    from companion.vision.detection import Detection, Thresholds
+    from companion.vision.piles import PileReader
+
+    other = ("troll", at(100, 60))
+    image, blob, copies = row_over(library, other, laid_last)
     top = Detection("dwarf", copies[-1][1], 1.0, "template")
     beside = Detection("troll", other[1], 1.0, "template")
     found = PileReader(library, Thresholds()).copies(image, blob, top, [top, beside])
@@ -287,3 +295,21 @@ def test_a_card_read_whole_hides_the_copies_only_if_it_lies_over_them(library, l
     assert len(found) == (1 if laid_last else 2)
     for copy in found:
         assert min(float(np.abs(copy.corners - quad).max()) for _, quad in copies[:2]) < 4
+
+
+def test_the_lowest_copy_read_whole_hides_none_of_the_copies_lying_on_it(library):
+    """The first card of a row shows enough of itself to be read whole: it is a copy too,
+    lying under the others, and the copies whose strips lie on it are counted (only one was,
+    while it was taken to lie over them)."""
+    from companion.vision.detection import Detection, Thresholds
+    from companion.vision.piles import PileReader
+
+    lowest = ("dwarf", at(100, 60))
+    image, blob, copies = row_over(library, lowest)
+    top = Detection("dwarf", copies[-1][1], 1.0, "template")
+    read = Detection("dwarf", lowest[1], 1.0, "template")
+    found = PileReader(library, Thresholds()).copies(image, blob, top, [top, read])
+    assert len(found) == 2
+    for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:2],
+                               strict=True):
+        assert float(np.abs(copy.corners - quad).max()) < 5

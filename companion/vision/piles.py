@@ -355,9 +355,10 @@ class PileReader:
             sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
             # A copy whose print shows where it overlaps a card read whole lies over that
-            # card: the card lies under the pile, and every place is looked at again.
-            under = [card for card in over if card.item_id != top.item_id
-                     and intersect(card.corners, best[1], 0.0)
+            # card (a card of another kind, or the lowest copy read whole): the card lies
+            # under the pile, and every place is looked at again.
+            under = [card for card in over
+                     if intersect(card.corners, best[1], 0.0)
                      and self._lies_over(image, outline, fit, best[1], card, on_top, card_fits)]
             if under:
                 over = [d for d in over if not any(d is u for u in under)]
