@@ -342,3 +342,29 @@ def test_a_top_card_read_small_is_not_found_again_as_a_copy_under_it(library):
         blob = next(b for b in recognizer.finder.find(scene.image).blobs if touches(small, b))
         counts.append(len(reader.copies(scene.image, blob, top, [top])))
     assert counts == [1] * 9
+
+
+def test_a_copy_whose_far_end_the_pile_s_outline_lost_still_counts(library):
+    """The finder can take a copy's dark far end for the table, and the pile's outline then
+    leaves a third of the copy out: what shows of it still agrees with the card, so it counts.
+    A place mostly over bare table does not."""
+    import cv2
+
+    from companion.vision.detection import Thresholds
+    from companion.vision.piles import PileReader
+
+    face = library.faces[library.ids.index("dwarf")]
+    box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
+                      [0, face.shape[0]]])
+    under, top = at(150, 60), at(150, 100)
+    image = np.full((300, 400, 3), 40, np.uint8)
+    for quad in (under, top):
+        card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad), (400, 300))
+        cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
+        image = np.maximum(image, card)
+    image = cv2.GaussianBlur(image, (3, 3), 0.8)
+    outline = np.float32([[150, 90], [210, 90], [210, 184], [150, 184]])  # 30 px lost
+    reader = PileReader(library, Thresholds())
+    entry = library.ids.index("dwarf")
+    assert reader._verdict(image, outline, under, [top], entry)[0] > 0.8
+    assert reader._verdict(image, outline, under - np.float32([0, 40]), [top], entry)[0] == 0
