@@ -315,35 +315,6 @@ def test_the_lowest_copy_read_whole_hides_none_of_the_copies_lying_on_it(library
         assert float(np.abs(copy.corners - quad).max()) < 5
 
 
-def test_a_top_card_read_small_is_not_found_again_as_a_copy_under_it(library):
-    """Loose heaps of two copies, the top card's outline read 15 % small (a guess inside the
-    blob): lined up from itself grown too, the top is where it lies, and the one copy under
-    it is found, neither the top again nor nothing (the top lined up from its small outline
-    alone: two copies in one of these, none in another)."""
-    from companion.vision.detection import Detection, Thresholds, touches
-    from companion.vision.piles import PileReader
-
-    items = game_items("deathtrap")
-    renderer = SceneRenderer(size=(1280, 720))
-    recognizer = Recognizer(library)
-    reader = PileReader(library, Thresholds())
-    counts = []
-    for seed in range(9):
-        rng = np.random.default_rng(seed)
-        item = items[int(rng.integers(0, len(items)))]
-        placed = renderer.pile(rng, item, (400.0, 280.0), 2, "loose")
-        scene = renderer.render(placed, rng, Conditions("felt", noise=2), renderer.camera(rng),
-                                ())
-        truth = max((t for t in scene.truth if t.item_id == item.item_id),
-                    key=lambda t: t.visible)
-        centre = truth.corners.mean(axis=0)
-        small = ((truth.corners - centre) * 0.85 + centre).astype(np.float32)
-        top = Detection(item.item_id, small, 1.0, "template")
-        blob = next(b for b in recognizer.finder.find(scene.image).blobs if touches(small, b))
-        counts.append(len(reader.copies(scene.image, blob, top, [top])))
-    assert counts == [1] * 9
-
-
 def test_a_copy_whose_far_end_the_pile_s_outline_lost_still_counts(library):
     """The finder can take a copy's dark far end for the table, and the pile's outline then
     leaves a third of the copy out: what shows of it still agrees with the card, so it counts.

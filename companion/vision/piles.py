@@ -58,9 +58,6 @@ FINE_STEPS = (2.0, 1.0)
 FINE_REACH = 3
 #: A top card that fits its print this closely is not lined up again.
 TOP_FITS = 0.9
-#: A top that still fits loosely once lined up is lined up again from its outline grown by
-#: this factor about its centre.
-GROWN = 1.15
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
@@ -311,14 +308,6 @@ class PileReader:
             starts = [top.corners, *_lengthened(top.corners, face.shape[0] / face.shape[1])]
             lined, placed = max((fit.best_near(start, others, stretch=True) for start in starts),
                                 key=lambda found: found[0])
-            if lined < TOP_FITS:
-                # Still loose: a top read small (a guess inside the blob) is lined up from
-                # itself grown too; read 15 % small, the card itself was found again as a
-                # copy under it.
-                centre = top.corners.mean(axis=0)
-                grown = ((top.corners - centre) * GROWN + centre).astype(np.float32)
-                lined, placed = max((lined, placed), fit.best_near(grown, others, stretch=True),
-                                    key=lambda found: found[0])
             if lined > now:
                 top = replace(top, corners=placed.astype(np.float32))
         hits: list[Detection] = []
