@@ -313,29 +313,3 @@ def test_the_lowest_copy_read_whole_hides_none_of_the_copies_lying_on_it(library
     for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:2],
                                strict=True):
         assert float(np.abs(copy.corners - quad).max()) < 5
-
-
-def test_a_copy_whose_far_end_the_pile_s_outline_lost_still_counts(library):
-    """The finder can take a copy's dark far end for the table, and the pile's outline then
-    leaves a third of the copy out: what shows of it still agrees with the card, so it counts.
-    A place mostly over bare table does not."""
-    import cv2
-
-    from companion.vision.detection import Thresholds
-    from companion.vision.piles import PileReader
-
-    face = library.faces[library.ids.index("dwarf")]
-    box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
-                      [0, face.shape[0]]])
-    under, top = at(150, 60), at(150, 100)
-    image = np.full((300, 400, 3), 40, np.uint8)
-    for quad in (under, top):
-        card = cv2.warpPerspective(face, cv2.getPerspectiveTransform(box, quad), (400, 300))
-        cv2.fillConvexPoly(image, quad.astype(np.int32), (0, 0, 0))
-        image = np.maximum(image, card)
-    image = cv2.GaussianBlur(image, (3, 3), 0.8)
-    outline = np.float32([[150, 90], [210, 90], [210, 184], [150, 184]])  # 30 px lost
-    reader = PileReader(library, Thresholds())
-    entry = library.ids.index("dwarf")
-    assert reader._verdict(image, outline, under, [top], entry)[0] > 0.8
-    assert reader._verdict(image, outline, under - np.float32([0, 40]), [top], entry)[0] == 0

@@ -64,10 +64,6 @@ ROUND_PLACES = 6
 #: A copy found lies over a card read whole if, where the two overlap, its print fits this
 #: much better than the card's.
 OVER_BY = 0.2
-#: A place needs this share of itself inside the pile's outline to be looked at: half, not
-#: more, as the outline can lose a copy's far end (a dark band on a dark table, taken for the
-#: table); what shows of the place must then agree with the card, table and all.
-LEAST_INSIDE = 0.5
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -379,7 +375,7 @@ class PileReader:
         """(value, how clear): how well the part in view of a place agrees with the pile's
         card, 0 if it is not clearly that card (or too little of it shows)."""
         limits = self.limits
-        if share_inside(place, outline) < LEAST_INSIDE or share_in_view(place, on_top) < 0.1:
+        if share_inside(place, outline) < 0.85 or share_in_view(place, on_top) < 0.1:
             return 0.0, 0.0
         # Which card it is, is known: the part in view must agree with it, clearly more than
         # with any other face (by the face index's comparison, or by the colour of that part
