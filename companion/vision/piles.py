@@ -323,7 +323,7 @@ class PileReader:
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
-            on_top = [top.corners, *others, *(h.corners for h in hits)]
+            on_top = [top.corners, *(d.corners for d in over), *(h.corners for h in hits)]
             for place, _ in copies_under(image, outline, top.corners, face, ROUND_PLACES,
                                          tuple(on_top[1:]),
                                          hits[-1].corners if hits else None):
@@ -362,7 +362,6 @@ class PileReader:
                      and self._lies_over(image, outline, fit, best[1], card, on_top, card_fits)]
             if under:
                 over = [d for d in over if not any(d is u for u in under)]
-                others = [d.corners for d in over]
                 beneath += under
                 verdicts = {}
             else:
