@@ -246,16 +246,18 @@ def test_a_top_card_read_short_of_a_band_is_lined_up_from_its_full_length():
     assert any(np.abs(q - card).max() < 0.5 for q in _lengthened(narrow, 1.4))
 
 
-def row_over(library, first: tuple[str, np.ndarray], laid_last: bool = False):
+def row_over(library, first: tuple[str, np.ndarray] | None, laid_last: bool = False):
     """Three dwarf copies in a row (the last the top card) and another card, ``first``,
-    laid before them (or after, ``laid_last``): the image and the blob round them all."""
+    laid before them (or after, ``laid_last``), if any: the image and the blob round them
+    all."""
     import cv2
 
     from companion.vision.quads import Blob
 
     copies = [("dwarf", at(120, 60)), ("dwarf", at(133, 80)), ("dwarf", at(146, 100))]
     image = np.full((260, 360, 3), 40, np.uint8)
-    for item_id, quad in ([*copies, first] if laid_last else [first, *copies]):
+    cards = copies if first is None else [*copies, first] if laid_last else [first, *copies]
+    for item_id, quad in cards:
         face = library.faces[library.ids.index(item_id)]
         box = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
                           [0, face.shape[0]]])
@@ -264,7 +266,7 @@ def row_over(library, first: tuple[str, np.ndarray], laid_last: bool = False):
         image = np.maximum(image, card)
     image = cv2.GaussianBlur(image, (3, 3), 0.8)
     mask = np.zeros(image.shape[:2], np.uint8)
-    for _, quad in (first, *copies):
+    for _, quad in cards:
         cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
@@ -309,6 +311,32 @@ def test_the_lowest_copy_read_whole_hides_none_of_the_copies_lying_on_it(library
     top = Detection("dwarf", copies[-1][1], 1.0, "template")
     read = Detection("dwarf", lowest[1], 1.0, "template")
     found = PileReader(library, Thresholds()).copies(image, blob, top, [top, read])
+    assert len(found) == 2
+    for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:2],
+                               strict=True):
+        assert float(np.abs(copy.corners - quad).max()) < 5
+
+
+def test_a_pile_s_outline_takes_in_the_whole_of_the_cards_read_in_it(library):
+    """A card the colour of the table: the blob took in only part of the top card (its art),
+    and the copies lying under the rest of it were refused as half outside the pile. The
+    cards read are in the pile, whole."""
+    import cv2
+
+    from companion.vision.detection import Detection, Thresholds
+    from companion.vision.piles import PileReader
+    from companion.vision.quads import Blob
+
+    image, blob, copies = row_over(library, None)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [blob.contour.round().astype(np.int32)], 255)
+    cv2.rectangle(mask, (160, 110), (210, 190), 0, -1)  # the top card's plain part lost
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
+    blob = Blob(None, [], cv2.boundingRect(contour), cv2.boxPoints(cv2.minAreaRect(contour)),
+                contour)
+    top = Detection("dwarf", copies[-1][1], 1.0, "template")
+    found = PileReader(library, Thresholds()).copies(image, blob, top, [top])
     assert len(found) == 2
     for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:2],
                                strict=True):

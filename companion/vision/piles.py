@@ -294,7 +294,7 @@ class PileReader:
         # colour of the table stands out by its border only, and the blob can leave out
         # what lies inside it.
         sides = quad_sides(top.corners)
-        outline = closed(blob.contour, min(sides) / 4)
+        outline = closed(blob.contour, min(sides) / 4, [top.corners, *others])
         fit = Fit(image, face, outline, max(sides))
         # The top card's outline, read from a guess inside the blob, can be several pixels
         # off: lined up with its print, it hides what it hides, and poses the copies right.
@@ -441,13 +441,17 @@ class PileReader:
         return lean >= limits.twin_lean
 
 
-def closed(contour: np.ndarray, gap: float) -> np.ndarray:
-    """``contour`` (image pixels) with gaps narrower than ``gap`` closed and holes filled."""
+def closed(contour: np.ndarray, gap: float, cards: Sequence[np.ndarray] = ()) -> np.ndarray:
+    """``contour`` (image pixels), with the outlines of ``cards`` read in it added, gaps
+    narrower than ``gap`` closed and holes filled."""
     k = max(3, int(round(gap)) | 1)
-    x, y, w, h = cv2.boundingRect(contour.reshape(-1, 1, 2).astype(np.float32))
+    points = np.concatenate([contour.reshape(-1, 2), *(q.reshape(-1, 2) for q in cards)])
+    x, y, w, h = cv2.boundingRect(points.astype(np.float32))
     origin = np.float32([x - k, y - k])
     mask = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
     cv2.fillPoly(mask, [(contour - origin).round().astype(np.int32)], 255)
+    for quad in cards:
+        cv2.fillConvexPoly(mask, (quad - origin).round().astype(np.int32), 255)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
