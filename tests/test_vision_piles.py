@@ -246,15 +246,16 @@ def test_a_top_card_read_short_of_a_band_is_lined_up_from_its_full_length():
     assert any(np.abs(q - card).max() < 0.5 for q in _lengthened(narrow, 1.4))
 
 
-def row_over(library, first: tuple[str, np.ndarray] | None, laid_last: bool = False):
-    """Three dwarf copies in a row (the last the top card) and another card, ``first``,
-    laid before them (or after, ``laid_last``), if any: the image and the blob round them
-    all."""
+def row_over(library, first: tuple[str, np.ndarray] | None, laid_last: bool = False,
+             row: tuple[tuple[float, float], ...] = ((120, 60), (133, 80), (146, 100))):
+    """Dwarf copies in a row (``row``: their top left corners, the last the top card) and
+    another card, ``first``, laid before them (or after, ``laid_last``), if any: the image
+    and the blob round them all."""
     import cv2
 
     from companion.vision.quads import Blob
 
-    copies = [("dwarf", at(120, 60)), ("dwarf", at(133, 80)), ("dwarf", at(146, 100))]
+    copies = [("dwarf", at(x, y)) for x, y in row]
     image = np.full((260, 360, 3), 40, np.uint8)
     cards = copies if first is None else [*copies, first] if laid_last else [first, *copies]
     for item_id, quad in cards:
@@ -339,5 +340,26 @@ def test_a_pile_s_outline_takes_in_the_whole_of_the_cards_read_in_it(library):
     found = PileReader(library, Thresholds()).copies(image, blob, top, [top])
     assert len(found) == 2
     for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:2],
+                               strict=True):
+        assert float(np.abs(copy.corners - quad).max()) < 5
+
+
+def test_the_lowest_copy_read_whole_is_found_to_lie_under_copies_that_only_show_on_it(
+        library):
+    """The lowest copy of a row shows most of itself and is read whole; the copies next over
+    it show only where they lie on it. None of the copies found before lies over it where
+    they overlap (another copy lies between): once no other place is left, it is taken to
+    lie under the pile, and the copies showing over it are found."""
+    from companion.vision.detection import Detection, Thresholds
+    from companion.vision.piles import PileReader
+
+    lowest = ("dwarf", at(100, 60))
+    image, blob, copies = row_over(library, lowest,
+                                   row=((136, 60), (148, 60), (160, 60), (172, 60)))
+    top = Detection("dwarf", copies[-1][1], 1.0, "template")
+    read = Detection("dwarf", lowest[1], 1.0, "template")
+    found = PileReader(library, Thresholds()).copies(image, blob, top, [top, read])
+    assert len(found) == 3
+    for copy, (_, quad) in zip(sorted(found, key=lambda c: c.corners[0, 0]), copies[:3],
                                strict=True):
         assert float(np.abs(copy.corners - quad).max()) < 5

@@ -351,7 +351,17 @@ class PileReader:
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
             if best is None:
-                return hits
+                # A card of this kind read whole (the lowest copy of a row, showing the most
+                # of itself) may lie under copies still to find, though none found so far
+                # shows over it: it is taken to lie under the pile, and hides a place only
+                # if the place's print does not show over it.
+                kin = [card for card in over if card.item_id == top.item_id]
+                if not kin:
+                    return hits
+                over = [d for d in over if d.item_id != top.item_id]
+                beneath += kin
+                verdicts = {}
+                continue
             sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
             hits.append(Detection(top.item_id, best[1], sure, "template"))
             # A copy whose print shows where it overlaps a card read whole lies over that
