@@ -65,6 +65,8 @@ class Twins:
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
         self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
             OrderedDict()
+        #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
+        self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
 
     def _size(self, entry: int) -> tuple[int, int]:
         h, w = self.faces[entry].shape[:2]
@@ -166,8 +168,10 @@ class Twins:
             return cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 1.0)
 
         def face(entry: int) -> np.ndarray:
-            return blurred(cv2.resize(np.asarray(self.faces[entry]), size,
-                                      interpolation=cv2.INTER_AREA))
+            if (entry, size) not in self._colours:
+                self._colours[entry, size] = blurred(cv2.resize(
+                    np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA))
+            return self._colours[entry, size]
 
         one, other = face(first), face(second)
         whole = sample(image, seen_whole.astype(np.float32), size).astype(np.float32)
