@@ -93,6 +93,11 @@ class Thresholds:
     #: edge. Over 400 rendered plays, true copies told apart fit 0.56 or better, wrong
     #: places 0.34 or worse.
     copy_twin_fit: float = 0.5
+    #: The least agreement of a strip told apart so, if this share of the card is in view
+    #: (else ``copy_close_score``). A true copy a third in view, a few pixels off, agreed
+    #: 0.73; a place 9 px off a copy found, a tenth in view, agreed 0.74 and leaned its way.
+    copy_told_score: float = 0.7
+    copy_told_view: float = 0.2
     #: A strip that leans to neither face in detail counts if its colour leans this far to
     #: the pile's card, where the two faces' colours lie at least this far apart (channel
     #: shares, 0-255); one whose colour leans as far to the other face is refused. Over 500

@@ -384,7 +384,8 @@ class PileReader:
         """(value, how clear): how well the part in view of a place agrees with the pile's
         card, 0 if it is not clearly that card (or too little of it shows)."""
         limits = self.limits
-        if share_inside(place, outline) < 0.85 or share_in_view(place, on_top) < 0.1:
+        shown = share_in_view(place, on_top)
+        if share_inside(place, outline) < 0.85 or shown < 0.1:
             return 0.0, 0.0
         # Which card it is, is known: the part in view must agree with it, clearly more than
         # with any other face (by the face index's comparison, or by the colour of that part
@@ -397,9 +398,13 @@ class PileReader:
             (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
             or (agree[entry] >= limits.copy_close_score
                 and clear >= limits.copy_close_margin)) else 0.0
-        if not value and agree[entry] >= limits.copy_close_score and rest.size and clear > 0:
-            # Another face close behind (a strip of the layout two creatures share): told
-            # apart where the two differ, as near twins read whole are (``twins.py``).
+        # Another face close behind (a strip of the layout two creatures share): told apart
+        # where the two differ, as near twins read whole are (``twins.py``). A strip agreeing
+        # less closely must show more of itself: a sliver of a copy found, a few pixels off,
+        # agrees as well and leans the same way.
+        least = (limits.copy_told_score if shown >= limits.copy_told_view
+                 else limits.copy_close_score)
+        if not value and agree[entry] >= least and rest.size and clear > 0:
             other = int(np.argmax(rest))
             other += other >= entry
             if self._told(image, place, on_top, entry, other):
