@@ -290,9 +290,9 @@ class PileReader:
         # (a play laid on an earlier one, or on a card beside it).
         over = [d for d in read if d is not top and touches(d.corners, blob)]
         others = [d.corners for d in over]
-        # The pile's outline with its narrow gaps closed and its holes filled: a card the
-        # colour of the table stands out by its border only, and the blob can leave out
-        # what lies inside it.
+        # The pile's outline with the cards read in it taken in whole, its narrow gaps closed
+        # and its holes filled: a card the colour of the table stands out by its border only,
+        # and the blob can leave out what lies inside it.
         sides = quad_sides(top.corners)
         outline = closed(blob.contour, min(sides) / 4, [top.corners, *others])
         fit = Fit(image, face, outline, max(sides))
@@ -353,30 +353,27 @@ class PileReader:
             if best is None:
                 # A card of this kind read whole (the lowest copy of a row, showing the most
                 # of itself) may lie under copies still to find, though none found so far
-                # shows over it: it is taken to lie under the pile, and hides a place only
-                # if the place's print does not show over it.
-                kin = [card for card in over if card.item_id == top.item_id]
-                if not kin:
+                # shows over it: it is taken to lie under the pile, as below.
+                under = [card for card in over if card.item_id == top.item_id]
+                if not under:
                     return hits
-                over = [d for d in over if d.item_id != top.item_id]
-                beneath += kin
-                verdicts = {}
-                continue
-            sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
-            hits.append(Detection(top.item_id, best[1], sure, "template"))
-            # A copy whose print shows where it overlaps a card read whole lies over that
-            # card (a card of another kind, or the lowest copy read whole): the card lies
-            # under the pile, and every place is looked at again.
-            under = [card for card in over
-                     if intersect(card.corners, best[1], 0.0)
-                     and self._lies_over(image, outline, fit, best[1], card, on_top, card_fits)]
+            else:
+                sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
+                hits.append(Detection(top.item_id, best[1], sure, "template"))
+                # A copy whose print shows where it overlaps a card read whole lies over that
+                # card (a card of another kind, or the lowest copy read whole).
+                under = [card for card in over
+                         if intersect(card.corners, best[1], 0.0) and self._lies_over(
+                             image, outline, fit, best[1], card, on_top, card_fits)]
             if under:
+                # The card lies under the pile: it hides a place only where the place's print
+                # does not show over it, and every place is looked at again.
                 over = [d for d in over if not any(d is u for u in under)]
                 beneath += under
                 verdicts = {}
             else:
                 verdicts = {key: verdict for key, verdict in verdicts.items()
-                            if not intersect(places[key], best[1], 0.0)}
+                            if not intersect(places[key], hits[-1].corners, 0.0)}
         return hits
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
