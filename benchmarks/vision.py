@@ -47,10 +47,9 @@ from companion.vision.photo import enrolment_photo  # noqa: E402
 from companion.vision.recognize import Recognizer  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
 from companion.vision.synthetic import (  # noqa: E402
-    Conditions,
-    Scene,
     SceneRenderer,
     demo_library,
+    pile_plays,
 )
 from companion.vision.table import Rectifier  # noqa: E402
 
@@ -154,27 +153,10 @@ def synthetic(args: argparse.Namespace) -> None:
         photos(args)
 
 
-def pile_plays(count: int, seed: int) -> list[tuple[Scene, str, int]]:
-    """Rendered Deathtrap plays at 1280 x 720: 2-5 copies of one card laid together (fanned,
-    in a row or loosely) beside 3 other cards; (scene, the pile's card, its copies)."""
-    items = game_items("deathtrap")
-    renderer = SceneRenderer(size=(1280, 720))
-    rng = np.random.default_rng(seed)
-    plays = []
-    for _ in range(count):
-        item = items[int(rng.integers(0, len(items)))]
-        placed = renderer.scatter(rng, [i for i in items if i.item_id != item.item_id], 3, 0, 0)
-        copies = int(rng.integers(2, 6))
-        placed += renderer.pile(rng, item, (400.0, 280.0), copies)
-        scene = renderer.render(placed, rng, Conditions.random(rng), renderer.camera(rng), ())
-        plays.append((scene, item.item_id, copies))
-    return plays
-
-
 def piles(args: argparse.Namespace) -> None:
     library = demo_library("deathtrap")
     library.prepare()
-    plays = pile_plays(args.piles, args.seed)
+    plays = list(pile_plays(args.piles, args.seed))
     print(f"piles: {len(plays)} rendered plays of 2-5 identical Deathtrap cards (fan, row or "
           f"loose) beside 3 other cards, 1280x720, seed {args.seed}")
     for label, recognizer in (("companion", Recognizer(library)),

@@ -17,7 +17,7 @@ together and ``photo_scene`` frames part of the table as a hand-held phone does,
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -395,3 +395,19 @@ class SceneRenderer:
             item = spare.pop() if spare else items[int(rng.integers(0, len(items)))]
             placed.append(cover(base, item, float(rng.uniform(0.1, 0.5)), rng))
         return self.render(placed, rng, cond, camera, markers=markers)
+
+
+def pile_plays(count: int, seed: int) -> Iterator[tuple[Scene, str, int]]:
+    """Rendered Deathtrap plays at 1280 x 720: 2-5 copies of one card laid together (fanned,
+    in a row or loosely) beside 3 other cards; (scene, the pile's card, its copies). The
+    benchmark's pile set; play ``k`` of a seed is the same however many are taken."""
+    items = game_items("deathtrap")
+    renderer = SceneRenderer(size=(1280, 720))
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        item = items[int(rng.integers(0, len(items)))]
+        placed = renderer.scatter(rng, [i for i in items if i.item_id != item.item_id], 3, 0, 0)
+        copies = int(rng.integers(2, 6))
+        placed += renderer.pile(rng, item, (400.0, 280.0), copies)
+        scene = renderer.render(placed, rng, Conditions.random(rng), renderer.camera(rng), ())
+        yield scene, item.item_id, copies
