@@ -156,7 +156,7 @@ def synthetic(args: argparse.Namespace) -> None:
 def piles(args: argparse.Namespace) -> None:
     library = demo_library("deathtrap")
     library.prepare()
-    plays = list(pile_plays(args.piles, args.seed))
+    plays = list(pile_plays(game_items("deathtrap"), args.piles, args.seed))
     print(f"piles: {len(plays)} rendered plays of 2-5 identical Deathtrap cards (fan, row or "
           f"loose) beside 3 other cards, 1280x720, seed {args.seed}")
     for label, recognizer in (("companion", Recognizer(library)),

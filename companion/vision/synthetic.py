@@ -397,11 +397,12 @@ class SceneRenderer:
         return self.render(placed, rng, cond, camera, markers=markers)
 
 
-def pile_plays(count: int, seed: int) -> Iterator[tuple[Scene, str, int]]:
-    """Rendered Deathtrap plays at 1280 x 720: 2-5 copies of one card laid together (fanned,
-    in a row or loosely) beside 3 other cards; (scene, the pile's card, its copies). The
-    benchmark's pile set; play ``k`` of a seed is the same however many are taken."""
-    items = game_items("deathtrap")
+def pile_plays(items: Sequence[ArtItem], count: int, seed: int
+               ) -> Iterator[tuple[Scene, str, int]]:
+    """Rendered plays at 1280 x 720 of a game played in piles (its cards: ``items``): 2-5
+    copies of one card laid together (fanned, in a row or loosely) beside 3 other cards;
+    (scene, the pile's card, its copies). The benchmark's pile set; play ``k`` of a seed is
+    the same however many are taken."""
     renderer = SceneRenderer(size=(1280, 720))
     rng = np.random.default_rng(seed)
     for _ in range(count):
