@@ -58,6 +58,9 @@ FINE_STEPS = (2.0, 1.0)
 FINE_REACH = 3
 #: A top card that fits its print this closely is not lined up again.
 TOP_FITS = 0.9
+#: A place near a loosely fitting top that fits its print, as a whole card, this much
+#: better than the top is the top card itself, read off.
+TOP_BETTER = 0.15
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
@@ -305,7 +308,7 @@ class PileReader:
             lined, placed = max((fit.best_near(start, others, stretch=True) for start in starts),
                                 key=lambda found: found[0])
             if lined > now:
-                top = replace(top, corners=placed.astype(np.float32))
+                top, now = replace(top, corners=placed.astype(np.float32)), lined
         hits: list[Detection] = []
         # Places found in one round come back in the next: each is refined once, and kept
         # with the search's own place (lining up can slide a copy in a tight row onto its
@@ -358,6 +361,18 @@ class PileReader:
                 if not under:
                     return hits
             else:
+                if now < TOP_FITS and _apart(best[1], top.corners) < min(sides) / 3:
+                    # A place this close to a top that fits its print loosely may be the top
+                    # card itself, read off (lining up from the outline read can stall a
+                    # few pixels short): lined up as a whole card, it fits clearly better
+                    # than the top, which a copy lying under the top, covered in part,
+                    # cannot. It is the top from here on.
+                    as_top, placed = fit.best_near(best[1], [d.corners for d in over],
+                                                   stretch=True)
+                    if as_top > now + TOP_BETTER:
+                        top, now = replace(top, corners=placed.astype(np.float32)), as_top
+                        places, verdicts = {}, {}
+                        continue
                 sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
                 hits.append(Detection(top.item_id, best[1], sure, "template"))
                 # A copy whose print shows where it overlaps a card read whole lies over that
