@@ -18,7 +18,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
 from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
@@ -67,6 +67,16 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
+def entries(mo: bytes) -> dict:
+    """What a compiled catalogue holds, as it is read back: (context, id) -> string, the
+    header included. Releases of Babel lay the same entries out in other bytes (2.19 against
+    2.18), so catalogues are compared by this, not byte for byte."""
+    def plain(value: object) -> object:
+        return tuple(value) if isinstance(value, list | tuple) else value
+    return {(message.context, plain(message.id)): plain(message.string)
+            for message in read_mo(io.BytesIO(mo))}
+
+
 def update() -> None:
     pot = template()
     write(pot, LOCALE_DIR / f"{DOMAIN}.pot")
@@ -101,7 +111,7 @@ def problems() -> list[str]:
             elif not all(strings):
                 found.append(f"{lang}: untranslated: {message.id!r}")
         mo = po_path(lang).with_suffix(".mo")
-        if not mo.exists() or mo.read_bytes() != compiled(catalog):
+        if not mo.exists() or entries(mo.read_bytes()) != entries(compiled(catalog)):
             found.append(f"{lang}: {mo.name} is not compiled from the .po")
     return found
 
