@@ -368,9 +368,9 @@ def test_a_strip_a_third_in_view_close_to_a_look_alike_is_told_apart(library):
 
 
 def test_a_top_card_read_off_is_not_found_again_as_its_own_copy(library):
-    """The top card of a loose pile of two Ninjas read 10 px short at one end: lined up from
-    there it stalled at 0.64, and the card itself, a few pixels off, was then found as a copy
-    under it (three Ninjas). A place that close to a loosely fitting top which, lined up as a
+    """The top card of a loose pile of two Ninjas read about 15 % small: lined up from there
+    it stalled at 0.68, and the card itself, a few pixels off, was then found as a copy under
+    it (three Ninjas). A place that close to a loosely fitting top which, lined up as a
     whole card, fits its print clearly better, is the top itself: two Ninjas, the copy where
     it lies."""
     from companion.vision.synthetic import pile_plays
