@@ -385,3 +385,19 @@ def test_a_top_card_read_off_is_not_found_again_as_its_own_copy(library):
     # The copy is read where it lies (the top is reported as it was first read).
     under = next(t.corners for t in scene.truth if t.item_id == item_id)
     assert min(float(np.abs(quad - under).max()) for quad in ninjas) < 5
+
+
+def test_a_pile_whose_copy_shows_beside_bare_table_is_still_searched(library):
+    """Two Manticores beside a Ninja, in one blob: what the cards read leave of it is the
+    under copy's strip joined to a patch of table in the blob. Judged together as bare table
+    (little print), the pile was never searched and one Manticore was counted. A blob that
+    a pile's top card lies in is searched whenever enough of it is left (the search itself
+    decides what is a copy): two Manticores."""
+    from companion.vision.synthetic import pile_plays
+
+    # The benchmark's play 59 of seed 5.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 60, seed=5)
+    assert (item_id, copies) == ("manticore", 2)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    assert sum(d.item_id == item_id for d in found) == copies

@@ -144,7 +144,7 @@ class Recognizer:
             detections += [hit for hit in found
                            if not any(overlaps(hit, d) for d in detections)]
             if (self.piles and self.use_templates
-                    and not self._explained(image, blob, known + found)):
+                    and not self._explained(image, blob, known + found, bare=False)):
                 # A pile: copies of a card read here lying under it.
                 for top in self._pile_tops(known + found):
                     copies = self.pile_reader.copies(image, blob, top, detections)
@@ -163,7 +163,7 @@ class Recognizer:
                          if not any(overlaps(hit, d) for d in detections)]
                 detections += found
                 if (self.piles and self.use_templates and found
-                        and not self._explained(image, blob, known + found)):
+                        and not self._explained(image, blob, known + found, bare=False)):
                     for top in self._pile_tops(found):
                         detections += self.pile_reader.copies(image, blob, top, detections)
         return detections
@@ -172,9 +172,14 @@ class Recognizer:
         """The cards read that copies may lie under (those of the games played in piles)."""
         return [c for c in cards if self.pile_ids is None or c.item_id in self.pile_ids]
 
-    def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection]) -> bool:
+    def _explained(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
+                   bare: bool = True) -> bool:
         """Do the cards found cover the blob, bar slivers narrower than a tenth of a card and
-        patches of bare table (lit grain or glare stuck to a card: nothing printed)?"""
+        patches of bare table (lit grain or glare stuck to a card: nothing printed)?
+
+        ``bare``: judge what is left by its print. Not before a pile search: a copy's strip
+        (mostly white border) joined to a patch of table in the blob has too little print as
+        a whole, and the search itself tells a copy from bare table."""
         x, y, w, h = blob.box
         left = np.zeros((h + 2, w + 2), np.uint8)
         offset = np.float32([x - 1, y - 1])
@@ -189,6 +194,8 @@ class Recognizer:
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
         if cv2.countNonZero(left) < 0.15 * short * short:
             return True
+        if not bare:
+            return False
         top, side = max(0, y - 1), max(0, x - 1)
         patch = cv2.cvtColor(image[top:y + h + 1, side:x + w + 1], cv2.COLOR_BGR2GRAY)
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
