@@ -401,3 +401,23 @@ def test_a_pile_whose_copy_shows_beside_bare_table_is_still_searched(library):
     found = Recognizer(library).recognize(scene.image)
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
     assert sum(d.item_id == item_id for d in found) == copies
+
+
+def test_a_place_taken_on_the_face_index_alone_must_agree_in_its_strip(library):
+    """Five Killing Machines in a loose pile beside an Exploding Pig: every copy was found,
+    then a place 33 px below one of them, half on the Pig, read as a sixth copy on the face
+    index's word alone (0.55, 0.11 clear) while its strip agreed only 0.31 with the card. A
+    place so taken must agree at least ``copy_index_agree`` in its strip: five."""
+    from dataclasses import replace
+
+    from companion.vision.detection import Thresholds
+    from companion.vision.synthetic import pile_plays
+
+    # Play 24 of seed 19.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 25, seed=19)
+    assert (item_id, copies) == ("killing-machine", 5)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    assert sum(d.item_id == item_id for d in found) == copies
+    lax = Recognizer(library, thresholds=replace(Thresholds(), copy_index_agree=0.0))
+    assert sum(d.item_id == item_id for d in lax.recognize(scene.image)) > copies

@@ -423,7 +423,8 @@ class PileReader:
                 value, clear = float(agree[entry]), limits.copy_close_margin
         scores = self.library.index.scores(image, place, on_top, limits.detail)
         if (scores and scores[0].entry == entry and scores[0].score >= limits.copy_index_score
-                and gap(scores) >= limits.copy_margin):
+                and gap(scores) >= limits.copy_margin
+                and agree[entry] >= limits.copy_index_agree):
             value = max(value, scores[0].score)
             clear = max(clear, gap(scores))
         return value, float(clear)
