@@ -85,7 +85,7 @@ class Thresholds:
     copy_index_score: float = 0.45
     copy_margin: float = 0.1
     #: A copy taken on the face index's word (``copy_index_score``) must still agree this
-    #: well with its face in the strip's own comparison. Over 400 rendered plays, true copies
+    #: well with its face in the strip's own comparison. Over 600 rendered plays, true copies
     #: so taken agreed 0.42 or better; a place 33 px off a copy, half on the card beside the
     #: pile, agreed 0.31 and was counted as a sixth copy of five.
     copy_index_agree: float = 0.4
