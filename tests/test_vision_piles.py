@@ -421,3 +421,42 @@ def test_a_place_taken_on_the_face_index_alone_must_agree_in_its_strip(library):
     assert sum(d.item_id == item_id for d in found) == copies
     lax = Recognizer(library, thresholds=replace(Thresholds(), copy_index_agree=0.0))
     assert sum(d.item_id == item_id for d in lax.recognize(scene.image)) > copies
+
+
+def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library):
+    """Four Red Lotuses: the strip of the copy under the top agrees with the Red Lotus and
+    the Chaindog alike (0.81 both, the same colour), so it was refused, and the two copies
+    under it, whose parts in view took its strip in, could not be told either: one Red Lotus
+    of four. A strip that matches the posed face closely and leans to no other face, with a
+    copy clearly under it once it is taken to lie on top, is a copy too; read with no
+    confidence, so the table is asked to confirm."""
+    from dataclasses import replace
+
+    from companion.vision.detection import Thresholds
+    from companion.vision.synthetic import pile_plays
+
+    # Play 33 of seed 19.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 34, seed=19)
+    assert (item_id, copies) == ("red-lotus", 4)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    lotuses = [d for d in found if d.item_id == item_id]
+    assert len(lotuses) == copies
+    assert min(d.confidence for d in lotuses) == 0.0
+    never = Recognizer(library, thresholds=replace(Thresholds(), held_search=1.01))
+    assert sum(d.item_id == item_id for d in never.recognize(scene.image)) < copies
+
+
+def test_a_place_clear_of_the_pile_is_not_one_of_its_copies(library):
+    """Two Ninjas laid over a Pit Fiend, beside an Exploding Pig, all in one blob: copies
+    were looked for under the Pig too, and a strip of the Pit Fiend, nowhere near the Pig,
+    read as an Exploding Pig on the face index's word (0.65, 0.14 clear). A copy lies under
+    the top card or a copy found: a place clear of them all is another card."""
+    from companion.vision.synthetic import pile_plays
+
+    # Play 93 of seed 23.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 94, seed=23)
+    assert (item_id, copies) == ("ninja", 2)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    assert sum(d.item_id == item_id for d in found) == copies

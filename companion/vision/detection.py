@@ -103,6 +103,9 @@ class Thresholds:
     #: 0.73; a place 9 px off a copy found, a tenth in view, agreed 0.74 and leaned its way.
     copy_told_score: float = 0.7
     copy_told_view: float = 0.2
+    #: A strip that two faces fit equally is held to be a copy if it lies between the copies
+    #: found and one more, and the search matched the posed face there this closely.
+    held_search: float = 0.8
     #: A strip that leans to neither face in detail counts if its colour leans this far to
     #: the pile's card, where the two faces' colours lie at least this far apart (channel
     #: shares, 0-255); one whose colour leans as far to the other face is refused. Over 500

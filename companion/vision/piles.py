@@ -64,6 +64,8 @@ TOP_BETTER = 0.15
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
+#: Places tried as a card between the copies found and one more (``PileReader._between``).
+HELD_TRIED = 2
 #: A copy found lies over a card read whole if, where the two overlap, its print fits this
 #: much better than the card's.
 OVER_BY = 0.2
@@ -318,24 +320,32 @@ class PileReader:
         beneath: list[Detection] = []
         card_fits: dict[int, Fit] = {}
         verdicts: dict[tuple, tuple[float, float]] = {}
+        # How well each place's part in view matched the posed face in the search.
+        searched: dict[tuple, float] = {}
 
         def taken(place: np.ndarray) -> bool:
-            """Is ``place`` a card read or a copy found (within a card read's reach)?"""
-            return any(same_card(place, d.corners) for d in [*read, *hits])
+            """Is ``place`` a card read or a copy found (within a card read's reach), or not
+            under the pile at all? A copy lies under the top card or a copy found: a place
+            clear of them all is some other card in the blob (one under a pile beside it,
+            whose strip the face index took for this card's)."""
+            return (any(same_card(place, d.corners) for d in [*read, *hits])
+                    or not any(intersect(q, place, 0.0)
+                               for q in [top.corners, *(h.corners for h in hits)]))
 
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *(d.corners for d in over), *(h.corners for h in hits)]
-            for place, _ in copies_under(image, outline, top.corners, face, ROUND_PLACES,
-                                         tuple(on_top[1:]),
-                                         hits[-1].corners if hits else None):
+            for place, score in copies_under(image, outline, top.corners, face, ROUND_PLACES,
+                                             tuple(on_top[1:]),
+                                             hits[-1].corners if hits else None):
                 if taken(place):
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
                 if (key, "lined") not in places:
                     places[key, "lined"] = fit.best_near(place, on_top)[1]
                     places[key, "found"] = place
+                    searched[key] = score
             # Every place found so far is tried: one passed over in an earlier round may have
             # shown, then, a part that a copy found since turns out to cover.
             best: tuple[float, np.ndarray, float] | None = None
@@ -359,7 +369,14 @@ class PileReader:
                 # shows over it: it is taken to lie under the pile, as below.
                 under = [card for card in over if card.item_id == top.item_id]
                 if not under:
-                    return hits
+                    held = self._between(image, outline, entry, on_top, searched, {
+                        key: place for key, place in places.items() if not taken(place)})
+                    if held is None:
+                        return hits
+                    hits.append(Detection(top.item_id, held, 0.0, "template"))
+                    verdicts = {key: verdict for key, verdict in verdicts.items()
+                                if not intersect(places[key], held, 0.0)}
+                    continue
             else:
                 if now < TOP_FITS and _apart(best[1], top.corners) < min(sides) / 3:
                     # A place this close to a top that fits its print loosely may be the top
@@ -428,6 +445,33 @@ class PileReader:
             value = max(value, scores[0].score)
             clear = max(clear, gap(scores))
         return value, float(clear)
+
+    def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
+                 on_top: list[np.ndarray], searched: dict[tuple, float],
+                 places: dict[tuple, np.ndarray]) -> np.ndarray | None:
+        """A place no round took that lies between the copies found and one more copy: its
+        strip matches the posed face closely (``held_search``) and agrees with the pile's card
+        as well as with any face (a strip of the layout two faces share, which cannot tell
+        them apart), and with it taken to lie on top, a place under it is clearly a copy.
+        A card between copies of a pile, looking like them, is one. None if there is none."""
+        limits = self.limits
+        held = sorted((key for key in places if searched.get(key[0], 0.0) >= limits.held_search),
+                      key=lambda key: -searched[key[0]])
+        for key in held[:HELD_TRIED]:
+            place = places[key]
+            if share_in_view(place, on_top) < 0.1 or share_inside(place, outline) < 0.85:
+                continue
+            agree = self._agreement()(image, place, on_top)
+            rest = np.delete(agree, entry)
+            if agree[entry] < limits.copy_told_score or (rest.size and agree[entry] < rest.max()):
+                continue
+            for other, below in places.items():
+                if (other[0] == key[0] or same_card(below, place)
+                        or not intersect(below, place, 0.0)):
+                    continue
+                if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
+                    return place
+        return None
 
     def _lies_over(self, image: np.ndarray, outline: np.ndarray, fit: Fit, place: np.ndarray,
                    card: Detection, on_top: list[np.ndarray], fits: dict[int, Fit]) -> bool:
