@@ -66,6 +66,10 @@ from companion.vision.quads import (
 
 #: Photos larger than this (long side, pixels) are read at this size.
 WORK_LONG = 2048
+#: Guesses left unread are compared blurred by this share of a card's short side, to find
+#: the face to line them up with; at most this many per blob.
+BLUR_FOR_GUESSES = 0.06
+MOST_LINED = 24
 
 
 class Recognizer:
@@ -139,17 +143,31 @@ class Recognizer:
             if self._explained(image, blob, known):
                 continue
             model = nearest_card(blob, detections)
-            found = (self._split(image, blob, card_long, known, model) if self.use_templates
-                     else [])
+            tried: list[np.ndarray] = []
+            found = (self._split(image, blob, card_long, known, model, tried)
+                     if self.use_templates else [])
             detections += [hit for hit in found
                            if not any(overlaps(hit, d) for d in detections)]
-            if (self.piles and self.use_templates
-                    and not self._explained(image, blob, known + found, bare=False)):
+            tops = self._pile_tops(known + found)
+            while (self.piles and self.use_templates
+                   and not self._explained(image, blob, known + found, bare=False)):
                 # A pile: copies of a card read here lying under it.
-                for top in self._pile_tops(known + found):
+                for top in tops:
                     copies = self.pile_reader.copies(image, blob, top, detections)
                     detections += copies
                     found += copies
+                if not tried or self._explained(image, blob, known + found, bare=False):
+                    break
+                # Still unexplained: a guess a few pixels off a card in view (the top of a
+                # pile against a card beside it) is lined up with the face it looks most
+                # like from a distance, and read again; copies may lie under what it finds.
+                lined = [hit for hit in self._lined_up(image, tried, [*known, *found])
+                         if not any(overlaps(hit, d) for d in detections)]
+                if not lined:
+                    break
+                detections += lined
+                found += lined
+                tried, tops = [], self._pile_tops(lined)
             if self.use_features and not self._explained(image, blob, known + found):
                 puzzling.append(blob)
         if puzzling:
@@ -201,14 +219,50 @@ class Recognizer:
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
         return print_level(patch, inside) < 0.5 * self.library.index.least_print
 
+    def _lined_up(self, image: np.ndarray, guesses: Sequence[np.ndarray],
+                  cards: Sequence[Detection]) -> list[Detection]:
+        """Cards read from ``guesses`` (the splitter's, none of which read as it was) lined
+        up first. The comparison is sharp: a guess 4 px off a card 60 px wide scores nothing,
+        and is not worth lining up (``align_from``). Blurred, the card's face still comes out
+        first; lined up with that face (ECC) from up to a quarter of the card's width away,
+        the guess reads as any outline does."""
+        guesses = [q for q in guesses if not any(near(q, c.corners) for c in cards)]
+        if not guesses:
+            return []
+        points = np.concatenate(guesses)
+        x, y, w, h = cv2.boundingRect(points.astype(np.float32))
+        pad = int(max(quad_sides(guesses[0])) / 4)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        crop = image[y0:y + h + pad, x0:x + w + pad]
+        origin = np.float32([x0, y0])
+        blurred = cv2.GaussianBlur(crop, (0, 0), BLUR_FOR_GUESSES * min(quad_sides(guesses[0])))
+        hits: list[Detection] = []
+        for quad in guesses[:MOST_LINED]:
+            if any(near(quad, d.corners) for d in hits):
+                continue
+            scores = self.library.index.scores(blurred, quad - origin)
+            if not scores:
+                continue
+            aligned = self.library.index.align(image, scores[0].corners + origin,
+                                               scores[0].entry,
+                                               reach=self.limits.align_reach[True])
+            if aligned is None:
+                continue
+            hit = self.identify(image, aligned, self.limits.split_score,
+                                self.limits.split_margin)
+            if hit is not None and not any(overlaps(hit, c) for c in [*cards, *hits]):
+                hits.append(hit)
+        return hits
+
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
-               known: Sequence[Detection] = (), model: np.ndarray | None = None
-               ) -> list[Detection]:
+               known: Sequence[Detection] = (), model: np.ndarray | None = None,
+               tried: list[np.ndarray] | None = None) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
         rectangle from each end of every straight stretch of the blob's outline (and of the
         rectangle round it), both ways round, and keep what is clearly one card. Rows, fans
         and clusters of any shape are found this way, except a card covered at both ends.
-        ``known``: cards already read in this blob."""
+        ``known``: cards already read in this blob. ``tried``: filled with the guesses
+        tried."""
         rect = blob.rect
         width = float(np.linalg.norm(rect[1] - rect[0]))
         height = float(np.linalg.norm(rect[3] - rect[0]))
@@ -232,7 +286,7 @@ class Recognizer:
         inside = blob.contour.reshape(-1, 1, 2)
         reach = max(3.0, 0.04 * scale)
         guessed: list[np.ndarray] = []
-        tried: list[np.ndarray] = []
+        tried = [] if tried is None else tried
         hits: list[Detection] = []
         for corner, du, dv, length in sides:
             own = set()
