@@ -447,11 +447,12 @@ def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library
     assert sum(d.item_id == item_id for d in never.recognize(scene.image)) < copies
 
 
-def test_a_place_clear_of_the_pile_is_not_one_of_its_copies(library):
+def test_a_place_clear_of_the_pile_is_not_taken_on_the_face_index_alone(library):
     """Two Ninjas laid over a Pit Fiend, beside an Exploding Pig, all in one blob: copies
     were looked for under the Pig too, and a strip of the Pit Fiend, nowhere near the Pig,
     read as an Exploding Pig on the face index's word (0.65, 0.14 clear). A copy lies under
-    the top card or a copy found: a place clear of them all is another card."""
+    the top card or a copy found: a place clear of them all may be another card of the kind,
+    but only if its strip says so."""
     from companion.vision.synthetic import pile_plays
 
     # Play 93 of seed 23.

@@ -325,13 +325,14 @@ class PileReader:
         searched: dict[tuple, float] = {}
 
         def taken(place: np.ndarray) -> bool:
-            """Is ``place`` a card read or a copy found (within a card read's reach), or not
-            under the pile at all? A copy lies under the top card or a copy found: a place
-            clear of them all is some other card in the blob (one under a pile beside it,
-            whose strip the face index took for this card's)."""
-            return (any(same_card(place, d.corners) for d in [*read, *hits])
-                    or not any(intersect(q, place, 0.0)
-                               for q in [top.corners, *(h.corners for h in hits)]))
+            """Is ``place`` a card read or a copy found (within a card read's reach)?"""
+            return any(same_card(place, d.corners) for d in [*read, *hits])
+
+        def under_pile(place: np.ndarray) -> bool:
+            """Does ``place`` lie under the top card or a copy found? One clear of them all
+            may be another card of this kind in the blob, but not one taken on the face
+            index's word alone (a strip of a card under a pile beside this one was)."""
+            return any(intersect(q, place, 0.0) for q in [top.corners, *(h.corners for h in hits)])
 
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
@@ -360,7 +361,7 @@ class PileReader:
                               if intersect(card.corners, place, 0.0) and not self._lies_over(
                                   image, outline, fit, place, card, on_top, card_fits)]
                     verdicts[key] = self._verdict(image, outline, place, [*on_top, *hiding],
-                                                  entry)
+                                                  entry, by_index=under_pile(place))
                 value, clear = verdicts[key]
                 if value > 0 and (best is None or value > best[0]):
                     best = (value, place, clear)
@@ -371,7 +372,8 @@ class PileReader:
                 under = [card for card in over if card.item_id == top.item_id]
                 if not under:
                     held = self._between(image, outline, entry, on_top, searched, {
-                        key: place for key, place in places.items() if not taken(place)})
+                        key: place for key, place in places.items()
+                        if not taken(place) and under_pile(place)})
                     if held is None:
                         return hits
                     hits.append(Detection(top.item_id, held, 0.0, "template"))
@@ -410,9 +412,11 @@ class PileReader:
         return hits
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
-                 on_top: list[np.ndarray], entry: int) -> tuple[float, float]:
+                 on_top: list[np.ndarray], entry: int, by_index: bool = True
+                 ) -> tuple[float, float]:
         """(value, how clear): how well the part in view of a place agrees with the pile's
-        card, 0 if it is not clearly that card (or too little of it shows)."""
+        card, 0 if it is not clearly that card (or too little of it shows). ``by_index``: the
+        face index's word may be enough."""
         limits = self.limits
         shown = share_in_view(place, on_top)
         if share_inside(place, outline) < 0.85 or shown < 0.1:
@@ -439,7 +443,8 @@ class PileReader:
             other += other >= entry
             if self._told(image, place, on_top, entry, other):
                 value, clear = float(agree[entry]), limits.copy_close_margin
-        scores = self.library.index.scores(image, place, on_top, limits.detail)
+        scores = (self.library.index.scores(image, place, on_top, limits.detail) if by_index
+                  else [])
         if (scores and scores[0].entry == entry and scores[0].score >= limits.copy_index_score
                 and gap(scores) >= limits.copy_margin
                 and agree[entry] >= limits.copy_index_agree):
