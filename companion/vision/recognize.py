@@ -81,7 +81,8 @@ class Recognizer:
         """``piles``: look for copies of a card read lying under it (a Deathtrap play of
         several cards of one kind): under every card (True), none (False), or the cards of
         these ids (the games played in piles); it costs time only where a blob is left
-        unexplained."""
+        unexplained, and there the splitter's guesses that read as nothing are lined up and
+        read again (``_lined_up``: a pile's top card against a card beside it)."""
         self.library = library
         self.piles = bool(piles)
         self.pile_ids = None if isinstance(piles, bool) else frozenset(piles)
