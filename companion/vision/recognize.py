@@ -149,26 +149,21 @@ class Recognizer:
                      if self.use_templates else [])
             detections += [hit for hit in found
                            if not any(overlaps(hit, d) for d in detections)]
-            tops = self._pile_tops(known + found)
-            while (self.piles and self.use_templates
-                   and not self._explained(image, blob, known + found, bare=False)):
-                # A pile: copies of a card read here lying under it.
-                for top in tops:
-                    copies = self.pile_reader.copies(image, blob, top, detections)
+            if self.piles and self.use_templates:
+                copies = self._copies(image, blob, known + found, known + found, detections)
+                detections += copies
+                found += copies
+                if tried and not self._explained(image, blob, known + found, bare=False):
+                    # Still unexplained: a guess a few pixels off a card in view (the top of
+                    # a pile against a card beside it) is lined up with the face it looks
+                    # most like from a distance, and read again; copies may lie under it.
+                    lined = [hit for hit in self._lined_up(image, tried, [*known, *found])
+                             if not any(overlaps(hit, d) for d in detections)]
+                    detections += lined
+                    found += lined
+                    copies = self._copies(image, blob, known + found, lined, detections)
                     detections += copies
                     found += copies
-                if not tried or self._explained(image, blob, known + found, bare=False):
-                    break
-                # Still unexplained: a guess a few pixels off a card in view (the top of a
-                # pile against a card beside it) is lined up with the face it looks most
-                # like from a distance, and read again; copies may lie under what it finds.
-                lined = [hit for hit in self._lined_up(image, tried, [*known, *found])
-                         if not any(overlaps(hit, d) for d in detections)]
-                if not lined:
-                    break
-                detections += lined
-                found += lined
-                tried, tops = [], self._pile_tops(lined)
             if self.use_features and not self._explained(image, blob, known + found):
                 puzzling.append(blob)
         if puzzling:
@@ -181,11 +176,22 @@ class Recognizer:
                 found = [hit for hit in self.features.match(image, grey, blob, card_long, known)
                          if not any(overlaps(hit, d) for d in detections)]
                 detections += found
-                if (self.piles and self.use_templates and found
-                        and not self._explained(image, blob, known + found, bare=False)):
-                    for top in self._pile_tops(found):
-                        detections += self.pile_reader.copies(image, blob, top, detections)
+                if self.piles and self.use_templates:
+                    detections += self._copies(image, blob, known + found, found, detections)
         return detections
+
+    def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
+                tops: Sequence[Detection], detections: Sequence[Detection]
+                ) -> list[Detection]:
+        """A pile: copies lying under those of ``tops`` that are cards of the games played
+        in piles, if the ``cards`` read in the blob leave it unexplained (``detections``:
+        every card read in the frame so far)."""
+        found: list[Detection] = []
+        if self._explained(image, blob, cards, bare=False):
+            return found
+        for top in self._pile_tops(tops):
+            found += self.pile_reader.copies(image, blob, top, [*detections, *found])
+        return found
 
     def _pile_tops(self, cards: Sequence[Detection]) -> list[Detection]:
         """The cards read that copies may lie under (those of the games played in piles)."""
