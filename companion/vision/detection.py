@@ -106,6 +106,9 @@ class Thresholds:
     #: A strip that two faces fit equally is held to be a copy if it lies between the copies
     #: found and one more, and the search matched the posed face there this closely.
     held_search: float = 0.8
+    #: Such a place that lies over a copy found, where the two overlap, must fit its print
+    #: (at least ``copy_score``) this much better than the copy's.
+    sliver_over: float = 0.4
     #: A strip that leans to neither face in detail counts if its colour leans this far to
     #: the pile's card, where the two faces' colours lie at least this far apart (channel
     #: shares, 0-255); one whose colour leans as far to the other face is refused. Over 500

@@ -373,12 +373,13 @@ class PileReader:
                 if not under:
                     held = self._between(image, outline, entry, on_top, searched, {
                         key: place for key, place in places.items()
-                        if not taken(place) and under_pile(place)})
+                        if not taken(place) and under_pile(place)}, fit, hits, card_fits)
                     if held is None:
                         return hits
-                    hits.append(Detection(top.item_id, held, 0.0, "template"))
+                    place, at = held
+                    hits.insert(at, Detection(top.item_id, place, 0.0, "template"))
                     verdicts = {key: verdict for key, verdict in verdicts.items()
-                                if not intersect(places[key], held, 0.0)}
+                                if not intersect(places[key], place, 0.0)}
                     continue
             else:
                 if now < TOP_FITS and _apart(best[1], top.corners) < min(sides) / 3:
@@ -454,18 +455,33 @@ class PileReader:
 
     def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
                  on_top: list[np.ndarray], searched: dict[tuple, float],
-                 places: dict[tuple, np.ndarray]) -> np.ndarray | None:
-        """A place no round took that lies between the copies found and one more copy: its
-        strip matches the posed face closely (``held_search``) and agrees with the pile's card
-        as well as with any face (a strip of the layout two faces share, which cannot tell
-        them apart), and with it taken to lie on top, a place under it is clearly a copy.
-        A card between copies of a pile, looking like them, is one. None if there is none."""
+                 places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
+                 fits: dict[int, Fit]) -> tuple[np.ndarray, int] | None:
+        """A place no round took that lies between copies: the search matched the posed
+        face there closely (``held_search``), and either it lies over a copy found (where
+        the two overlap, its print shows, not the copy's: a sliver just under the top card,
+        which a strip's own comparison cannot tell from another face), or its strip agrees
+        with the pile's card as well as with any face (a strip of the layout two faces
+        share) and, with it taken to lie on top, a place under it is clearly a copy. A card
+        between copies of a pile, looking like them, is one. (The place, and where it lies
+        among ``hits``, the copies found, topmost first: just over the copy it lies over,
+        else under them all); None if there is none."""
         limits = self.limits
+        # The cards over every copy: the top card, and cards of other kinds read whole.
+        above = on_top[:len(on_top) - len(hits)]
         held = sorted((key for key in places if searched.get(key[0], 0.0) >= limits.held_search),
                       key=lambda key: -searched[key[0]])
         for key in held[:HELD_TRIED]:
             place = places[key]
-            if share_in_view(place, on_top) < 0.1 or share_inside(place, outline) < 0.85:
+            if share_inside(place, outline) < 0.85:
+                continue
+            for at, hit in enumerate(hits):
+                hiding = [*above, *(h.corners for h in hits[:at])]
+                if (intersect(hit.corners, place, 0.0) and share_in_view(place, hiding) >= 0.1
+                        and self._lies_over(image, outline, fit, place, hit, hiding, fits,
+                                            limits.sliver_over, limits.copy_score)):
+                    return place, at
+            if share_in_view(place, on_top) < 0.1:
                 continue
             agree = self._agreement()(image, place, on_top)
             rest = np.delete(agree, entry)
@@ -476,13 +492,14 @@ class PileReader:
                         or not intersect(below, place, 0.0)):
                     continue
                 if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
-                    return place
+                    return place, len(hits)
         return None
 
     def _lies_over(self, image: np.ndarray, outline: np.ndarray, fit: Fit, place: np.ndarray,
-                   card: Detection, on_top: list[np.ndarray], fits: dict[int, Fit]) -> bool:
-        """Does a copy at ``place`` lie over ``card``, a card read whole? Where the two
-        overlap, the copy's print fits clearly better than the card's (``fit``: the pile's
+                   card: Detection, on_top: list[np.ndarray], fits: dict[int, Fit],
+                   by: float = OVER_BY, least: float = -1.0) -> bool:
+        """Does a copy at ``place`` lie over ``card``? Where the two overlap, the copy's
+        print fits ``by`` better than the card's, and at least ``least`` (``fit``: the pile's
         face; ``fits``: the cards' faces, posed once each)."""
         hidden = [q for q in on_top if q is not card.corners]
         if id(card) not in fits:
@@ -491,7 +508,7 @@ class PileReader:
         copy_fit = fit(place, hidden, within=card.corners)
         card_fit = fits[id(card)](card.corners, hidden, within=place)
         # (-1: too little of the overlap in view to tell.)
-        return card_fit > -1.0 and copy_fit > card_fit + OVER_BY
+        return card_fit > -1.0 and copy_fit > max(card_fit + by, least)
 
     def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
               entry: int, other: int) -> bool:

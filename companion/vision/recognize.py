@@ -68,7 +68,7 @@ from companion.vision.quads import (
 WORK_LONG = 2048
 #: Guesses left unread are compared blurred by this share of a card's short side, to find
 #: the face to line them up with; at most this many per blob.
-BLUR_FOR_GUESSES = 0.06
+BLUR_FOR_GUESSES = 0.1
 MOST_LINED = 24
 
 
@@ -147,6 +147,12 @@ class Recognizer:
             tried: list[np.ndarray] = []
             found = (self._split(image, blob, card_long, known, model, tried)
                      if self.use_templates else [])
+            if found and card_long is None:
+                # No card read cleanly to size the guesses by, and a blob's own size is far
+                # off (a heap of cards): the cards the split has read in it size a second one.
+                sized = float(np.median([max(quad_sides(d.corners)) for d in found]))
+                found += self._split(image, blob, sized, known + found,
+                                     nearest_card(blob, found), tried)
             detections += [hit for hit in found
                            if not any(overlaps(hit, d) for d in detections)]
             if self.piles and self.use_templates:
