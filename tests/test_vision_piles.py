@@ -433,18 +433,28 @@ def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library
     from dataclasses import replace
 
     from companion.vision.detection import Thresholds
-    from companion.vision.synthetic import pile_plays
 
     # Play 33 of seed 19.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 34, seed=19)
-    assert (item_id, copies) == ("red-lotus", 4)
+    held_with_no_confidence(library, 19, 33, ("red-lotus", 4),
+                            replace(Thresholds(), held_search=1.01))
+
+
+def held_with_no_confidence(library, seed: int, play: int, pile: tuple[str, int],
+                            never) -> None:
+    """Play ``play`` of ``seed``, a pile of ``pile`` (its card, its copies), is counted
+    exactly with a copy held with no confidence, none invented; with the ``never``
+    thresholds, fewer copies are counted."""
+    from companion.vision.synthetic import pile_plays
+
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), play + 1, seed=seed)
+    assert (item_id, copies) == pile
     found = Recognizer(library).recognize(scene.image)
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    lotuses = [d for d in found if d.item_id == item_id]
-    assert len(lotuses) == copies
-    assert min(d.confidence for d in lotuses) == 0.0
-    never = Recognizer(library, thresholds=replace(Thresholds(), held_search=1.01))
-    assert sum(d.item_id == item_id for d in never.recognize(scene.image)) < copies
+    read = [d for d in found if d.item_id == item_id]
+    assert len(read) == copies
+    assert min(d.confidence for d in read) == 0.0
+    lax = Recognizer(library, thresholds=never).recognize(scene.image)
+    assert sum(d.item_id == item_id for d in lax) < copies
 
 
 def test_a_place_clear_of_the_pile_is_not_taken_on_the_face_index_alone(library):
@@ -489,18 +499,10 @@ def test_a_sliver_just_under_the_top_card_is_read_where_its_print_shows(library)
     from dataclasses import replace
 
     from companion.vision.detection import Thresholds
-    from companion.vision.synthetic import pile_plays
 
     # Play 34 of seed 12.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 35, seed=12)
-    assert (item_id, copies) == ("chaindog", 5)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    dogs = [d for d in found if d.item_id == item_id]
-    assert len(dogs) == copies
-    assert min(d.confidence for d in dogs) == 0.0
-    never = Recognizer(library, thresholds=replace(Thresholds(), sliver_over=2.0))
-    assert sum(d.item_id == item_id for d in never.recognize(scene.image)) < copies
+    held_with_no_confidence(library, 12, 34, ("chaindog", 5),
+                            replace(Thresholds(), sliver_over=2.0))
 
 
 def test_a_heap_with_no_card_read_cleanly_is_split_again_at_the_size_of_the_cards_in_it(
