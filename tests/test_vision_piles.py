@@ -537,3 +537,19 @@ def test_a_guess_far_off_a_pile_top_is_lined_up_from_a_blur_wide_enough(library,
     assert sum(d.item_id == item_id for d in found) == copies
     monkeypatch.setattr(recognize, "BLUR_FOR_GUESSES", 0.06)
     assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) == 0
+
+
+def test_a_pile_is_searched_first_under_the_card_that_fits_its_print_best(library):
+    """Five Rat-Men in a row: its lowest copy, half in view, was read whole as well as the
+    top, and searched under first; the copies over it were found as copies under it, and it
+    hid the one between them and it, which the search from the true top then matched against
+    the prints of the cards found. The card that fits its print best, the top of the pile,
+    is searched under first: five."""
+    from companion.vision.synthetic import pile_plays
+
+    # Play 61 of seed 35.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 62, seed=35)
+    assert (item_id, copies) == ("rat-man", 5)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    assert sum(d.item_id == item_id for d in found) == copies

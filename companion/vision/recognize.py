@@ -195,7 +195,11 @@ class Recognizer:
         found: list[Detection] = []
         if self._explained(image, blob, cards, bare=False):
             return found
-        for top in self._pile_tops(tops):
+        # The card that fits its print best first: the top of a pile, which nothing covers.
+        # (The lowest copy of a row, half in view, can be read whole too: searched under
+        # first, the copies over it were found as copies under it, and it hid the one
+        # between.)
+        for top in sorted(self._pile_tops(tops), key=lambda card: -card.fit):
             found += self.pile_reader.copies(image, blob, top, [*detections, *found])
         return found
 
