@@ -476,8 +476,12 @@ class PileReader:
             if share_inside(place, outline) < 0.85:
                 continue
             for at, hit in enumerate(hits):
+                # A sliver only: a strip a fifth of the card or more is told by its own
+                # comparison (a place showing a third of itself, a card away from every copy,
+                # lay over one where its print fitted 0.78).
                 hiding = [*above, *(h.corners for h in hits[:at])]
-                if (intersect(hit.corners, place, 0.0) and share_in_view(place, hiding) >= 0.1
+                if (intersect(hit.corners, place, 0.0)
+                        and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
                                             limits.sliver_over, limits.copy_score)):
                     return place, at
