@@ -103,11 +103,12 @@ class Thresholds:
     #: 0.73; a place 9 px off a copy found, a tenth in view, agreed 0.74 and leaned its way.
     copy_told_score: float = 0.7
     copy_told_view: float = 0.2
-    #: A strip that two faces fit equally is held to be a copy if it lies between the copies
-    #: found and one more, and the search matched the posed face there this closely.
+    #: A place no round took is held to be a copy (``PileReader._between``) only where the
+    #: search matched the posed face this closely: a strip that two faces fit equally,
+    #: lying between the copies found and one more, or a sliver lying over a copy found.
     held_search: float = 0.8
-    #: Such a place that lies over a copy found, where the two overlap, must fit its print
-    #: (at least ``copy_score``) this much better than the copy's.
+    #: Such a sliver (under ``copy_told_view`` in view), where it and the copy overlap, must
+    #: fit its print (at least ``copy_score``) this much better than the copy's.
     sliver_over: float = 0.4
     #: A strip that leans to neither face in detail counts if its colour leans this far to
     #: the pile's card, where the two faces' colours lie at least this far apart (channel
