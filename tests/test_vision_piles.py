@@ -553,3 +553,42 @@ def test_a_pile_is_searched_first_under_the_card_that_fits_its_print_best(librar
     found = Recognizer(library).recognize(scene.image)
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
     assert sum(d.item_id == item_id for d in found) == copies
+
+
+def test_the_lowest_sliver_agreeing_with_the_pile_s_card_as_well_as_any_face_is_held(
+        library):
+    """Five Priestesses: the lowest copy shows a sliver a sixth of a card wide, mostly
+    frame, which agrees with the Priestess closely (0.92) and about as well with another face
+    (0.90), so it was refused and four were counted. The search matched it closely (0.92):
+    a sliver under the copies found, agreeing that closely with the pile's card and no
+    better with any other, is a copy, read with no confidence, so the table is asked to
+    confirm."""
+    from dataclasses import replace
+
+    from companion.vision.detection import Thresholds
+
+    # Play 40 of seed 33.
+    held_with_no_confidence(library, 33, 40, ("priestess", 5),
+                            replace(Thresholds(), sliver_agree=1.01))
+
+
+def test_a_copy_found_after_the_one_it_lies_over_is_judged_lying_over_it(library,
+                                                                         monkeypatch):
+    """Five Manticores dropped loosely: the copy just under the top shows a quarter of
+    itself, less than the copy under it, which was found first; judged as lying under that
+    copy, a third of its own print counted as covered, and what was left did not tell it:
+    four. Its print shows where the two overlap, so it is judged again as lying over that
+    copy, by its own comparison: five, each with its confidence."""
+    from companion.vision import piles
+    from companion.vision.synthetic import pile_plays
+
+    # Play 70 of seed 40.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 71, seed=40)
+    assert (item_id, copies) == ("manticore", 5)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    read = [d for d in found if d.item_id == item_id]
+    assert len(read) == copies
+    assert min(d.confidence for d in read) > 0.0
+    monkeypatch.setattr(piles.PileReader, "_over_copy", lambda *args: None)
+    assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) < copies

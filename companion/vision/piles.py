@@ -371,13 +371,16 @@ class PileReader:
                 # shows over it: it is taken to lie under the pile, as below.
                 under = [card for card in over if card.item_id == top.item_id]
                 if not under:
-                    held = self._between(image, outline, entry, on_top, searched, {
-                        key: place for key, place in places.items()
-                        if not taken(place) and under_pile(place)}, fit, hits, card_fits)
+                    left = {key: place for key, place in places.items()
+                            if not taken(place) and under_pile(place)}
+                    held = (self._over_copy(image, outline, entry, on_top, left, fit, hits,
+                                            card_fits)
+                            or self._between(image, outline, entry, on_top, searched, left, fit,
+                                             hits, card_fits))
                     if held is None:
                         return hits
-                    place, at = held
-                    hits.insert(at, Detection(top.item_id, place, 0.0, "template"))
+                    place, at, sure = held
+                    hits.insert(at, Detection(top.item_id, place, sure, "template"))
                     verdicts = {key: verdict for key, verdict in verdicts.items()
                                 if not intersect(places[key], place, 0.0)}
                     continue
@@ -456,16 +459,18 @@ class PileReader:
     def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
                  on_top: list[np.ndarray], searched: dict[tuple, float],
                  places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
-                 fits: dict[int, Fit]) -> tuple[np.ndarray, int] | None:
-        """A place no round took that lies between copies: the search matched the posed
+                 fits: dict[int, Fit]) -> tuple[np.ndarray, int, float] | None:
+        """A place no round took that lies among the copies: the search matched the posed
         face there closely (``held_search``), and either it lies over a copy found (where
         the two overlap, its print shows, not the copy's: a sliver just under the top card,
-        which a strip's own comparison cannot tell from another face), or its strip agrees
-        with the pile's card as well as with any face (a strip of the layout two faces
-        share) and, with it taken to lie on top, a place under it is clearly a copy. A card
-        between copies of a pile, looking like them, is one. (The place, and where it lies
-        among ``hits``, the copies found, topmost first: just over the copy it lies over,
-        else under them all); None if there is none."""
+        which a strip's own comparison cannot tell from another face), or it is a sliver
+        under them all whose strip agrees closely with the pile's card and as well as with
+        any face (``sliver_agree``: the frame every face shares), or its strip agrees with
+        the pile's card as well as with any face (a strip of the layout two faces share)
+        and, with it taken to lie on top, a place under it is clearly a copy. A card among
+        copies of a pile, looking like them, is one. (The place, where it lies among
+        ``hits``, the copies found, topmost first: just over the copy it lies over, else
+        under them all; and its confidence, none); None if there is none."""
         limits = self.limits
         # The cards over every copy: the top card, and cards of other kinds read whole.
         above = on_top[:len(on_top) - len(hits)]
@@ -484,19 +489,52 @@ class PileReader:
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
                                             limits.sliver_over, limits.copy_score)):
-                    return place, at
-            if share_in_view(place, on_top) < 0.1:
+                    return place, at, 0.0
+            shown = share_in_view(place, on_top)
+            if shown < 0.1:
                 continue
             agree = self._agreement()(image, place, on_top)
             rest = np.delete(agree, entry)
-            if agree[entry] < limits.copy_told_score or (rest.size and agree[entry] < rest.max()):
+            best_other = float(rest.max()) if rest.size else -1.0
+            if (shown < limits.copy_told_view and agree[entry] >= limits.sliver_agree
+                    and agree[entry] >= best_other - limits.sliver_tie):
+                # A sliver under the copies found that agrees closely with the pile's card,
+                # as well as with any face: its frame, which every face shares.
+                return place, len(hits), 0.0
+            if agree[entry] < limits.copy_told_score or agree[entry] < best_other:
                 continue
             for other, below in places.items():
                 if (other[0] == key[0] or same_card(below, place)
                         or not intersect(below, place, 0.0)):
                     continue
                 if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
-                    return place, len(hits)
+                    return place, len(hits), 0.0
+        return None
+
+    def _over_copy(self, image: np.ndarray, outline: np.ndarray, entry: int,
+                   on_top: list[np.ndarray], places: dict[tuple, np.ndarray], fit: Fit,
+                   hits: list[Detection], fits: dict[int, Fit]
+                   ) -> tuple[np.ndarray, int, float] | None:
+        """A copy found after one it lies over: a round takes the place showing the most of
+        itself, and a copy in a loose heap can show less than one under it. Judged as if
+        under that copy, part of its own print is taken for covered, and what is left may
+        not tell it. A place whose print shows where it overlaps a copy found (``_lies_over``)
+        is judged again as lying just over it, by its own comparison, with a fifth of it or
+        more in view (a sliver is ``_between``'s). (The place, where it lies among ``hits``,
+        its confidence); None if there is none."""
+        limits = self.limits
+        above = on_top[:len(on_top) - len(hits)]
+        for place in places.values():
+            for at, hit in enumerate(hits):
+                hiding = [*above, *(h.corners for h in hits[:at])]
+                if (not intersect(hit.corners, place, 0.0)
+                        or share_in_view(place, hiding) < limits.copy_told_view
+                        or not self._lies_over(image, outline, fit, place, hit, hiding, fits)):
+                    continue
+                value, clear = self._verdict(image, outline, place, hiding, entry)
+                if value > 0:
+                    return place, at, float(np.clip(clear / limits.sure_margin, 0.0, 1.0))
+                break
         return None
 
     def _lies_over(self, image: np.ndarray, outline: np.ndarray, fit: Fit, place: np.ndarray,
