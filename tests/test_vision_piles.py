@@ -364,7 +364,7 @@ def test_a_strip_a_third_in_view_close_to_a_look_alike_is_told_apart(library, mo
     found = Recognizer(library).recognize(scene.image)
     assert sum(d.item_id == item_id for d in found) == copies
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    # (Judged again as lying over the copy under it, the strip shows more of itself.)
+    # (Judged again as lying over the copy under it, such a strip can show more of itself.)
     monkeypatch.setattr(piles.PileReader, "_over_copy", lambda *args: None)
     strict = Recognizer(library, thresholds=replace(Thresholds(), copy_told_score=0.8))
     assert sum(d.item_id == item_id for d in strict.recognize(scene.image)) < copies
