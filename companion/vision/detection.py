@@ -105,7 +105,8 @@ class Thresholds:
     copy_told_view: float = 0.2
     #: A place no round took is held to be a copy (``PileReader._between``) only where the
     #: search matched the posed face this closely: a strip that two faces fit equally,
-    #: lying between the copies found and one more, or a sliver lying over a copy found.
+    #: lying between the copies found and one more, a sliver lying over a copy found, or a
+    #: sliver under them all agreeing closely with the pile's card (``sliver_agree``).
     held_search: float = 0.8
     #: Such a sliver (under ``copy_told_view`` in view), where it and the copy overlap, must
     #: fit its print (at least ``copy_score``) this much better than the copy's.

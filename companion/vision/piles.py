@@ -64,7 +64,7 @@ TOP_BETTER = 0.15
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
-#: Places tried as a card held between copies (``PileReader._between``): the search's best,
+#: Places tried as a card held among copies (``PileReader._between``): the search's best,
 #: as found and as lined up.
 HELD_TRIED = 2
 #: A copy found lies over a card read whole if, where the two overlap, its print fits this
@@ -323,6 +323,8 @@ class PileReader:
         verdicts: dict[tuple, tuple[float, float]] = {}
         # How well each place's part in view matched the posed face in the search.
         searched: dict[tuple, float] = {}
+        # Slivers held as the lowest copy on their strip alone (``_between``).
+        lowest: list[Detection] = []
 
         def taken(place: np.ndarray) -> bool:
             """Is ``place`` a card read or a copy found (within a card read's reach)?"""
@@ -378,9 +380,11 @@ class PileReader:
                             or self._between(image, outline, entry, on_top, searched, left, fit,
                                              hits, card_fits))
                     if held is None:
-                        return hits
-                    place, at, sure = held
+                        return _lowest_kept(hits, lowest)
+                    place, at, sure, alone = held
                     hits.insert(at, Detection(top.item_id, place, sure, "template"))
+                    if alone:
+                        lowest.append(hits[at])
                     verdicts = {key: verdict for key, verdict in verdicts.items()
                                 if not intersect(places[key], place, 0.0)}
                     continue
@@ -413,7 +417,7 @@ class PileReader:
             else:
                 verdicts = {key: verdict for key, verdict in verdicts.items()
                             if not intersect(places[key], hits[-1].corners, 0.0)}
-        return hits
+        return _lowest_kept(hits, lowest)
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
                  on_top: list[np.ndarray], entry: int, by_index: bool = True
@@ -459,7 +463,7 @@ class PileReader:
     def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
                  on_top: list[np.ndarray], searched: dict[tuple, float],
                  places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
-                 fits: dict[int, Fit]) -> tuple[np.ndarray, int, float] | None:
+                 fits: dict[int, Fit]) -> tuple[np.ndarray, int, float, bool] | None:
         """A place no round took that lies among the copies: the search matched the posed
         face there closely (``held_search``), and either it lies over a copy found (where
         the two overlap, its print shows, not the copy's: a sliver just under the top card,
@@ -470,7 +474,8 @@ class PileReader:
         and, with it taken to lie on top, a place under it is clearly a copy. A card among
         copies of a pile, looking like them, is one. (The place, where it lies among
         ``hits``, the copies found, topmost first: just over the copy it lies over, else
-        under them all; and its confidence, none); None if there is none."""
+        under them all; its confidence, none; and whether it was held as the lowest copy on
+        its own strip); None if there is none."""
         limits = self.limits
         # The cards over every copy: the top card, and cards of other kinds read whole.
         above = on_top[:len(on_top) - len(hits)]
@@ -489,7 +494,7 @@ class PileReader:
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
                                             limits.sliver_over, limits.copy_score)):
-                    return place, at, 0.0
+                    return place, at, 0.0, False
             shown = share_in_view(place, on_top)
             if shown < 0.1:
                 continue
@@ -500,7 +505,7 @@ class PileReader:
                     and agree[entry] >= best_other - limits.sliver_tie):
                 # A sliver under the copies found that agrees closely with the pile's card,
                 # as well as with any face: its frame, which every face shares.
-                return place, len(hits), 0.0
+                return place, len(hits), 0.0, True
             if agree[entry] < limits.copy_told_score or agree[entry] < best_other:
                 continue
             for other, below in places.items():
@@ -508,20 +513,20 @@ class PileReader:
                         or not intersect(below, place, 0.0)):
                     continue
                 if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
-                    return place, len(hits), 0.0
+                    return place, len(hits), 0.0, False
         return None
 
     def _over_copy(self, image: np.ndarray, outline: np.ndarray, entry: int,
                    on_top: list[np.ndarray], places: dict[tuple, np.ndarray], fit: Fit,
                    hits: list[Detection], fits: dict[int, Fit]
-                   ) -> tuple[np.ndarray, int, float] | None:
+                   ) -> tuple[np.ndarray, int, float, bool] | None:
         """A copy found after one it lies over: a round takes the place showing the most of
         itself, and a copy in a loose heap can show less than one under it. Judged as if
         under that copy, part of its own print is taken for covered, and what is left may
         not tell it. A place whose print shows where it overlaps a copy found (``_lies_over``)
         is judged again as lying just over it, by its own comparison, with a fifth of it or
         more in view (a sliver is ``_between``'s). (The place, where it lies among ``hits``,
-        its confidence); None if there is none."""
+        its confidence, False as in ``_between``); None if there is none."""
         limits = self.limits
         above = on_top[:len(on_top) - len(hits)]
         for place in places.values():
@@ -533,7 +538,7 @@ class PileReader:
                     continue
                 value, clear = self._verdict(image, outline, place, hiding, entry)
                 if value > 0:
-                    return place, at, float(np.clip(clear / limits.sure_margin, 0.0, 1.0))
+                    return place, at, float(np.clip(clear / limits.sure_margin, 0.0, 1.0)), False
                 break
         return None
 
@@ -576,6 +581,15 @@ class PileReader:
             if lean < limits.twin_lean:
                 return shade >= limits.copy_colour_lean
         return lean >= limits.twin_lean
+
+
+def _lowest_kept(hits: list[Detection], lowest: list[Detection]) -> list[Detection]:
+    """``hits`` (topmost first) less the slivers held as the lowest copy (``lowest``) that a
+    copy found afterwards lies under: such a sliver was not the lowest, but a strip of that
+    copy slid along its length (seed 31 play 6)."""
+    return [hit for at, hit in enumerate(hits)
+            if not (any(hit is held for held in lowest)
+                    and any(intersect(hit.corners, under.corners, 0.0) for under in hits[at + 1:]))]
 
 
 def closed(contour: np.ndarray, gap: float, cards: Sequence[np.ndarray] = ()) -> np.ndarray:
