@@ -401,8 +401,7 @@ class PileReader:
                         top, now = replace(top, corners=placed.astype(np.float32)), as_top
                         places, verdicts = {}, {}
                         continue
-                sure = float(np.clip(best[2] / self.limits.sure_margin, 0.0, 1.0))
-                hits.append(Detection(top.item_id, best[1], sure, "template"))
+                hits.append(Detection(top.item_id, best[1], self._sure(best[2]), "template"))
                 # A copy whose print shows where it overlaps a card read whole lies over that
                 # card (a card of another kind, or the lowest copy read whole).
                 under = [card for card in over
@@ -538,9 +537,14 @@ class PileReader:
                     continue
                 value, clear = self._verdict(image, outline, place, hiding, entry)
                 if value > 0:
-                    return place, at, float(np.clip(clear / limits.sure_margin, 0.0, 1.0)), False
+                    return place, at, self._sure(clear), False
+                # Judged once, just over the topmost copy it lies over.
                 break
         return None
+
+    def _sure(self, clear: float) -> float:
+        """A copy's confidence: how clearly its part in view is the pile's card."""
+        return float(np.clip(clear / self.limits.sure_margin, 0.0, 1.0))
 
     def _lies_over(self, image: np.ndarray, outline: np.ndarray, fit: Fit, place: np.ndarray,
                    card: Detection, on_top: list[np.ndarray], fits: dict[int, Fit],
