@@ -596,3 +596,22 @@ def test_a_copy_found_after_the_one_it_lies_over_is_judged_lying_over_it(library
     monkeypatch.setattr(piles.PileReader, "_over_copy", lambda *args: None)
     assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) < copies
 
+
+
+def test_a_sliver_held_as_the_lowest_copy_is_dropped_if_a_copy_is_found_under_it(
+        library, monkeypatch):
+    """Four Trolls: a strip of the copy under the top, slid along its length, was held as
+    the lowest copy on its strip alone; the rounds after it found the copies it had hidden,
+    and then one Troll too many. A sliver held as the lowest copy that a copy found afterwards
+    lies under was not the lowest: it is dropped, and the four are counted."""
+    from companion.vision import piles
+    from companion.vision.synthetic import pile_plays
+
+    # Play 6 of seed 31.
+    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 7, seed=31)
+    assert (item_id, copies) == ("troll", 4)
+    found = Recognizer(library).recognize(scene.image)
+    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
+    assert sum(d.item_id == item_id for d in found) == copies
+    monkeypatch.setattr(piles, "_lowest_kept", lambda hits, lowest: hits)
+    assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) > copies
