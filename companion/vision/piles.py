@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -381,12 +382,12 @@ class PileReader:
                                              hits, card_fits))
                     if held is None:
                         return _lowest_kept(hits, lowest)
-                    place, at, sure, alone = held
-                    hits.insert(at, Detection(top.item_id, place, sure, "template"))
-                    if alone:
-                        lowest.append(hits[at])
+                    hits.insert(held.at, Detection(top.item_id, held.place, held.confidence,
+                                                   "template"))
+                    if held.lowest:
+                        lowest.append(hits[held.at])
                     verdicts = {key: verdict for key, verdict in verdicts.items()
-                                if not intersect(places[key], place, 0.0)}
+                                if not intersect(places[key], held.place, 0.0)}
                     continue
             else:
                 if now < TOP_FITS and _apart(best[1], top.corners) < min(sides) / 3:
@@ -462,7 +463,7 @@ class PileReader:
     def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
                  on_top: list[np.ndarray], searched: dict[tuple, float],
                  places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
-                 fits: dict[int, Fit]) -> tuple[np.ndarray, int, float, bool] | None:
+                 fits: dict[int, Fit]) -> _Held | None:
         """A place no round took that lies among the copies: the search matched the posed
         face there closely (``held_search``), and either it lies over a copy found (where
         the two overlap, its print shows, not the copy's: a sliver just under the top card,
@@ -471,10 +472,8 @@ class PileReader:
         any face (``sliver_agree``: the frame every face shares), or its strip agrees with
         the pile's card as well as with any face (a strip of the layout two faces share)
         and, with it taken to lie on top, a place under it is clearly a copy. A card among
-        copies of a pile, looking like them, is one. (The place, where it lies among
-        ``hits``, the copies found, topmost first: just over the copy it lies over, else
-        under them all; its confidence, none; and whether it was held as the lowest copy on
-        its own strip); None if there is none."""
+        copies of a pile, looking like them, is one: just over the copy it lies over, else
+        under them all, with no confidence; None if there is none."""
         limits = self.limits
         # The cards over every copy: the top card, and cards of other kinds read whole.
         above = on_top[:len(on_top) - len(hits)]
@@ -493,7 +492,7 @@ class PileReader:
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
                                             limits.sliver_over, limits.copy_score)):
-                    return place, at, 0.0, False
+                    return _Held(place, at, 0.0)
             shown = share_in_view(place, on_top)
             if shown < 0.1:
                 continue
@@ -504,7 +503,7 @@ class PileReader:
                     and agree[entry] >= best_other - limits.sliver_tie):
                 # A sliver under the copies found that agrees closely with the pile's card,
                 # as well as with any face: its frame, which every face shares.
-                return place, len(hits), 0.0, True
+                return _Held(place, len(hits), 0.0, lowest=True)
             if agree[entry] < limits.copy_told_score or agree[entry] < best_other:
                 continue
             for other, below in places.items():
@@ -512,20 +511,19 @@ class PileReader:
                         or not intersect(below, place, 0.0)):
                     continue
                 if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
-                    return place, len(hits), 0.0, False
+                    return _Held(place, len(hits), 0.0)
         return None
 
     def _over_copy(self, image: np.ndarray, outline: np.ndarray, entry: int,
                    on_top: list[np.ndarray], places: dict[tuple, np.ndarray], fit: Fit,
                    hits: list[Detection], fits: dict[int, Fit]
-                   ) -> tuple[np.ndarray, int, float, bool] | None:
+                   ) -> _Held | None:
         """A copy found after one it lies over: a round takes the place showing the most of
         itself, and a copy in a loose heap can show less than one under it. Judged as if
         under that copy, part of its own print is taken for covered, and what is left may
         not tell it. A place whose print shows where it overlaps a copy found (``_lies_over``)
         is judged again as lying just over it, by its own comparison, with a fifth of it or
-        more in view (a sliver is ``_between``'s). (The place, where it lies among ``hits``,
-        its confidence, False as in ``_between``); None if there is none."""
+        more in view (a sliver is ``_between``'s); None if there is none."""
         limits = self.limits
         above = on_top[:len(on_top) - len(hits)]
         for place in places.values():
@@ -537,7 +535,7 @@ class PileReader:
                     continue
                 value, clear = self._verdict(image, outline, place, hiding, entry)
                 if value > 0:
-                    return place, at, self._sure(clear), False
+                    return _Held(place, at, self._sure(clear))
                 # Judged once, just over the topmost copy it lies over.
                 break
         return None
@@ -585,6 +583,17 @@ class PileReader:
             if lean < limits.twin_lean:
                 return shade >= limits.copy_colour_lean
         return lean >= limits.twin_lean
+
+
+class _Held(NamedTuple):
+    """A place no round took, held to be a copy (``PileReader._between``, ``_over_copy``)."""
+
+    place: np.ndarray
+    #: Where it lies among the copies found, topmost first.
+    at: int
+    confidence: float
+    #: Held as the lowest copy on its own strip (``_lowest_kept``).
+    lowest: bool = False
 
 
 def _lowest_kept(hits: list[Detection], lowest: list[Detection]) -> list[Detection]:
