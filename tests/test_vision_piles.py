@@ -442,22 +442,33 @@ def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library
                             replace(Thresholds(), held_search=1.01))
 
 
-def held_with_no_confidence(library, seed: int, play: int, pile: tuple[str, int],
-                            never) -> None:
-    """Play ``play`` of ``seed``, a pile of ``pile`` (its card, its copies), is counted
-    exactly with a copy held with no confidence, none invented; with the ``never``
-    thresholds, fewer copies are counted."""
+def read_play(library, seed: int, play: int, pile: tuple[str, int]):
+    """Play ``play`` of ``seed``, a pile of ``pile`` (its card, its copies), read with no
+    card invented: (the scene, the pile's cards read)."""
     from companion.vision.synthetic import pile_plays
 
     *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), play + 1, seed=seed)
     assert (item_id, copies) == pile
     found = Recognizer(library).recognize(scene.image)
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    read = [d for d in found if d.item_id == item_id]
-    assert len(read) == copies
+    return scene, [d for d in found if d.item_id == item_id]
+
+
+def read_now(library, scene, item_id: str) -> int:
+    """How many of ``item_id`` a recognizer made now reads in ``scene``."""
+    return sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image))
+
+
+def held_with_no_confidence(library, seed: int, play: int, pile: tuple[str, int],
+                            never) -> None:
+    """Play ``play`` of ``seed``, a pile of ``pile`` (its card, its copies), is counted
+    exactly with a copy held with no confidence, none invented; with the ``never``
+    thresholds, fewer copies are counted."""
+    scene, read = read_play(library, seed, play, pile)
+    assert len(read) == pile[1]
     assert min(d.confidence for d in read) == 0.0
     lax = Recognizer(library, thresholds=never).recognize(scene.image)
-    assert sum(d.item_id == item_id for d in lax) < copies
+    assert sum(d.item_id == pile[0] for d in lax) < pile[1]
 
 
 def test_a_place_clear_of_the_pile_is_not_taken_on_the_face_index_alone(library):
@@ -514,14 +525,9 @@ def test_a_heap_with_no_card_read_cleanly_is_split_again_at_the_size_of_the_card
     blob, and no outline in it read as a card, so the splitter sized its guesses by the
     blob, far too large; it found the Pig and the Warrior, but no guess came near the top
     Skeleton. The cards it reads size a second split: the top, then the copies under it."""
-    from companion.vision.synthetic import pile_plays
-
     # Play 59 of seed 20.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 60, seed=20)
-    assert (item_id, copies) == ("skeleton", 5)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    assert sum(d.item_id == item_id for d in found) == copies
+    _, read = read_play(library, 20, 59, ("skeleton", 5))
+    assert len(read) == 5
 
 
 def test_a_guess_far_off_a_pile_top_is_lined_up_from_a_blur_wide_enough(library, monkeypatch):
@@ -530,16 +536,12 @@ def test_a_guess_far_off_a_pile_top_is_lined_up_from_a_blur_wide_enough(library,
     Orc's face, and the pile was lost; blurred by 10 %, one does, and lined up from there
     it reads the top, then the copy under it."""
     from companion.vision import recognize
-    from companion.vision.synthetic import pile_plays
 
     # Play 95 of seed 22.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 96, seed=22)
-    assert (item_id, copies) == ("orc", 2)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    assert sum(d.item_id == item_id for d in found) == copies
+    scene, read = read_play(library, 22, 95, ("orc", 2))
+    assert len(read) == 2
     monkeypatch.setattr(recognize, "BLUR_FOR_GUESSES", 0.06)
-    assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) == 0
+    assert read_now(library, scene, "orc") == 0
 
 
 def test_a_pile_is_searched_first_under_the_card_that_fits_its_print_best(library):
@@ -548,14 +550,9 @@ def test_a_pile_is_searched_first_under_the_card_that_fits_its_print_best(librar
     hid the one between them and it, which the search from the true top then matched against
     the prints of the cards found. The card that fits its print best, the top of the pile,
     is searched under first: five."""
-    from companion.vision.synthetic import pile_plays
-
     # Play 61 of seed 35.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 62, seed=35)
-    assert (item_id, copies) == ("rat-man", 5)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    assert sum(d.item_id == item_id for d in found) == copies
+    _, read = read_play(library, 35, 61, ("rat-man", 5))
+    assert len(read) == 5
 
 
 def test_the_lowest_sliver_agreeing_with_the_pile_s_card_as_well_as_any_face_is_held(
@@ -583,19 +580,13 @@ def test_a_copy_found_after_the_one_it_lies_over_is_judged_lying_over_it(library
     four. Its print shows where the two overlap, so it is judged again as lying over that
     copy, by its own comparison: five, each with its confidence."""
     from companion.vision import piles
-    from companion.vision.synthetic import pile_plays
 
     # Play 70 of seed 40.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 71, seed=40)
-    assert (item_id, copies) == ("manticore", 5)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    read = [d for d in found if d.item_id == item_id]
-    assert len(read) == copies
+    scene, read = read_play(library, 40, 70, ("manticore", 5))
+    assert len(read) == 5
     assert min(d.confidence for d in read) > 0.0
     monkeypatch.setattr(piles.PileReader, "_over_copy", lambda *args: None)
-    assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) < copies
-
+    assert read_now(library, scene, "manticore") < 5
 
 
 def test_a_sliver_held_as_the_lowest_copy_is_dropped_if_a_copy_is_found_under_it(
@@ -605,13 +596,9 @@ def test_a_sliver_held_as_the_lowest_copy_is_dropped_if_a_copy_is_found_under_it
     and then one Troll too many. A sliver held as the lowest copy that a copy found afterwards
     lies under was not the lowest: it is dropped, and the four are counted."""
     from companion.vision import piles
-    from companion.vision.synthetic import pile_plays
 
     # Play 6 of seed 31.
-    *_, (scene, item_id, copies) = pile_plays(game_items("deathtrap"), 7, seed=31)
-    assert (item_id, copies) == ("troll", 4)
-    found = Recognizer(library).recognize(scene.image)
-    assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
-    assert sum(d.item_id == item_id for d in found) == copies
+    scene, read = read_play(library, 31, 6, ("troll", 4))
+    assert len(read) == 4
     monkeypatch.setattr(piles, "_lowest_kept", lambda hits, lowest: hits)
-    assert sum(d.item_id == item_id for d in Recognizer(library).recognize(scene.image)) > copies
+    assert read_now(library, scene, "troll") > 4

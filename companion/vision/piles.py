@@ -475,8 +475,6 @@ class PileReader:
         copies of a pile, looking like them, is one: just over the copy it lies over, else
         under them all, with no confidence; None if there is none."""
         limits = self.limits
-        # The cards over every copy: the top card, and cards of other kinds read whole.
-        above = on_top[:len(on_top) - len(hits)]
         held = sorted((key for key in places if searched.get(key[0], 0.0) >= limits.held_search),
                       key=lambda key: -searched[key[0]])
         for key in held[:HELD_TRIED]:
@@ -487,7 +485,7 @@ class PileReader:
                 # A sliver only: a strip a fifth of the card or more is told by its own
                 # comparison (a place showing a third of itself, a card away from every copy,
                 # lay over one where its print fitted 0.78).
-                hiding = [*above, *(h.corners for h in hits[:at])]
+                hiding = _covering(on_top, hits, at)
                 if (intersect(hit.corners, place, 0.0)
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
@@ -525,10 +523,9 @@ class PileReader:
         is judged again as lying just over it, by its own comparison, with a fifth of it or
         more in view (a sliver is ``_between``'s); None if there is none."""
         limits = self.limits
-        above = on_top[:len(on_top) - len(hits)]
         for place in places.values():
             for at, hit in enumerate(hits):
-                hiding = [*above, *(h.corners for h in hits[:at])]
+                hiding = _covering(on_top, hits, at)
                 if (not intersect(hit.corners, place, 0.0)
                         or share_in_view(place, hiding) < limits.copy_told_view
                         or not self._lies_over(image, outline, fit, place, hit, hiding, fits)):
@@ -594,6 +591,13 @@ class _Held(NamedTuple):
     confidence: float
     #: Held as the lowest copy on its own strip (``_lowest_kept``).
     lowest: bool = False
+
+
+def _covering(on_top: list[np.ndarray], hits: list[Detection], at: int
+              ) -> list[np.ndarray]:
+    """What lies over ``hits[at]`` (``on_top``: the cards over every copy, the top card and
+    cards of other kinds read whole, then ``hits``' outlines, topmost first)."""
+    return on_top[:len(on_top) - len(hits)] + [h.corners for h in hits[:at]]
 
 
 def _lowest_kept(hits: list[Detection], lowest: list[Detection]) -> list[Detection]:
