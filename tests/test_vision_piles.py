@@ -602,3 +602,47 @@ def test_a_sliver_held_as_the_lowest_copy_is_dropped_if_a_copy_is_found_under_it
     assert len(read) == 4
     monkeypatch.setattr(piles, "_lowest_kept", lambda hits, lowest: hits)
     assert read_now(library, scene, "troll") > 4
+
+
+def test_a_copy_a_few_pixels_out_from_under_the_top_card_is_offered(library, monkeypatch):
+    """Five Orcs dropped loosely: the copy just under the top lies 5-8 px out from under it
+    (a seventh of the card's short side), closer than a card read can be off; the top card,
+    lined up with its print, is one place only within ``TOP_REACH``: five, none invented.
+    Taken as the top card itself out to ``same_card``'s reach, it was never offered: four."""
+    from companion.vision import piles
+
+    # Play 61 of seed 10.
+    scene, read = read_play(library, 10, 61, ("orc", 5))
+    assert len(read) == 5
+    monkeypatch.setattr(piles, "TOP_REACH", 0.15)
+    assert read_now(library, scene, "orc") < 5
+
+
+def test_a_copy_read_whole_a_little_off_is_not_found_again_as_a_copy_over_it(library,
+                                                                             monkeypatch):
+    """Five Bloodbeasts: the copy just under the top was read whole, 4° off; once the
+    copies under it were found, a place 10 px from it, its own print, was found as a copy
+    lying over it (six). A card of the pile's kind read whole is one place within a fifth
+    of a card (``KIND_REACH``): five, none invented."""
+    from companion.vision import piles
+
+    # Play 85 of seed 60.
+    scene, read = read_play(library, 60, 85, ("bloodbeast", 5))
+    assert len(read) == 5
+    monkeypatch.setattr(piles, "KIND_REACH", 0.15)
+    assert read_now(library, scene, "bloodbeast") > 5
+
+
+def test_a_copy_turned_further_than_a_fan_is_found_once_the_pile_is_left_uncovered(
+        library, monkeypatch):
+    """Two Manticores dropped loosely, the lower turned 46° from the top: the search turns
+    a copy up to 40° (a fan turns 8-15° a card), and found nothing; a card's worth of the
+    pile was left uncovered, so the search turns further (``WIDE_TURNS``): two, none
+    invented. Without the wider turns: one."""
+    from companion.vision import piles
+
+    # Play 42 of seed 16.
+    scene, read = read_play(library, 16, 42, ("manticore", 2))
+    assert len(read) == 2
+    monkeypatch.setattr(piles, "WIDE_TURNS", ())
+    assert read_now(library, scene, "manticore") < 2

@@ -165,9 +165,10 @@ def nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:
     return min(cards, key=lambda d: float(np.linalg.norm(d.centre - middle))).corners
 
 
-def same_card(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines of one card: each corner of one near a corner of the other."""
-    reach = 0.15 * min(min(quad_sides(a)), min(quad_sides(b)))
+def same_card(a: np.ndarray, b: np.ndarray, reach: float = 0.15) -> bool:
+    """Two outlines of one card: each corner of one near a corner of the other (within
+    ``reach`` of the shorter side)."""
+    reach *= min(min(quad_sides(a)), min(quad_sides(b)))
     return bool(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max() < reach)
 
 

@@ -45,7 +45,7 @@ from companion.vision.detection import (
     touches,
 )
 from companion.vision.library import CardLibrary
-from companion.vision.quads import Blob, quad_sides
+from companion.vision.quads import Blob, quad_sides, uncovered
 
 #: The most copies of one card looked for under it.
 PILE_MOST = 8
@@ -53,6 +53,9 @@ PILE_MOST = 8
 SEARCH_LONG = 80
 #: Turns of a copy against the top card tried (degrees): fans turn 8-15° a card.
 TURNS = tuple(range(-40, 41, 4))
+#: Turns tried as well once those leave a card's worth of the pile uncovered: a copy of a
+#: loose heap can lie up to 50° from the one over it.
+WIDE_TURNS = (-52, -48, -44, 44, 48, 52)
 #: Then finer turns near the best places (degrees either side), and how far they may move
 #: (pixels of the search copy).
 FINE_STEPS = (2.0, 1.0)
@@ -71,6 +74,13 @@ HELD_TRIED = 2
 #: A copy found lies over a card read whole if, where the two overlap, its print fits this
 #: much better than the card's.
 OVER_BY = 0.2
+#: The top card, lined up with its print, is one place within this share of its short side
+#: (``same_card``'s reach is 0.15): a copy of a loose heap can lie 5 px out from under it.
+TOP_REACH = 0.07
+#: A card of the pile's kind read whole, not lined up, is one place within a fifth of its
+#: short side (the reach places are told apart by): a copy read whole 4° off was found
+#: again 10 px from it, as a copy lying over it, and counted twice.
+KIND_REACH = 0.2
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
@@ -78,15 +88,17 @@ LEAST_SCORE = 0.35
 
 def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: np.ndarray,
                  most: int = 8, above: tuple[np.ndarray, ...] = (),
-                 after: np.ndarray | None = None) -> list[tuple[np.ndarray, float]]:
+                 after: np.ndarray | None = None, turns: tuple[float, ...] = TURNS
+                 ) -> list[tuple[np.ndarray, float]]:
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
     pile), best first; places whose corners lie within a fifth of a card of a better one's
-    are left out, and so are places of the top card or of a card above (within
-    ``same_card``'s reach of it: a copy in a loose heap can lie closer than a fifth).
-    ``above``: cards found already, lying over the copies still to find (what they cover is
-    left out, like the top card). ``after``: the copy found last, which the
+    are left out, and so are places of a card above (within ``same_card``'s reach of it: a
+    copy in a loose heap can lie closer than a fifth) or of the top card (within
+    ``TOP_REACH``). ``above``: cards found already, lying over the copies still to find (what
+    they cover is left out, like the top card). ``after``: the copy found last, which the
     next is turned against (a fan turns a little more with each card; default: the top).
+    ``turns``: the turns against it tried (degrees).
     """
     long_side = max(quad_sides(top))
     f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
@@ -112,7 +124,7 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
                      to_small(top if after is None else after), face)
     # Every turn in coarse steps over the whole pile, then finer turns near the best places.
     found: list[tuple[float, np.ndarray]] = []
-    for degrees in TURNS:
+    for degrees in turns:
         found += search.peaks(degrees)
     found.sort(key=lambda item: -item[0])
     finer: list[tuple[float, np.ndarray]] = []
@@ -254,12 +266,14 @@ def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
     their corners)."""
     short = min(quad_sides(top))
     reach = short / 5
-    # A card read is one place (``same_card``'s reach): a copy of a loose heap can lie
-    # closer to the top card than a fifth of a card.
+    # A card read is one place (``same_card``'s reach), the top card lined up with its
+    # print a closer one (``TOP_REACH``): a copy of a loose heap can lie closer to the top
+    # card than a fifth of a card.
     read = 0.15 * short
     kept: list[tuple[float, np.ndarray]] = []
     for value, place in found:
-        if (any(_apart(place, q) < read for q in (top, *above))
+        if (_apart(place, top) < TOP_REACH * short
+                or any(_apart(place, q) < read for q in above)
                 or any(_apart(place, k) < reach for _, k in kept)):
             continue
         kept.append((value, place))
@@ -296,6 +310,10 @@ class PileReader:
         # Cards read whole lie over whatever they overlap, until a copy found shows over one
         # (a play laid on an earlier one, or on a card beside it).
         over = [d for d in read if d is not top and touches(d.corners, blob)]
+        # The top card is lined up below: it is one place within ``TOP_REACH`` of where it
+        # lies then; cards of its kind read whole, within ``KIND_REACH``.
+        elsewhere = [d for d in read if d is not top]
+        kind = [d for d in elsewhere if d.item_id == top.item_id]
         others = [d.corners for d in over]
         # The pile's outline with the cards read in it taken in whole, its narrow gaps closed
         # and its holes filled: a card the colour of the table stands out by its border only,
@@ -329,7 +347,9 @@ class PileReader:
 
         def taken(place: np.ndarray) -> bool:
             """Is ``place`` a card read or a copy found (within a card read's reach)?"""
-            return any(same_card(place, d.corners) for d in [*read, *hits])
+            return (same_card(place, top.corners, TOP_REACH)
+                    or any(same_card(place, d.corners, KIND_REACH) for d in kind)
+                    or any(same_card(place, d.corners) for d in [*elsewhere, *hits]))
 
         def under_pile(place: np.ndarray) -> bool:
             """Does ``place`` lie under the top card or a copy found? One clear of them all
@@ -337,13 +357,15 @@ class PileReader:
             index's word alone (a strip of a card under a pile beside this one was)."""
             return any(intersect(q, place, 0.0) for q in [top.corners, *(h.corners for h in hits)])
 
+        wide = False
         while len(hits) < PILE_MOST:
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *(d.corners for d in over), *(h.corners for h in hits)]
             for place, score in copies_under(image, outline, top.corners, face, ROUND_PLACES,
                                              tuple(on_top[1:]),
-                                             hits[-1].corners if hits else None):
+                                             hits[-1].corners if hits else None,
+                                             TURNS + WIDE_TURNS if wide else TURNS):
                 if taken(place):
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
@@ -373,6 +395,9 @@ class PileReader:
                 # of itself) may lie under copies still to find, though none found so far
                 # shows over it: it is taken to lie under the pile, as below.
                 under = [card for card in over if card.item_id == top.item_id]
+                if not under and wide:
+                    # What the wide turns offer counts by its own comparison only.
+                    return _lowest_kept(hits, lowest)
                 if not under:
                     left = {key: place for key, place in places.items()
                             if not taken(place) and under_pile(place)}
@@ -381,7 +406,15 @@ class PileReader:
                             or self._between(image, outline, entry, on_top, searched, left, fit,
                                              hits, card_fits))
                     if held is None:
-                        return _lowest_kept(hits, lowest)
+                        if uncovered(blob, [*on_top, *(c.corners for c in beneath)]) is None:
+                            return _lowest_kept(hits, lowest)
+                        # A card's worth of the pile uncovered yet: a copy may lie turned
+                        # further than a fan turns. Searched that wide from the first round,
+                        # the wide turns invented a copy (seed 40, play 38); a place they
+                        # offered, held on its strip as the lowest copy, was a sixth of five
+                        # (seed 5, play 22).
+                        wide = True
+                        continue
                     hits.insert(held.at, Detection(top.item_id, held.place, held.confidence,
                                                    "template"))
                     if held.lowest:

@@ -10,6 +10,7 @@ feature matcher (cards partly covered, a hand over a card).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -30,6 +31,24 @@ class Blob:
     box: tuple[int, int, int, int]
     rect: np.ndarray  # corners of the smallest turned rectangle around the blob
     contour: np.ndarray  # the blob's outline, (N, 2)
+
+
+def uncovered(blob: Blob, cards: Sequence[np.ndarray]) -> np.ndarray | None:
+    """What of ``blob`` the ``cards`` (corners) leave uncovered, as a mask over its box
+    grown by a pixel, bar slivers narrower than a tenth of a card; None if that is less than
+    0.15 of a card's short side squared (nothing a card could hide in)."""
+    x, y, w, h = blob.box
+    left = np.zeros((h + 2, w + 2), np.uint8)
+    offset = np.float32([x - 1, y - 1])
+    cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
+    for quad in cards:
+        cv2.fillConvexPoly(left, (quad - offset).round().astype(np.int32), 0)
+    short = (min(min(quad_sides(quad)) for quad in cards) if len(cards)
+             else 0.5 * min(w, h))
+    # Thin rims and table specks left along the edges are opened away; a hidden card is not.
+    size = max(3, int(short / 10) | 1)
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    return None if cv2.countNonZero(left) < 0.15 * short * short else left
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:

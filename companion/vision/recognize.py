@@ -62,6 +62,7 @@ from companion.vision.quads import (
     outline_sides,
     quad_sides,
     snap_to_outline,
+    uncovered,
 )
 
 #: Photos larger than this (long side, pixels) are read at this size.
@@ -215,22 +216,12 @@ class Recognizer:
         ``bare``: judge what is left by its print. Not before a pile search: a copy's strip
         (mostly white border) joined to a patch of table in the blob has too little print as
         a whole, and the search itself tells a copy from bare table."""
-        x, y, w, h = blob.box
-        left = np.zeros((h + 2, w + 2), np.uint8)
-        offset = np.float32([x - 1, y - 1])
-        cv2.fillPoly(left, [(blob.contour - offset).round().astype(np.int32)], 255)
-        for card in cards:
-            cv2.fillConvexPoly(left, (card.corners - offset).round().astype(np.int32), 0)
-        short = (min(min(quad_sides(card.corners)) for card in cards) if cards
-                 else 0.5 * min(w, h))
-        # Thin rims and table specks left along the edges are opened away; a hidden card is
-        # not.
-        size = max(3, int(short / 10) | 1)
-        left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-        if cv2.countNonZero(left) < 0.15 * short * short:
+        left = uncovered(blob, [card.corners for card in cards])
+        if left is None:
             return True
         if not bare:
             return False
+        x, y, w, h = blob.box
         top, side = max(0, y - 1), max(0, x - 1)
         patch = cv2.cvtColor(image[top:y + h + 1, side:x + w + 1], cv2.COLOR_BGR2GRAY)
         inside = left[top - (y - 1):, side - (x - 1):][:patch.shape[0], :patch.shape[1]]
