@@ -395,10 +395,10 @@ class PileReader:
                 # of itself) may lie under copies still to find, though none found so far
                 # shows over it: it is taken to lie under the pile, as below.
                 under = [card for card in over if card.item_id == top.item_id]
-                if not under and wide:
-                    # What the wide turns offer counts by its own comparison only.
-                    return _lowest_kept(hits, lowest)
                 if not under:
+                    if wide:
+                        # What the wide turns offer counts by its own comparison only.
+                        return _lowest_kept(hits, lowest)
                     left = {key: place for key, place in places.items()
                             if not taken(place) and under_pile(place)}
                     held = (self._over_copy(image, outline, entry, on_top, left, fit, hits,
