@@ -646,3 +646,45 @@ def test_a_copy_turned_further_than_a_fan_is_found_once_the_pile_is_left_uncover
     assert len(read) == 2
     monkeypatch.setattr(piles, "WIDE_TURNS", ())
     assert read_now(library, scene, "manticore") < 2
+
+
+def test_a_copy_spanning_the_pile_is_searched_for_past_its_outline(library, monkeypatch):
+    """Two Bloodbeasts, the lower turned 43° from the top so that it spans the pile: its
+    thin, blurred corners lie a few pixels past the pile's outline, and posed at its turn
+    it did not fit in the pile's box (one). The search looks a tenth of a card round the
+    box (``SEARCH_MARGIN``): two, none invented."""
+    from companion.vision import piles
+
+    # Play 51 of seed 15.
+    scene, read = read_play(library, 15, 51, ("bloodbeast", 2))
+    assert len(read) == 2
+    monkeypatch.setattr(piles, "SEARCH_MARGIN", 0.0)
+    assert read_now(library, scene, "bloodbeast") < 2
+
+
+def test_a_place_whose_part_in_view_is_table_is_no_copy(library, monkeypatch):
+    """Three Killing Machines: a place posed past the pile's end, in the search's margin,
+    has its part in view (a tenth of it) on the table's grain outside the pile's outline,
+    and agreed with the card on the face index's word (a fourth). Of a place's part in view
+    most must lie inside the outline (``VIEW_INSIDE``): three, none invented."""
+    from companion.vision import piles
+
+    # Play 0 of seed 66.
+    scene, read = read_play(library, 66, 0, ("killing-machine", 3))
+    assert len(read) == 3
+    monkeypatch.setattr(piles, "VIEW_INSIDE", 0.0)
+    assert read_now(library, scene, "killing-machine") > 3
+
+
+def test_a_place_turned_across_the_pile_half_off_its_outline_is_no_copy(library,
+                                                                        monkeypatch):
+    """Five Killing Machines fanned over a Snake Girl they half cover: a place turned across
+    the pile, nearly half of its part in view off the pile's outline, was taken on the face
+    index's word, a sixth (so also before the search had a margin). Five, none invented."""
+    from companion.vision import piles
+
+    # Play 2 of seed 34.
+    scene, read = read_play(library, 34, 2, ("killing-machine", 5))
+    assert len(read) == 5
+    monkeypatch.setattr(piles, "VIEW_INSIDE", 0.0)
+    assert read_now(library, scene, "killing-machine") > 5

@@ -234,12 +234,16 @@ def share_in_view(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> float:
     return cv2.countNonZero(mask) / total
 
 
-def share_inside(quad: np.ndarray, outline: np.ndarray) -> float:
-    """The share of a quad's area inside an outline (any shape)."""
+def share_inside(quad: np.ndarray, outline: np.ndarray, on_top: Sequence[np.ndarray] = ()
+                 ) -> float:
+    """The share of a quad's area (of its part that no outline in ``on_top`` covers) inside
+    an outline (any shape)."""
     x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
     offset = np.float32([x - 1, y - 1])
     card = np.zeros((h + 2, w + 2), np.uint8)
     cv2.fillConvexPoly(card, (quad - offset).round().astype(np.int32), 1)
+    for covering in on_top:
+        cv2.fillConvexPoly(card, (covering - offset).round().astype(np.int32), 0)
     region = np.zeros_like(card)
     cv2.fillPoly(region, [(outline - offset).round().astype(np.int32)], 1)
     return cv2.countNonZero(card & region) / max(1, cv2.countNonZero(card))

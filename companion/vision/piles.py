@@ -84,6 +84,13 @@ KIND_REACH = 0.2
 #: A place needs this share of the card in view, and this score, to be a candidate.
 LEAST_IN_VIEW = 0.08
 LEAST_SCORE = 0.35
+#: The margin round the pile's box that is searched (share of the card's short side).
+SEARCH_MARGIN = 0.1
+#: A place lies inside the pile's outline (this share of it), and so does its part in view
+#: (this share): what lies outside is table. Posed in the search's margin, a place whose
+#: part in view was the table's grain past the pile's end agreed with the card 0.66.
+INSIDE = 0.85
+VIEW_INSIDE = 0.8
 
 
 def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: np.ndarray,
@@ -103,8 +110,11 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     long_side = max(quad_sides(top))
     f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
     x, y, w, h = cv2.boundingRect(region.reshape(-1, 1, 2).astype(np.float32))
-    x0, y0 = max(0, x - 2), max(0, y - 2)
-    crop = image[y0:y + h + 2, x0:x + w + 2]
+    # The pile's box with a margin: a copy that spans the pile (turned across it, its
+    # corners thin and blurred past the outline) still fits, posed, in what is searched.
+    pad = max(2, int(round(SEARCH_MARGIN * min(quad_sides(top)))))
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    crop = image[y0:y + h + pad, x0:x + w + pad]
     if crop.size == 0:
         return []
     small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
@@ -460,7 +470,7 @@ class PileReader:
         face index's word may be enough."""
         limits = self.limits
         shown = share_in_view(place, on_top)
-        if share_inside(place, outline) < 0.85 or shown < 0.1:
+        if shown < 0.1 or not _within(place, outline, on_top):
             return 0.0, 0.0
         # Which card it is, is known: the part in view must agree with it, clearly more than
         # with any other face (by the face index's comparison, or by the colour of that part
@@ -512,8 +522,6 @@ class PileReader:
                       key=lambda key: -searched[key[0]])
         for key in held[:HELD_TRIED]:
             place = places[key]
-            if share_inside(place, outline) < 0.85:
-                continue
             for at, hit in enumerate(hits):
                 # A sliver only: a strip a fifth of the card or more is told by its own
                 # comparison (a place showing a third of itself, a card away from every copy,
@@ -521,11 +529,12 @@ class PileReader:
                 hiding = _covering(on_top, hits, at)
                 if (intersect(hit.corners, place, 0.0)
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
+                        and _within(place, outline, hiding)
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
                                             limits.sliver_over, limits.copy_score)):
                     return _Held(place, at, 0.0)
             shown = share_in_view(place, on_top)
-            if shown < 0.1:
+            if shown < 0.1 or not _within(place, outline, on_top):
                 continue
             agree = self._agreement()(image, place, on_top)
             rest = np.delete(agree, entry)
@@ -624,6 +633,13 @@ class _Held(NamedTuple):
     confidence: float
     #: Held as the lowest copy on its own strip (``_lowest_kept``).
     lowest: bool = False
+
+
+def _within(place: np.ndarray, outline: np.ndarray, on_top: list[np.ndarray]) -> bool:
+    """Do ``place`` and its part in view (``on_top`` covering the rest) lie inside the pile's
+    ``outline`` (``INSIDE``, ``VIEW_INSIDE``)?"""
+    return (share_inside(place, outline) >= INSIDE
+            and share_inside(place, outline, on_top) >= VIEW_INSIDE)
 
 
 def _covering(on_top: list[np.ndarray], hits: list[Detection], at: int
