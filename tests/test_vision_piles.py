@@ -423,8 +423,8 @@ def test_a_place_taken_on_the_face_index_alone_must_agree_in_its_strip(library, 
     found = Recognizer(library).recognize(scene.image)
     assert not Counter(d.item_id for d in found) - Counter(t.item_id for t in scene.truth)
     assert sum(d.item_id == item_id for d in found) == copies
-    # The part-in-view rule refuses that place too now (half of what shows of it is off
-    # the pile's outline): the strip's agreement is checked with that rule off.
+    # The part-in-view rule (``VIEW_INSIDE``) now refuses that place as well: the strip's
+    # agreement is checked with that rule off.
     monkeypatch.setattr(piles, "VIEW_INSIDE", 0.0)
     lax = Recognizer(library, thresholds=replace(Thresholds(), copy_index_agree=0.0))
     assert sum(d.item_id == item_id for d in lax.recognize(scene.image)) > copies
