@@ -99,13 +99,14 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
                  ) -> list[tuple[np.ndarray, float]]:
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
-    pile), best first; places whose corners lie within a fifth of a card of a better one's
-    are left out, and so are places of a card above (within ``same_card``'s reach of it: a
-    copy in a loose heap can lie closer than a fifth) or of the top card (within
-    ``TOP_REACH``). ``above``: cards found already, lying over the copies still to find (what
-    they cover is left out, like the top card). ``after``: the copy found last, which the
-    next is turned against (a fan turns a little more with each card; default: the top).
-    ``turns``: the turns against it tried (degrees).
+    pile; its box is searched with a margin, ``SEARCH_MARGIN``, and a place reaching past
+    the outline is judged later, by ``_within``), best first. Places whose corners lie within
+    a fifth of a card of a better one's are left out, and so are places of a card above
+    (within ``same_card``'s reach of it: a copy in a loose heap can lie closer than a fifth)
+    or of the top card (within ``TOP_REACH``). ``above``: cards found already, lying over the
+    copies still to find (what they cover is left out, like the top card). ``after``: the
+    copy found last, which the next is turned against (a fan turns a little more with each
+    card; default: the top). ``turns``: the turns against it tried (degrees).
     """
     long_side = max(quad_sides(top))
     f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
