@@ -105,12 +105,17 @@ class Thresholds:
     copy_told_view: float = 0.2
     #: A place no round took is held to be a copy (``PileReader._between``) only where the
     #: search matched the posed face this closely: a strip that two faces fit equally,
-    #: lying between the copies found and one more, a sliver lying over a copy found, or a
-    #: sliver under them all agreeing closely with the pile's card (``sliver_agree``).
+    #: lying between the copies found and one more, or a sliver under them all agreeing
+    #: closely with the pile's card (``sliver_agree``).
     held_search: float = 0.8
-    #: Such a sliver (under ``copy_told_view`` in view), where it and the copy overlap, must
-    #: fit its print (at least ``copy_score``) this much better than the copy's.
+    #: A sliver (under ``copy_told_view`` in view) lying over a copy found is held however
+    #: the search matched it: where it and the copy overlap, it must fit its print (at least
+    #: ``copy_score``) this much better than the copy's.
     sliver_over: float = 0.4
+    #: And at least this well, if the search matched it less closely than ``held_search``:
+    #: slivers just under the top card, matched 0.42-0.69, fitted 0.89-0.97 where they lay
+    #: over the copy; a place 39 px from every copy, matched 0.46, fitted 0.62.
+    sliver_fit: float = 0.8
     #: A sliver under every copy found, matched that closely, whose strip agrees with the
     #: pile's card at least this well and within ``sliver_tie`` of the best other face, is
     #: held too: a lowest copy's sliver, mostly frame, agreed 0.83-0.94 and as well with

@@ -2,10 +2,11 @@
 of one kind, fanned or laid in a row).
 
 Once the top card of a pile is read, the copies under it are the same face: only where each
-lies is unknown. The face, high-passed and posed like the top card, is turned through a range
-of angles and slid over the rest of the pile (``cv2.matchTemplate``), scored only on what is
-not under the top card, so a strip of a few pixels of each copy is enough to place it. The
-caller then checks each place found, topmost first, on the part of it in view.
+lies is unknown. The face, high-passed and posed like the top card, is turned on the table
+through a range of angles (seen through the top card's perspective: a card turned at a slant
+changes shape) and slid over the rest of the pile (``cv2.matchTemplate``), scored only on
+what is not under the top card, so a strip of a few pixels of each copy is enough to place
+it. The caller then checks each place found, topmost first, on the part of it in view.
 
 >>> import numpy as np
 >>> face = np.zeros((140, 100, 3), np.uint8)
@@ -33,7 +34,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.agreement import Agreement, Fit, high_pass, turned
+from companion.vision.agreement import Agreement, Fit, high_pass, turn_on_table, turned_on_table
 from companion.vision.detection import (
     Detection,
     Thresholds,
@@ -51,7 +52,7 @@ from companion.vision.quads import Blob, quad_sides, uncovered
 PILE_MOST = 8
 #: The search runs on a copy where the top card's long side is about this many pixels.
 SEARCH_LONG = 80
-#: Turns of a copy against the top card tried (degrees): fans turn 8-15° a card.
+#: Turns of a copy against the top card tried (degrees, on the table): fans turn 8-15° a card.
 TURNS = tuple(range(-40, 41, 4))
 #: Turns tried as well once those leave a card's worth of the pile uncovered: a copy of a
 #: loose heap can lie up to 50° from the one over it.
@@ -163,6 +164,7 @@ class _Search:
         grey = cv2.cvtColor(cv2.resize(face, self.card, interpolation=cv2.INTER_AREA),
                             cv2.COLOR_BGR2GRAY).astype(np.float32)
         self.face = high_pass(grey)
+        self.aspect = face.shape[0] / face.shape[1]
         self.turns: dict[float, tuple | None] = {}
 
     def _posed(self, degrees: float) -> tuple | None:
@@ -170,7 +172,7 @@ class _Search:
         frame), template, mask; None if it does not fit in the pile's box."""
         if degrees not in self.turns:
             w, h = self.card
-            corners = turned(self.top, degrees)
+            corners = turned_on_table(self.top, degrees, self.aspect)
             lo = np.floor(corners.min(axis=0))
             size = tuple(int(v) + 1 for v in np.ceil(corners.max(axis=0) - lo))
             if size[0] >= self.picture.shape[1] or size[1] >= self.picture.shape[0]:
@@ -213,7 +215,7 @@ class _Search:
     def near(self, place: np.ndarray, step: float) -> list[tuple[float, np.ndarray]]:
         """The best place within a few pixels of ``place`` at the turns ``step`` degrees
         either side of it."""
-        now = _turn_of(place, self.top)
+        now = turn_on_table(place, self.top, self.aspect)
         out = []
         for degrees in (now - step, now + step):
             posed = self._posed(round(degrees, 1))
@@ -261,13 +263,6 @@ def _lengthened(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
     near_end[list(ends[0])] -= grow
     far_end[list(ends[1])] += grow
     return [near_end.astype(np.float32), far_end.astype(np.float32)]
-
-
-def _turn_of(place: np.ndarray, top: np.ndarray) -> float:
-    """The turn (degrees) of a place against the top card, from their first sides."""
-    a, b = place[1] - place[0], top[1] - top[0]
-    return float(np.degrees(np.arctan2(a[1], a[0]) - np.arctan2(b[1], b[0]) + np.pi)
-                 % 360 - 180)
 
 
 def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
@@ -508,21 +503,25 @@ class PileReader:
                  on_top: list[np.ndarray], searched: dict[tuple, float],
                  places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
                  fits: dict[int, Fit]) -> _Held | None:
-        """A place no round took that lies among the copies: the search matched the posed
-        face there closely (``held_search``), and either it lies over a copy found (where
-        the two overlap, its print shows, not the copy's: a sliver just under the top card,
-        which a strip's own comparison cannot tell from another face), or it is a sliver
-        under them all whose strip agrees closely with the pile's card and as well as with
-        any face (``sliver_agree``: the frame every face shares), or its strip agrees with
-        the pile's card as well as with any face (a strip of the layout two faces share)
-        and, with it taken to lie on top, a place under it is clearly a copy. A card among
+        """A place no round took that lies among the copies: a sliver lying over a copy
+        found (where the two overlap, its print shows, not the copy's: a sliver just under
+        the top card, which a strip's own comparison cannot tell from another face); or,
+        where the search matched the posed face closely (``held_search``), a sliver under
+        them all whose strip agrees closely with the pile's card and as well as with any
+        face (``sliver_agree``: the frame every face shares), or a strip agreeing with the
+        pile's card as well as with any face (a strip of the layout two faces share) that,
+        taken to lie on top, leaves a place under it clearly a copy. A card among
         copies of a pile, looking like them, is one: just over the copy it lies over, else
         under them all, with no confidence; None if there is none."""
         limits = self.limits
-        held = sorted((key for key in places if searched.get(key[0], 0.0) >= limits.held_search),
-                      key=lambda key: -searched[key[0]])
-        for key in held[:HELD_TRIED]:
+        by_search = sorted(places, key=lambda key: -searched.get(key[0], 0.0))
+        # A sliver over a copy found is told where the two overlap, however well the search
+        # matched it: just under the top card, it was judged first under no copy, where its
+        # frame agreed with other faces as well, and then under the copies found below it.
+        for key in by_search:
             place = places[key]
+            least = (limits.copy_score if searched.get(key[0], 0.0) >= limits.held_search
+                     else limits.sliver_fit)
             for at, hit in enumerate(hits):
                 # A sliver only: a strip a fifth of the card or more is told by its own
                 # comparison (a place showing a third of itself, a card away from every copy,
@@ -532,8 +531,11 @@ class PileReader:
                         and 0.1 <= share_in_view(place, hiding) < limits.copy_told_view
                         and _within(place, outline, hiding)
                         and self._lies_over(image, outline, fit, place, hit, hiding, fits,
-                                            limits.sliver_over, limits.copy_score)):
+                                            limits.sliver_over, least)):
                     return _Held(place, at, 0.0)
+        held = [key for key in by_search if searched.get(key[0], 0.0) >= limits.held_search]
+        for key in held[:HELD_TRIED]:
+            place = places[key]
             shown = share_in_view(place, on_top)
             if shown < 0.1 or not _within(place, outline, on_top):
                 continue

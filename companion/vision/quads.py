@@ -33,10 +33,11 @@ class Blob:
     contour: np.ndarray  # the blob's outline, (N, 2)
 
 
-def uncovered(blob: Blob, cards: Sequence[np.ndarray]) -> np.ndarray | None:
+def uncovered(blob: Blob, cards: Sequence[np.ndarray], least: float = 0.15
+              ) -> np.ndarray | None:
     """What of ``blob`` the ``cards`` (corners) leave uncovered, as a mask over its box
     grown by a pixel, bar slivers narrower than a tenth of a card; None if that is less than
-    0.15 of a card's short side squared (nothing a card could hide in)."""
+    ``least`` of a card's short side squared (by default, nothing a card could hide in)."""
     x, y, w, h = blob.box
     left = np.zeros((h + 2, w + 2), np.uint8)
     offset = np.float32([x - 1, y - 1])
@@ -48,7 +49,7 @@ def uncovered(blob: Blob, cards: Sequence[np.ndarray]) -> np.ndarray | None:
     # Thin rims and table specks left along the edges are opened away; a hidden card is not.
     size = max(3, int(short / 10) | 1)
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    return None if cv2.countNonZero(left) < 0.15 * short * short else left
+    return None if cv2.countNonZero(left) < least * short * short else left
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:

@@ -71,6 +71,9 @@ WORK_LONG = 2048
 #: the face to line them up with; at most this many per blob.
 BLUR_FOR_GUESSES = 0.1
 MOST_LINED = 24
+#: A blob is searched for a pile if the cards read leave this much of it uncovered (share of
+#: a card's short side squared; ``uncovered``'s default, 0.15, is what a card could hide in).
+PILE_LEFT = 0.1
 
 
 class Recognizer:
@@ -191,10 +194,13 @@ class Recognizer:
                 tops: Sequence[Detection], detections: Sequence[Detection]
                 ) -> list[Detection]:
         """A pile: copies lying under those of ``tops`` that are cards of the games played
-        in piles, if the ``cards`` read in the blob leave it unexplained (``detections``:
-        every card read in the frame so far)."""
+        in piles, if the ``cards`` read in the blob leave enough of it uncovered
+        (``PILE_LEFT``; ``detections``: every card read in the frame so far)."""
         found: list[Detection] = []
-        if self._explained(image, blob, cards, bare=False):
+        # A copy under the pile may show as little as a tenth of itself, part of it over a
+        # card read whole beside the pile (the cards read left less than a card could hide
+        # in uncovered, and a two-card pile was read as one).
+        if uncovered(blob, [card.corners for card in cards], PILE_LEFT) is None:
             return found
         # The card that fits its print best first: the top of a pile, which nothing covers.
         # (The lowest copy of a row, half in view, can be read whole too: searched under
