@@ -69,8 +69,8 @@ TOP_BETTER = 0.15
 #: Places taken from the search in each round (a wrong place, part on one copy and part
 #: on the next, can outscore the right one: three were too few).
 ROUND_PLACES = 6
-#: Places tried as a card held among copies (``PileReader._between``): the search's best,
-#: as found and as lined up.
+#: Places tried as a card held among copies (``PileReader._between``), bar a sliver over a
+#: copy found (every place is tried as that): the search's best, as found and as lined up.
 HELD_TRIED = 2
 #: A copy found lies over a card read whole if, where the two overlap, its print fits this
 #: much better than the card's.
