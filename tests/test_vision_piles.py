@@ -484,6 +484,15 @@ def posed_in_the_picture(monkeypatch) -> None:
     monkeypatch.setattr(piles, "turn_on_table", turn_in_the_picture)
 
 
+def searched_as_before_tight_rows(monkeypatch) -> None:
+    """The pile search as before the lowest copy of a tight row was looked for: a copy found
+    is one place within a card read's reach, and a place is scored with 0.08 in view."""
+    from companion.vision import piles
+
+    monkeypatch.setattr(piles, "COPY_REACH", 0.15)
+    monkeypatch.setattr(piles, "LEAST_IN_VIEW", 0.08)
+
+
 def test_a_sliver_over_a_copy_is_held_however_the_search_matched_it(library, monkeypatch):
     """Five Exploding Pigs, the second a sliver (a tenth of it) just under the top card: the
     search matched it 0.54, under the 0.8 a place no round took needed, and its frame agreed
@@ -501,7 +510,8 @@ def test_a_sliver_over_a_copy_is_held_however_the_search_matched_it(library, mon
     assert sum(d.item_id == "exploding-pig" for d in never.recognize(scene.image)) < 5
 
 
-def test_a_sliver_the_search_matched_loosely_must_fit_its_print_closely(library):
+def test_a_sliver_the_search_matched_loosely_must_fit_its_print_closely(library,
+                                                                        monkeypatch):
     """Five Skeletons: a place 39 px from every copy, matched 0.46 by the search, showed a
     seventh of itself over a copy, where its print fitted 0.62 and the copy's 0.21. Held as a
     sliver, it was a sixth Skeleton. Matched less closely than ``held_search``, a sliver must
@@ -513,6 +523,9 @@ def test_a_sliver_the_search_matched_loosely_must_fit_its_print_closely(library)
     # Play 2 of seed 30.
     scene, read = read_play(library, 30, 2, ("skeleton", 5))
     assert len(read) == 5
+    # Checked on the search as when the rule was made: with tight rows looked for, this
+    # play reads five without the rule too.
+    searched_as_before_tight_rows(monkeypatch)
     loose = Recognizer(library, thresholds=replace(Thresholds(), sliver_fit=0.6))
     assert sum(d.item_id == "skeleton" for d in loose.recognize(scene.image)) > 5
 
@@ -687,6 +700,26 @@ def test_the_lowest_sliver_agreeing_with_the_pile_s_card_as_well_as_any_face_is_
                             replace(Thresholds(), sliver_agree=1.01))
 
 
+def test_the_lowest_of_a_tight_row_a_few_pixels_from_the_copy_over_it_is_found(library,
+                                                                             monkeypatch):
+    """Five Red Lotuses in a tight row: the lowest shows a sliver, a ninth of the card, and
+    lies 7 px (0.12 of its short side) from the copy over it. It was passed over as that
+    copy (a card read is one place within 0.15 of its short side), and the search, which
+    leaves out a pixel round each covering card, saw under 0.08 of it. A copy found, lined up
+    with its print, is one place within 0.1 (``COPY_REACH``), and the search offers places
+    with 0.05 in view (``LEAST_IN_VIEW``): each is needed."""
+    from companion.vision import piles
+
+    # Play 9 of seed 85.
+    scene, read = read_play(library, 85, 9, ("red-lotus", 5))
+    assert len(read) == 5
+    monkeypatch.setattr(piles, "COPY_REACH", 0.15)
+    assert read_now(library, scene, "red-lotus") < 5
+    monkeypatch.setattr(piles, "COPY_REACH", 0.1)
+    monkeypatch.setattr(piles, "LEAST_IN_VIEW", 0.08)
+    assert read_now(library, scene, "red-lotus") < 5
+
+
 def test_a_copy_found_after_the_one_it_lies_over_is_judged_lying_over_it(library,
                                                                          monkeypatch):
     """Five Manticores dropped loosely: the copy just under the top shows a quarter of
@@ -754,6 +787,7 @@ def test_a_copy_read_whole_a_little_off_is_not_found_again_as_a_copy_over_it(lib
     # on the search without it, as when it was added.
     monkeypatch.setattr(piles, "SEARCH_MARGIN", 0.0)
     monkeypatch.setattr(piles, "KIND_REACH", 0.15)
+    searched_as_before_tight_rows(monkeypatch)
     assert read_now(library, scene, "bloodbeast") > 5
 
 
@@ -820,5 +854,6 @@ def test_a_place_turned_across_the_pile_half_off_its_outline_is_no_copy(library,
     # Play 2 of seed 34.
     scene, read = read_play(library, 34, 2, ("killing-machine", 5))
     assert len(read) == 5
+    searched_as_before_tight_rows(monkeypatch)
     monkeypatch.setattr(piles, "VIEW_INSIDE", 0.0)
     assert read_now(library, scene, "killing-machine") > 5

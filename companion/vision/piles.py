@@ -82,8 +82,14 @@ TOP_REACH = 0.07
 #: short side (the reach places are told apart by): a copy read whole 4° off was found
 #: again 10 px from it, as a copy lying over it, and counted twice.
 KIND_REACH = 0.2
-#: A place needs this share of the card in view, and this score, to be a candidate.
-LEAST_IN_VIEW = 0.08
+#: A copy found, lined up with its print, is one place within this share of its short side
+#: (a card read whole, within ``same_card``'s 0.15): the lowest of a tight row of five Red
+#: Lotuses lay 7 px (0.12) from the copy over it, and was passed over as that copy.
+COPY_REACH = 0.1
+#: A place needs this share of the card in view, and this score, to be a candidate. The
+#: search leaves out a pixel round each covering card and the posed face's rim: there a
+#: sliver a ninth in view shows under 0.08 of itself.
+LEAST_IN_VIEW = 0.05
 LEAST_SCORE = 0.35
 #: The margin round the pile's box that is searched (share of the card's short side).
 SEARCH_MARGIN = 0.1
@@ -96,8 +102,8 @@ VIEW_INSIDE = 0.8
 
 def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: np.ndarray,
                  most: int = 8, above: tuple[np.ndarray, ...] = (),
-                 after: np.ndarray | None = None, turns: tuple[float, ...] = TURNS
-                 ) -> list[tuple[np.ndarray, float]]:
+                 after: np.ndarray | None = None, turns: tuple[float, ...] = TURNS,
+                 copies: int = 0) -> list[tuple[np.ndarray, float]]:
     """Places (corners in image pixels, in the face's order, and a score) where a copy of
     ``face`` could lie under the card read at ``top`` inside ``region`` (the outline of the
     pile; its box is searched with a margin, ``SEARCH_MARGIN``, and a place reaching past
@@ -107,7 +113,8 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     or of the top card (within ``TOP_REACH``). ``above``: cards found already, lying over the
     copies still to find (what they cover is left out, like the top card). ``after``: the
     copy found last, which the next is turned against (a fan turns a little more with each
-    card; default: the top). ``turns``: the turns against it tried (degrees).
+    card; default: the top). ``turns``: the turns against it tried (degrees). ``copies``: how
+    many of ``above``, the last, are copies found (one place within ``COPY_REACH``).
     """
     long_side = max(quad_sides(top))
     f = min(1.0, SEARCH_LONG / max(long_side, 1.0))
@@ -143,13 +150,13 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     # Places at the cards found already are passed over here, not only once refined: they
     # still match on the strips that the copies under them show, and would take every slot.
     small_top, small_above = to_small(top), tuple(to_small(q) for q in above)
-    for value, place in _distinct(found, small_top, small_above, most * 2):
+    for value, place in _distinct(found, small_top, small_above, most * 2, copies):
         best = (value, place)
         for step in FINE_STEPS:
             best = max([best, *search.near(place, step)], key=lambda item: item[0])
         finer.append(best)
     finer.sort(key=lambda item: -item[0])
-    kept = _distinct(finer, small_top, small_above, most)
+    kept = _distinct(finer, small_top, small_above, most, copies)
     return [((place / f + origin).astype(np.float32), value) for value, place in kept]
 
 
@@ -266,20 +273,22 @@ def _lengthened(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
 
 
 def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
-              above: tuple[np.ndarray, ...], most: int) -> list[tuple[float, np.ndarray]]:
-    """The best places, each apart from the top card, the copies above and the better ones
-    (a fanned copy's centre can lie close to the top card's: places are told apart by
-    their corners)."""
+              above: tuple[np.ndarray, ...], most: int, copies: int = 0
+              ) -> list[tuple[float, np.ndarray]]:
+    """The best places, each apart from the top card, the cards above (the last ``copies``
+    of them copies found) and the better ones (a fanned copy's centre can lie close to the
+    top card's: places are told apart by their corners)."""
     short = min(quad_sides(top))
     reach = short / 5
-    # A card read is one place (``same_card``'s reach), the top card lined up with its
-    # print a closer one (``TOP_REACH``): a copy of a loose heap can lie closer to the top
-    # card than a fifth of a card.
-    read = 0.15 * short
+    # A card read is one place (``same_card``'s reach), the top card and the copies found,
+    # lined up with their print, closer ones (``TOP_REACH``, ``COPY_REACH``): a copy of a
+    # loose heap can lie closer to the card over it than a fifth of a card.
+    reaches = [(0.15 if at < len(above) - copies else COPY_REACH) * short
+               for at in range(len(above))]
     kept: list[tuple[float, np.ndarray]] = []
     for value, place in found:
         if (_apart(place, top) < TOP_REACH * short
-                or any(_apart(place, q) < read for q in above)
+                or any(_apart(place, q) < r for q, r in zip(above, reaches, strict=True))
                 or any(_apart(place, k) < reach for _, k in kept)):
             continue
         kept.append((value, place))
@@ -352,10 +361,11 @@ class PileReader:
         lowest: list[Detection] = []
 
         def taken(place: np.ndarray) -> bool:
-            """Is ``place`` a card read or a copy found (within a card read's reach)?"""
+            """Is ``place`` a card read or a copy found (within its reach)?"""
             return (same_card(place, top.corners, TOP_REACH)
                     or any(same_card(place, d.corners, KIND_REACH) for d in kind)
-                    or any(same_card(place, d.corners) for d in [*elsewhere, *hits]))
+                    or any(same_card(place, d.corners) for d in elsewhere)
+                    or any(same_card(place, d.corners, COPY_REACH) for d in hits))
 
         def under_pile(place: np.ndarray) -> bool:
             """Does ``place`` lie under the top card or a copy found? One clear of them all
@@ -371,7 +381,8 @@ class PileReader:
             for place, score in copies_under(image, outline, top.corners, face, ROUND_PLACES,
                                              tuple(on_top[1:]),
                                              hits[-1].corners if hits else None,
-                                             TURNS + WIDE_TURNS if wide else TURNS):
+                                             TURNS + WIDE_TURNS if wide else TURNS,
+                                             len(hits)):
                 if taken(place):
                     continue
                 key = tuple(np.round(place / 2).astype(int).reshape(-1))
