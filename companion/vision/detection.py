@@ -170,7 +170,11 @@ def nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:
     return min(cards, key=lambda d: float(np.linalg.norm(d.centre - middle))).corners
 
 
-def same_card(a: np.ndarray, b: np.ndarray, reach: float = 0.15) -> bool:
+#: Two outlines of one card read whole: every corner within this share of the short side.
+SAME_CARD_REACH = 0.15
+
+
+def same_card(a: np.ndarray, b: np.ndarray, reach: float = SAME_CARD_REACH) -> bool:
     """Two outlines of one card: each corner of one near a corner of the other (within
     ``reach`` of the shorter side)."""
     reach *= min(min(quad_sides(a)), min(quad_sides(b)))

@@ -36,6 +36,7 @@ import numpy as np
 
 from companion.vision.agreement import Agreement, Fit, high_pass, turn_on_table, turned_on_table
 from companion.vision.detection import (
+    SAME_CARD_REACH,
     Detection,
     Thresholds,
     gap,
@@ -283,7 +284,7 @@ def _distinct(found: list[tuple[float, np.ndarray]], top: np.ndarray,
     # A card read is one place (``same_card``'s reach), the top card and the copies found,
     # lined up with their print, closer ones (``TOP_REACH``, ``COPY_REACH``): a copy of a
     # loose heap can lie closer to the card over it than a fifth of a card.
-    reaches = [(0.15 if at < len(above) - copies else COPY_REACH) * short
+    reaches = [(SAME_CARD_REACH if at < len(above) - copies else COPY_REACH) * short
                for at in range(len(above))]
     kept: list[tuple[float, np.ndarray]] = []
     for value, place in found:
