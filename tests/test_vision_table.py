@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError
-from companion.vision.markers import CORNER_IDS, MarkerFinder, character_marker
+from companion.vision.markers import CORNER_IDS, MarkerFinder, character_marker, marker_image
 from companion.vision.synthetic import Conditions, SceneRenderer
 from companion.vision.table import Rectifier, TableLayout
 
@@ -52,6 +52,18 @@ def test_corners_read_at_half_size_are_refined_to_the_full_size_ones(tilted):
     half = {s.marker_id: s.corners for s in MarkerFinder(half_first=True).find(scene.image)}
     assert set(full) == set(half) >= set(CORNER_IDS)
     assert max(float(np.abs(full[i] - half[i]).max()) for i in full) < 0.5  # pixels
+
+
+def test_a_large_frame_s_marker_the_quick_pass_misses_at_half_size_is_still_found():
+    # A small marker with no white margin on a dark table: the quick pass's one threshold
+    # window misses it at half size; the thorough pass's other windows see it there, and
+    # the thorough pass reads it at full size.
+    frame = np.full((1200, 1600), 60, np.uint8)
+    frame[500:526, 700:726] = marker_image(character_marker(0), 26)
+    finder = MarkerFinder(half_first=True)
+    found = finder.find(frame)
+    assert [s.marker_id for s in found] == [character_marker(0)]
+    assert np.abs(found[0].corners.min(axis=0) - [700, 500]).max() < 1.5  # pixels
 
 
 def test_top_down_view_has_the_table_s_size(tilted):

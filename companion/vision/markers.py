@@ -75,20 +75,28 @@ class MarkerFinder:
         quick = cv2.aruco.DetectorParameters()
         quick.adaptiveThreshWinSizeMin = quick.adaptiveThreshWinSizeMax = 13
         thorough = cv2.aruco.DetectorParameters()
-        for params in (quick, thorough):
+        # The thorough pass's windows less the quick one's: at half size, after the quick
+        # pass found nothing there, a look for any marker at all need not repeat it.
+        others = cv2.aruco.DetectorParameters()
+        others.adaptiveThreshWinSizeMin = thorough.adaptiveThreshWinSizeMin
+        others.adaptiveThreshWinSizeMax = thorough.adaptiveThreshWinSizeMax
+        others.adaptiveThreshWinSizeStep = (thorough.adaptiveThreshWinSizeMax
+                                            - thorough.adaptiveThreshWinSizeMin)
+        for params in (quick, thorough, others):
             # Corners drive the table homography: sub-pixel refinement is worth its cost.
             params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         self._quick = cv2.aruco.ArucoDetector(dictionary(), quick)
         self._thorough = cv2.aruco.ArucoDetector(dictionary(), thorough)
+        self._others = cv2.aruco.ArucoDetector(dictionary(), others)
 
     def find(self, image: np.ndarray) -> list[MarkerSighting]:
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        half = None
+        half, quick_on_half = None, False
         if self.half_first and max(grey.shape) >= HALF_FIRST:
             # A large frame: its markers are large too, so the quick pass reads them at half
             # size (a quarter of the work) and their corners are refined at full size.
             half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-            found = self._detect(self._quick, half)
+            found, quick_on_half = self._detect(self._quick, half), True
             if self.expected <= {s.marker_id for s in found}:
                 return self._refined(grey, found)
             if found:
@@ -102,7 +110,8 @@ class MarkerFinder:
                 half = None
             elif half is None:
                 half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-            if half is None or self._detect(self._thorough, half):
+            look = self._others if quick_on_half else self._thorough
+            if half is None or self._detect(look, half):
                 thorough = self._detect(self._thorough, grey)
                 if len(thorough) > len(found):
                     found = thorough

@@ -54,12 +54,15 @@ def uncovered(blob: Blob, cards: Sequence[np.ndarray], least: float = 0.15
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Corners clockwise from the one nearest the top-left of the image."""
-    pts = quad.reshape(4, 2).astype(np.float32)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # y points down, so growing angle is clockwise
-    start = int(np.argmin(pts.sum(axis=1)))
-    return np.roll(pts, -start, axis=0)
+    pts = np.asarray(quad, np.float32).reshape(4, 2)
+    # Plain floats on four points: numpy's per-call overhead was most of the cost (a frame
+    # orders a few hundred outlines).
+    corners = pts.tolist()
+    cx, cy = sum(x for x, _ in corners) / 4, sum(y for _, y in corners) / 4
+    # y points down, so growing angle is clockwise.
+    order = sorted(range(4), key=lambda k: math.atan2(corners[k][1] - cy, corners[k][0] - cx))
+    start = min(range(4), key=lambda k: corners[order[k]][0] + corners[order[k]][1])
+    return pts[order[start:] + order[:start]]
 
 
 def quad_sides(quad: np.ndarray) -> tuple[float, float]:
@@ -118,6 +121,10 @@ class QuadFinder:
         for index, contour in enumerate(contours):
             if links[index][3] != -1:
                 continue  # a hole: looked at with its outline below
+            if len(contour) ** 2 < 2 * math.pi * min_area:
+                # A speck. Each of the n points is a step of at most sqrt(2) px, and no
+                # closed line of length L holds more than L^2 / (4 pi): nor does its hull.
+                continue
             hull = cv2.convexHull(contour)
             hull_area = cv2.contourArea(hull)
             if not min_area <= hull_area <= max_area:
