@@ -3,6 +3,7 @@ touching and overlapping cards, cards that were never enrolled, the library file
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -159,3 +160,22 @@ def test_a_photo_with_no_card_in_it_is_refused_by_name():
                                                    Conditions("wood"))
     with pytest.raises(LibraryError, match="orc: no card found"):
         CardLibrary().enroll("orc", table.image)
+
+
+def test_a_second_look_at_a_quad_compares_the_turn_given_and_its_half_turn_only():
+    """``upright``: the corners are in the face's order already (a close call looked at
+    again after its outline was moved a little), so the quarter turns are not compared."""
+    from companion.vision.faces import FaceIndex
+
+    rng = np.random.default_rng(3)
+    face = cv2.resize(rng.integers(0, 256, (14, 10, 3), dtype=np.uint8), (96, 134),
+                      interpolation=cv2.INTER_NEAREST)
+    index = FaceIndex([face])
+    upright = np.float32([[0, 0], [96, 0], [96, 134], [0, 134]])
+    sideways = np.roll(upright, 1, axis=0)  # the same corners, a quarter turn on
+    best = index.scores(face, sideways)[0]
+    assert best.score > 0.99 and best.corners.tolist() in (
+        upright.tolist(), np.roll(upright, 2, axis=0).tolist())
+    second = index.scores(face, sideways, only=0, upright=True)[0]
+    assert second.corners.tolist() in (sideways.tolist(), np.roll(sideways, 2, axis=0).tolist())
+    assert second.score < 0.5

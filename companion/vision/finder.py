@@ -61,10 +61,6 @@ def shrink(image: np.ndarray, scale: float) -> np.ndarray:
         image = cv2.pyrDown(image)
     if (image.shape[1], image.shape[0]) == size:
         return image
-    if (round(image.shape[1] / 2), round(image.shape[0] / 2)) == size:
-        # Half, bar an odd row or column (a 1280 x 1707 photo): each 2 x 2 pixels averaged,
-        # OpenCV's quickest way down, and lined up with the image at exactly half.
-        return cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
