@@ -179,3 +179,11 @@ def test_a_second_look_at_a_quad_compares_the_turn_given_and_its_half_turn_only(
     second = index.scores(face, sideways, only=0, upright=True)[0]
     assert second.corners.tolist() in (sideways.tolist(), np.roll(sideways, 2, axis=0).tolist())
     assert second.score < 0.5
+
+
+def test_the_index_s_half_precision_rows_are_widened_exactly():
+    from companion.vision.faces import widened
+
+    rows = np.random.default_rng(5).standard_normal((7, 1000)).astype(np.float16)
+    for chosen in ([4], [4, 1, 6]):
+        assert np.array_equal(widened(rows[chosen]), rows[chosen].astype(np.float32))
