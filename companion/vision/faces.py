@@ -89,7 +89,7 @@ def pattern(grid: np.ndarray) -> np.ndarray:
     planes = grid.astype(np.float32)
     planes = cv2.GaussianBlur(planes, (0, 0), SHARPNESS)
     # Less the slow slope of light across the card (lamp to one side, vignetting, shadow).
-    planes -= slope(planes)
+    planes -= cv2.GaussianBlur(planes, (0, 0), 6.0)
     h, w = planes.shape[:2]
     dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
     planes = planes[dy:h - dy, dx:w - dx]
@@ -97,16 +97,6 @@ def pattern(grid: np.ndarray) -> np.ndarray:
     # spot's rim) must not outweigh the print.
     limit = 2.5 * float(np.abs(planes).mean()) + 1e-3
     return (limit * np.tanh(planes / limit)).astype(np.float32)
-
-
-def slope(planes: np.ndarray) -> np.ndarray:
-    """The planes blurred by 6 cells (Gaussian), worked out at half size: under a third of
-    the time of the full-size blur, and the high-pass it leaves differs from that one's by
-    1.5 % of its strength (the dev deck's faces; 1.7 % at most)."""
-    h, w = planes.shape[:2]
-    half = cv2.resize(planes, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    half = cv2.GaussianBlur(half, (0, 0), 3.0)
-    return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def unit(values: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray:
