@@ -391,9 +391,8 @@ class Recognizer:
         if outline and not on_top and (gap(scores) < margin or below):
             # An outline a pixel or three off (found on a small copy) costs the best face
             # several hundredths: on the card's edges in the frame, it may stand clear.
-            again = index.scores(image, on_edges(image, scores[0].corners), None,
-                                 self.limits.detail, only=[s.entry for s in scores],
-                                 upright=True)
+            again = index.scores(image, order_corners(on_edges(image, quad)), None,
+                                 self.limits.detail, only=[s.entry for s in scores])
             if again and again[0].score > scores[0].score:
                 scores = again
                 below = scores[0].score < self._bar(scores[0].entry, 0.0)
