@@ -17,7 +17,7 @@ look alike both ways round, so that turn is never held against a match.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -290,7 +290,8 @@ class FaceIndex:
                 continue
             # The turns compared, each as the corners rolled: the first half warped, the rest
             # their half turns (the grid turned round: two warps give all four).
-            rolls = [np.roll(quad, -k, axis=0) for k in ((0, 2) if upright else (0, 1, 2, 3))]
+            rolls = [quad[[k, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4]]
+                     for k in ((0, 2) if upright else (0, 1, 2, 3))]
             grids = samples(image, rolls[:len(rolls) // 2], shape.size)
             planes = [pattern(g) for g in grids]
             if detail(grids[0], planes[0]) < min_detail * shape.least_detail:
@@ -310,14 +311,13 @@ class FaceIndex:
             if wanted is not None:
                 rows = [row for row, e in enumerate(shape.entries) if e in wanted]
             else:
-                quick = np.stack([unit(coarse(p), None if m is None else coarse(m))
-                                  for p, m in zip(planes, masks, strict=True)])
+                quick = np.stack(_units(planes, masks, coarse))
                 # One matrix-vector product per turn: far quicker here than one product of
                 # two matrices (a transposed operand is copied first).
                 first = (np.stack([shape.quick @ v for v in quick], axis=1)
                          - self._tint_penalty(shape.tints, tints, cells))
                 rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
-            queries = np.stack([unit(p, m) for p, m in zip(planes, masks, strict=True)])
+            queries = np.stack(_units(planes, masks))
             chosen = widened(shape.rows[rows])
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
             if seen:
@@ -341,6 +341,24 @@ def widened(rows: np.ndarray) -> np.ndarray:
     if hasattr(cv2, "convertFp16"):  # OpenCV 4.x (Raspberry Pi OS Bookworm's numpy 1 stack)
         return cv2.convertFp16(np.ascontiguousarray(rows).view(np.int16))
     return cv2.add(rows, 0.0, dtype=cv2.CV_32F)  # OpenCV 5: arithmetic takes half floats
+
+
+def _units(planes: Sequence[np.ndarray], masks: Sequence[np.ndarray | None],
+           scale: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
+    """``unit`` of each pattern (``scale``d first, if given) over its mask. ``planes``: the
+    patterns of the turns warped, then their half turns. With nothing masked, a half turn's
+    vector is the warped turn's turned round (the same numbers in the other order) as long
+    as ``scale`` keeps neighbours together: no scaling, or halving sides of even length."""
+    scale = scale or (lambda p: p)
+    scaled = [scale(p) for p in planes[:len(planes) // 2]]
+    shape = scaled[0].shape
+    if any(m is not None for m in masks) or any(
+            side not in (small, 2 * small)
+            for small, side in zip(shape[:2], planes[0].shape[:2], strict=True)):
+        return [unit(scale(p), None if m is None else scale(m))
+                for p, m in zip(planes, masks, strict=True)]
+    vectors = [unit(p) for p in scaled]
+    return vectors + [v.reshape(shape)[::-1, ::-1].reshape(-1) for v in vectors]
 
 
 def pattern_mask(seen: np.ndarray) -> np.ndarray:

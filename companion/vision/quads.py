@@ -46,10 +46,13 @@ def uncovered(blob: Blob, cards: Sequence[np.ndarray], least: float = 0.15
         cv2.fillConvexPoly(left, (quad - offset).round().astype(np.int32), 0)
     short = (min(min(quad_sides(quad)) for quad in cards) if len(cards)
              else 0.5 * min(w, h))
+    least_pixels = least * short * short
+    if cv2.countNonZero(left) < least_pixels:
+        return None  # too little even before opening, which only takes pixels away
     # Thin rims and table specks left along the edges are opened away; a hidden card is not.
     size = max(3, int(short / 10) | 1)
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    return None if cv2.countNonZero(left) < least * short * short else left
+    return None if cv2.countNonZero(left) < least_pixels else left
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
