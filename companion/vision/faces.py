@@ -96,7 +96,10 @@ def pattern(grid: np.ndarray) -> np.ndarray:
     # Soft-limited: a few very strong steps (a sliver of dark table at the edge, a glare
     # spot's rim) must not outweigh the print.
     limit = 2.5 * float(np.abs(planes).mean()) + 1e-3
-    return (limit * np.tanh(planes / limit)).astype(np.float32)
+    soft = planes / limit  # a new, contiguous array: the rest works in place
+    np.tanh(soft, out=soft)
+    soft *= limit
+    return soft
 
 
 def unit(values: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray:
