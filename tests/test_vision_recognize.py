@@ -185,5 +185,24 @@ def test_the_index_s_half_precision_rows_are_widened_exactly():
     from companion.vision.faces import widened
 
     rows = np.random.default_rng(5).standard_normal((7, 1000)).astype(np.float16)
-    for chosen in ([4], [4, 1, 6]):
+    for chosen in ([4], [4, 1, 6], 4):  # a row alone keeps its shape too
         assert np.array_equal(widened(rows[chosen]), rows[chosen].astype(np.float32))
+
+
+def test_a_half_turn_s_vectors_are_the_warped_turn_s_turned_round():
+    from companion.vision.faces import _units, coarse, unit
+
+    rng = np.random.default_rng(6)
+    for shape in ((120, 86, 3), (101, 102, 3)):  # a card's pattern; a tile's, of odd sides
+        warped = [rng.standard_normal(shape).astype(np.float32) for _ in range(2)]
+        planes = warped + [p[::-1, ::-1] for p in warped]
+        for scale in (None, coarse):
+            expected = [unit(p if scale is None else scale(p)) for p in planes]
+            found = _units(planes, [None] * 4, scale)
+            for a, b in zip(found, expected, strict=True):
+                assert np.allclose(a, b, atol=1e-6)
+        # Masked, each turn is worked out on its own.
+        masks = [np.ones(shape[:2], np.float32) for _ in range(4)]
+        masks[3][:10] = 0
+        found = _units(planes, masks)
+        assert np.allclose(found[3], unit(planes[3], masks[3]), atol=1e-6)

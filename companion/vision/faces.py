@@ -215,7 +215,7 @@ class FaceIndex:
         """How alike a face is to the most alike other face of its shape (-1 if alone)."""
         if not self._nearest:
             for shape in self.classes:
-                rows = shape.rows.astype(np.float32)
+                rows = widened(shape.rows)
                 turned = np.stack([r.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
                                    for r in rows])
                 alike = np.maximum(rows @ rows.T, rows @ turned.T)
@@ -230,8 +230,8 @@ class FaceIndex:
         faces of different shapes."""
         for shape in self.classes:
             if first in shape.entries and second in shape.entries:
-                a = shape.rows[shape.entries.index(first)].astype(np.float32)
-                b = shape.rows[shape.entries.index(second)].astype(np.float32)
+                a = widened(shape.rows[shape.entries.index(first)])
+                b = widened(shape.rows[shape.entries.index(second)])
                 turned = b.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
                 return float(max(a @ b, a @ turned))
         return -1.0
@@ -338,30 +338,32 @@ class FaceIndex:
 
 
 def widened(rows: np.ndarray) -> np.ndarray:
-    """Half-precision rows as float32, exactly, by OpenCV: several times quicker than
-    numpy's cast (0.05 against 0.19 ms for a shortlist here; 0.03 against 0.28 with OpenCV
-    4.11 and numpy 1.26)."""
-    if hasattr(cv2, "convertFp16"):  # OpenCV 4.x (Raspberry Pi OS Bookworm's numpy 1 stack)
-        return cv2.convertFp16(np.ascontiguousarray(rows).view(np.int16))
-    return cv2.add(rows, 0.0, dtype=cv2.CV_32F)  # OpenCV 5: arithmetic takes half floats
+    """Half-precision rows (or one row) as float32, exactly, by OpenCV: several times
+    quicker than numpy's cast (0.05 against 0.19 ms for a shortlist here; 0.03 against 0.28
+    with OpenCV 4.11 and numpy 1.26)."""
+    return _WIDEN(np.ascontiguousarray(rows)).reshape(rows.shape)
+
+
+# OpenCV 4.x (Raspberry Pi OS Bookworm's numpy 1 stack) has convertFp16, and its arithmetic
+# takes no half floats; OpenCV 5's arithmetic does, and convertFp16 is gone.
+_WIDEN = ((lambda rows: cv2.convertFp16(rows.view(np.int16))) if hasattr(cv2, "convertFp16")
+          else (lambda rows: cv2.add(rows, 0.0, dtype=cv2.CV_32F)))
 
 
 def _units(planes: Sequence[np.ndarray], masks: Sequence[np.ndarray | None],
            scale: Callable[[np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
-    """``unit`` of each pattern (``scale``d first, if given) over its mask. ``planes``: the
-    patterns of the turns warped, then their half turns. With nothing masked, a half turn's
-    vector is the warped turn's turned round (the same numbers in the other order) as long
-    as ``scale`` keeps neighbours together: no scaling, or halving sides of even length."""
+    """``unit`` of each pattern (``scale``d first, if given: ``coarse``) over its mask.
+    ``planes``: the patterns of the turns warped, then their half turns. With nothing masked,
+    a half turn's vector is the warped turn's turned round: the same numbers in the other
+    order (averaging down by area is the same either way round)."""
     scale = scale or (lambda p: p)
-    scaled = [scale(p) for p in planes[:len(planes) // 2]]
-    shape = scaled[0].shape
-    if any(m is not None for m in masks) or any(
-            side not in (small, 2 * small)
-            for small, side in zip(shape[:2], planes[0].shape[:2], strict=True)):
+    if any(m is not None for m in masks):
         return [unit(scale(p), None if m is None else scale(m))
                 for p, m in zip(planes, masks, strict=True)]
+    scaled = [scale(p) for p in planes[:len(planes) // 2]]
     vectors = [unit(p) for p in scaled]
-    return vectors + [v.reshape(shape)[::-1, ::-1].reshape(-1) for v in vectors]
+    return vectors + [v.reshape(p.shape)[::-1, ::-1].reshape(-1)
+                      for v, p in zip(vectors, scaled, strict=True)]
 
 
 def pattern_mask(seen: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision.agreement import high_pass
-from companion.vision.faces import in_view, pattern_mask, sample, unit
+from companion.vision.faces import in_view, pattern_mask, sample, unit, widened
 from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
@@ -133,7 +133,7 @@ class Twins:
         weight = None
         if on_top:
             weight = pattern_mask(in_view(corners, (w, h), on_top)).reshape(-1)
-        faces = one.astype(np.float32), other.astype(np.float32)
+        faces = widened(one), widened(other)
         best = (0.0, -1.0)
         # Either way up: a card looks alike turned round, and the turn is not known here.
         for turned in (False, True):
