@@ -121,8 +121,7 @@ def dominant_colour_mask(lab: np.ndarray) -> np.ndarray | None:
     # a plane) of a quarter-size copy.
     few = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_NEAREST)
     cells = cv2.calcHist([few], [0, 1, 2], None, [16, 16, 16], [0, 256, 0, 256, 0, 256])
-    low = np.unravel_index(int(cells.argmax()), cells.shape)
-    low = np.float64(low) * 16
+    low = np.float64(np.unravel_index(int(cells.argmax()), cells.shape)) * 16
     table = cv2.mean(few, cv2.inRange(few, low, low + 15))[:3]
     diff = cv2.absdiff(lab, tuple(float(round(v)) for v in table) + (0.0,))
     squares = cv2.multiply(diff, diff, dtype=cv2.CV_32F)
