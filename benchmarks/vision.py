@@ -32,6 +32,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from collections import Counter  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -208,11 +209,11 @@ def photos(args: argparse.Namespace) -> None:
     report(f"1280x960, {len(scenes)} photos", times, accuracy_by_ids(want, found))
 
 
-def enrol_folder(folder: str) -> tuple[CardLibrary, list[str]]:
+def enrol_folder(folder: Path) -> tuple[CardLibrary, list[str]]:
     """A library of every photo in a folder that shows a card, and the reasons for the rest."""
-    paths = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     result = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths])
-    return result.library, [reason for _, reason in result.skipped]
+    return result.library, [f"{item}: {reason}" for item, reason in result.skipped]
 
 
 def at_width(frame: np.ndarray, width: int) -> np.ndarray:
@@ -220,42 +221,133 @@ def at_width(frame: np.ndarray, width: int) -> np.ndarray:
     return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
-def real(args: argparse.Namespace) -> None:
+@dataclass
+class TruthCard:
+    """A card in a real photo: its id, and where given the box of its visible part (in the
+    photo's own pixels) and whether it is partly covered."""
+
+    item_id: str
+    box: tuple[float, float, float, float] | None = None
+    covered: bool = False
+
+
+def read_truth(path: Path) -> dict[str, list[TruthCard]]:
+    """Either format: ``{"photo": ["id", ...]}`` or ``{"photo": {"cards": [{"id", "box",
+    "covered"}]}}``."""
+    truth = {}
+    for name, entry in json.loads(path.read_text()).items():
+        if isinstance(entry, dict):
+            truth[name] = [TruthCard(c["id"], tuple(c["box"]), bool(c.get("covered")))
+                           for c in entry["cards"]]
+        else:
+            truth[name] = [TruthCard(item_id) for item_id in entry]
+    return truth
+
+
+@dataclass
+class Tally:
+    cards: int = 0
+    read: int = 0
+    covered: int = 0
+    covered_read: int = 0
+    invented: int = 0
+    missed: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+def score_photo(tally: Tally, name: str, cards: list[TruthCard], detections, scale: float
+                ) -> None:
+    """A reading counts for the truth card of its id whose box holds the reading's centre
+    (ids alone where the truth gives no boxes); anything else is invented."""
+    free = list(range(len(cards)))
+    for d in detections:
+        cx, cy = (d.centre / scale).tolist()
+        match = [i for i in free if cards[i].item_id == d.item_id and (
+            cards[i].box is None or (cards[i].box[0] <= cx <= cards[i].box[2]
+                                     and cards[i].box[1] <= cy <= cards[i].box[3]))]
+        if match:
+            free.remove(match[0])
+        else:
+            tally.invented += 1
+            tally.wrong.append(f"{name}:{d.item_id}@{cx:.0f},{cy:.0f}")
+    tally.cards += len(cards)
+    tally.read += len(cards) - len(free)
+    tally.covered += sum(c.covered for c in cards)
+    tally.covered_read += sum(c.covered for i, c in enumerate(cards) if i not in free)
+    tally.missed += [f"{name}:{cards[i].item_id}{'(covered)' if cards[i].covered else ''}"
+                     for i in free]
+
+
+def sift_ms(frame: np.ndarray) -> float:
+    """OpenCV SIFT's own ``detectAndCompute`` on the whole photo (grey), least of three."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    sift = cv2.SIFT_create()
+    best = float("inf")
+    for _ in range(3):
+        start = time.thread_time()
+        sift.detectAndCompute(grey, None)
+        best = min(best, (time.thread_time() - start) * 1000)
+    return best
+
+
+def real_set(folder: Path, separate: set[str], verbose: bool) -> None:
+    """One real set: ``enroll/`` (one image per card, file name = id), ``scenes/`` and
+    ``truth.json``."""
     start = time.perf_counter()
-    library, skipped = enrol_folder(args.enroll)
+    library, skipped = enrol_folder(folder / "enroll")
     enrol_s = time.perf_counter() - start
-    truth = json.loads(Path(args.truth).read_text())
+    truth = read_truth(folder / "truth.json")
     names = sorted(truth)
-    photos = [read_image(Path(args.scenes) / name) for name in names]
-    print(f"library: {len(library)} enrolled from {args.enroll} in {enrol_s:.1f} s"
-          f" ({len(skipped)} skipped{': ' if skipped else ''}{'; '.join(skipped)});"
-          f" {len(photos)} photos, {sum(map(len, truth.values()))} cards")
-    want = [truth[n] for n in names]
-    fast, baseline = Recognizer(library), Recognizer(library, use_templates=False)
+    photos = [read_image(folder / "scenes" / name) for name in names]
+    print(f"set {folder.name}: {len(library)} enrolled from {folder / 'enroll'} in "
+          f"{enrol_s:.1f} s ({len(skipped)} skipped{': ' if skipped else ''}"
+          f"{'; '.join(skipped)}); {len(photos)} photos, {sum(map(len, truth.values()))} cards")
+    recognizer = Recognizer(library)
     library.prepare()  # derive the library's matching data once, as the daemon does at start
-    for label, frames in (("1280 px wide", [at_width(p, 1280) for p in photos]),
-                          ("full size", photos)):
+    sizes = [("full size", 1.0)]
+    if photos[0].shape[1] > 1280:
+        sizes.insert(0, ("1280 px wide", 1280 / photos[0].shape[1]))
+    for label, scale in sizes:
+        frames = [at_width(p, 1280) if scale != 1.0 else p for p in photos]
+        times, found = run(recognizer, frames)
+        # Each photo read three times, its least CPU time kept (the steadiest figure).
+        times = [min(t) for t in zip(times, *(run(recognizer, frames)[0] for _ in range(2)),
+                                     strict=True)]
+        tally = Tally()
+        for name, detections in zip(names, found, strict=True):
+            score_photo(tally, name, truth[name], detections, scale)
         size = "x".join(str(v) for v in frames[0].shape[1::-1])
-        print(f"{label} (first: {size}):")
-        times, found = run(fast, frames)
-        report("companion", times, accuracy_by_ids(want, found))
-        if args.separate:
-            # Each photo read three times, its least CPU time kept (the steadiest figure).
-            again = [min(t) for t in zip(times, *(run(fast, frames)[0] for _ in range(2)),
-                                         strict=True)]
-            chosen = [(n, t) for n, t in zip(names, again, strict=True) if n in args.separate]
+        covered = (f"   covered {tally.covered_read}/{tally.covered}" if tally.covered else "")
+        print(f"  {label + ' (' + size + ')':<26} read {tally.read}/{tally.cards}{covered}"
+              f"   invented {tally.invented}   median {np.median(times):6.1f} ms"
+              f"   p95 {np.percentile(times, 95):6.1f} ms")
+        slowest = int(np.argmax(times))
+        sift = sift_ms(frames[slowest])
+        print(f"  {'':<26} slowest {names[slowest]} {times[slowest]:.0f} ms = "
+              f"{times[slowest] / sift:.2f}x SIFT detectAndCompute on it ({sift:.0f} ms)")
+        chosen = [(n, t) for n, t in zip(names, times, strict=True) if n in separate]
+        if chosen:
             each = ", ".join(f"{n} {t:.0f}" for n, t in chosen)
-            print(f"  {'photos of separate cards':<34} median "
-                  f"{np.median([t for _, t in chosen]):6.1f} ms   ({each})")
-        if args.verbose:
-            for name, ids, detections in zip(names, want, found, strict=True):
+            print(f"  {'':<26} separate cards median "
+                  f"{np.median([t for _, t in chosen]):6.1f} ms ({each})")
+        if tally.missed or tally.wrong:
+            print(f"  {'':<26} missed: {' '.join(tally.missed) or '-'}")
+            print(f"  {'':<26} invented: {' '.join(tally.wrong) or '-'}")
+        if verbose:
+            for name, detections in zip(names, found, strict=True):
                 got = sorted(f"{d.item_id}({d.confidence:.2f},{d.method[0]})"
                              for d in detections)
-                print(f"    {name}: want {sorted(ids)}\n    {'':{len(name)}}  got  {got}")
-        if label == "1280 px wide":
-            times, found = run(baseline, frames)
-            report("baseline (SIFT + RANSAC only)", times, accuracy_by_ids(want, found))
-    print(f"  peak traced memory while recognising: {peak_traced_mb(fast, frames):.1f} MB")
+                print(f"    {name}: {' '.join(got)}")
+
+
+DEV_SETS = Path(__file__).resolve().parent.parent.parent / "shared" / "vision-dev"
+
+
+def real(args: argparse.Namespace) -> None:
+    sets = [Path(s) for s in args.set] or sorted(
+        p for p in DEV_SETS.iterdir() if (p / "truth.json").is_file())
+    for folder in sets:
+        real_set(folder, args.separate, args.verbose)
 
 
 def main() -> None:
@@ -268,9 +360,12 @@ def main() -> None:
                         help="cards in the photo-like synthetic set (default 500)")
     parser.add_argument("--only", choices=("frames", "piles", "photos"),
                         help="one rendered set only (default: all of them)")
-    parser.add_argument("--enroll", metavar="DIR", help="folder of card photos, one per id")
-    parser.add_argument("--scenes", metavar="DIR", help="folder of table photos")
-    parser.add_argument("--truth", metavar="FILE", help='JSON {"photo": ["id", ...]}')
+    parser.add_argument("--real", action="store_true",
+                        help="the real photo sets (--set, default: every set in "
+                        "../shared/vision-dev) instead of the rendered ones")
+    parser.add_argument("--set", action="append", default=[], metavar="DIR",
+                        help="a real set: DIR/enroll (one image per card, file name = id), "
+                        "DIR/scenes, DIR/truth.json; repeat for several")
     parser.add_argument("--verbose", action="store_true", help="print what each photo gave")
     parser.add_argument("--separate", type=lambda v: set(v.split(",")), default=set(),
                         metavar="NAMES", help="comma-separated photos of separate cards (no card "
@@ -279,9 +374,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     print("command: " + " ".join(shlex.quote(a) for a in [sys.executable] + sys.argv))
     print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} thread, numpy {np.__version__}")
-    if args.enroll or args.scenes or args.truth:
-        if not (args.enroll and args.scenes and args.truth):
-            parser.error("real photos need all of --enroll, --scenes and --truth")
+    if args.real or args.set:
         real(args)
     else:
         synthetic(args)
