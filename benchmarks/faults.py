@@ -1,8 +1,9 @@
 """Fault run: a bad night at the table, and what it lost (it must be nothing).
 
 Run:  python benchmarks/faults.py [--kills N] [--noise BYTES] [--replugs K] [--stalls S]
-      [--events E] [--seed N]        (defaults: 50 kills, 1,000,000 bytes, 100 replugs,
-                                      3 stalls, 2,000 hub events; about a minute on 2 cores)
+      [--events E] [--forged F] [--seed N]
+      (defaults: 50 kills, 1,000,000 bytes, 100 replugs, 3 stalls, 2,000 hub events, 200
+      forged frames; about a minute on 2 cores)
 
 1. Kills. `companion run --sim --feed LOG` is SIGKILLed N times mid-game, each run once it
    has said it stored 1 to 4 events (plus 0-10 ms, so kills land mid-write too), and started
@@ -12,8 +13,10 @@ Run:  python benchmarks/faults.py [--kills N] [--noise BYTES] [--replugs K] [--s
 2. Noise and replugs. The companion's Hub (production timings) against FakeHub (the
    firmware's protocol core) on a pty: E events, each unique, pressed in bursts while BYTES
    of line noise go both ways (random bytes, truncated and bit-flipped frames) and the cable
-   is pulled K times with events in flight and pressed while it is out. What the host
-   delivers must be what was pressed, each exactly once, in order.
+   is pulled K times with events in flight and pressed while it is out, and F frames that
+   pass the CRC but say anything at all (acknowledgements of events never sent or not yet
+   received above all) reach the hub. What the host delivers must be what was pressed,
+   each exactly once, in order.
 3. Stalls. The firmware's own main loop (firmware/main.py under MicroPython's unix port, on
    a pty) and the host in its own process, SIGSTOPped S times until the hub says it gave up
    on it, then resumed: every press exactly once (skipped without `micropython`).
@@ -142,7 +145,21 @@ def mangled_frames(rng: random.Random, size: int) -> bytes:
     return bytes(out[:size])
 
 
-def hub_run(noise: int, replugs: int, events: int, rng: random.Random, folder: Path) -> dict:
+def forged_frame(rng: random.Random, pressed: int) -> bytes:
+    """A frame that passes the CRC and says anything: half of them acknowledgements, of a
+    number far past anything sent or of one near the events pressed so far."""
+    if rng.random() < 0.5:
+        number = rng.randrange(2**32) if rng.random() < 0.5 else rng.randrange(pressed + 20)
+        kind, payload = hubproto.EVENT_ACK, number.to_bytes(4, "big")
+    else:
+        kind = rng.choice((hubproto.HELLO, hubproto.PING, hubproto.EVENT, hubproto.WELCOME,
+                           rng.randrange(256)))
+        payload = rng.randbytes(rng.randrange(hubproto.MAX_PAYLOAD + 1))
+    return hubproto.encode_frame(rng.randrange(256), kind, payload)
+
+
+def hub_run(noise: int, replugs: int, events: int, forged: int, rng: random.Random,
+            folder: Path) -> dict:
     link = folder / "companion-hub"
     got: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
     pressed: list[int] = []
@@ -151,6 +168,7 @@ def hub_run(noise: int, replugs: int, events: int, rng: random.Random, folder: P
     bursts = max(replugs, 1) * 4
     per_burst = max(1, events // bursts)
     noise_per_burst = noise // bursts
+    forged_per_burst = [forged // bursts + (burst < forged % bursts) for burst in range(bursts)]
     reconnections = 0
 
     def drain() -> list[int]:
@@ -177,6 +195,10 @@ def hub_run(noise: int, replugs: int, events: int, rng: random.Random, folder: P
                 sent += size
                 if len(pressed) < events and rng.random() < 0.5:
                     press(fake)
+            for _ in range(forged_per_burst[burst]):
+                fake.noise(to_hub=forged_frame(rng, len(pressed)))
+                if len(pressed) < events and rng.random() < 0.5:
+                    press(fake)
             while len(pressed) < min(events, (burst + 1) * per_burst):
                 press(fake)
             if burst % 4 == 3 and reconnections < replugs:
@@ -193,8 +215,10 @@ def hub_run(noise: int, replugs: int, events: int, rng: random.Random, folder: P
         wait_for(lambda: len(drain()) >= len(pressed), "every hub event")
         wait_for(lambda: not fake.core.outbox, "the last acknowledgement")
         drain()
+        ignored, restored = fake.core.ignored_acks, fake.core.restored
     counts = Counter(delivered)
     return {"noise": noise, "replugs": reconnections, "events": len(pressed),
+            "forged": forged, "ignored": ignored, "restored": restored,
             "delivered": len(delivered),
             "lost": len(set(pressed) - set(delivered)),
             "repeated": sum(count - 1 for count in counts.values() if count > 1),
@@ -278,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replugs", type=int, default=100)
     parser.add_argument("--stalls", type=int, default=3)
     parser.add_argument("--events", type=int, default=2000, help="hub events pressed")
+    parser.add_argument("--forged", type=int, default=200,
+                        help="frames with a good CRC and any content sent to the hub")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     # The hub's "lost" warnings at every replug are the fault run itself, not news.
@@ -285,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     command = "python benchmarks/faults.py " + shlex.join(
         f"--{name}={getattr(args, name)}" for name in
-        ("kills", "noise", "replugs", "stalls", "events", "seed"))
+        ("kills", "noise", "replugs", "stalls", "events", "forged", "seed"))
     print(f"fault run: {command}")
     lost = 0
     started = time.monotonic()
@@ -300,11 +326,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"games fed to the end; lost {k['lost']}, store not a prefix of the log "
                   f"{k['not_prefix']} times; final store = the log, once: "
                   f"{'yes' if k['final_whole'] else 'NO'}")
-        if args.noise or args.replugs:
-            h = hub_run(args.noise, args.replugs, args.events, rng, folder)
+        if args.noise or args.replugs or args.forged:
+            h = hub_run(args.noise, args.replugs, args.events, args.forged, rng, folder)
             lost += h["lost"] + h["repeated"] + h["invented"] + (not h["in_order"])
             print(f"hub:    {h['noise']:,} bytes of line noise (half each way), "
-                  f"{h['replugs']} replugs, {h['events']:,} events pressed: delivered "
+                  f"{h['replugs']} replugs, {h['forged']} forged frames to the hub "
+                  f"({h['ignored']} acks of events never sent ignored, {h['restored']} "
+                  f"events sent again), {h['events']:,} events pressed: delivered "
                   f"{h['delivered']:,}, lost {h['lost']}, repeated {h['repeated']}, invented "
                   f"{h['invented']}, in order: {'yes' if h['in_order'] else 'NO'} "
                   f"({h['seconds']:.1f} s)")

@@ -4,7 +4,7 @@ Pins are RP2040 GPIO numbers (GPn). Every input is a switch to ground with the i
 pull-up on; an input that is not wired reads as released and costs nothing.
 """
 
-FIRMWARE_VERSION = "1.0.1"
+FIRMWARE_VERSION = "1.0.2"
 
 #: (pin A, pin B, encoder number at the table). The Pi's own trap dial is encoder 0.
 ENCODERS = (

@@ -192,11 +192,14 @@ class Hub:
                     link.write(out)
                 data = link.read(max(1, link.in_waiting))
                 if data:
-                    answered = session.answers
+                    answered, skipped = session.answers, session.skipped
                     for event in session.receive(data, _now_ms()):
                         self._deliver(*event)
                     if session.answers > answered:
                         self._pinged.set()
+                    if session.skipped > skipped:
+                        log.warning("hub on %s no longer held %d events: lost",
+                                    path, session.skipped - skipped)
                 if session.handshakes > handshakes:
                     # The first handshake on this port, or a HELLO said again after a stall.
                     handshakes = session.handshakes

@@ -20,10 +20,17 @@ class HostSide:
     Requests (HELLO, PING) are sent again every ``retry_ms`` up to ``tries`` times in all;
     then ``tick`` raises LinkDead. Events are delivered only in sequence-number order: a
     repeat is acknowledged again and dropped, a gap waits for the hub to resend. The
-    delivery position survives ``connect`` as long as the hub's boot id stays the same.
+    delivery position survives ``connect`` as long as the hub's boot id stays the same and
+    the hub still holds the event expected next; if two handshakes in a row say it no
+    longer does (it dropped events on a forged acknowledgement and could not put them
+    back), the host takes up at the hub's oldest event and counts the ones skipped in
+    ``skipped``, rather than wait for ever.
+    The acknowledgement goes out again with every heartbeat, so a hub that dropped too much
+    hears the host's true position and sends the rest again.
     After ``stall_ms`` without sending anything (the host was stalled), or when a PONG
-    reports queued events and none has come for ``stall_ms``, the host says HELLO again:
-    the hub may have given up on it, and a HELLO to the same boot loses and repeats nothing.
+    reports queued events and none has been delivered for ``stall_ms``, the host says HELLO
+    again: the hub may have given up on it, and a HELLO to the same boot loses and repeats
+    nothing.
     """
 
     def __init__(self, retry_ms: int = 250, tries: int = 4, heartbeat_ms: int = 1000,
@@ -44,13 +51,17 @@ class HostSide:
         self.answers = 0
         self.queued = 0
         self.dropped = 0
+        #: Events the hub no longer held when the host expected them (lost, not waited for).
+        self.skipped = 0
         self.welcomed = False
         self.parser = wire.FrameParser()
         self._pending = {}
         self._seq = 0
         self._last_ping = 0
         self._last_sent = 0
-        self._last_event = 0
+        self._last_progress = 0
+        #: The position the hub's last WELCOME was beyond (see ``_on_welcome``), else None.
+        self._behind = None
         self._ack_due = False
         self._out = bytearray()
 
@@ -78,7 +89,8 @@ class HostSide:
     def _request(self, kind: int, payload: bytes, now: int) -> None:
         self._seq = (self._seq + 1) & 0xFF
         frame = wire.encode_frame(self._seq, kind, payload)
-        self._pending[self._seq] = [frame, now, now, 1]
+        # frame, first sent, last sent, tries, and the kind of request it is.
+        self._pending[self._seq] = [frame, now, now, 1, kind]
         self._out.extend(frame)
 
     def receive(self, data: bytes, now: int) -> list:
@@ -87,16 +99,24 @@ class HostSide:
         for seq, kind, payload in self.parser.feed(data):
             if kind == wire.EVENT:
                 self._on_event(payload, events, now)
-            elif kind == wire.WELCOME and seq in self._pending and self._on_welcome(payload):
+            elif (kind == wire.WELCOME and self._asked(seq, wire.HELLO)
+                  and self._on_welcome(payload)):
                 self._answered(seq, now)
-                self._last_event = now
-            elif kind == wire.PONG and seq in self._pending and len(payload) == 6:
+                self._last_progress = now
+            elif kind == wire.PONG and self._asked(seq, wire.PING) and len(payload) == 6:
                 self.queued, self.dropped = wire.decode_pong(payload)
                 self._answered(seq, now)
-                if self.welcomed and self.queued and now - self._last_event >= self.stall_ms:
-                    # The hub holds events but sends none: it no longer serves this host.
+                if self.welcomed and self.queued and now - self._last_progress >= self.stall_ms:
+                    # The hub holds events but none comes through: it no longer serves this
+                    # host, or the two disagree on where delivery stands.
                     self._hello_again(now)
         return events
+
+    def _asked(self, seq: int, kind: int) -> bool:
+        # An answer counts only for a request of its own kind: a PONG numbered as the HELLO
+        # in flight (a stray or forged frame) must not end the handshake unanswered.
+        entry = self._pending.get(seq)
+        return entry is not None and entry[4] == kind
 
     def _answered(self, seq: int, now: int) -> None:
         self.answers += 1
@@ -120,6 +140,17 @@ class HostSide:
             # A new boot numbers its events from scratch; an old one continues where it was.
             self.boot = boot
             self.expected = oldest
+        elif oldest > self.expected:
+            if self._behind == self.expected:
+                # A second handshake, and still no event delivered: the hub no longer holds
+                # the events before its oldest, and waiting for them would jam the link for
+                # good. They are lost; count them, and go on from what it has.
+                self.skipped += oldest - self.expected
+                self.expected = oldest
+            else:
+                # The hub may keep them as history: the acknowledgement that follows this
+                # WELCOME tells it where the host stands, and it sends them again.
+                self._behind = self.expected
         self.welcomed = True
         self.handshakes += 1
         self._ack_due = True
@@ -132,10 +163,11 @@ class HostSide:
             number, kind, control, index, value = wire.decode_event(payload)
         except wire.ProtocolError:
             return
-        self._last_event = now
         self._ack_due = True
         if number == self.expected:
             self.expected += 1
+            self._behind = None
+            self._last_progress = now
             events.append((kind, control, index, value))
 
     def tick(self, now: int) -> bytes:
@@ -152,13 +184,16 @@ class HostSide:
                 entry[3] += 1
                 self._out.extend(entry[0])
         if self.welcomed:
+            if not self._pending and now - self._last_ping >= self.heartbeat_ms:
+                self.ping(now)
+                # The position again with every heartbeat: a hub that dropped events the
+                # host never had (on a forged acknowledgement) hears it and sends them again.
+                self._ack_due = True
             if self._ack_due:
                 self._ack_due = False
                 self._seq = (self._seq + 1) & 0xFF
                 ack = struct.pack(">I", max(self.expected - 1, 0))
                 self._out.extend(wire.encode_frame(self._seq, wire.EVENT_ACK, ack))
-            if not self._pending and now - self._last_ping >= self.heartbeat_ms:
-                self.ping(now)
         out = self._out
         self._out = bytearray()
         if out:

@@ -199,6 +199,13 @@ class HubSide:
     silent for ``host_timeout_ms`` is taken for gone; any frame from it afterwards (it was
     only stalled) serves it again the same way.
 
+    An acknowledgement is checked before it drops anything: one beyond the highest event
+    this boot has sent is noise that passed the CRC (or a host of another boot) and is
+    ignored and counted in ``ignored_acks``. Acknowledged events stay in ``history`` while
+    the outbox leaves room for them (``capacity`` holds both): an acknowledgement behind
+    what the hub already dropped (a forged one made it drop too much) puts the events after
+    it back in the outbox, and they are sent again; the host drops repeats by number.
+
     >>> hub = HubSide(boot=5, firmware="1.0")
     >>> hub.add_event("press", "seat", 2)
     >>> hub.tick(0)  # no host has said hello yet
@@ -219,6 +226,14 @@ class HubSide:
         self.parser = FrameParser()
         #: Events not yet acknowledged, oldest first, as (number, frame payload).
         self.outbox = []
+        #: Events acknowledged, oldest first, kept while there is room (``capacity``).
+        self.history = []
+        #: The highest event number this boot has put on the wire (0: none yet).
+        self.sent_upto = 0
+        #: Acknowledgements ignored because they named an event never sent.
+        self.ignored_acks = 0
+        #: Events put back from ``history`` by an acknowledgement behind the outbox.
+        self.restored = 0
         self.next_number = 1
         #: Events lost because the outbox was full (the host was away too long).
         self.dropped = 0
@@ -236,6 +251,8 @@ class HubSide:
         if len(self.outbox) >= self.capacity:
             self.dropped += 1
             return
+        if len(self.outbox) + len(self.history) >= self.capacity:
+            self.history.pop(0)
         number = self.next_number
         self.next_number += 1
         self.outbox.append((number, encode_event(number, kind, control, index, value)))
@@ -271,13 +288,40 @@ class HubSide:
         self._serve_host()
 
     def _acknowledge(self, upto: int, now: int) -> None:
+        if upto > self.sent_upto:
+            # Never sent, so never received: noise that passed the CRC, or a host that
+            # counts another boot's events. Dropping on its word would lose events for good.
+            self.ignored_acks += 1
+            return
+        outbox = self.outbox
+        first = outbox[0][0] if outbox else self.next_number
+        if upto < first - 1:
+            self._restore(upto)
+            return
         done = 0
-        while done < len(self.outbox) and self.outbox[done][0] <= upto:
+        while done < len(outbox) and outbox[done][0] <= upto:
             done += 1
         if done:
-            self.outbox = self.outbox[done:]
+            self.history.extend(outbox[:done])
+            self.outbox = outbox[done:]
+            excess = len(self.history) + len(self.outbox) - self.capacity
+            if excess > 0:
+                self.history = self.history[excess:]
             self._in_flight = max(0, self._in_flight - done)
             self._sent_at = now
+
+    def _restore(self, upto: int) -> None:
+        # The host has less than the hub thought: the events after ``upto`` that the hub
+        # still holds go back to the outbox, to be sent again from the oldest.
+        history = self.history
+        keep = 0
+        while keep < len(history) and history[keep][0] <= upto:
+            keep += 1
+        if keep < len(history):
+            self.restored += len(history) - keep
+            self.outbox = history[keep:] + self.outbox
+            self.history = history[:keep]
+            self._in_flight = 0
 
     def tick(self, now: int) -> bytes:
         """The bytes to send now: answers, then events (new or due again)."""
@@ -292,7 +336,10 @@ class HubSide:
         if self._in_flight == 0:
             self._sent_at = now
         while self._in_flight < min(self.window, len(self.outbox)):
-            out.extend(self._event_frame(self.outbox[self._in_flight][1]))
+            number, payload = self.outbox[self._in_flight]
+            out.extend(self._event_frame(payload))
+            if number > self.sent_upto:
+                self.sent_upto = number
             self._in_flight += 1
         return bytes(out)
 
