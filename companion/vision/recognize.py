@@ -52,6 +52,7 @@ from companion.vision.edges import on_edges
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import CardFinder, TableBackground, shrink
+from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
 from companion.vision.piles import PileReader
@@ -147,6 +148,13 @@ class Recognizer:
             known = [d for d in detections if touches(d.corners, blob)]
             if self._explained(image, blob, known):
                 continue
+            if self.use_templates:
+                layered = [hit for hit in self._layers(image, blob, known)
+                           if not any(overlaps(hit, d) for d in detections)]
+                detections += layered
+                known = known + layered
+                if self._explained(image, blob, known):
+                    continue
             model = nearest_card(blob, detections)
             tried: list[np.ndarray] = []
             found = (self._split(image, blob, card_long, known, model, tried)
@@ -189,6 +197,20 @@ class Recognizer:
                 if self.piles and self.use_templates:
                     detections += self._copies(image, blob, known + found, found, detections)
         return detections
+
+    def _layers(self, image: np.ndarray, blob: Blob, known: Sequence[Detection]
+                ) -> list[Detection]:
+        """The cards of a cluster read layer by layer from the top (``layers.py``)."""
+        aspects = [self.library.aspect(n) for n in range(len(self.library))]
+        reader = LayerReader(self.library.index,
+                             float(np.median([max(a, 1 / a) for a in aspects])))
+
+        def identify(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> Detection | None:
+            return self.identify(image, quad, self.limits.split_score,
+                                 self.limits.split_margin, on_top=on_top,
+                                 least_in_view=LEAST_IN_VIEW)
+
+        return reader.read(image, blob, known, identify)
 
     def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
                 tops: Sequence[Detection], detections: Sequence[Detection]
@@ -370,16 +392,17 @@ class Recognizer:
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = (),
-                 outline: bool = False) -> Detection | None:
+                 outline: bool = False, least_in_view: float = 0.55) -> Detection | None:
         """The enrolled face in one quad, or None if no face stands clear of the rest.
 
         ``outline``: the quad is a card's whole outline found on a small copy of the frame
         (not a guess inside a blob): on a close call, it is first put on the card's edges.
 
         ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
-        hide is left out of the comparison (and too little in view is no read at all).
+        hide is left out of the comparison (and less than ``least_in_view`` of it in view is
+        no read at all).
         """
-        if on_top and share_in_view(quad, on_top) < 0.55:
+        if on_top and share_in_view(quad, on_top) < least_in_view:
             return None
         index = self.library.index
         scores = index.scores(image, order_corners(quad), list(on_top) or None,
@@ -413,10 +436,11 @@ class Recognizer:
             return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            margin, "template", tell)
+                            margin, "template", tell, in_part=bool(on_top))
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
-                tell: Callable[[Score, Score], tuple[float, float]]) -> Detection | None:
+                tell: Callable[[Score, Score], tuple[float, float]], in_part: bool = False
+                ) -> Detection | None:
         """The likeliest face, if it scores well enough and stands clear of the others; a
         face within ``margin`` of it stands clear only if it is a near twin that ``tell``
         (``Twins.tell`` on this quad) sets clearly apart."""
@@ -425,18 +449,21 @@ class Recognizer:
         best, clear = scores[0], gap(scores)
         sure = clear / self.limits.sure_margin
         if clear < margin:
-            told = self._twins_told(scores, margin, tell)
+            told = self._twins_told(scores, margin, tell, in_part)
             if told is None:
                 return None
             best, sure = told
-        if best.score < self._bar(best.entry, min_score):
+        # A card partly in view is as alike to its look-alikes as their parts in view are,
+        # not as their whole faces: there the print's lean between them (``_twins_told``)
+        # and its fit decide, above ``min_score``.
+        if best.score < (min_score if in_part else self._bar(best.entry, min_score)):
             return None
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method, best.score)
 
     def _twins_told(self, scores: list[Score], margin: float,
-                    tell: Callable[[Score, Score], tuple[float, float]]
+                    tell: Callable[[Score, Score], tuple[float, float]], in_part: bool = False
                     ) -> tuple[Score, float] | None:
         """Faces within ``margin`` of the best are near twins of it (the 5 of spades and
         of clubs: a pip's shape apart), and the print leans clearly to one of them: that
@@ -447,7 +474,10 @@ class Recognizer:
         for other in scores[1:]:
             if scores[0].score - other.score >= margin:
                 break
-            if self.library.index.likeness(pick.entry, other.entry) < limits.twin_likeness:
+            # A card partly in view: the faces alike in the part in view are twins there,
+            # however much they differ where it is covered (the 2 and 3 of hearts).
+            if (not in_part and self.library.index.likeness(pick.entry, other.entry)
+                    < limits.twin_likeness):
                 return None
             lean, fit = tell(pick, other)
             if fit < limits.twin_fit or abs(lean) < limits.twin_lean:
