@@ -20,6 +20,15 @@ class VisionError(CompanionError):
     """A vision command that cannot do what it was asked."""
 
 
+#: A picture with a side shorter than this (pixels) can show no card: recognition gives
+#: nothing for it rather than scale it to nothing, and calibration refuses it.
+SMALLEST_SIDE = 16
+
+
+def _too_small(image) -> bool:
+    return min(image.shape[:2]) < SMALLEST_SIDE
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     vision = subparsers.add_parser(
         "vision", help="the overhead camera: enrol cards, recognise them, calibrate",
@@ -132,7 +141,8 @@ def run_recognize(args: argparse.Namespace) -> int:
     results = []
     for path in args.images:
         image, scale = read_image_scaled(path)
-        found = [replace(d, corners=d.corners / scale) for d in recognizer.recognize(image)]
+        found = [] if _too_small(image) else [
+            replace(d, corners=d.corners / scale) for d in recognizer.recognize(image)]
         results.append({"image": path, "found": [d.as_json() for d in found]})
     if args.json:
         print(json.dumps(results))
@@ -153,6 +163,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from companion.vision.watch import TableWatcher
 
     frame = read_image(args.image) if args.image else grab(args.camera)
+    if _too_small(frame):
+        height, width = frame.shape[:2]
+        raise VisionError(f"{args.image or 'the camera'}: {width} x {height} pixels is too "
+                          f"small a picture of the table (at least {SMALLEST_SIDE} a side)")
     layout = TableLayout(args.width_mm, args.height_mm, seats=args.seats)
     library = CardLibrary.load(args.library) if args.library else CardLibrary()
     watcher = TableWatcher(library, layout)

@@ -200,15 +200,20 @@ DECODE_LONG = 4096
 
 def image_size(path: str | Path) -> tuple[int, int]:
     """(width, height) from the file's header, without decoding it; CameraError if the file
-    is not an image or is too large to read."""
+    is not an image or is too large to read.
+
+    A PNG's chunks are checked to the end first (their CRCs, not the pixels): given a
+    truncated or damaged one, libpng would print its own error line before ours."""
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(path) as image:
             width, height = image.size
+            if image.format == "PNG":
+                image.verify()
     except Image.DecompressionBombError:
         width = height = 0  # Pillow refuses it for its size: say so below, in our words
-    except (UnidentifiedImageError, OSError, ValueError):
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         raise CameraError(f"{path}: not a readable image") from None
     if width * height == 0 or width * height > MAX_PIXELS:
         raise CameraError(f"{path}: too large an image (the companion reads up to "
