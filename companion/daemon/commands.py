@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import bundles
 from companion.daemon.camera import Camera
-from companion.daemon.config import Config, load_config
+from companion.daemon.config import Config, address_problem, load_config
 from companion.daemon.feed import feed_session
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
@@ -155,6 +155,8 @@ def run_daemon(args: argparse.Namespace) -> int:
     config = load_config(args.config)  # checked whole before anything starts
     if args.feed and not args.sim:
         raise ConfigError("--feed needs --sim (a fed log stands in for the table's hardware)")
+    if args.web:
+        parse_address(args.web)  # refused before the store is touched
     # In --sim on a terminal every screen is drawn in place, the log lines under them.
     board = TerminalBoard(footer=KEY_HELP) if args.sim and sys.stdout.isatty() else None
     setup_logging(config.daemon.log_level, board)
@@ -220,6 +222,8 @@ def parse_address(text: str) -> tuple[str, int]:
     host = host.strip("[]")
     if not colon or not port.isdigit() or not 1 <= int(port) <= 65535:
         raise ConfigError(f"--web {text}: give ADDR:PORT, e.g. 0.0.0.0:8080")
+    if problem := address_problem(host):
+        raise ConfigError(f"--web {text}: the address {problem}")
     return host or "0.0.0.0", int(port)
 
 

@@ -13,6 +13,8 @@ screens drawn in memory only). Pin wiring lives in the pin map (hardware/pinmap.
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import tomllib
 import typing
 from dataclasses import dataclass, field, fields
@@ -38,6 +40,38 @@ def _choice(*choices: str) -> dict[str, Any]:
 
 def _range(low: float, high: float) -> dict[str, Any]:
     return {"range": (low, high)}
+
+
+def _address() -> dict[str, Any]:
+    return {"address": True}
+
+
+_HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def address_problem(text: str) -> str | None:
+    """Why ``text`` cannot be an address to serve on, or None: an IPv4 or IPv6 address, a
+    host name, or empty (every address).
+
+    >>> address_problem("999.1.1.1")
+    'must be an IP address (0.0.0.0: every address, 127.0.0.1: this machine only) or a host name'
+    >>> [address_problem(ok) for ok in ("0.0.0.0", "::1", "raspberrypi.local", "")]
+    [None, None, None, None]
+    """
+    if not text:
+        return None
+    try:
+        ipaddress.ip_address(text)
+        return None
+    except ValueError:
+        pass
+    labels = text.removesuffix(".").split(".")
+    numeric = all(label.isdigit() for label in labels)  # 999.1.1.1 is no name, nor an address
+    if (numeric or len(text) > 253
+            or not all(_HOST_LABEL.fullmatch(label) for label in labels)):
+        return ("must be an IP address (0.0.0.0: every address, 127.0.0.1: this machine only) "
+                "or a host name")
+    return None
 
 
 @dataclass(frozen=True)
@@ -123,7 +157,8 @@ class WebConfig:
     """The table's web pages on the LAN: the table page, the seats' phones (docs/web.md)."""
 
     enabled: bool = False
-    listen: str = "0.0.0.0"  # the address to serve on; 127.0.0.1: this machine only
+    #: the address to serve on; 127.0.0.1: this machine only
+    listen: str = field(default="0.0.0.0", metadata=_address())
     port: int = field(default=8080, metadata=_range(1, 65535))
 
 
@@ -181,6 +216,8 @@ def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
         low, high = meta["range"]
         if not low <= value <= high:
             raise ConfigError(f"{where}: must be between {low} and {high}, got {value!r}")
+    if "address" in meta and (problem := address_problem(value)):
+        raise ConfigError(f"{where}: {problem}, got {value!r}")
     return float(value) if kind is float else value
 
 
