@@ -37,6 +37,9 @@ def report(path: str, result: StoreCheck) -> list[str]:
     else:
         lines.append("SQLite's integrity check found:")
         lines += [f"  {problem}" for problem in result.integrity]
+    if result.schema_problem:
+        lines.append(f"its tables are incomplete: {result.schema_problem} (`companion run` "
+                     "refuses the store; export what can be exported)")
     if result.listing_problem:
         lines.append(f"the list of sessions stops early: {result.listing_problem}")
     readable = [s for s in result.sessions if s.exportable]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from companion.errors import CompanionError
 from companion.table.faults import StoreDamaged, guard, store_error
 from companion.table.session import TableSession
-from companion.table.store import TableStore
+from companion.table.store import TableStore, schema_problem
 
 #: SQLite's integrity check stops after this many problems.
 MAX_PROBLEMS = 20
@@ -44,10 +44,12 @@ class StoreCheck:
     integrity: list[str]  # SQLite's integrity check: ["ok"] if every page is sound
     sessions: list[SessionCheck]
     listing_problem: str = ""  # why the list of sessions stops early
+    schema_problem: str = ""  # tables missing for the store's version (`run` refuses it too)
 
     @property
     def sound(self) -> bool:
         return (self.integrity == ["ok"] and not self.listing_problem
+                and not self.schema_problem
                 and all(s.exportable and not s.replay_problem for s in self.sessions))
 
 
@@ -99,5 +101,7 @@ def check_store(store: TableStore) -> StoreCheck:
     """SQLite's integrity check of the whole file, then every session read on its own."""
     with guard(store.path):
         problems = integrity(store.db)
+        missing = schema_problem(store.db) if problems == ["ok"] else ""
     ids, listing_problem = _session_ids(store)
-    return StoreCheck(problems, [check_session(store, i) for i in ids], listing_problem)
+    return StoreCheck(problems, [check_session(store, i) for i in ids], listing_problem,
+                      missing)

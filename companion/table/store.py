@@ -53,6 +53,30 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+#: What ``schema_problem`` says of a file with none of a table store's tables yet.
+NEW_STORE = "no table store yet"
+
+
+def schema_problem(db: sqlite3.Connection) -> str:
+    """What is missing from the store's tables for its version, or "" if nothing is: the
+    one notion of a whole schema, for ``companion check`` and for every command that writes.
+
+    A store of version 0 (events only) needs sessions and events; from version 1 on it has
+    players, seats and results too, and a table dropped from one is damage, not an old store.
+    """
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    needed = ["sessions", "events"]
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version >= SCHEMA_VERSION:
+        needed += ["players", "seats", "results"]
+    if version == 0 and not tables & {"sessions", "events", "players", "seats", "results"}:
+        return NEW_STORE  # nothing of a table store yet (other parts' tables aside)
+    missing = [name for name in needed if name not in tables]
+    if not missing:
+        return ""
+    return f"no {', '.join(missing)} table{'s' if len(missing) > 1 else ''}"
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     id: int
@@ -85,6 +109,10 @@ class TableStore:
                 problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
                 if problem != "ok":
                     raise damaged(self.path, problem.splitlines()[-1])
+                # A new store has none of its tables yet; one with any must have them all.
+                missing = schema_problem(self.db)
+                if missing and not missing.startswith(NEW_STORE):
+                    raise damaged(self.path, missing)
                 self.db.executescript(SCHEMA)
         except StoreError:
             self.db.close()
