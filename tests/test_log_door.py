@@ -96,12 +96,13 @@ def test_replay_of_an_endless_file_stops_at_the_line_cap(capsys):
 
 
 def test_a_line_just_under_the_cap_is_read_and_one_over_is_not(tmp_path):
-    pad = MAX_LINE_BYTES - len(json.dumps({**EXPOSE, "t": ""}))
-    fits = json.dumps({**EXPOSE, "t": "x" * pad})
+    # Padded with a key of its own: `t` must be a time (tests/test_log_fields.py).
+    pad = MAX_LINE_BYTES - len(json.dumps({**EXPOSE, "pad": ""}))
+    fits = json.dumps({**EXPOSE, "pad": "x" * pad})
     assert len(fits) == MAX_LINE_BYTES
     header, events = read_log(write(tmp_path / "g.jsonl", [json.dumps(HEADER), fits]))
-    assert events[0][1]["t"] == "x" * pad
-    over = json.dumps({**EXPOSE, "t": "x" * (pad + 1)})
+    assert events[0][1]["pad"] == "x" * pad
+    over = json.dumps({**EXPOSE, "pad": "x" * (pad + 1)})
     with pytest.raises(LogError, match="longer than 1 MiB") as error:
         read_log(write(tmp_path / "g.jsonl", [json.dumps(HEADER), over]))
     assert error.value.line == 2

@@ -12,6 +12,7 @@ from typing import Any, BinaryIO
 
 from companion.errors import CompanionError, LogError
 from companion.games import engine
+from companion.table.results import parse_time
 from companion.terminal import json_shown
 
 HEADER_FIELDS = ("game", "seats", "seed", "options")
@@ -123,13 +124,54 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not a JSON number")
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the log, refused if it gives a key twice: JSON readers differ on which
+    value wins, so a log's meaning would depend on who reads it."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def time_problem(event: Any) -> str | None:
+    """Why an event's optional ``"t"`` is not an ISO time (docs/table-log.md), or None.
+
+    >>> time_problem({"type": "undo", "t": "2026-01-02T20:00:00+01:00"}) is None
+    True
+    >>> time_problem({"type": "undo", "t": "yesterday"})
+    "field 't' must be an ISO time such as 2026-01-02T20:00:00+01:00, got 'yesterday'"
+    """
+    if not isinstance(event, dict) or "t" not in event:
+        return None
+    stamp = event["t"]
+    if isinstance(stamp, str) and parse_time(stamp) is not None:
+        return None
+    # A string as Python shows it (control characters escaped), anything else as JSON.
+    shown = repr(stamp) if isinstance(stamp, str) else json_shown(stamp)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"field 't' must be an ISO time such as 2026-01-02T20:00:00+01:00, got {shown}"
+
+
 def decode_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     """(line number, decoded JSON) for every non-blank line; LogError on bad JSON or text."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         try:
-            value = json.loads(text, parse_constant=_not_json)
+            value = json.loads(text, parse_constant=_not_json,
+                               object_pairs_hook=_no_duplicate_keys)
+        except _DuplicateKey as exc:
+            raise LogError(number, f"key {exc.args[0]!r} given twice in one "
+                                   "object") from None
         except RecursionError:
             raise LogError(number, "not valid JSON (too deeply nested)") from None
         except ValueError as exc:  # JSONDecodeError, NaN, a number of thousands of digits
@@ -153,7 +195,13 @@ def parse_log(lines: Iterable[str]) -> tuple[Header, list[tuple[int, Any]]]:
     number, obj = first
     if number != 1:
         raise LogError(1, "line 1 must be the header, not blank")
-    return Header.from_json(obj), list(decoded)
+    header = Header.from_json(obj)
+    events = list(decoded)
+    for number, event in events:
+        problem = time_problem(event)
+        if problem:
+            raise LogError(number, problem)
+    return header, events
 
 
 def read_lines(handle: BinaryIO, path: str | Path) -> Iterator[str]:
