@@ -1,13 +1,15 @@
-"""Run inside a mount namespace (tests/sandbox.py) with a small tmpfs at MOUNT: fill it up,
-feed LOG into a store on it, free the space, and print what happened as one JSON object.
+"""Run inside a mount namespace (tests/sandbox.py) with a small tmpfs at MOUNT: fill it up
+(but for LEAVE bytes, 0 by default), feed LOG into a store on it, free the space, and print
+what happened as one JSON object.
 
-    python full_disk_feed.py MOUNT LOG CONFIG
+    python full_disk_feed.py MOUNT LOG CONFIG [LEAVE]
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -41,6 +43,7 @@ def wait_for(lines: list[str], text: str, timeout: float) -> bool:
 
 def main() -> None:
     mount, log, config = (Path(arg) for arg in sys.argv[1:4])
+    leave = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     db = mount / "table.db"
     header_only = mount.parent / "header.jsonl"
     header_only.write_text(log.read_text().splitlines()[0] + "\n")
@@ -50,7 +53,10 @@ def main() -> None:
     # make them, and the daemon would stop at its start instead of at its first write.
     holder = sqlite3.connect(db)
     holder.execute("SELECT COUNT(*) FROM sessions").fetchall()
-    fill(mount / "filler")
+    filler = mount / "filler"
+    fill(filler)
+    if leave:  # a tmpfs gives back at once what a truncation cuts off
+        os.truncate(filler, max(0, filler.stat().st_size - leave))
     feed = subprocess.Popen([*COMPANION, "run", "--sim", "--feed", str(log), "--db", str(db),
                              "--config", str(config)], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -61,17 +67,20 @@ def main() -> None:
     full_seen = wait_for(lines, "storage full", 60)
     time.sleep(1.5)  # several retries while still full
     alive_while_full = feed.poll() is None
-    (mount / "filler").unlink()
+    filler.unlink()
     try:
         code = feed.wait(timeout=60)
     except subprocess.TimeoutExpired:
         feed.kill()
         code = None
     reader.join(timeout=5)
+    wal = Path(str(db) + "-wal")
+    wal_bytes = wal.stat().st_size if wal.exists() else 0
     holder.close()
     exported = subprocess.run([*COMPANION, "export", "--db", str(db)], capture_output=True,
                               text=True)
     print(json.dumps({"full_seen": full_seen, "alive_while_full": alive_while_full,
+                      "wal_bytes": wal_bytes,
                       "code": code, "exported": exported.stdout.splitlines(),
                       "output": lines}))
 

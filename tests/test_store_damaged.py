@@ -66,7 +66,9 @@ def test_every_command_on_a_store_of_garbage_pages_is_one_line_and_exit_2(store_
     before = store_of_three.read_bytes()
     db = str(store_of_three)
     log = tmp_path / "g.jsonl"
-    log.write_text(json.dumps(TRAPS.to_json()) + "\n" + json.dumps(event(9, 0)) + "\n")
+    # Without its marker: a log's `t` must be a time.
+    log.write_text(json.dumps(TRAPS.to_json()) + "\n"
+                   + json.dumps({**event(9, 0), "t": "2026-01-02T20:00:00Z"}) + "\n")
     for argv in (["sessions"], ["export"], ["export", "2"], ["import", str(log)],
                  ["run", "--sim", "--feed", str(log)]):
         code, _, err = run(capsys, *argv, "--db", db)

@@ -19,10 +19,12 @@ from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed, FeedFinished, Seen
 from companion.daemon.sources import FeedSource
 from companion.daemon.table import Daemon
+from companion.games.rumble_sim import random_game as rumble_game
 from companion.games.traps_sim import random_game
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.table.faults import StorageFull
+from companion.table.opening import WAL_LIMIT
 
 TRAPS = Header("traps", ("Ann", "Bob"), 7)
 EXPOSE = {"type": "expose", "seat": 0, "square": "T1", "clicks": 3}
@@ -189,3 +191,29 @@ def test_on_a_disk_full_from_the_start_writers_say_so_and_readers_still_read(tmp
     assert len(refusals) == 2 and all("storage full" in line for line in refusals)
     assert json.loads(lines[-1])[0]["events"] == len(events)  # the store still reads whole
     assert "Traceback" not in done.stdout
+
+
+def test_on_a_tiny_volume_the_write_ahead_log_stays_small_and_the_feed_resumes(tmp_path):
+    """Issue 40: on a small volume the write-ahead log grew to 778 KB for 85 events (SQLite
+    checkpoints it at 4 MiB by default) and the feed retried for ever, even once space was
+    freed. Here the disk keeps 96 KiB free, less than a 4 MiB log would take, more than the
+    game needs: the feed meets a full disk (the log bounded, checkpointed after the full-disk
+    error), waits, and once the filler is gone stores every event once."""
+    header, events = rumble_game(5, 3)
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in [header, *events]))
+    assert len(events) > 100
+    config = tmp_path / "companion.toml"
+    config.write_text("[daemon]\nretry_seconds = 0.2\n")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    driver = Path(__file__).with_name("full_disk_feed.py")
+    done = sandbox.run(f"mount -t tmpfs -o size=512k tmpfs {mount} && "
+                       f"exec {sys.executable} {driver} {mount} {log} {config} {96 * 1024}")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    output = "".join(result["output"])
+    assert result["full_seen"] and result["alive_while_full"], output
+    assert "Traceback" not in output and result["code"] == 0, output
+    assert [json.loads(line) for line in result["exported"]] == [header, *events]
+    assert result["wal_bytes"] <= WAL_LIMIT

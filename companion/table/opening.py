@@ -17,6 +17,13 @@ PRIVATE_FOLDER = 0o700
 PRIVATE_FILE = 0o600
 #: How long a writer waits for another connection's write to finish, in seconds.
 BUSY_TIMEOUT = 30
+#: The write-ahead log is copied into the store (checkpointed) once it holds this many
+#: pages (128 KiB), not SQLite's default 1000 (4 MiB): on a small volume a log allowed to
+#: grow that far fills the disk long before the games do (778 KB for 85 events), and
+#: could never be checkpointed there at all.
+WAL_PAGES = 32
+#: A write-ahead log file bigger than this is cut back to it whenever it starts over.
+WAL_LIMIT = 256 * 1024
 
 
 def make_private_folders(folder: Path) -> None:
@@ -57,6 +64,8 @@ def connect_for_writing(path: str) -> sqlite3.Connection:
             db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
     except StoreError:
         if created:
             Path(path).unlink(missing_ok=True)  # leave nothing behind but what was there

@@ -354,20 +354,31 @@ class _Transaction:
     def __enter__(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
 
-    def __exit__(self, kind: object, *rest: object) -> None:
+    def __exit__(self, kind: object, error: object, *rest: object) -> None:
         if kind is None:
             try:
                 self.db.execute("COMMIT")
                 return
-            except sqlite3.Error:
+            except sqlite3.Error as failure:
                 self._roll_back()
+                self._after(failure)
                 raise
         self._roll_back()
+        self._after(error)
 
     def _roll_back(self) -> None:
         # A full disk may fail the COMMIT and leave the transaction open, or end it itself.
         if self.db.in_transaction:
             self.db.execute("ROLLBACK")
+
+    def _after(self, error: object) -> None:
+        """After a full disk, copy the write-ahead log into the store if there is room for
+        that now: the log then starts over in the space it has, instead of needing more,
+        and the write tried again (the feed's retry, the next event) can go through."""
+        code = getattr(error, "sqlite_errorcode", 0) or 0
+        if code & 0xFF == sqlite3.SQLITE_FULL:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 class StoredSession:
