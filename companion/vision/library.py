@@ -57,6 +57,10 @@ MIN_CONTRAST = 10.0
 #: Most faces a library file may hold, and the largest a face may be (a crafted file).
 MAX_FACES = 2000
 MAX_FACE_SIDE = 2048
+#: Least print (``pattern``'s mean strength) of an image that is a card alone: a white card
+#: with one pip (the ace of diamonds: 1.7 in a scan, 0.56 drawn small) has it; a blank sheet
+#: with camera noise has ~0.2.
+PRINTED_CARD = 0.45
 
 
 class LibraryError(CompanionError):
@@ -185,7 +189,7 @@ def _all_card(image: np.ndarray) -> bool:
     small = cv2.resize(image, (96, 134) if h >= w else (134, 96), interpolation=cv2.INTER_AREA)
     printed = float(np.abs(pattern(small)).mean())
     return (float(np.median(edge)) > 150 and float(np.median(edge)) >= float(np.median(grey))
-            and printed > 2.0)
+            and printed > PRINTED_CARD)
 
 
 def touches_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:

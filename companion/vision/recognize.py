@@ -208,7 +208,7 @@ class Recognizer:
         def identify(quad: np.ndarray, on_top: Sequence[np.ndarray]) -> Detection | None:
             return self.identify(image, quad, self.limits.split_score,
                                  self.limits.split_margin, on_top=on_top,
-                                 least_in_view=LEAST_IN_VIEW)
+                                 least_in_view=LEAST_IN_VIEW, in_part=bool(on_top))
 
         return reader.read(image, blob, known, identify)
 
@@ -392,7 +392,8 @@ class Recognizer:
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = (),
-                 outline: bool = False, least_in_view: float = 0.55) -> Detection | None:
+                 outline: bool = False, least_in_view: float = 0.55, in_part: bool = False
+                 ) -> Detection | None:
         """The enrolled face in one quad, or None if no face stands clear of the rest.
 
         ``outline``: the quad is a card's whole outline found on a small copy of the frame
@@ -400,7 +401,8 @@ class Recognizer:
 
         ``on_top``: outlines (image pixels) of cards known to lie over this one; what they
         hide is left out of the comparison (and less than ``least_in_view`` of it in view is
-        no read at all).
+        no read at all). ``in_part``: a card laid at a corner of a cluster, read on its part
+        in view (``layers.py``): every face near the best is told apart by the print.
         """
         if on_top and share_in_view(quad, on_top) < least_in_view:
             return None
@@ -436,7 +438,7 @@ class Recognizer:
             return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            margin, "template", tell, in_part=bool(on_top))
+                            margin, "template", tell, in_part=in_part)
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
                 tell: Callable[[Score, Score], tuple[float, float]], in_part: bool = False
@@ -448,6 +450,10 @@ class Recognizer:
             return None
         best, clear = scores[0], gap(scores)
         sure = clear / self.limits.sure_margin
+        if in_part:
+            # A part of a card can look much like the same part of a look-alike (the 2 and 3
+            # of clubs but for their index): every face near it is told apart by the print.
+            margin = self.limits.sure_margin
         if clear < margin:
             told = self._twins_told(scores, margin, tell, in_part)
             if told is None:
