@@ -1,13 +1,16 @@
 """Vision speed and accuracy: rectify + detect + identify per frame, on one core.
 
 Run: python benchmarks/vision.py [--frames N] [--seed S]
-     python benchmarks/vision.py --enroll DIR --scenes DIR --truth FILE
+     python benchmarks/vision.py --real [--set DIR]... [--separate PHOTOS]
 
 Synthetic mode renders 8 demo cards (tricky and deathtrap art, 49 faces enrolled) per frame
 over random tables, tilts, lighting gradients, glare, blur and noise, at 640x480 and
-1280x720, plus a set with cards touching and overlapping. Real mode enrols a folder of card
-photos, then reads a folder of table photos; FILE is JSON {"photo.jpg": ["red-3", ...]}
-naming the cards in each photo.
+1280x720, plus a set with cards touching and overlapping. Real mode reads each set (a folder
+with enroll/, one image per card named by its id, scenes/ and truth.json; by default every
+set in ../shared/vision-dev): truth.json is {"photo.jpg": ["red-3", ...]} or, with boxes of
+the cards' visible parts and covered flags, {"photo.jpg": {"cards": [{"id", "box",
+"covered"}]}}; it prints cards read, covered cards read, invented, median/p95 ms, and the
+slowest photo against OpenCV SIFT's detectAndCompute on the same photo.
 
 Per frame: the corner markers are found and the table homography made (rectify), cards are
 found and identified (detect + identify). Baseline, measured in the same run on the same
