@@ -20,6 +20,7 @@ from companion.daemon.parts import Part, Submit
 from companion.daemon.shown import Shown
 from companion.terminal import json_shown
 from companion.web.address import page_url
+from companion.web.guard import HostNames
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
 from companion.web.tokens import Throttle, TokenBook
@@ -109,6 +110,7 @@ class WebPart(Part):
             return
         port = runner.addresses[0][1] if runner.addresses else self.port
         self.url = server.url = page_url(self.listen, port)
+        server.hosts = HostNames(self.listen, self.url)  # the names it answers to
         tokens.set_url(self.url)
         self.server, self.loop = server, loop
         if self.sent:  # a restart: the pages get the state as it is

@@ -1,8 +1,8 @@
 """A seat's own routes (``/s/TOKEN...``) and its join link (``/J/CODE``), for the web server.
 
 Every request names its seat by the token (or join code) in its path, checked in constant time
-against every seat's; a wrong one is answered 403 with no content, ever more slowly from an
-address that keeps trying. A seat's page acts only as its own seat.
+against every seat's; a wrong one is answered 403 with no content, ever more slowly (and a few
+at a time) from an address that keeps trying. A seat's page acts only as its own seat.
 """
 
 from __future__ import annotations
@@ -11,16 +11,18 @@ import asyncio
 import io
 import json
 import logging
+import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from companion.daemon.items import Named, Redraw, Seen
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import LANGUAGES, current, pgettext, using
+from companion.i18n import LANGUAGES, _, current, pgettext, using
 from companion.table.players import check_seat_name, name_taken
+from companion.web.guard import BadBody, flat_json
 from companion.web.snapshot import seat_screen
 from companion.web.tokens import Throttle, TokenBook
 
@@ -28,14 +30,28 @@ log = logging.getLogger("companion.web")
 
 #: How long a seat's new name may wait for the daemon to store it, in seconds.
 NAME_WAIT = 60.0
+T = TypeVar("T")
+
+
+def refused(status: int, why: str) -> web.HTTPException:
+    """An answer of ``status`` with ``{"error": why}`` (what the pages' ``post`` shows)."""
+    kinds = {400: web.HTTPBadRequest, 503: web.HTTPServiceUnavailable,
+             507: web.HTTPInsufficientStorage}
+    return kinds[status](text=json.dumps({"error": why}), content_type="application/json")
+
+
+async def json_body(request: web.Request) -> Any:
+    """The request's JSON document, or 400 saying why not (not JSON, nested too deep, a key
+    given twice); a body past the server's size is 413."""
+    try:
+        return flat_json(await request.read())
+    except BadBody as error:
+        raise refused(400, str(error)) from None
 
 
 async def field_of(request: web.Request, key: str) -> Any:
     """``key`` of the request's JSON object (None: no such key, or not a JSON object)."""
-    try:
-        body = await request.json()
-    except ValueError:
-        return None
+    body = await json_body(request)
     return body.get(key) if isinstance(body, dict) else None
 
 
@@ -51,6 +67,19 @@ class SeatPages:
     page: Callable[[str], web.Response]
     socket: Callable[..., Any]
 
+    async def credential(self, request: web.Request, found: Callable[[], T | None],
+                         refusal: str) -> T:
+        """What ``found`` finds for the link in the path, or 403 with ``refusal``: slowly for
+        an address that keeps trying wrong links, and at once, without looking at the link,
+        while too many of its wrong ones are being answered (``Throttle``)."""
+        address = request.remote or ""
+        checked = not self.throttle.busy(address)
+        value = found() if checked else None
+        if value is None:
+            await self.throttle.refuse(address, checked)
+            raise web.HTTPForbidden(text=refusal)
+        return value
+
     def seat_actions(self, seat: int) -> dict[str, bool]:
         text = self.latest.get(f"seat:{seat}")
         if text is None:
@@ -60,12 +89,9 @@ class SeatPages:
     async def seat_of(self, request: web.Request) -> int:
         """The seat of the token in the path, or 403 (slowly, for an address that keeps
         trying wrong ones)."""
-        seat = self.tokens.seat_of(request.match_info["token"])
-        if seat is None:
-            await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text=pgettext(
+        return await self.credential(
+            request, lambda: self.tokens.seat_of(request.match_info["token"]), pgettext(
                 "web", "This seat link is not valid: ask the table for your seat's code."))
-        return seat
 
     async def seat_page(self, request: web.Request) -> web.Response:
         seat = await self.seat_of(request)
@@ -101,10 +127,7 @@ class SeatPages:
 
     async def seat_act(self, request: web.Request) -> web.Response:
         seat = await self.seat_of(request)
-        try:
-            body = await request.json()
-        except ValueError:
-            return web.json_response({"error": "the body must be JSON"}, status=400)
+        body = await json_body(request)
         kind = body.get("kind") if isinstance(body, dict) else None
         if kind == "tap":  # the seat's own button, pressed and released
             self.submit(InputEvent("press", f"seat:{seat}", source="web"))
@@ -178,7 +201,15 @@ class SeatPages:
         session = self.tokens.session
         if session is None:
             return web.json_response({"error": "no game is being played"}, status=404)
-        self.tokens.choose_language(seat, lang)
+        try:
+            self.tokens.choose_language(seat, lang)
+        except sqlite3.Error as error:  # a full disk, a store busy past its timeout
+            full = getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+            log.warning("seat %d's language not kept: %s", seat + 1, error)
+            with using(self.language_of(seat)):
+                why = (_("storage full: {what}").format(what=_("not recorded")) if full
+                       else pgettext("web", "the table did not answer: try again"))
+            raise refused(507 if full else 503, why) from None
         self.languages[(session, seat)] = lang
         self.submit(Redraw())
         log.info("seat %d reads its page in %s", seat + 1, lang)
@@ -186,11 +217,13 @@ class SeatPages:
 
     async def join(self, request: web.Request) -> web.Response:
         """A seat's short join link (its QR code on its own screen): on to the seat's page."""
-        seat = self.tokens.seat_of_join(request.match_info["code"])
-        token = self.tokens.tokens.get(seat) if seat is not None else None
-        if token is None:
-            await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text=pgettext(
-                "web", "This join code is not valid: ask the table for your seat's code."))
+
+        def joined() -> tuple[int, str] | None:
+            seat = self.tokens.seat_of_join(request.match_info["code"])
+            token = self.tokens.tokens.get(seat) if seat is not None else None
+            return (seat, token) if seat is not None and token is not None else None
+
+        seat, token = await self.credential(request, joined, pgettext(
+            "web", "This join code is not valid: ask the table for your seat's code."))
         log.info("seat %d joined by its code", seat + 1)
         raise web.HTTPSeeOther(f"/s/{token}")

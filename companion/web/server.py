@@ -2,17 +2,23 @@
 
 Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: docs/web.md):
 
-- ``/``, ``/ws``, ``/api/table``: the public table, for anyone on the LAN. A browser on the
-  daemon's own machine (a TV on the Pi's HDMI, the ``--sim`` page) also gets the seats' join
-  codes: a seat's link is its credential, so it is never sent to another machine's table page.
+- ``/``, ``/ws``, ``/api/table``: the public table, for anyone on the LAN, never a seat's link.
+- ``/t/TOKEN``, ``/t/TOKEN/table``, ``/t/TOKEN/ws``, ``POST /t/TOKEN/input``: the table's
+  controls page and the table page opened with the table's token: these two (and the
+  ``--sim`` page) are the only ones that get the seats' links and join codes.
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
 - ``/sim``, ``/sim/ws``, ``POST /sim/input``: every screen and control, with ``--sim`` only,
   and only for a browser on the daemon's own machine.
 
+Every request is checked first (``guard``, companion/web/guard.py): its ``Host`` must be one of
+the daemon's names (DNS rebinding), its ``Origin`` (if a browser sent one) the site served, a
+POST's body ``application/json``; every answer carries ``SECURITY_HEADERS``.
+
 Logs name the route and the seat, never a token or a view. A wrong token is answered 403 with
-no content, ever more slowly from an address that keeps trying (``Throttle``).
+no content, ever more slowly and a few at a time from an address that keeps trying
+(``Throttle``).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from importlib import resources
 from ipaddress import ip_address
@@ -31,7 +38,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, pgettext
-from companion.web.seat_pages import SeatPages
+from companion.web.guard import HostNames, same_origin
+from companion.web.seat_pages import SeatPages, json_body
 from companion.web.tokens import Throttle, TokenBook
 from companion.web.words import page_words
 
@@ -50,8 +58,13 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+                               "style-src 'self' 'unsafe-inline'; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 }
+#: Methods that change nothing (the rest must come from the site itself, as JSON).
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+#: The largest turn of the dial (or hold flag) one input may carry.
+MAX_VALUE = 64
 SIM_KINDS = ("dial", "press", "release", "hold")
 #: What the table's controls page may work: the dial, its switch, the menu button.
 TABLE_CONTROLS = ("encoder:0", "encoder-switch:0", "menu")
@@ -73,8 +86,8 @@ class Client:
     """One open page: what it listens to, and its own queue of updates, sent in order."""
 
     def __init__(self, ws: web.WebSocketResponse, channel: str, token: str | None,
-                 local: bool = False) -> None:
-        self.ws, self.channel, self.token, self.local = ws, channel, token, local
+                 links: bool = False) -> None:
+        self.ws, self.channel, self.token, self.links = ws, channel, token, links
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def push(self, text: str | None) -> None:
@@ -99,11 +112,15 @@ class WebServer(SeatPages):
 
     def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
                  url: str = "", throttle: Throttle | None = None,
-                 languages: dict[tuple[int, int], str] | None = None) -> None:
+                 languages: dict[tuple[int, int], str] | None = None,
+                 hosts: HostNames | None = None) -> None:
         self.tokens = tokens
         self.submit = submit
         self.sim = sim
         self.url = url
+        self.hosts = hosts or HostNames(url=url)
+        #: Requests refused before any route looked at them, by why: "host", "origin", "type".
+        self.refused: Counter[str] = Counter()
         self.throttle = throttle or Throttle()
         self.languages = languages if languages is not None else {}
         self.latest: dict[str, str] = {}  # channel -> its latest JSON text
@@ -111,7 +128,7 @@ class WebServer(SeatPages):
         self.clients: set[Client] = set()
         self.screens: dict[str, bytes] = {}  # a seat channel's text -> its screen, drawn
         self.app = web.Application(client_max_size=MAX_BODY,
-                                   middlewares=[self.security_headers])
+                                   middlewares=[self.security_headers, self.guard])
         self.app.add_routes([
             web.get("/", self.table_page),
             web.get("/ws", self.table_socket),
@@ -129,6 +146,7 @@ class WebServer(SeatPages):
             web.get("/J/{code}", self.join),
             web.get("/t/{token}", self.control_page),
             web.get("/t/{token}/", self.control_page),
+            web.get("/t/{token}/table", self.table_page_with_links),
             web.get("/t/{token}/ws", self.control_socket),
             web.post("/t/{token}/input", self.control_input),
             web.get("/sim", self.sim_page),
@@ -138,10 +156,33 @@ class WebServer(SeatPages):
 
     @web.middleware
     async def security_headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        response = await handler(request)
+        try:
+            response = await handler(request)
+        except web.HTTPException as refusal:  # a 403, 404, 415 ... raised: an answer too
+            refusal.headers.update(SECURITY_HEADERS)
+            raise
         if not response.prepared:
             response.headers.update(SECURITY_HEADERS)
         return response
+
+    @web.middleware
+    async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Only this daemon's names, only its own pages' origin, only JSON to act."""
+        host = request.headers.get("Host")
+        if not self.hosts.allows(host):
+            self.refused["host"] += 1
+            raise web.HTTPMisdirectedRequest(text="This is not a name of this table's "
+                                                  "server: open it by its address.\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and not same_origin(origin, host):
+            self.refused["origin"] += 1
+            raise web.HTTPForbidden(text="Another site's page may not use this table.\n")
+        if request.method not in SAFE_METHODS and request.content_type != "application/json":
+            self.refused["type"] += 1
+            raise web.HTTPUnsupportedMediaType(
+                text=json.dumps({"error": "send application/json"}),
+                content_type="application/json")
+        return await handler(request)
 
     # --- updates from the daemon ---------------------------------------------------------
 
@@ -177,10 +218,10 @@ class WebServer(SeatPages):
         log.info("seat links ready for session %s", session)
 
     def push_links(self) -> None:
-        """The new join codes to the pages on this machine that show them."""
+        """The new links and join codes to the pages of the table that show them."""
         links = self.links()
         for client in self.clients:
-            if client.local and links is not None:
+            if client.links and links is not None:
                 client.push(links)
 
     def check_tokens(self) -> None:
@@ -234,8 +275,8 @@ class WebServer(SeatPages):
         return web.json_response(table["api"])
 
     async def table_socket(self, request: web.Request) -> web.WebSocketResponse:
-        local = is_local(request)
-        return await self.socket(request, "table", None, self.links() if local else None, local)
+        """The public table, live: never a seat's link, whoever asks (``control_socket``)."""
+        return await self.socket(request, "table", None)
 
     def join_url(self, seat: int) -> str | None:
         """The seat's short join link, all QR alphanumeric characters (upper case)."""
@@ -251,7 +292,7 @@ class WebServer(SeatPages):
         self.submit(JoinLinks(session, urls))
 
     def links(self) -> str | None:
-        """The join codes of the seats, for a table page on this machine only."""
+        """The seats' links and join codes, for the table's own pages only."""
         text = self.latest.get("table")
         if not text or not self.url:
             return None
@@ -266,10 +307,10 @@ class WebServer(SeatPages):
     async def table_controls(self, request: web.Request) -> str:
         """The table's controls token of the path, or 403 (throttled as a seat's is)."""
         token = request.match_info["token"]
-        if not self.tokens.is_table(token):
-            await asyncio.sleep(self.throttle.delay(request.remote or ""))
-            raise web.HTTPForbidden(text=pgettext(
-                "web", "This table link is not valid: companion seats prints the table's link."))
+        refusal = pgettext(
+            "web", "This table link is not valid: companion seats prints the table's link.")
+        await self.credential(request, lambda: token if self.tokens.is_table(token) else None,
+                              refusal)
         return token
 
     async def control_page(self, request: web.Request) -> web.Response:
@@ -279,9 +320,16 @@ class WebServer(SeatPages):
         return web.Response(text=text.replace('data-mode="sim"', 'data-mode="control"'),
                             content_type="text/html")
 
+    async def table_page_with_links(self, request: web.Request) -> web.Response:
+        """The table page opened with the table's token (a TV on the Pi's HDMI): it shows the
+        seats' join codes, its socket being the controls' own (``/t/TOKEN/ws``)."""
+        await self.table_controls(request)
+        log.info("table page with the join codes opened")
+        return self.page("table.html")
+
     async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
         token = await self.table_controls(request)
-        return await self.socket(request, "table", token, self.links())
+        return await self.socket(request, "table", token, self.links(), links=True)
 
     async def control_input(self, request: web.Request) -> web.Response:
         """The table's own dial, its switch and the menu button (never a seat's button)."""
@@ -298,7 +346,7 @@ class WebServer(SeatPages):
 
     async def sim_socket(self, request: web.Request) -> web.WebSocketResponse:
         self.local_only(request)
-        return await self.socket(request, "sim", None, self.links(), local=True)
+        return await self.socket(request, "sim", None, self.links(), links=True)
 
     async def sim_input(self, request: web.Request) -> web.Response:
         self.local_only(request)
@@ -308,11 +356,14 @@ class WebServer(SeatPages):
                          ) -> web.Response:
         """An InputEvent from a page's control, as the wire from that control would give it
         (``controls``: the ones this page may press; None: any)."""
+        body = await json_body(request)
         try:
-            body = await request.json()
             kind, control, value = body["kind"], body["control"], int(body.get("value", 0))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
             return web.json_response({"error": "send {kind, control, value}"}, status=400)
+        if abs(value) > MAX_VALUE:
+            return web.json_response({"error": f"value: -{MAX_VALUE} to {MAX_VALUE}"},
+                                     status=400)
         if kind not in SIM_KINDS or not isinstance(control, str) or len(control) > 40:
             return web.json_response({"error": f"kind: one of {', '.join(SIM_KINDS)}"},
                                      status=400)
@@ -323,10 +374,10 @@ class WebServer(SeatPages):
         return web.json_response({"sent": kind})
 
     async def socket(self, request: web.Request, channel: str, token: str | None,
-                     first: str | None = None, local: bool = False) -> web.WebSocketResponse:
+                     first: str | None = None, links: bool = False) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30)
         await ws.prepare(request)
-        client = Client(ws, channel, token, local)
+        client = Client(ws, channel, token, links)
         self.clients.add(client)
         if first is not None:
             client.push(first)

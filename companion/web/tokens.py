@@ -19,13 +19,18 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hmac
+import logging
 import secrets
 import sqlite3
 import time
+from ipaddress import IPv6Address, ip_address, ip_network
 
 from companion.table.opening import BUSY_TIMEOUT, connect_for_reading
+
+log = logging.getLogger("companion.web")
 
 #: 24 random bytes: 192 bits, in 32 URL-safe characters.
 TOKEN_BYTES = 24
@@ -242,27 +247,91 @@ class TokenBook:
 
 
 class Throttle:
-    """Wrong tokens from one address are answered ever more slowly.
+    """Wrong links (a seat's token, a join code, the table's link) are answered ever more slowly,
+    and only a few at a time, from an address that keeps trying.
 
-    The first ``free`` failures within ``window`` seconds cost nothing; each later one waits
-    twice as long as the one before, from ``base`` seconds up to ``cap``.
+    The first ``free`` failures of an address within ``window`` seconds cost nothing; each later
+    one waits twice as long as the one before, from ``base`` seconds up to ``cap`` (however many
+    there were: the delay never overflows). While ``per_address`` failures of an address are
+    waiting, or ``limit`` of all addresses (and this one has already failed more than ``free``
+    times), its next request is refused at once, before its link is even looked at
+    (``busy``): an address gets at most ``per_address`` links checked every ``cap`` seconds,
+    however many requests it opens side by side. An IPv6 address counts by its /64 (one
+    machine's). Each burst of one address is logged once, when it starts to be slowed.
+
+    >>> throttle = Throttle(free=1, base=1.0, cap=8.0, clock=lambda: 0.0)
+    >>> [throttle.delay("10.0.0.9") for _ in range(6)]
+    [0.0, 1.0, 2.0, 4.0, 8.0, 8.0]
+    >>> {throttle.delay("10.0.0.9") for _ in range(5000)}
+    {8.0}
     """
 
     def __init__(self, free: int = 5, base: float = 0.05, cap: float = 3.0,
-                 window: float = 60.0, clock=time.monotonic) -> None:  # noqa: ANN001
+                 window: float = 60.0, clock=time.monotonic,  # noqa: ANN001
+                 per_address: int = 4, limit: int = 64) -> None:
         self.free, self.base, self.cap, self.window, self.clock = free, base, cap, window, clock
+        self.per_address, self.limit = per_address, limit
         self.failures: dict[str, tuple[int, float]] = {}
+        self.waiting: dict[str, int] = {}  # address -> its failures being answered slowly
+        self.total = 0  # all addresses' failures being answered slowly
+        self.sleep = asyncio.sleep  # how a failure waits (a test holds it)
 
     def delay(self, address: str) -> float:
         """Record one failure from ``address``; how long to wait before answering it."""
+        key = address_key(address)
         now = self.clock()
-        count, last = self.failures.get(address, (0, now))
+        count, last = self.failures.get(key, (0, now))
         count = 1 if now - last > self.window else count + 1
-        self.failures[address] = (count, now)
+        self.failures[key] = (count, now)
         if len(self.failures) > 4096:  # forget the oldest addresses, not the memory
             for stale in sorted(self.failures, key=lambda a: self.failures[a][1])[:2048]:
                 del self.failures[stale]
         if count <= self.free:
             return 0.0
-        return min(self.cap, self.base * 2 ** (count - self.free - 1))
+        if count == self.free + 1:
+            log.warning("wrong links from %s: answered ever more slowly, a few at a time", key)
+        doublings = min(count - self.free - 1, 64)  # 2**64 * base is past any cap
+        return min(self.cap, self.base * 2.0 ** doublings)
 
+    def busy(self, address: str) -> bool:
+        """Whether a request from ``address`` is refused before its link is looked at: too
+        many of its wrong links are being answered already."""
+        key = address_key(address)
+        if self.waiting.get(key, 0) >= self.per_address:
+            return True
+        if self.total < self.limit:
+            return False
+        count, last = self.failures.get(key, (0, 0.0))
+        return count > self.free and self.clock() - last <= self.window
+
+    async def refuse(self, address: str, checked: bool = True) -> None:
+        """One failure from ``address``: returns when it may be answered. ``checked``: its link
+        was looked at (else it was refused as ``busy``, and is answered at once)."""
+        seconds = self.delay(address)
+        key = address_key(address)
+        if not checked or seconds <= 0 or self.waiting.get(key, 0) >= self.per_address:
+            return
+        self.waiting[key] = self.waiting.get(key, 0) + 1
+        self.total += 1
+        try:
+            await self.sleep(seconds)
+        finally:
+            self.total -= 1
+            left = self.waiting[key] - 1
+            if left:
+                self.waiting[key] = left
+            else:
+                del self.waiting[key]
+
+
+def address_key(address: str) -> str:
+    """What the throttle counts by: the address, or an IPv6 address's /64."""
+    try:
+        ip = ip_address(address)
+    except ValueError:
+        return address
+    if not isinstance(ip, IPv6Address):
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ip) if ip.is_loopback else str(ip_network(f"{ip}/64", strict=False))

@@ -40,7 +40,9 @@ function showLinks(message) {
   }));
 }
 
+// At / the public table; at /t/TOKEN/table (the table's token) its socket is the controls'
+// own, which also gives the seats' join codes.
 live("ws", (message) => {
   if (message.kind === "links") showLinks(message);
   else showTable(message);
-});
+}, () => replace("notice", t("This table link no longer works: companion seats prints the new one.")));
