@@ -157,6 +157,8 @@ class Fit:
         self.pictures = {band: high_pass(crop.astype(np.float32), band) for band in self.BANDS}
         self.face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
         self._high: dict[tuple, np.ndarray] = {}
+        #: Places compared so far (each a small warp and correlation).
+        self.compared = 0
 
     def _here(self, quad: np.ndarray) -> np.ndarray:
         """Image pixels -> the pixels of the (scaled) copy looked at."""
@@ -175,6 +177,7 @@ class Fit:
         """The correlation of the high-passed grey in view at ``place`` with the face's
         (-1..1), the face turned round if ``round_``; either way up if None. ``within``: an
         outline (image pixels): only the part of the place inside it counts."""
+        self.compared += 1
         here = self._here(place)
         w, h = (max(8, int(round(v))) for v in quad_sides(here))
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])

@@ -183,6 +183,9 @@ class FaceIndex:
 
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.classes: list[_ShapeClass] = []
+        #: Quads compared (``scores``) and lined up (``align``) so far: the recogniser bounds
+        #: its work per frame by it.
+        self.compared = 0
         self._faces = list(faces)
         self._grey: dict[int, np.ndarray] = {}
         self._nearest: dict[int, float] = {}
@@ -250,6 +253,7 @@ class FaceIndex:
         cards lying over it (only the part in view is lined up). ``reach``: the farthest a
         corner may move, as a share of the face's width. None if it does not converge or
         wanders off."""
+        self.compared += 1
         shape = next(c for c in self.classes if entry in c.entries)
         w, h = shape.size
         if entry not in self._grey:
@@ -285,6 +289,7 @@ class FaceIndex:
         the corners are in a face's own order already (a second look at a quad read before,
         its corners moved a little): that turn and its half turn only, not the quarter turns.
         """
+        self.compared += 1
         found: list[Score] = []
         quad = quad.astype(np.float32)
         wanted = None if only is None else {only} if isinstance(only, int) else set(only)

@@ -45,8 +45,10 @@ MOST_CORNERS = 24
 LINE_UP_FROM = 0.15
 #: How far lining up may move a laid card's corner (share of its width).
 LINE_UP_REACH = 0.25
-#: A laid card under others is also tried this much longer or shorter along each side.
-SIZE_STEPS = (0.9, 1.0, 1.1)
+#: A laid card under others is also tried this much longer or shorter along each side
+#: (perspective: the far end of a card looks shorter).
+SIZE_STEPS = tuple((fa, fb) for fa in (0.9, 1.0, 1.1) for fb in (0.9, 1.0, 1.1)
+                   if (fa, fb) != (1.0, 1.0))
 #: Two sides of a card are one way round (parallel) within this cosine.
 PARALLEL = 0.96
 
@@ -187,8 +189,9 @@ class LayerReader:
         self.aspect = aspect
 
     def read(self, image: np.ndarray, blob: Blob, known: Sequence[Detection],
-             identify: Identify) -> list[Detection]:
-        """The cards in ``blob`` besides those ``known`` (read already, lying on top)."""
+             identify: Identify, more: Callable[[], bool] = lambda: True) -> list[Detection]:
+        """The cards in ``blob`` besides those ``known`` (read already, lying on top), while
+        ``more()`` says there is work left in the frame's bound."""
         corners = outline_corners(blob.contour)
         if not corners:
             return []
@@ -214,6 +217,8 @@ class LayerReader:
                     key = (tuple(quad.round().astype(int).ravel()),
                            tuple(id(d) for d in cards if intersect(d.corners, quad)))
                     if key not in tried:
+                        if not more():
+                            return read
                         tried[key] = self._read_one(image, corner, quad, on_top, identify)
                     hit = tried[key]
                     if hit is not None and (best is None or hit.fit > best.fit):
@@ -236,16 +241,13 @@ class LayerReader:
             b = float(np.linalg.norm(quad[(k + 3) % 4] - quad[k]))
             if abs(float((quad[(k + 1) % 4] - quad[k]) @ u)) < 0.5 * a:
                 a, b = b, a
-            for fa in SIZE_STEPS:
-                for fb in SIZE_STEPS:
-                    if fa == fb == 1.0:
-                        continue
-                    other = order_corners(np.float32([p, p + u * a * fa,
-                                                      p + u * a * fa + v * b * fb,
-                                                      p + v * b * fb]))
-                    again = self.index.scores(image, other, on_top)
-                    if again and (not scores or again[0].score > scores[0].score):
-                        scores, quad = again, other
+            for fa, fb in SIZE_STEPS:
+                other = order_corners(np.float32([p, p + u * a * fa,
+                                                  p + u * a * fa + v * b * fb,
+                                                  p + v * b * fb]))
+                again = self.index.scores(image, other, on_top)
+                if again and (not scores or again[0].score > scores[0].score):
+                    scores, quad = again, other
         if not scores or scores[0].score < LINE_UP_FROM:
             return None
         lined = self.index.align(image, scores[0].corners, scores[0].entry, on_top,

@@ -27,7 +27,7 @@ it. The caller then checks each place found, topmost first, on the part of it in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -51,6 +51,11 @@ from companion.vision.quads import Blob, quad_sides, uncovered
 
 #: The most copies of one card looked for under it.
 PILE_MOST = 8
+#: The work of the search, counted against the recogniser's bound per frame in face
+#: comparisons (``FaceIndex.compared``; about 4 ms each here): a round of the search costs
+#: about as much as this many, and this many places lined up (``Fit``) as one.
+ROUND_COST = 18
+FITS_PER_COMPARISON = 25
 #: The search runs on a copy where the top card's long side is about this many pixels.
 SEARCH_LONG = 80
 #: Turns of a copy against the top card tried (degrees, on the table): fans turn 8-15° a card.
@@ -317,7 +322,8 @@ class PileReader:
         return self._strips
 
     def copies(self, image: np.ndarray, blob: Blob, top: Detection,
-               read: Sequence[Detection]) -> list[Detection]:
+               read: Sequence[Detection], more: Callable[[], bool] = lambda: True
+               ) -> list[Detection]:
         """Copies of ``top`` lying under it in the blob (a pile of one card), one a round: of
         the places the search finds, the one whose part in view agrees best with the card is
         the copy next under the ones found (it shows all of what they leave uncovered)."""
@@ -375,7 +381,16 @@ class PileReader:
             return any(intersect(q, place, 0.0) for q in [top.corners, *(h.corners for h in hits)])
 
         wide = False
-        while len(hits) < PILE_MOST:
+        charged = 0
+
+        def charge(rounds: int = 0) -> None:
+            nonlocal charged
+            self.library.index.compared += (rounds * ROUND_COST
+                                            + (fit.compared - charged) // FITS_PER_COMPARISON)
+            charged += (fit.compared - charged) // FITS_PER_COMPARISON * FITS_PER_COMPARISON
+
+        while len(hits) < PILE_MOST and more():
+            charge(1)
             # The copy next under the ones found shows all of what they leave uncovered of
             # it: it is the best place of each round.
             on_top = [top.corners, *(d.corners for d in over), *(h.corners for h in hits)]

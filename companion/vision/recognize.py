@@ -141,52 +141,30 @@ class Recognizer:
         detections = strongest(hits)
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
+        # What the cards read whole leave unexplained is read with a bounded amount of work:
+        # clutter (cups, a keyboard, a patterned cloth) cannot blow a frame's time up. The
+        # clusters that cards read lie in come first, then the largest.
+        index, begun = self.library.index, self.library.index.compared
+
+        def more() -> bool:
+            return index.compared - begun < self.limits.most_compared
+
+        blobs = [b for b in candidates.blobs
+                 if b.outline is None or not on_marker(b.outline, markers)]
+        blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
+                                  -b.box[2] * b.box[3]))
         puzzling = []
-        for blob in candidates.blobs:
-            if blob.outline is not None and on_marker(blob.outline, markers):
-                continue
+        for blob in blobs:
+            if not more():
+                break
+            found = self._read_cluster(image, blob, detections, card_long, more)
+            detections += found
             known = [d for d in detections if touches(d.corners, blob)]
-            if self._explained(image, blob, known):
-                continue
-            if self.use_templates:
-                layered = [hit for hit in self._layers(image, blob, known)
-                           if not any(overlaps(hit, d) for d in detections)]
-                detections += layered
-                known = known + layered
-                if self._explained(image, blob, known):
-                    continue
-            model = nearest_card(blob, detections)
-            tried: list[np.ndarray] = []
-            found = (self._split(image, blob, card_long, known, model, tried)
-                     if self.use_templates else [])
-            if found and card_long is None:
-                # No card read cleanly to size the guesses by, and a blob's own size is far
-                # off (a heap of cards): the cards the split has read in it size a second one.
-                sized = float(np.median([max(quad_sides(d.corners)) for d in found]))
-                found += self._split(image, blob, sized, known + found,
-                                     nearest_card(blob, found), tried)
-            detections += [hit for hit in found
-                           if not any(overlaps(hit, d) for d in detections)]
-            if self.piles and self.use_templates:
-                copies = self._copies(image, blob, known + found, known + found, detections)
-                detections += copies
-                found += copies
-                if tried and not self._explained(image, blob, known + found, bare=False):
-                    # Still unexplained: a guess a few pixels off a card in view (the top of
-                    # a pile against a card beside it) is lined up with the face it looks
-                    # most like from a distance, and read again; copies may lie under it.
-                    lined = [hit for hit in self._lined_up(image, tried, [*known, *found])
-                             if not any(overlaps(hit, d) for d in detections)]
-                    detections += lined
-                    found += lined
-                    copies = self._copies(image, blob, known + found, lined, detections)
-                    detections += copies
-                    found += copies
-            if self.use_features and not self._explained(image, blob, known + found):
+            if self.use_features and not self._explained(image, blob, known):
                 puzzling.append(blob)
-        if puzzling:
+        if puzzling and more():
             # Cards partly under others, or in a heap: the feature matcher, on the largest
-            # few regions only, so that a cluttered frame costs a bounded time.
+            # few regions only.
             grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.feature_regions]:
@@ -195,11 +173,50 @@ class Recognizer:
                          if not any(overlaps(hit, d) for d in detections)]
                 detections += found
                 if self.piles and self.use_templates:
-                    detections += self._copies(image, blob, known + found, found, detections)
+                    detections += self._copies(image, blob, known + found, found, detections,
+                                               more)
         return detections
 
-    def _layers(self, image: np.ndarray, blob: Blob, known: Sequence[Detection]
-                ) -> list[Detection]:
+    def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
+                      card_long: float | None, more: Callable[[], bool]) -> list[Detection]:
+        """The cards of one cluster (blob) besides those read whole already: layer by layer
+        from its corners; then, for what is still unexplained, card-sized guesses along its
+        straight sides, and copies under the cards of a pile."""
+        known = [d for d in detections if touches(d.corners, blob)]
+        if not self.use_templates or self._explained(image, blob, known):
+            return []
+        found = [hit for hit in self._layers(image, blob, known, more)
+                 if not any(overlaps(hit, d) for d in detections)]
+        if self._explained(image, blob, known + found) or not more():
+            return found
+        model = nearest_card(blob, [*detections, *found])
+        tried: list[np.ndarray] = []
+        split = self._split(image, blob, card_long, known + found, model, tried, more)
+        if split and card_long is None:
+            # No card read cleanly to size the guesses by, and a blob's own size is far
+            # off (a heap of cards): the cards the split has read in it size a second one.
+            sized = float(np.median([max(quad_sides(d.corners)) for d in split]))
+            split += self._split(image, blob, sized, known + found + split,
+                                 nearest_card(blob, split), tried, more)
+        found += [hit for hit in split if not any(overlaps(hit, d) for d in [*detections,
+                                                                               *found])]
+        if not self.piles:
+            return found
+        everything = [*detections, *found]
+        found += self._copies(image, blob, known + found, known + found, everything, more)
+        if tried and more() and not self._explained(image, blob, known + found, bare=False):
+            # Still unexplained: a guess a few pixels off a card in view (the top of a pile
+            # against a card beside it) is lined up with the face it looks most like from a
+            # distance, and read again; copies may lie under it.
+            lined = [hit for hit in self._lined_up(image, tried, [*known, *found], more)
+                     if not any(overlaps(hit, d) for d in [*detections, *found])]
+            found += lined
+            found += self._copies(image, blob, known + found, lined, [*detections, *found],
+                                  more)
+        return found
+
+    def _layers(self, image: np.ndarray, blob: Blob, known: Sequence[Detection],
+                more: Callable[[], bool]) -> list[Detection]:
         """The cards of a cluster read layer by layer from the top (``layers.py``)."""
         aspects = [self.library.aspect(n) for n in range(len(self.library))]
         reader = LayerReader(self.library.index,
@@ -210,11 +227,11 @@ class Recognizer:
                                  self.limits.split_margin, on_top=on_top,
                                  least_in_view=LEAST_IN_VIEW, in_part=bool(on_top))
 
-        return reader.read(image, blob, known, identify)
+        return reader.read(image, blob, known, identify, more)
 
     def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
-                tops: Sequence[Detection], detections: Sequence[Detection]
-                ) -> list[Detection]:
+                tops: Sequence[Detection], detections: Sequence[Detection],
+                more: Callable[[], bool] = lambda: True) -> list[Detection]:
         """A pile: copies lying under those of ``tops`` that are cards of the games played
         in piles, if the ``cards`` read in the blob leave enough of it uncovered
         (``PILE_LEFT``; ``detections``: every card read in the frame so far)."""
@@ -229,7 +246,9 @@ class Recognizer:
         # first, the copies over it were found as copies under it, and it hid the one
         # between.)
         for top in sorted(self._pile_tops(tops), key=lambda card: -card.fit):
-            found += self.pile_reader.copies(image, blob, top, [*detections, *found])
+            if not more():
+                break
+            found += self.pile_reader.copies(image, blob, top, [*detections, *found], more)
         return found
 
     def _pile_tops(self, cards: Sequence[Detection]) -> list[Detection]:
@@ -256,7 +275,8 @@ class Recognizer:
         return print_level(patch, inside) < 0.5 * self.library.index.least_print
 
     def _lined_up(self, image: np.ndarray, guesses: Sequence[np.ndarray],
-                  cards: Sequence[Detection]) -> list[Detection]:
+                  cards: Sequence[Detection], more: Callable[[], bool] = lambda: True
+                  ) -> list[Detection]:
         """Cards read from ``guesses`` (the splitter's, none of which read as it was) lined
         up first. The comparison is sharp: a guess 4 px off a card 60 px wide scores nothing,
         and is not worth lining up (``align_from``). Blurred, the card's face still comes out
@@ -274,6 +294,8 @@ class Recognizer:
         blurred = cv2.GaussianBlur(crop, (0, 0), BLUR_FOR_GUESSES * min(quad_sides(guesses[0])))
         hits: list[Detection] = []
         for quad in guesses[:MOST_LINED]:
+            if not more():
+                break
             if any(near(quad, d.corners) for d in hits):
                 continue
             scores = self.library.index.scores(blurred, quad - origin)
@@ -292,7 +314,8 @@ class Recognizer:
 
     def _split(self, image: np.ndarray, blob: Blob, card_long: float | None,
                known: Sequence[Detection] = (), model: np.ndarray | None = None,
-               tried: list[np.ndarray] | None = None) -> list[Detection]:
+               tried: list[np.ndarray] | None = None, more: Callable[[], bool] = lambda: True
+               ) -> list[Detection]:
         """Cards lying against or partly over each other in one blob: try a card-sized
         rectangle from each end of every straight stretch of the blob's outline (and of the
         rectangle round it), both ways round, and keep what is clearly one card. Rows, fans
@@ -325,6 +348,8 @@ class Recognizer:
         tried = [] if tried is None else tried
         hits: list[Detection] = []
         for corner, du, dv, length in sides:
+            if not more():
+                break
             own = set()
             if not card_long:
                 # No clean card to size by: the side may be a whole side of the card.
