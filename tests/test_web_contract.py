@@ -167,6 +167,11 @@ def test_the_tables_controls_link_works_the_dial_and_menu_only(tmp_path):
         text = companion("seats", "--db", table.db).stdout
         control = text.splitlines()[0].split()[-1]
         assert text.startswith("table controls") and "/t/" in control
+        # The second line: the table page with the join codes, for a screen on the Pi.
+        page = text.splitlines()[1]
+        assert page.startswith("table page with the join codes") and page.endswith(
+            control + "/table")
+        assert request(control + "/table")[0] == 200
         assert request(control)[0] == 200
         assert request(table.url + "/t/" + "x" * 32)[0] == 403
         assert request(control + "/input", {"kind": "press", "control": "seat:0"})[0] == 403

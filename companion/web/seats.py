@@ -114,7 +114,11 @@ def run_seats(args: argparse.Namespace) -> int:
         print(json_shown(links))
         return 0
     if seat is None:
-        show_link("table controls", table_link(db), draw)
+        controls = table_link(db)
+        show_link("table controls", controls, draw)
+        # The table page with the seats' codes on it, for a screen on the Pi itself (the
+        # plain table page never shows them): not drawn, it is opened there, not scanned.
+        show_link("table page with the join codes", f"{controls}/table", False)
     for link in links:
         show_link(f"seat {link['seat']}: {link['name']}", str(link["url"]), draw)
     return 0
