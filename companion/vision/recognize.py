@@ -55,7 +55,7 @@ from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
-from companion.vision.piles import PileReader
+from companion.vision.piles import COPY_REACH, PileReader
 from companion.vision.quads import (
     Blob,
     laid_like,
@@ -185,8 +185,9 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
-        found = [hit for hit in self._layers(image, blob, known, more)
-                 if not any(overlaps(hit, d) for d in detections)]
+        layered = [hit for hit in self._layers(image, blob, known, more)
+                   if not any(overlaps(hit, d) for d in detections)]
+        found = list(layered)
         if self._explained(image, blob, known + found) or not more():
             return found
         model = nearest_card(blob, [*detections, *found])
@@ -203,7 +204,19 @@ class Recognizer:
         if not self.piles:
             return found
         everything = [*detections, *found]
-        found += self._copies(image, blob, known + found, known + found, everything, more)
+        # The cards read layer by layer come top first: one lying under a card of its own
+        # kind read before it is a copy in a pile, not a pile's top to search under again.
+        tops: list[Detection] = []
+        for card in known + found:
+            if not any(t.item_id == card.item_id and intersect(t.corners, card.corners)
+                       for t in tops):
+                tops.append(card)
+        copies = self._copies(image, blob, known + found, tops, everything, more)
+        # A copy the search finds a few pixels from a card of its kind read layer by layer is
+        # that card (whose outline, read from a part of it, can be a little off).
+        found += [c for c in copies if not any(
+            o.item_id == c.item_id and float(np.linalg.norm(o.centre - c.centre))
+            < COPY_REACH * min(quad_sides(o.corners)) for o in layered)]
         if tried and more() and not self._explained(image, blob, known + found, bare=False):
             # Still unexplained: a guess a few pixels off a card in view (the top of a pile
             # against a card beside it) is lined up with the face it looks most like from a
