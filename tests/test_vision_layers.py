@@ -166,3 +166,26 @@ def test_the_corners_of_a_cluster_are_where_its_cards_corners_are():
                     for c in outline_corners(contours[0]))
     assert points == [(100, 100), (100, 240), (200, 100), (250, 180), (250, 320), (150, 320)]\
         or len(points) == 6 and (200, 180) not in points and (150, 240) not in points
+
+
+def test_the_work_beyond_the_cards_read_whole_is_bounded_per_frame():
+    """Clutter cannot blow a frame's time up: with no work allowed beyond the cards read
+    whole, the covered card is left out (never guessed) and no more is compared."""
+    from dataclasses import replace
+
+    from companion.vision.detection import Thresholds
+
+    library = standard_library(IDS)
+    table = np.full((600, 800, 3), (40, 70, 35), np.uint8)
+    under = np.float32([[260, 140], [400, 140], [400, 336], [260, 336]])
+    lay(table, draw_standard_face(card("7clubs")), under)
+    lay(table, draw_standard_face(card("2hearts")), under + np.float32([70, 90]))
+    bounded = Recognizer(library, thresholds=replace(Thresholds(), most_compared=0))
+    before = library.index.compared
+    found = bounded.recognize(table)
+    spent = library.index.compared - before
+    assert [d.item_id for d in found] in ([], ["2hearts"])
+    before = library.index.compared
+    assert sorted(d.item_id for d in Recognizer(library).recognize(table)) == [
+        "2hearts", "7clubs"]
+    assert library.index.compared - before > spent
