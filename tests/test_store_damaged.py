@@ -138,3 +138,16 @@ def test_a_stored_header_its_reader_refuses_is_named_by_session(tmp_path, capsys
     code, out, _ = run(capsys, "check", "--db", str(path))
     assert code == 2
     assert "   1  traps, 0 events" in out and "   2  its header cannot be read" in out
+
+
+@pytest.mark.parametrize("command", [["sessions"], ["history"], ["league"], ["players"],
+                                     ["export"], ["export", "--csv"]])
+def test_a_mistyped_store_name_is_said_not_read_as_an_empty_store(tmp_path, capsys, command):
+    """``--db /no/such/x.db`` named a store that is not there: one line naming ``--db`` and
+    the path, exit 2, and nothing is created (a new store is made by run or import only)."""
+    missing = tmp_path / "no" / "such.db"
+    code, out, err = run(capsys, *command, "--db", str(missing))
+    assert code == 2 and out == ""
+    one_clear_line(err)
+    assert "--db" in err and str(missing) in err
+    assert not missing.exists() and not missing.parent.exists()

@@ -137,7 +137,11 @@ def render_result(result: dict[str, Any], game: Game) -> str:
 
 def open_store(path: str | None, read_only: bool = False) -> TableStore:
     """The store of ``--db`` (default: the state directory's); read-only for commands that
-    only read, so that they never create or change it and work on a read-only mount."""
+    only read, so that they never create or change it and work on a read-only mount. A
+    store named with ``--db`` that is not there is a mistyped name, not an empty store."""
+    if path and read_only and not Path(path).exists():
+        raise CompanionError(f"--db: no table store at {path} (a store is made by companion "
+                             "run or companion import)")
     return TableStore(Path(path) if path else default_db(), read_only=read_only)
 
 
