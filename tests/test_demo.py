@@ -33,6 +33,7 @@ def test_a_card_game_demo_is_read_by_the_camera(tmp_path):
     assert result.routes.get("camera", 0) > result.events // 2
     assert sum(result.routes.values()) == result.events
     assert (tmp_path / "tricky-camera.png").exists()
+    assert result.ended_on_refusal is None
     table = score_table(result)
     assert table.splitlines()[0].startswith(f"tricky: {result.events} events")
     rows = table.splitlines()[2:2 + len(result.seats)]
@@ -64,3 +65,12 @@ def test_quick_plays_the_short_game(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1].split()[-1] == "r1"
     assert "deathtrap: " in done.stderr and "(100%)" in done.stderr
+
+
+def test_the_rumble_demo_ends_on_its_result_not_on_a_refusal(tmp_path):
+    """A change the camera could not read was put right by hand, and the game went on to its
+    end: the table screen shows the game, not the stale refusal (it used to end on "Not
+    allowed - camera: more than one thing changed")."""
+    result = play_demo("rumble", tmp_path, seed=1)
+    assert result.routes.get("corrected", 0) > 0  # the camera was put right on the way
+    assert result.ended_on_refusal is None

@@ -26,6 +26,7 @@ from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import Hands, TablePlayer
 from companion.daemon.table import Daemon
+from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
@@ -83,6 +84,8 @@ class DemoResult:
     pictures: int
     seconds: float
     files: list[Path] = field(default_factory=list)
+    #: The refusal the table screen showed when the game ended (None: its result).
+    ended_on_refusal: str | None = None
 
 
 def check_requirements() -> None:
@@ -143,6 +146,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
             frames.append(tiled(screens, header.seats))
             if progress is not None:
                 progress(played, len(events))
+        refusal = daemon.shown.seat_error(TABLE)
         daemon.handle(Stop("end of the demo"))
         daemon.supervisor.stop_all()
         assert daemon.table is not None
@@ -153,7 +157,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
     files = [log, *write_images(out, game, screens, frames, hands.last_picture)]
     return DemoResult(game, list(header.seats), result["totals"], result["rounds"],
                       result["winners"], len(events), player.routes, hands.pictures,
-                      time.perf_counter() - started, files)
+                      time.perf_counter() - started, files, refusal)
 
 
 def replayed(log: Path) -> dict[str, Any]:

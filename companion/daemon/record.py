@@ -144,6 +144,9 @@ class Recorder:
         assert self.playing.table is not None
         self.stored += 1
         self.presenter.clear()
+        # A refusal on the table screen (the camera's, an unreadable change) is behind the
+        # table once an event is in: the game's screen, and at the end its result, shows.
+        self.playing.ui.moved_on(TABLE)
         log.info("stored #%d: %s", seq, event_in_words(event))
         game = self.playing.table.game
         if game.finished:

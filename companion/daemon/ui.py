@@ -95,6 +95,11 @@ class TableUI:
         self.said[seat] = said
         self.since[seat] = now
 
+    def moved_on(self, seat: int) -> None:
+        """An event was accepted since ``seat``'s refusal: what it refused is behind the
+        table now, and the screen shows the game again."""
+        self.errors.pop(seat, None)
+
     def tick(self, now: float) -> None:
         """End peeks and errors whose time is up."""
         self.now = now
