@@ -265,7 +265,7 @@ class HubSide:
             if kind == HELLO and len(payload) >= 2:
                 self.greeted = True
                 self._serve_host()
-                oldest = self.outbox[0][0] if self.outbox else self.next_number
+                oldest = self.oldest_held()
                 welcome = encode_welcome(self.major, self.minor, self.boot, oldest, self.firmware)
                 self._replies.extend(encode_frame(seq, WELCOME, welcome))
                 continue
@@ -276,6 +276,13 @@ class HubSide:
                 self._replies.extend(encode_frame(seq, PONG, pong))
             elif kind == EVENT_ACK and len(payload) == 4:
                 self._acknowledge(struct.unpack(">I", payload)[0], now)
+
+    def oldest_held(self) -> int:
+        """The oldest event the hub can still send, acknowledged ones included: an
+        acknowledgement may have been forged, and the host's own next one puts back what
+        it never had (``_restore``). The WELCOME tells the host this number."""
+        held = self.history or self.outbox
+        return held[0][0] if held else self.next_number
 
     def _serve_host(self) -> None:
         """Send to the host from the oldest event not acknowledged, at the next ``tick``."""
