@@ -125,3 +125,20 @@ def test_the_command_off_a_pi_says_what_it_cannot_open(capsys, monkeypatch, tmp_
     assert code == 1
     assert "Traceback" not in out
     assert out.splitlines()[-1].endswith("not seen")
+
+
+def test_doctor_off_a_pi_prints_its_own_findings_not_gpiozero_warnings(tmp_path):
+    """gpiozero warns once per pin factory it tries (lgpio, RPi.GPIO, pigpio, native); the
+    doctor says in its own words what it could not open, once."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    for argv in (["doctor"], ["doctor", "--test", "--timeout", "0.2",
+                              "--out", str(tmp_path / "t.png")]):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", *argv], env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=300)
+        assert "PinFactoryFallback" not in done.stderr + done.stdout
+        assert "Traceback" not in done.stderr

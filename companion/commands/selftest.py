@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.hardware.doctor import Finding
+from companion.hardware.doctor import Finding, quiet_fallbacks
 from companion.hardware.events import InputEvent
 from companion.hardware.pins import PinMap
 
@@ -63,7 +63,8 @@ def try_inputs(pinmap: PinMap, ask: Callable[[Step], None], pin_factory: Any = N
     from companion.hardware.inputs import TableInputs
 
     events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
-    inputs = TableInputs(pinmap, events.put, pin_factory=pin_factory)
+    with quiet_fallbacks():
+        inputs = TableInputs(pinmap, events.put, pin_factory=pin_factory)
     findings = []
     try:
         for step in input_steps(pinmap):

@@ -13,6 +13,7 @@ import contextlib
 import grp
 import os
 import pwd
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,18 @@ def _check_screens(pinmap: PinMap, machine: Machine, bus: Any, overlay: Path) ->
                       "SCL) and its address jumper")
 
 
+@contextlib.contextmanager
+def quiet_fallbacks() -> Iterator[None]:
+    """Without gpiozero's warning for each pin factory it tries in turn (lgpio, RPi.GPIO,
+    pigpio, native): the doctor says in its own words what it could not open, and how to
+    mend it."""
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PinFactoryFallback)
+        yield
+
+
 def check_gpio(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
     chips = sorted(machine.dev.glob("gpiochip*"))
     if machine.pin_factory is None and not chips:
@@ -150,7 +163,8 @@ def check_gpio(pinmap: PinMap, machine: Machine) -> Iterator[Finding]:
     pins.update({f"seat {seat + 1} button": pin for seat, pin in enumerate(pinmap.seat_buttons)})
     for what, pin in pins.items():
         try:
-            with InputDevice(pin, pull_up=True, pin_factory=machine.pin_factory) as device:
+            with quiet_fallbacks(), InputDevice(pin, pull_up=True,
+                                                pin_factory=machine.pin_factory) as device:
                 resting = not device.is_active  # pulled up: low means pressed or shorted
         except (GPIOZeroError, OSError, RuntimeError) as exc:
             yield Finding(False, f"{what} (GPIO {pin}): cannot read it ({exc})",
