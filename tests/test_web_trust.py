@@ -147,6 +147,11 @@ def attempts(table):
     return tokens, {"sockets": sockets, "reads": reads, "posts": posts}
 
 
+def inputs(handed) -> list:
+    """What reached the daemon as an action: inputs, sightings, names."""
+    return [item for item in handed if isinstance(item, InputEvent | Seen | Named)]
+
+
 def acted(handed) -> list:
     return [item for item in handed if isinstance(item, InputEvent | Seen | Named | Redraw)]
 
@@ -258,11 +263,13 @@ def test_origins_and_body_types_are_checked_before_anything_is_done(tmp_path):
                      None):
             headers = {"Origin": own} | ({"Content-Type": kind} if kind else {})
             assert raw(control + "/input", headers, press)[0] == 415, kind
-        assert acted(handed) == []
+        # (A redraw the daemon asks for itself, once it serves the session's pages, may come
+        # at any time: what counts is that no input, sighting or name got in.)
+        assert inputs(handed) == []
         json_type = {"Content-Type": "application/json; charset=utf-8"}
         assert raw(control + "/input", {"Origin": own} | json_type, press)[0] == 200
         assert raw(control + "/input", json_type, press)[0] == 200  # no browser: no Origin
-        assert len(acted(handed)) == 2
+        assert len(inputs(handed)) == 2
 
 
 def test_every_answer_carries_the_security_headers(tmp_path):
