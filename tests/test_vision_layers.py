@@ -6,12 +6,11 @@ tables where a card shows too little of itself to be read."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from vision_dev import DEV
 
 from companion.vision.deck import card, draw_standard_face
 from companion.vision.enrol import enrol_images
@@ -20,8 +19,6 @@ from companion.vision.library import CardLibrary, crop
 from companion.vision.recognize import Recognizer
 from companion.vision.sources import read_image
 
-DEV = Path(os.environ.get("COMPANION_VISION_DEV",
-                          Path(__file__).resolve().parents[2] / "shared" / "vision-dev"))
 WEBCAM = DEV / "blackjack-webcam"
 needs_webcam_set = pytest.mark.skipif(not (WEBCAM / "truth.json").is_file(),
                                       reason=f"no real photos at {WEBCAM}")
@@ -64,13 +61,17 @@ def test_every_scan_cut_to_the_card_is_enrolled_whole(webcam):
     assert ace.shape[0] == 448 and ace[4:12, 4:-4].mean() > 200
 
 
+def read_scene(webcam, name: str):
+    """(read, covered read, invented, the readings) of one photo of the webcam set."""
+    library, _, truth = webcam
+    found = Recognizer(library).recognize(read_image(WEBCAM / "scenes" / name))
+    return (*matched(found, truth[name]["cards"]), found)
+
+
 @needs_webcam_set
 def test_a_diagonal_fan_is_read_from_the_parts_that_show(webcam):
     """Seven cards fanned, each lower one 56-77 % in view: most are read, none invented."""
-    library, _, truth = webcam
-    cards = truth["scene6.jpg"]["cards"]
-    found = Recognizer(library).recognize(read_image(WEBCAM / "scenes" / "scene6.jpg"))
-    read, covered, invented = matched(found, cards)
+    read, covered, invented, found = read_scene(webcam, "scene6.jpg")
     assert invented == 0
     assert read >= 5 and covered >= 4
     assert len({d.item_id for d in found}) == len(found)  # each card reported once
@@ -78,10 +79,7 @@ def test_a_diagonal_fan_is_read_from_the_parts_that_show(webcam):
 
 @needs_webcam_set
 def test_overlapping_pairs_are_read_top_and_bottom(webcam):
-    library, _, truth = webcam
-    cards = truth["scene5.jpg"]["cards"]
-    found = Recognizer(library).recognize(read_image(WEBCAM / "scenes" / "scene5.jpg"))
-    read, covered, invented = matched(found, cards)
+    read, covered, invented, _ = read_scene(webcam, "scene5.jpg")
     assert invented == 0
     assert read >= 6 and covered >= 2
 
@@ -143,14 +141,19 @@ def test_a_card_covered_below_its_readable_part_is_left_out_not_guessed():
     assert [d.item_id for d in found] == ["Kspades"]
 
 
-def test_a_covered_card_whose_corner_shows_is_read_once():
-    """Two cards overlapping by half: the top one whole, the one under it from its corner
-    and the half in view; each once."""
-    library = standard_library(IDS)
+def overlapping_pair() -> np.ndarray:
+    """A table with the 7 of clubs, and the 2 of hearts lying over half of it."""
     table = np.full((600, 800, 3), (40, 70, 35), np.uint8)
     under = np.float32([[260, 140], [400, 140], [400, 336], [260, 336]])
     lay(table, draw_standard_face(card("7clubs")), under)
     lay(table, draw_standard_face(card("2hearts")), under + np.float32([70, 90]))
+    return table
+
+
+def test_a_covered_card_whose_corner_shows_is_read_once():
+    """Two cards overlapping by half: the top one whole, the one under it from its corner
+    and the half in view; each once."""
+    library, table = standard_library(IDS), overlapping_pair()
     found = Recognizer(library).recognize(table)
     assert sorted(d.item_id for d in found) == ["2hearts", "7clubs"]
 
@@ -175,11 +178,7 @@ def test_the_work_beyond_the_cards_read_whole_is_bounded_per_frame():
 
     from companion.vision.detection import Thresholds
 
-    library = standard_library(IDS)
-    table = np.full((600, 800, 3), (40, 70, 35), np.uint8)
-    under = np.float32([[260, 140], [400, 140], [400, 336], [260, 336]])
-    lay(table, draw_standard_face(card("7clubs")), under)
-    lay(table, draw_standard_face(card("2hearts")), under + np.float32([70, 90]))
+    library, table = standard_library(IDS), overlapping_pair()
     bounded = Recognizer(library, thresholds=replace(Thresholds(), most_compared=0))
     before = library.index.compared
     found = bounded.recognize(table)

@@ -5,13 +5,12 @@ as in a fresh clone without it."""
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from vision_dev import DEV
 
 from companion.cli import main
 from companion.vision.enrol import enrol_images
@@ -19,8 +18,6 @@ from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.sources import read_image
 
-DEV = Path(os.environ.get("COMPANION_VISION_DEV",
-                          Path(__file__).resolve().parents[2] / "shared" / "vision-dev"))
 DECK = DEV / "standard-deck"
 
 pytestmark = pytest.mark.skipif(not (DECK / "truth.json").is_file(),
