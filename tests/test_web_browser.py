@@ -112,7 +112,7 @@ def test_peek_a_reissued_link_and_the_simulator_page(browser, tmp_path):
         phone.click("#send button[type=submit]")
         shows(phone, 1)
         assert "Knight + Thief" in phone.inner_text("#private")  # by name, not by id
-        companion("seats", "--db", table.db, "--reissue", "0")
+        companion("seats", "--db", table.db, "--reissue", "1")  # seat 1: Ann
         phone.wait_for_selector("#gone:not(:empty)", timeout=WAIT_MS)
         assert "no longer works" in phone.inner_text("#gone")
         sim = browser.new_page()

@@ -75,7 +75,7 @@ def test_wrong_and_stale_tokens_get_nothing_and_a_reissue_revokes(tmp_path):
                 assert status in (403, 404), (suffix, status)
                 assert b"Ann" not in body and b"state" not in body
         wait_for(lambda: request(links[1] + "/api")[0] == 200, "seat 1's page")
-        result = companion("seats", "--db", table.db, "--reissue", "1", "--json")
+        result = companion("seats", "--db", table.db, "--reissue", "2", "--json")
         assert result.returncode == 0, result.stderr
         (fresh,) = json.loads(result.stdout)
         assert fresh["seat"] == 1 and fresh["url"] != links[1]

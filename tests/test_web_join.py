@@ -103,7 +103,7 @@ def test_a_join_code_is_revoked_with_its_link_and_wrong_ones_are_slowed(tmp_path
         old = dict(daemon.shown.join_links.urls)
         assert request(old[1])[0] == 200
         result = subprocess.run([sys.executable, "-m", "companion.cli", "seats", "--db",
-                                 table.db, "--reissue", "1", "--json"],
+                                 table.db, "--reissue", "2", "--json"],
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
         wait_for(lambda: daemon.shown.join_links.urls.get(1) not in (None, old[1]),

@@ -102,7 +102,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def render_result(result: dict[str, Any], game: Game) -> str:
-    """A replay result for a person: a score table, the winners, then the state in words.
+    """A replay result for a person: a score table (seats counted from 1, as people count
+    them), the winners, then the state in words.
 
     The words are the game's own (``state_in_words``) and read only the public view's keys;
     with --seat or --referee, the keys the public view lacks follow as JSON.
@@ -122,7 +123,7 @@ def render_result(result: dict[str, Any], game: Game) -> str:
     lines.append(head)
     for index, name in enumerate(seats):
         cells = "".join(f" {r[index]:>4}" for r in rounds)
-        lines.append(f"  {index:<2} {name:<{width}} {totals[index]:>6}{cells}")
+        lines.append(f"  {index + 1:<2} {name:<{width}} {totals[index]:>6}{cells}")
     if result["winners"]:
         lines.append("winners: " + ", ".join(seats[s] for s in result["winners"]))
     lines.append("state:")

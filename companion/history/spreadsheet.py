@@ -18,7 +18,8 @@ def _text(name: str) -> str:
 
 
 def rows(plays: Iterable[Play]) -> str:
-    """The CSV text, a header row first; times in UTC ISO form as stored."""
+    """The CSV text, a header row first; times in UTC ISO form as stored; seats counted
+    from 1 (a spreadsheet is read by people)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -26,6 +27,7 @@ def rows(plays: Iterable[Play]) -> str:
         placings, minutes = play.placings, play.minutes
         for seat, name in enumerate(play.seats):
             length = "" if minutes is None else minutes
-            writer.writerow([play.session, play.game, play.started, length, seat, _text(name),
+            writer.writerow([play.session, play.game, play.started, length, seat + 1,
+                             _text(name),
                              play.totals[seat], placings[seat], int(seat in play.winners)])
     return out.getvalue()

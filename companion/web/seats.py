@@ -37,8 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     seats.add_argument("--json", action="store_true",
                        help='print a JSON array of {"seat": N, "name": NAME, "url": URL}')
     seats.add_argument("--reissue", metavar="SEAT",
-                       help="give seat SEAT (0-based, as listed) a new link, or 'table' the "
-                            "table's controls link; the old one stops working (a lost phone)")
+                       help="give seat SEAT (counted from 1, as listed) a new link, or 'table' "
+                            "the table's controls link; the old one stops working (a lost "
+                            "phone)")
     seats.add_argument("--qr", action=argparse.BooleanOptionalAction, default=None,
                        help="draw the QR codes (default: on a terminal)")
     seats.set_defaults(func=run_seats)
@@ -73,7 +74,7 @@ def seat_links(db_path: str, new_for: int | None = None) -> list[dict[str, objec
         names = store.seat_names(session, header)
     if new_for is not None:
         if not 0 <= new_for < len(header.seats):
-            raise OptionError(f"--reissue {new_for}: seats are 0 to {len(header.seats) - 1}")
+            raise OptionError(f"--reissue {new_for + 1}: seats are 1 to {len(header.seats)}")
         db = open_links(db_path)
         assert db is not None
         try:
@@ -102,11 +103,7 @@ def run_seats(args: argparse.Namespace) -> int:
     if args.reissue == "table":
         show_link("table controls", table_link(db, renew=True), draw)
         return 0
-    seat = None
-    if args.reissue is not None:
-        if not args.reissue.isdigit():
-            raise OptionError(f"--reissue {args.reissue}: give a seat number or 'table'")
-        seat = int(args.reissue)
+    seat = None if args.reissue is None else reissued_seat(args.reissue)
     links = seat_links(db, seat)
     if seat is not None:
         links = [link for link in links if link["seat"] == seat]
@@ -120,8 +117,25 @@ def run_seats(args: argparse.Namespace) -> int:
         # plain table page never shows them): not drawn, it is opened there, not scanned.
         show_link("table page with the join codes", f"{controls}/table", False)
     for link in links:
-        show_link(f"seat {link['seat']}: {link['name']}", str(link["url"]), draw)
+        show_link(listed(link), str(link["url"]), draw)
     return 0
+
+
+def listed(link: dict[str, object]) -> str:
+    """"seat 1: Ann": seats counted from 1, as on the table, the keys and the pages."""
+    seat = link["seat"]
+    assert isinstance(seat, int)
+    return f"seat {seat + 1}: {link['name']}"
+
+
+def reissued_seat(given: str) -> int:
+    """``--reissue SEAT``: the seat as listed, counted from 1 as people count seats; its
+    0-based index (the table log's, ``--json``'s)."""
+    if not given.isdigit():
+        raise OptionError(f"--reissue {given}: give a seat number (1, 2, ...) or 'table'")
+    if int(given) < 1:
+        raise OptionError(f"--reissue {given}: seats are counted from 1, as listed")
+    return int(given) - 1
 
 
 def show_link(what: str, url: str, draw: bool) -> None:
