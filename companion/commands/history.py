@@ -57,9 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     history = subparsers.add_parser(
         "history", help="finished games: date, length, seats, scores, winners",
-        description="Finished games, newest first: date, length of play, players, placings, "
-                    "scores and winners. --plot draws the score after each round of the newest "
-                    "game listed (or of --session N).")
+        description="Finished games, newest first by when they were played: date, length of "
+                    "play ('length unknown' for a log without times), players, placings, scores "
+                    "and winners. --plot draws the score after each round of the newest game "
+                    "listed (or of --session N).")
     db_option(history)
     history.add_argument("--player", metavar="NAME", help="only games this player played")
     history.add_argument("--session", metavar="N", type=int, help="only this session")
@@ -143,7 +144,7 @@ def history_json(play: Play) -> dict[str, Any]:
 
 
 def chosen_plays(store: TableStore, args: argparse.Namespace) -> list[Play]:
-    """The finished games the filters of ``args`` leave, oldest first."""
+    """The finished games the filters of ``args`` leave, oldest first (by when played)."""
     game = check_game(args.game)
     since = parse_since(args.since)
     plays = load_plays(store)

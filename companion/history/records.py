@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from companion.errors import CompanionError
@@ -37,14 +37,27 @@ class Play:
     winners: list[int]
     figures: dict[str, list[Any]] = field(default_factory=dict)
     track: list[list[int]] = field(default_factory=list)
+    #: when the session was stored (``sessions.created``)
+    created: str | None = None
+
+    @property
+    def timed(self) -> bool:
+        """Whether the table log kept times: a game of a log without them begins and ends,
+        in its result, the moment it was stored (``companion import``)."""
+        return not (self.started == self.created and self.ended in (None, self.created))
 
     @property
     def minutes(self) -> int | None:
         """Length of play in whole minutes, None when the table log kept no times."""
         begun, ended = results.parse_time(self.started), results.parse_time(self.ended or "")
-        if begun is None or ended is None or ended < begun:
+        if not self.timed or begun is None or ended is None or ended < begun:
             return None
         return round((ended - begun).total_seconds() / 60)
+
+    @property
+    def played_at(self) -> datetime:
+        """When the game was played (its first event's time, else when it was stored)."""
+        return results.parse_time(self.started) or datetime.min.replace(tzinfo=UTC)
 
     @property
     def placings(self) -> list[int]:
@@ -69,7 +82,9 @@ def _replayed(store: TableStore, session_id: int, created: str) -> dict[str, Any
 
 
 def load_plays(store: TableStore, finished_only: bool = True) -> list[Play]:
-    """The stored games, oldest first (unfinished ones too unless ``finished_only``)."""
+    """The stored games, oldest first by when they were played, not by when they were
+    stored: a game imported later but played earlier comes first (unfinished ones too
+    unless ``finished_only``)."""
     keeps = store.keeps_players
     with guard(store.path):
         if keeps:
@@ -102,8 +117,8 @@ def load_plays(store: TableStore, finished_only: bool = True) -> list[Play]:
         ids = [table.get(seat, (name, name))[0] for seat, name in enumerate(header.seats)]
         plays.append(Play(session_id, header.game, result["started"], result["ended"], seats,
                           ids, bool(finished), result["totals"], result["winners"],
-                          result["figures"], result["track"]))
-    return plays
+                          result["figures"], result["track"], created))
+    return sorted(plays, key=lambda play: (play.played_at, play.session))
 
 
 def parse_since(text: str | None) -> date | None:

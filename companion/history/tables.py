@@ -12,9 +12,10 @@ from companion.terminal import shown
 
 
 def when(play: Play) -> str:
-    """"2026-01-03 20:15" (as stored, UTC) and the length of play if known."""
+    """"2026-01-03 20:15  18 min" (as stored, UTC) and the length of play: "length
+    unknown" when the table log kept no times."""
     stamp = play.started[:16].replace("T", " ")
-    return stamp + (f"  {play.minutes} min" if play.minutes is not None else "")
+    return stamp + (f"  {play.minutes} min" if play.minutes is not None else "  length unknown")
 
 
 def score_line(play: Play) -> str:
