@@ -1,0 +1,111 @@
+"""A seat's page on a phone, in a real browser (Debian's Chromium, as a phone: a touch screen
+of 360 to 430 CSS pixels that zooms a page out when it is wider): the page fits with no
+sideways scroll whatever the game shows.
+
+Skipped where no browser is installed (a fresh clone), failed instead under CI (CI=1).
+``COMPANION_SCREENSHOTS=docs/images`` also writes the phone page at 390 px for docs/web.md."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from web_table import LiveTable, random_game, wait_for
+
+from companion.daemon.items import Seen
+from companion.table.session import TableSession
+
+WAIT_MS = 60_000
+#: The phones' widths in CSS pixels: a small Android, an iPhone, a large phone.
+WIDTHS = (360, 390, 430)
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
+
+
+def played(table: LiveTable, events: list[dict]) -> None:
+    """The table takes ``events`` (after those it has) as if seen; wait until stored."""
+    done = table.stored()
+    for event in events[done:]:
+        table.daemon.submit(Seen(event, 1.0))
+    wait_for(lambda: table.stored() == len(events), "the events stored")
+
+
+def phone(browser, link: str, width: int):
+    """The seat's page on a phone ``width`` CSS pixels wide."""
+    page = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True,
+                               has_touch=True, device_scale_factor=2).new_page()
+    page.goto(link)
+    return page
+
+
+def shows(page, events: int) -> None:
+    page.wait_for_selector(f'body[data-events="{events}"]', state="attached", timeout=WAIT_MS)
+
+
+def peeking(page) -> list[str]:
+    """Hold the peek button: the lines listed under it (the page stays held)."""
+    page.hover("#peek")
+    page.mouse.down()
+    page.wait_for_selector("#secret:not([hidden])", timeout=WAIT_MS)
+    return page.locator("#private li").all_inner_texts()
+
+
+def sideways(page) -> dict[str, int]:
+    """The page's width against the phone's: a zoomed-out page is wider than the phone."""
+    return page.evaluate("() => ({inner: innerWidth, scroll: Math.max("
+                         "document.documentElement.scrollWidth, document.body.scrollWidth)})")
+
+
+def moments(game: str, seed: int, seats: int) -> tuple[list[dict], list[int]]:
+    """A random game and some counts of its events at which to look: the start, the first
+    change of phase or two, the middle, the end."""
+    header, events = random_game(game, seed, seats)
+    session, phases, counts = TableSession(header), [], [0]
+    for number, event in enumerate(events, start=1):
+        session.apply(event)
+        phase = session.result(None)["state"].get("phase")
+        if phase not in phases:
+            phases.append(phase)
+            counts.append(number)
+    counts += [len(events) // 2, len(events)]
+    return events, sorted(set(counts))[:8]
+
+
+GAMES = [("deathtrap", 4, 4), ("rumble", 1, 3), ("tricky", 2, 3), ("traps", 3, 2)]
+
+
+@pytest.mark.parametrize(("game", "seed", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_the_seat_page_fits_a_phone_with_no_sideways_scroll(browser, tmp_path, game, seed,
+                                                             seats):
+    """At 360, 390 and 430 CSS pixels, at the start, at each new phase, mid-game and at the
+    end, with the secrets held open: the page is no wider than the phone (a phone's browser
+    zooms a wider page out, so ``innerWidth`` grows past the phone's width too)."""
+    header, _ = random_game(game, seed, seats)
+    events, counts = moments(game, seed, seats)
+    with LiveTable(tmp_path, header) as table:
+        link = table.links()[1]
+        pages = {width: phone(browser, link, width) for width in WIDTHS}
+        for count in counts:
+            played(table, events[:count])
+            for width, page in pages.items():
+                shows(page, count)
+                peeking(page)
+                assert sideways(page) == {"inner": width, "scroll": width}, (count, width)
+                page.mouse.up()
+        if SHOTS and game == "deathtrap":
+            screenshot(browser, table, events, counts)
+        for page in pages.values():
+            page.context.close()
+
+
+def screenshot(browser, table: LiveTable, events: list[dict], counts: list[int]) -> None:
+    """docs/images/web-seat-390.png: a seat's page on a 390-px phone, its secrets held open,
+    in the middle of a round."""
+    played(table, events[:counts[-1] * 2 // 5])  # a few events past a deal
+    page = phone(browser, table.links()[1], 390)
+    shows(page, table.stored())
+    peeking(page)
+    folder = Path(SHOTS or ".")
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "web-seat-390.png"), full_page=True)
+    page.context.close()
