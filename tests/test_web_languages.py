@@ -267,5 +267,5 @@ def french_facts_shown(game, facts, state):
             in facts, facts
         assert "déplacer" in facts, facts
     elif game == "deathtrap":
-        assert ("oui" in facts or "non" in facts) and "false" not in facts, facts
+        assert "cartes en main" in facts and "false" not in facts, facts
     assert "{" not in facts and "true" not in facts, facts

@@ -1,6 +1,7 @@
 """A seat's page on a phone, in a real browser (Debian's Chromium, as a phone: a touch screen
 of 360 to 430 CSS pixels that zooms a page out when it is wider): the page fits with no
-sideways scroll whatever the game shows.
+sideways scroll whatever the game shows, the peek says sentences a player reads (not the
+view's field names), in the page's language.
 
 Skipped where no browser is installed (a fresh clone), failed instead under CI (CI=1).
 ``COMPANION_SCREENSHOTS=docs/images`` also writes the phone page at 390 px for docs/web.md."""
@@ -8,13 +9,16 @@ Skipped where no browser is installed (a fresh clone), failed instead under CI (
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, random_game, wait_for
+from web_table import LiveTable, random_game, request, wait_for
 
 from companion.daemon.items import Seen
+from companion.i18n import translator
 from companion.table.session import TableSession
+from companion.web.snapshot import PRIVATE_KEYS
 
 WAIT_MS = 60_000
 #: The phones' widths in CSS pixels: a small Android, an iPhone, a large phone.
@@ -109,3 +113,43 @@ def screenshot(browser, table: LiveTable, events: list[dict], counts: list[int])
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "web-seat-390.png"), full_page=True)
     page.context.close()
+
+
+def field_names(lang: str) -> re.Pattern[str]:
+    """A view's field name (``your_turn``, ``exchange``, or its word in ``lang``, as the
+    peek listed them before) then a colon, at the start of a line."""
+    words = {*PRIVATE_KEYS, *(translator(lang).pgettext("web", key) for key in PRIVATE_KEYS)}
+    return re.compile(r"^(" + "|".join(map(re.escape, words)) + r"|\w+_\w+)\s*:")
+
+
+@pytest.mark.parametrize(("lang", "hold", "turn"),
+                         [("en", "You hold", "It is your turn"),
+                          ("fr", "Vous avez", "C'est à vous")])
+def test_the_peek_says_sentences_not_field_names(browser, tmp_path, lang, hold, turn):
+    """Deathtrap's seat page at the deal, in the play and in the exchange before round 2:
+    the cards it holds and whose turn it is as sentences, its exchange as the game words
+    it, never a field's name (``exchange: -``, ``prompt: -``, ``your turn: no``)."""
+    header, _ = random_game("deathtrap", 4, 4)
+    events, counts = moments("deathtrap", 4, 4)
+    with LiveTable(tmp_path, header) as table:
+        for seat, link in enumerate(table.links()):
+            assert request(link + "/language", {"lang": lang})[0] == 200, seat
+        pages = [phone(browser, link, 390) for link in table.links()]
+        seen: list[str] = []
+        named = field_names(lang)
+        for count in counts[:4]:
+            played(table, events[:count])
+            for page in pages:
+                shows(page, count)
+                lines = peeking(page)
+                page.mouse.up()
+                for line in lines:
+                    assert not named.search(line) and not line.endswith(("-", ": ")), line
+                    assert "{" not in line and "true" not in line, line
+                seen += lines
+        assert any(line.startswith(hold) for line in seen), seen
+        assert any(line == turn for line in seen), seen
+        exchange = "Exchange: " if lang == "en" else "Échange : "
+        assert any(line.startswith(exchange) for line in seen), seen
+        for page in pages:
+            page.context.close()

@@ -1,6 +1,6 @@
 """The web pages say the game's state and a seat's own facts in the page's language: over
 whole random games of the four games, at every event, in every language, what the table page
-and the seat pages display (their channels' ``words``, ``facts``, ``keys`` and feed, built by
+and the seat pages display (their channels' ``words``, ``peek`` and feed, built by
 the real ``Snapshot`` from a real session) holds no English word the catalogue translates and
 no raw id (``dwarven-hunter``), whether the table reads that language itself or only the seat
 pages do (the table in English: the game read again in the page's language). What is kept for
@@ -85,7 +85,7 @@ def shown_texts(channel):
     """What a page displays of the game in words (its own strings are in the catalogue)."""
     texts = list(channel.get("words", []))
     texts += [entry["text"] for entry in channel.get("feed", [])]
-    texts += list(channel.get("facts", {}).values()) + list(channel.get("keys", {}).values())
+    texts += list(channel.get("peek", []))
     return texts
 
 
@@ -149,10 +149,11 @@ def test_a_seat_page_in_another_language_reads_the_engines_words_in_it():
 def test_the_pages_list_a_rumble_seats_secret_characters_and_heroes_by_name():
     with using("fr"):
         for channels in walk("rumble", "fr", 2, "fr"):
-            facts = channels["seat:0"]["facts"]
-            if facts.get("secrets"):
-                assert "+" in facts["secrets"]
-                assert not raw_id_in(facts["secrets"])
+            secrets = [line for line in channels["seat:0"]["peek"]
+                       if line.startswith("Vos personnages secrets : ")]
+            if secrets:
+                assert "+" in secrets[0]
+                assert not raw_id_in(secrets[0])
                 return
     raise AssertionError("no secret characters shown")
 

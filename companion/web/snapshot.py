@@ -21,7 +21,7 @@ from companion import bundles
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word
-from companion.web.facts import fact_words
+from companion.web.facts import key_word, peek_lines
 from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
 #: The keys of the games' seat views that a seat's page lists as its own (``private_part``),
-#: in words: marked here for the catalogue, translated for each page (``key_words``).
+#: in words: marked here for the catalogue, translated for each page (``key_words``) where
+#: ``peek_lines`` has no sentence of its own for one.
 PRIVATE_KEYS = (
     NP_("web", "actions"), NP_("web", "exchange"), NP_("web", "exchange limit"),
     NP_("web", "hero choices"), NP_("web", "note"), NP_("web", "prompt"),
@@ -41,7 +42,7 @@ PRIVATE_KEYS = (
 
 def key_words(keys: Iterable[str]) -> dict[str, str]:
     """A view's keys in the language drawn (``your_turn`` -> "your turn", or "à vous")."""
-    return {key: pgettext("web", key.replace("_", " ")) for key in keys}
+    return {key: key_word(key) for key in keys}
 
 
 def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
@@ -210,8 +211,7 @@ class Snapshot:
                     "lang": lang, "languages": choices(),
                     "title": bundles.get(game.name).title_line(), "api": mine,
                     "words": game.state_in_words(shown),
-                    "private": private, "keys": key_words(private),
-                    "facts": fact_words(game.name, private, game.seats),
+                    "peek": peek_lines(game.name, private, game.seats),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game), "actions": seat_actions(game),
                     "events": len(entries)}

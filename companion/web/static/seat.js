@@ -31,9 +31,8 @@ function show(seat) {
   replace("error", seat.error || "");
   latest = seat;
   if (!secret.hidden) drawScreen();
-  // Each of the seat's own facts in words, in the page's language (the server's ``facts``).
-  replace("private", ...Object.keys(seat.private).map((key) =>
-    el("li", {}, el("b", {}, (seat.keys[key] || key) + ": "), seat.facts[key])));
+  // Each of the seat's own facts as a sentence, in the page's language (``peek_lines``).
+  replace("private", ...seat.peek.map((line) => el("li", {}, line)));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
   replace("scores", scoreTable(seat.api));
   const tapbox = document.getElementById("tapbox");
