@@ -1,5 +1,16 @@
 """Charts of a finished game (the score after each round) and of the league (the rating
-after each game), as PNG or SVG files.
+after each game), as PNG or SVG files, legible at a glance:
+
+- one panel per game (a Tricky rating says nothing of a Rumble one);
+- whole-number steps on the x axis (games played, rounds), never 1.2 or 1.4;
+- each line named at its end, in its own colour, the names pushed apart so none covers
+  another; no legend over the lines;
+- twelve colours that differ, each with its own marker: up to twelve lines in a panel never
+  share a colour (beyond twelve, a colour comes back with a dashed line);
+- the titles fit the picture (the layout makes room for them, and for the names).
+
+``game_figure`` and ``league_figure`` give the matplotlib figure laid out as it is written
+(what the tests look at); ``plot_game`` and ``plot_league`` write it.
 
 matplotlib is imported only here, and only when a chart is drawn: it is the optional extra
 ``plot`` (`pip install -e ".[plot]"`), and without it the other commands work as before.
@@ -8,6 +19,7 @@ matplotlib is imported only here, and only when a chart is drawn: it is the opti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +29,22 @@ from companion.games import engine
 from companion.history.records import Play
 
 FORMATS = (".png", ".svg")
+#: matplotlib's ten "tab" colours, then black and a dark red: twelve that differ.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#8b0000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*")
+WIDTH = 8.0  # inches, at 100 dpi: 800 pixels
+PANEL_HEIGHT = 3.2
+GAP = 1.0  # pixels between two names at line ends
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line: its name (shown at its end) and its points."""
+
+    name: str
+    xs: list[int]
+    ys: list[float]
 
 
 def check_path(path: str) -> Path:
@@ -43,49 +71,134 @@ def _pyplot() -> Any:
     return plt
 
 
-def _save(figure: Any, axes: Any, target: Path) -> None:
+def style(index: int) -> dict[str, Any]:
+    """The colour, marker and line style of the ``index``-th line of a panel."""
+    lap = index // len(PALETTE)
+    return {"color": PALETTE[index % len(PALETTE)], "marker": MARKERS[index % len(MARKERS)],
+            "linestyle": "-" if lap % 2 == 0 else "--"}
+
+
+def _figure(panels: int) -> tuple[Any, list[Any]]:
+    plt = _pyplot()
+    figure, axes = plt.subplots(panels, 1, squeeze=False, layout="constrained", dpi=100,
+                                figsize=(WIDTH, 0.6 + PANEL_HEIGHT * panels))
+    return figure, [row[0] for row in axes]
+
+
+def _draw_panel(axes: Any, series: Sequence[Series], colours: Mapping[str, int]) -> None:
+    """The lines of one panel, each named at its end; whole numbers on the x axis."""
+    from matplotlib.ticker import MaxNLocator
+
+    for line in series:
+        axes.plot(line.xs, line.ys, markersize=4, linewidth=1.6, label=line.name,
+                  **style(colours[line.name]))
+        axes.annotate(line.name, xy=(line.xs[-1], line.ys[-1]), xytext=(6, 0),
+                      textcoords="offset points", va="center", fontsize="small",
+                      color=style(colours[line.name])["color"], annotation_clip=False)
+    last = max((line.xs[-1] for line in series), default=1)
+    first = min((line.xs[0] for line in series), default=0)
+    axes.set_xlim(first - 0.3, last + 0.3)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
-    axes.legend(loc="best", fontsize="small")
-    figure.tight_layout()
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def make_room(axes: Any, renderer: Any) -> None:
+    """Widen the x axis to the right until every name at a line end fits in the panel."""
+    left, right = axes.get_xlim()
+    width = axes.bbox.width
+    wanted = right
+    for text in axes.texts:
+        anchor = text.xy[0]
+        beyond = text.get_window_extent(renderer).x1 - axes.transData.transform((anchor, 0))[0]
+        if 0 < beyond < width:
+            wanted = max(wanted, left + (anchor - left) * width / (width - beyond - 2))
+    axes.set_xlim(left, wanted)
+
+
+def spread_names(figure: Any) -> None:
+    """Make room for the names at the line ends, then push them apart, upwards, so that
+    none covers another."""
+    figure.canvas.draw()  # lays the figure out: the names' boxes are where they will be
+    renderer = figure.canvas.get_renderer()
+    for axes in figure.axes:
+        make_room(axes, renderer)
+    figure.canvas.draw()
+    points_per_pixel = 72.0 / figure.dpi
+    for axes in figure.axes:
+        names = sorted(axes.texts, key=lambda text: text.get_window_extent(renderer).y0)
+        placed: list[Any] = []
+        for text in names:
+            box = text.get_window_extent(renderer)
+            lift = 0.0
+            for other in sorted(placed, key=lambda done: done.y0):
+                moved = box.translated(0, lift)
+                if _overlap(moved, other):
+                    lift = other.y1 + GAP - box.y0
+            if lift:
+                x, y = text.xyann
+                text.xyann = (x, y + lift * points_per_pixel)
+            placed.append(box.translated(0, lift))
+
+
+def _save(figure: Any, target: Path) -> None:
+    plt = _pyplot()
     try:
         metadata = {"Date": None} if target.suffix.lower() == ".svg" else {}
         figure.savefig(target, metadata=metadata)
     except OSError as error:
         raise CompanionError(f"--plot: cannot write {str(target)!r} ({error.strerror})") from None
     finally:
-        figure.clear()
+        plt.close(figure)
+
+
+def colour_order(names: Sequence[str]) -> dict[str, int]:
+    """Each name's place in the palette, in the order given."""
+    return {name: index for index, name in enumerate(dict.fromkeys(names))}
+
+
+def game_figure(play: Play) -> Any:
+    """One line per player: their total after each step of its track (a round; Traps: a
+    disarm: the bundle's ``step``)."""
+    figure, (axes,) = _figure(1)
+    steps = list(range(len(play.track) + 1))
+    series = [Series(name, steps, [0] + [totals[seat] for totals in play.track])
+              for seat, name in enumerate(play.seats)]
+    _draw_panel(axes, series, colour_order(play.seats))
+    axes.set_xlabel(f"after {bundles.get(play.game).step}")
+    axes.set_ylabel("total")
+    axes.set_title(f"{engine(play.game).title}, session {play.session}")
+    spread_names(figure)
+    return figure
+
+
+def league_figure(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]]]) -> Any:
+    """A panel per game; in each, a line per player: their rating after each game of it
+    they played. A player keeps one colour in every panel while there are colours enough."""
+    games = sorted(history)
+    figure, panels = _figure(max(1, len(games)))
+    everyone = sorted({name for game in games for name in history[game]})
+    shared = colour_order(everyone) if len(everyone) <= len(PALETTE) else None
+    for axes, game in zip(panels, games, strict=False):
+        players = sorted(history[game])
+        series = [Series(name, list(range(1, len(history[game][name]) + 1)),
+                         [rating for _, rating in history[game][name]]) for name in players]
+        _draw_panel(axes, series, shared or colour_order(players))
+        axes.set_title(engine(game).title)
+        axes.set_xlabel(f"games of {engine(game).title} played")
+        axes.set_ylabel("rating")
+    figure.suptitle("League: each player's rating after each game (openskill, mu - 3 sigma)")
+    spread_names(figure)
+    return figure
 
 
 def plot_game(play: Play, target: Path) -> None:
-    """One line per player: their total after each step of its track (a round; Traps: a
-    disarm: the bundle's ``step``)."""
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
-    steps = list(range(len(play.track) + 1))
-    for seat, name in enumerate(play.seats):
-        axes.plot(steps, [0] + [totals[seat] for totals in play.track], marker="o", label=name)
-    step = bundles.get(play.game).step
-    axes.set_xlabel(f"after {step}")
-    axes.set_ylabel("total")
-    axes.set_title(f"{engine(play.game).title}, session {play.session}")
-    axes.set_xticks(steps)
-    _save(figure, axes, target)
-    plt.close(figure)
+    _save(game_figure(play), target)
 
 
 def plot_league(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]]],
                 target: Path) -> None:
-    """One line per player and game: the rating after each game they played."""
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
-    several = len(history) > 1
-    for game, players in sorted(history.items()):
-        for name, points in sorted(players.items()):
-            label = f"{name} ({game})" if several else name
-            axes.plot(range(1, len(points) + 1), [rating for _, rating in points],
-                      marker=".", label=label)
-    axes.set_xlabel("games played")
-    axes.set_ylabel("rating (openskill ordinal)")
-    axes.set_title("League: " + ", ".join(engine(game).title for game in sorted(history)))
-    _save(figure, axes, target)
-    plt.close(figure)
+    _save(league_figure(history), target)
