@@ -7,8 +7,9 @@ import pytest
 
 from companion.i18n import DEFAULT, use
 
-MODULES = ["companion.i18n", "companion.i18n.choice", "companion.voice.announce",
-           "companion.voice.speaker", "companion.screens.canvas", "companion.screens.common"]
+MODULES = ["companion.i18n", "companion.i18n.choice", "companion.i18n.names",
+           "companion.voice.announce", "companion.voice.speaker", "companion.screens.canvas",
+           "companion.screens.common"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from web_table import LiveTable, random_game, request, wait_for
 
+from companion.daemon.dialogues import seat_names
 from companion.daemon.items import Seen
-from companion.i18n import translator
+from companion.i18n import LANGUAGES, translator
+from companion.table import Header
 from companion.table.session import TableSession
 from companion.web.snapshot import PRIVATE_KEYS
 
@@ -152,4 +154,33 @@ def test_the_peek_says_sentences_not_field_names(browser, tmp_path, lang, hold, 
         exchange = "Exchange: " if lang == "en" else "Échange : "
         assert any(line.startswith(exchange) for line in seen), seen
         for page in pages:
+            page.context.close()
+
+
+def test_an_unnamed_seat_is_called_seat_n_in_the_pages_language(browser, tmp_path):
+    """A new game calls a seat nobody named "Seat 4" (so its log says): its page and the
+    other seats' pages say it in their own language, in the title, the scores and the
+    game's words; the name field waits for a name; in English it stays "Seat 4"."""
+    header = Header("deathtrap", seat_names(["Ann", "Bob", "Cy"], 4), 6)
+    events = random_game("deathtrap", 6, 4)[1][:3]
+    with LiveTable(tmp_path, header) as table:
+        played(table, events)
+        links = table.links()
+        unnamed, other = phone(browser, links[3], 390), phone(browser, links[0], 390)
+        for lang in LANGUAGES:
+            said = translator(lang).pgettext("web", "Seat {n}").format(n=4)
+            assert lang == "en" or said != "Seat 4", lang
+            for link, page in ((links[3], unnamed), (links[0], other)):
+                assert request(link + "/language", {"lang": lang})[0] == 200
+                page.wait_for_selector(f"html[lang={lang}]", state="attached",
+                                       timeout=WAIT_MS)
+                wait_for(lambda page=page, said=said: said in page.inner_text("#scores"),
+                         f"the scores to say {said}")
+                text = page.inner_text("body")
+                assert lang == "en" or "Seat 4" not in text, (lang, text)
+            assert unnamed.inner_text("#title") == said
+            assert unnamed.input_value("#name") == ""
+            assert unnamed.get_attribute("#name", "placeholder") == said
+            assert other.inner_text("#title") == "Ann"
+        for page in (unnamed, other):
             page.context.close()

@@ -5,7 +5,13 @@ field of an event) rather than spells out: marked here so that they are in the c
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from companion.i18n import N_, NP_, pgettext
+
+#: The name a new game gives a seat nobody named ("Seat 4", stored in the log as it is).
+UNNAMED = re.compile(r"Seat ([1-9][0-9]?)")
 
 TRICKY_HEROES = (
     N_("Thief"), N_("Assassin"), N_("Barbarian"), N_("Wizard"), N_("Witch"),
@@ -42,3 +48,28 @@ def event_word(kind: str) -> str:
 
 def field_word(key: str) -> str:
     return pgettext("field", key.replace("_", " "))
+
+
+def unnamed(name: str) -> bool:
+    """Is ``name`` the one a new game gives a seat nobody named ("Seat 4")?"""
+    return UNNAMED.fullmatch(name) is not None
+
+
+def seat_word(name: str) -> str:
+    """A seat's name in the language drawn: an unnamed seat's "Seat 4" is "Place 4" in
+    French; a name a person gave stays as it is.
+
+    >>> from companion.i18n import using
+    >>> with using("de"):
+    ...     seat_word("Seat 4"), seat_word("Ann")
+    ('Platz 4', 'Ann')
+    """
+    found = UNNAMED.fullmatch(name)
+    return pgettext("web", "Seat {n}").format(n=found.group(1)) if found else name
+
+
+def seat_words(names: Sequence[str]) -> tuple[str, ...]:
+    """Every seat's name in the language drawn (``seat_word``); the names as given should
+    two of them read alike then (a player called "Platz 4" beside an unnamed "Seat 4")."""
+    said = tuple(seat_word(name) for name in names)
+    return said if len({name.casefold() for name in said}) == len(said) else tuple(names)

@@ -10,14 +10,18 @@ Keeping a copy in step costs one ``apply`` per new entry and language (at most o
 language some seat's page reads that is not the table's); it is read again from the start
 only when the daemon's session is replaced (a new game, a rename, the table's language) or an
 entry was taken back.
+
+A copy also says the seats' names in its language: an unnamed seat's "Seat 4" is "Place 4"
+in a French copy (``seat_words``), in every word the engine writes with a name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.i18n import using
+from companion.i18n.names import seat_words
 from companion.table.session import TableSession
 
 
@@ -44,7 +48,9 @@ class Mirrors:
         entries = source.entries
         if kept is None or kept.source is not source or kept.count > len(entries) or (
                 kept.count and entries[kept.count - 1] is not kept.last):
-            kept = self.copies[lang] = Copy(source, TableSession(source.header))
+            with using(lang):
+                header = replace(source.header, seats=seat_words(source.header.seats))
+            kept = self.copies[lang] = Copy(source, TableSession(header))
         with using(lang):
             for entry in entries[kept.count:]:
                 kept.session.apply(entry)

@@ -20,13 +20,14 @@ from PIL import Image
 from companion import bundles
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
-from companion.i18n.names import event_word, field_word
+from companion.i18n.names import event_word, field_word, seat_words, unnamed
 from companion.web.facts import key_word, peek_lines
 from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 if TYPE_CHECKING:
     from companion.daemon.shown import Shown
+    from companion.table.session import TableSession
 
 #: How many of the latest events the public feed lists.
 FEED_LENGTH = 30
@@ -116,13 +117,13 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
-def seat_actions(game: Game) -> list[dict[str, Any]]:
+def seat_actions(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     """The events a seat's page may send: its own (the seat is filled in by the server) and
-    the table's seatless ones (a deal), never an undo."""
+    the table's seatless ones (a deal), never an undo; ``names``: the seats' as it says them."""
     actions = []
     for kind, fields in game.EVENTS.items():
         actions.append({"type": kind, "label": event_word(kind), "own": "seat" in fields,
-                        "fields": [field_form(name, spec, game.seats)
+                        "fields": [field_form(name, spec, names)
                                    for name, spec in fields.items() if name != "seat"]})
     return actions
 
@@ -140,7 +141,7 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
     api = channel["api"]
     with using(channel.get("lang") or current()):
         return bundles.get(api["game"]).screen_module().seat(
-            channel.get("shown") or api["state"], api["seats"], True)
+            channel.get("shown") or api["state"], channel.get("names") or api["seats"], True)
 
 
 class Snapshot:
@@ -175,21 +176,23 @@ class Snapshot:
         public = session.result(None)
         entries = session.entries
         first = max(0, len(entries) - FEED_LENGTH)
+        table_language = current()
+        self.publics, used = {}, set()  # this build's public views, the copies it read
+        read = self.reading(session, table_language, table_language, used)
+        if read is session:
+            self.publics[table_language] = public["state"]
+        said = read.game  # the game with the seats' names as the table's language says them
         channels["table"] = {
             "kind": "table", "session": table.id, "status": status(table), "lang": current(),
             "title": bundles.get(game.name).title_line(), "api": public,
-            "words": game.state_in_words(public["state"]),
-            "feed": [{"n": first + n + 1, "text": event_in_words(entry, game.seats)}
+            "names": list(said.seats),
+            "words": said.state_in_words(self.public(read, table_language)),
+            "feed": [{"n": first + n + 1, "text": event_in_words(entry, said.seats)}
                      for n, entry in enumerate(entries[first:])],
             "events": len(entries), "notice": showing.table_notice,
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
-        table_language = current()
-        langs = {self.languages.get((table.id, seat), table_language)
-                 for seat in range(len(game.seats))}
-        self.mirrors.keep_only(langs - {table_language})
-        self.publics = {}  # this build's public view of the game read in each language
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             lang = self.languages.get((table.id, seat), table_language)
@@ -202,27 +205,42 @@ class Snapshot:
                 screen = None if not drawn else images.get(f"seat:{seat}") \
                     if lang == table_language else showing.seat_image(seat)
                 # What the page shows (not its ``api``, which is the daemon's own view) comes
-                # from the game read in the page's language, its engine's words too.
-                shown, public_shown = (mine["state"], public["state"]) \
-                    if lang == table_language else self.shown(session, lang, seat)
-                private = private_part(shown, public_shown)
+                # from the game read in the page's language, its engine's words and the
+                # seats' names as said in it too.
+                read = self.reading(session, lang, table_language, used)
+                said = read.game
+                shown = read.result(seat)["state"] if read is not session else mine["state"]
+                private = private_part(shown, self.public(read, lang))
                 channels[f"seat:{seat}"] = {
-                    "kind": "seat", "session": table.id, "seat": seat, "name": name,
+                    "kind": "seat", "session": table.id, "seat": seat,
+                    "name": said.seats[seat], "unnamed": unnamed(name), "names": list(said.seats),
                     "lang": lang, "languages": choices(),
                     "title": bundles.get(game.name).title_line(), "api": mine,
-                    "words": game.state_in_words(shown),
-                    "peek": peek_lines(game.name, private, game.seats),
+                    "words": said.state_in_words(shown),
+                    "peek": peek_lines(game.name, private, said.seats),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
-                    "tap": tap_label(game), "actions": seat_actions(game),
+                    "tap": tap_label(game), "actions": seat_actions(game, said.seats),
                     "events": len(entries)}
-                if lang != table_language:
+                if read is not session:
                     channels[f"seat:{seat}"]["shown"] = shown
+        self.mirrors.keep_only(used)
         return channels
 
-    def shown(self, session: Any, lang: str, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The seat's view and the public view of the game read in ``lang``."""
-        copy = self.mirrors.session(session, lang)
-        public = self.publics.get(lang)
-        if public is None:
-            public = self.publics[lang] = copy.result(None)["state"]
-        return copy.result(seat)["state"], public
+    def reading(self, session: TableSession, lang: str, table_language: str,
+                used: set[str]) -> TableSession:
+        """The session a page in ``lang`` reads its words from: the daemon's own, or a copy
+        read in ``lang`` (another language than the table's, or a seat nobody named, whose
+        "Seat 4" the language says otherwise); ``used`` gathers the copies read."""
+        with using(lang):
+            names = seat_words(session.header.seats)
+        if lang == table_language and names == tuple(session.header.seats):
+            return session
+        used.add(lang)
+        return self.mirrors.session(session, lang)
+
+    def public(self, read: TableSession, lang: str) -> dict[str, Any]:
+        """The public view of ``read`` (the session a page in ``lang`` reads), once a build."""
+        found = self.publics.get(lang)
+        if found is None:
+            found = self.publics[lang] = read.result(None)["state"]
+        return found

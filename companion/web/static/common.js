@@ -95,10 +95,11 @@ async function post(path, body) {
 }
 
 // The score table: one row per seat, one column per finished round, then the total.
-function scoreTable(api) {
+// ``names``: the seats' names as the page says them (an unnamed seat's in its language).
+function scoreTable(api, names = api.seats) {
   const head = el("tr", {}, el("th", {}, t("Seat")),
     ...api.rounds.map((_, i) => el("th", {}, t("R{n}", {n: i + 1}))), el("th", {}, t("Total")));
-  const rows = api.seats.map((name, seat) => el("tr",
+  const rows = names.map((name, seat) => el("tr",
     {class: api.winners.includes(seat) && api.finished ? "winner" : ""},
     el("td", {}, name),
     ...api.rounds.map((round) => el("td", {}, round[seat])),
@@ -110,7 +111,7 @@ const COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4
                  "#9a6324"];
 
 // The scores as a chart: running totals round by round, or bars of the totals.
-function scoreChart(api) {
+function scoreChart(api, names = api.seats) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   const width = 600, height = 260, pad = 34;
@@ -139,14 +140,14 @@ function scoreChart(api) {
       const path = points.map((v, i) => `${pad + i * step},${y(v)}`).join(" ");
       add("polyline", {points: path, fill: "none", stroke: COLOURS[seat % 8], "stroke-width": 4});
       add("text", {x: pad + api.rounds.length * step + 2, y: y(points.at(-1)) + 5,
-                   fill: COLOURS[seat % 8], class: "label"}, api.seats[seat]);
+                   fill: COLOURS[seat % 8], class: "label"}, names[seat]);
     });
   } else {
     const step = (width - pad - 20) / api.seats.length;
     api.totals.forEach((v, seat) => {
       add("rect", {x: pad + seat * step + 6, y: Math.min(y(v), y(0)), width: step - 12,
                    height: Math.abs(y(0) - y(v)), fill: COLOURS[seat % 8]});
-      add("text", {x: pad + seat * step + 8, y: height - 8, class: "label"}, api.seats[seat]);
+      add("text", {x: pad + seat * step + 8, y: height - 8, class: "label"}, names[seat]);
     });
   }
   return svg;

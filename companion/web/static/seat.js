@@ -19,8 +19,10 @@ function show(seat) {
   document.body.dataset.seat = seat.seat;
   document.title = seat.name + " - " + seat.title;
   replace("title", seat.name);
+  // An unnamed seat ("Seat 4", said in the page's language): the field waits for a name.
   const name = document.getElementById("name");
-  if (document.activeElement !== name) name.value = seat.name;
+  name.placeholder = seat.name;
+  if (document.activeElement !== name) name.value = seat.unnamed ? "" : seat.name;
   replace("total", `${seat.title}: ${seat.api.totals[seat.seat]}`);
   const language = document.getElementById("language");
   if (language.options.length !== seat.languages.length) {
@@ -34,7 +36,7 @@ function show(seat) {
   // Each of the seat's own facts as a sentence, in the page's language (``peek_lines``).
   replace("private", ...seat.peek.map((line) => el("li", {}, line)));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
-  replace("scores", scoreTable(seat.api));
+  replace("scores", scoreTable(seat.api, seat.names));
   const tapbox = document.getElementById("tapbox");
   tapbox.hidden = !seat.tap;
   replace("tap", seat.tap || "");

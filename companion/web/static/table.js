@@ -19,13 +19,13 @@ function showTable(table) {
   const words = table.words.map((line) => el("li", {}, line));
   if (table.api.finished) {
     words.unshift(el("li", {class: "winner"}, t("Game over: {names} won", {
-      names: table.api.winners.map((s) => table.api.seats[s]).join(", ")})));
+      names: table.api.winners.map((s) => table.names[s]).join(", ")})));
   }
   replace("words", ...words);
   const dial = table.dial;
   replace("dial", dial ? t("Dial: {square}, {action}, step {step}", dial) : "");
-  replace("scores", scoreTable(table.api));
-  replace("chart", scoreChart(table.api));
+  replace("scores", scoreTable(table.api, table.names));
+  replace("chart", scoreChart(table.api, table.names));
   replace("feed", ...table.feed.slice().reverse().map((entry) =>
     el("li", {value: entry.n}, entry.text)));
 }
