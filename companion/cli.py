@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "companion.vision.commands",
     "companion.daemon.commands",
     "companion.commands.doctor",
+    "companion.commands.voice",
     "companion.commands.service",
     "companion.web.seats",
 )

@@ -30,6 +30,8 @@ def run_doctor(args: argparse.Namespace) -> int:
 
         return run_selftest(args, pinmap, parts, pin_factory(factory), source)
     findings = diagnose(pinmap, parts=parts)
+    if args.config and config.voice.enabled:
+        findings.extend(voice_findings(config.voice.speed))
     if args.config and config.web.enabled:
         from companion.web.address import page_url
 
@@ -43,11 +45,20 @@ def run_doctor(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def voice_findings(speed: int) -> list[Finding]:
+    """``[voice] enabled``: can the announcements be heard (espeak-ng, a sound device, and
+    espeak-ng playing on it: its exit code and its stderr)?"""
+    from companion.voice.audible import check_voice
+
+    return [Finding(check.ok, check.what, check.fix) for check in check_voice(speed)]
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="check the table's hardware and say what to fix",
         description="Check the I2C bus, multiplexer and screens, the encoder and buttons, the "
-                    "camera, the serial hub and group memberships against the pin map. Exit 0 "
+                    "camera, the serial hub and group memberships against the pin map, and with "
+                    "a config whose [voice] is enabled, that the voice can be heard. Exit 0 "
                     "when all is well, 1 when something needs fixing.")
     doctor.add_argument("--config", metavar="FILE",
                         help="the daemon's config, whose [hardware] overrides the pin map")

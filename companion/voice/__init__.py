@@ -4,5 +4,6 @@ round with its leader, the winner (``[voice] enabled``, off by default).
 ``announce`` builds the words from the table's *public* views only (``game.view(None)``
 before and after an event), so nothing a seat keeps secret can be spoken; ``speaker`` says
 them through espeak-ng in a worker thread, in the table's language, the latest announcement
-winning when they pile up, so the daemon's loop never waits for speech.
+winning when they pile up, so the daemon's loop never waits for speech; ``audible`` checks
+that they can be heard (``companion doctor``, ``companion voice``).
 """
