@@ -10,7 +10,8 @@ import pytest
 
 MODULES = ["companion.table.faults", "companion.table.store", "companion.table.log",
            "companion.table.check", "companion.table.session", "companion.terminal",
-           "companion.daemon.dialogues", "companion.table.players", "companion.table.results"]
+           "companion.daemon.dialogues", "companion.table.players", "companion.table.results",
+           "companion.table.pictures"]
 
 
 @pytest.mark.parametrize("name", MODULES)

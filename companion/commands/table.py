@@ -43,6 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     kind = export.add_mutually_exclusive_group()
     kind.add_argument("--bgstats", action="store_true", help="a BG Stats play file (JSON)")
     kind.add_argument("--csv", action="store_true", help="CSV: one row per player per game")
+    export.add_argument("--pictures", metavar="DIR",
+                        help="also write the camera's picture of each camera event into DIR "
+                             "(SEQ.jpg and its readings SEQ.json; the log is unchanged)")
     export.set_defaults(func=run_export)
 
     load = subparsers.add_parser(
@@ -147,6 +150,9 @@ def open_store(path: str | None, read_only: bool = False) -> TableStore:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if (args.bgstats or args.csv) and args.pictures:
+        raise OptionError("--pictures: the camera's pictures go with the table log only, "
+                          "not with --bgstats or --csv")
     if args.bgstats or args.csv:
         from companion.history.exports import run_play_export  # the table log needs none of it
 
@@ -156,8 +162,26 @@ def run_export(args: argparse.Namespace) -> int:
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
         header, entries = store.load(session_id)
+        if args.pictures:
+            export_pictures(store, session_id, Path(args.pictures))
     sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
     return 0
+
+
+def export_pictures(store: TableStore, session_id: int, folder: Path) -> None:
+    """The camera's pictures of a session's events into ``folder`` (said on stderr)."""
+    from companion.table.pictures import pictures, write_folder
+
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"--pictures {folder}: not a folder")
+    found = pictures(store.db, session_id)
+    try:
+        write_folder(found, folder)
+    except OSError as error:
+        raise OptionError(f"--pictures {folder}: cannot write there "
+                          f"({error.strerror or error})") from None
+    print(f"wrote {len(found)} camera pictures of session {session_id} into {shown(str(folder))}",
+          file=sys.stderr)
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -60,6 +60,8 @@ class SceneSeen:
 
     scene: Any  # companion.vision.scene.TableScene
     confidence: float = 1.0
+    #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
+    picture: Any = None
 
 
 def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
@@ -213,7 +215,8 @@ class Camera(Part):
             if scene is not None:
                 sighting = self.watcher.last
                 self.scenes_sent += 1
-                submit(SceneSeen(scene, lowest_confidence(sighting.detections)))
+                submit(SceneSeen(scene, lowest_confidence(sighting.detections),
+                                 picture_of(self.watcher, frame)))
             self.frames_seen += 1
 
     def stop(self) -> None:
@@ -222,6 +225,18 @@ class Camera(Part):
             with contextlib.suppress(Exception):  # a dead camera may fail to close too
                 self.source.close()
             self.source = None
+
+
+def picture_of(watcher: Any, frame: Any) -> Any:
+    """The picture of the scene the watcher has just settled on (one JPEG encode), or None
+    if it cannot be made: the scene is read all the same."""
+    from companion.vision.evidence import settled
+
+    try:
+        return settled(watcher, frame)
+    except Exception as error:  # noqa: BLE001 - evidence only: the table plays on
+        log.warning("camera: no picture of the scene (%s)", describe(error))
+        return None
 
 
 def _consumed(source: Any) -> bool:

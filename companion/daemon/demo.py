@@ -112,9 +112,10 @@ def prepare_out(out: Path) -> None:
 
 
 def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
-              progress: Progress | None = None) -> DemoResult:
+              progress: Progress | None = None, seats: int | None = None) -> DemoResult:
     """Play one whole game (``quick``: a short one) through the pipeline; write its log,
-    screens and GIF into ``out``; ``progress`` hears of each event played."""
+    screens and GIF into ``out``; ``progress`` hears of each event played. ``seats``: at
+    another number of seats than the demo's own (the benchmarks)."""
     from companion.daemon.stage import Eyes, Stage
 
     if game not in bundles.demo_games():
@@ -122,7 +123,8 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
     started = time.perf_counter()
     bundle = bundles.get(game)
     assert bundle.demo is not None
-    seats, options = bundle.demo.settings(quick)
+    demo_seats, options = bundle.demo.settings(quick)
+    seats = seats or demo_seats
     header_json, events = bundle.random_game(seed, seats, **options)
     header = Header.from_json(header_json)
     out.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,8 @@ class Seen:
 
     event: dict[str, Any]
     confidence: float = 1.0
+    #: The camera's look (``looks.Look.number``) it was read from, if any.
+    look: int | None = None
 
 
 @dataclass

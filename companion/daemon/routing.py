@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -25,6 +26,7 @@ from companion.daemon.dialogues import (
     manual_entry,
 )
 from companion.daemon.items import Seen
+from companion.daemon.looks import Looks
 from companion.daemon.record import Playing, Recorder, event_in_words, now_iso, sighting_in_words
 from companion.daemon.sessions import Sessions
 from companion.daemon.ui import TABLE
@@ -45,7 +47,8 @@ def is_switch(control: str) -> bool:
 
 class Router:
     def __init__(self, playing: Playing, asking: Asking, recorder: Recorder,
-                 sessions: Sessions, clock: Any, confirm_below: float) -> None:
+                 sessions: Sessions, clock: Any, confirm_below: float,
+                 looks: Looks | None = None) -> None:
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
@@ -53,6 +56,7 @@ class Router:
         self.presenter = recorder.presenter
         self.clock = clock
         self.confirm_below = confirm_below
+        self.looks = looks or Looks(confirm_below)  # what the camera saw, kept
         self.menu_held = False  # the menu button's hold was acted on; its release is not a tap
 
     @property
@@ -160,7 +164,7 @@ class Router:
         """The confirm step closed: store the sighting on a yes, else drop it."""
         seen = self.asking.answered()
         if completed and decided:
-            self.recorder.append({**seen.event, "t": now_iso()})
+            self.store_seen(seen)
         else:
             log.info("discarded a sighting: %s", event_in_words(seen.event))
 
@@ -170,26 +174,38 @@ class Router:
         if self.playing.table is None:
             return
         if seen.confidence >= self.confirm_below:
-            self.recorder.append({**seen.event, "t": now_iso()})
+            self.store_seen(seen)
             return
         log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
                  event_in_words(seen.event))
         self.asking.queue(seen)
         self.next_confirmation()
 
+    def store_seen(self, seen: Seen) -> int | None:
+        """Store a sighting; its look's picture is kept with it."""
+        seq = self.recorder.append({**seen.event, "t": now_iso()})
+        table = self.playing.table
+        if table is not None:
+            self.looks.stored(table, self.looks.get(seen.look, table.id), seq)
+        return seq
+
     def on_scene(self, seen: SceneSeen) -> None:
         table, reader = self.playing.table, self.playing.reader
         if table is None or reader is None:
             return
+        before = reader.before
         try:
             proposals = reader.read(seen.scene, table.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
+            # Kept all the same: the table may put it right on the controls page.
+            self.looks.add(table.id, before, reader.before, seen.picture)
             # What the camera saw lies open on the table: the whole table reads it.
             self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
             return
+        look = self.looks.add(table.id, before, reader.before, seen.picture)
         for proposal in proposals:
-            self.on_seen(proposal)
+            self.on_seen(replace(proposal, look=look.number if look else None))
 
     def next_confirmation(self) -> None:
         seen = self.asking.next_sighting()

@@ -16,7 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from companion import bundles
-from companion.daemon.camera import SceneSeen, library_for, lowest_confidence, pile_cards
+from companion.daemon.camera import (
+    SceneSeen,
+    library_for,
+    lowest_confidence,
+    picture_of,
+    pile_cards,
+)
 from companion.vision.art import ArtItem
 from companion.vision.library import CardLibrary
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer, Token
@@ -95,5 +101,6 @@ class Eyes:
             scene = self.watcher.look(self.clock, picture)
             if scene is not None:
                 last = self.watcher.last
-                seen.append(SceneSeen(scene, lowest_confidence(last.detections if last else [])))
+                seen.append(SceneSeen(scene, lowest_confidence(last.detections if last else []),
+                                      picture_of(self.watcher, picture)))
         return seen

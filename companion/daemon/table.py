@@ -33,6 +33,7 @@ from companion.daemon.items import (
     Seen,
     Stop,
 )
+from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
@@ -90,8 +91,9 @@ class Daemon:
         self._recorder = Recorder(self._playing, self._presenter, clock, voice)
         self._sessions = Sessions(store, self._playing, self._asking, self._presenter, settings,
                                   self.language)
+        self._looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
-                              confirm_below)
+                              confirm_below, self._looks)
         self.shown = Shown(self._playing, self._asking, self._presenter)  # what it shows
         self.stopping = False
         self.exit_code = 0

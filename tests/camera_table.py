@@ -1,0 +1,93 @@
+"""A Tricky table of four seats before a rendered camera, in the test's own thread: the real
+daemon loop, store, vision pipeline and rules; people play through ``TablePlayer`` as the
+demo's do (``companion.daemon.demo.DirectHands``).
+
+``misread``: the card library the camera reads with has ``card``'s face enrolled under the
+id of another (the camera reads it as that one, sure of it); ``unknown``: a card whose face
+is not enrolled at all (the camera finds its outline and leaves it out).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from companion import bundles
+from companion.daemon.demo import DirectHands
+from companion.daemon.displays import MemoryScreen
+from companion.daemon.player import TablePlayer
+from companion.daemon.stage import Eyes, Stage
+from companion.daemon.table import Daemon
+from companion.table import Header, TableStore
+from companion.vision.art import draw_face
+
+SEATS = 4
+
+
+def library_with(library: Any, misread: dict[str, str] | None = None,
+                 unknown: tuple[str, ...] = ()) -> Any:
+    """The library changed: each card of ``misread`` enrolled as the id it maps to (that
+    id's own face gone), the ``unknown`` cards gone."""
+    items = {item.item_id: item for item in bundles.get("tricky").art_items()}
+    for card, read_as in (misread or {}).items():
+        library.enroll(read_as, draw_face(items[card]))  # read_as's own face replaced
+        library.remove(card)
+    for card in unknown:
+        library.remove(card)
+    return library
+
+
+class CameraTable:
+    """``with CameraTable(folder) as table:`` a new 4-seat Tricky game, its events to play."""
+
+    def __init__(self, folder: Path, seed: int = 3, confirm_below: float = 0.6,
+                 misread: dict[str, str] | None = None, unknown: tuple[str, ...] = ()) -> None:
+        self.db = folder / "table.db"
+        header, self.events = bundles.get("tricky").random_game(seed, SEATS)
+        self.header = Header.from_json(header)
+        self.store = TableStore(self.db)
+        screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(SEATS)]
+        self.daemon = Daemon(self.store, screens=screens, confirm_below=confirm_below,
+                             watching=True)
+        self.daemon.supervisor.start_all(time.monotonic())
+        self.daemon.use_table(self.store.new_session(self.header))
+        self.daemon.shown.refresh()
+        self.stage = Stage("tricky", SEATS, seed)
+        self.eyes = Eyes("tricky", self.stage.layout)
+        library_with(self.eyes.watcher.recognizer.library, misread, unknown)
+        self.hands = DirectHands(self.daemon, self.eyes)
+        self.player = TablePlayer(self.daemon, self.hands, self.stage)
+        self.next = 0  # the next event of ``events`` to play
+
+    def __enter__(self) -> CameraTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.daemon.supervisor.stop_all()
+        self.store.close()
+
+    @property
+    def session(self) -> Any:
+        assert self.daemon.table is not None
+        return self.daemon.table
+
+    def play_until_a_card(self) -> dict[str, Any]:
+        """Play the events before the next card played face up; return that play (not
+        played)."""
+        while True:
+            event = self.events[self.next]
+            if event["type"] == "play" and not event.get("face_down"):
+                return event
+            self.player.play(event)
+            self.next += 1
+
+    def put_down(self, seat: int, cards: list[str]) -> None:
+        """``cards`` put down at ``seat`` before the camera, as a play is."""
+        for picture in self.stage.put_down(seat, cards):
+            self.hands.show(picture, lambda: True)
+
+    def play(self, event: dict[str, Any]) -> None:
+        """The event played at the table (the player puts right what the camera misread)."""
+        self.player.play(event)
+        self.next += 1
