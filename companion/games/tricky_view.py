@@ -156,6 +156,14 @@ def trump_words(trump: dict[str, Any] | None) -> str:
     return _("trump {trump}").format(trump=" ".join(parts)) if parts else _("no trump")
 
 
+def hero_and_trump(hero: str | None, trump: dict[str, Any] | None) -> str:
+    """The round's hero and trump, for the table screen: "Knight, trump red 3"; "no hero yet"
+    while the active player chooses (the trump comes with the hero)."""
+    if not hero:
+        return pgettext("web", "no hero yet")
+    return f"{title(hero)}, {trump_words(trump)}"
+
+
 def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats

@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image
 
 from companion.games.tricky_heroes import title
-from companion.games.tricky_view import trump_words
+from companion.games.tricky_view import hero_and_trump, trump_words
 from companion.i18n import _, ngettext, pgettext
 from companion.screens.common import (
     body,
@@ -43,8 +43,7 @@ def table(view: dict[str, Any], seats: Sequence[str]) -> Image.Image:
         return scoreboard(_("{title}: gold").format(title=title), seats, view["gold"])
     if view["phase"] == "play":
         title = _("{title}  trick {n}").format(title=title, n=view["trick_number"])
-    return headline(title, seats[view["to_play"]],
-                    f"{hero(view['hero'])}, {trump(view)}")
+    return headline(title, seats[view["to_play"]], hero_and_trump(view["hero"], view["trump"]))
 
 
 def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Image:
