@@ -23,6 +23,7 @@ from PIL import Image
 
 from companion.daemon.asking import Asking, MenuShown
 from companion.daemon.items import JoinLinks
+from companion.daemon.looks import Look, Looks
 from companion.daemon.presenter import Presenter
 from companion.daemon.record import Playing
 from companion.screens.screen_set import compose
@@ -32,8 +33,10 @@ from companion.table import StoredSession
 class Shown:
     """What the table shows now (see the module docstring); the daemon's own thread only."""
 
-    def __init__(self, playing: Playing, asking: Asking, presenter: Presenter) -> None:
+    def __init__(self, playing: Playing, asking: Asking, presenter: Presenter,
+                 looks: Looks | None = None) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
+        self._looks = looks
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[Callable[[Shown, dict[str, Image.Image]], None]] = []
 
@@ -55,6 +58,14 @@ class Shown:
     def sightings(self) -> list[dict[str, Any]]:
         """The camera's unsure sightings waiting to be confirmed, the one asked about first."""
         return [seen.event for seen in self._asking.sightings]
+
+    @property
+    def camera(self) -> Look | None:
+        """The camera's latest look at the game being played: its picture and readings, as
+        they stand (for the table's controls page only: docs/camera.md)."""
+        look, table = self._looks.latest if self._looks else None, self.table
+        return look if look is not None and table is not None and look.session == table.id \
+            else None
 
     @property
     def table_notice(self) -> str:

@@ -94,7 +94,8 @@ class Daemon:
         self._looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
-        self.shown = Shown(self._playing, self._asking, self._presenter)  # what it shows
+        self.shown = Shown(self._playing, self._asking, self._presenter,
+                           self._looks)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None

@@ -20,6 +20,7 @@ from companion.daemon.parts import Part, Submit
 from companion.daemon.shown import Shown
 from companion.terminal import json_shown
 from companion.web.address import page_url
+from companion.web.camera_view import Shots, camera_channel
 from companion.web.guard import HostNames
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
@@ -46,6 +47,7 @@ class WebPart(Part):
         #: daemon's thread reads (``Snapshot``).
         self.languages: dict[tuple[int, int], str] = {}
         self.snapshot = Snapshot(sim=sim, languages=self.languages)
+        self.shots = Shots()  # the camera's latest pictures, for the controls page
         self.sent: dict[str, str] = {}  # channel -> the text last handed to the server
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server: WebServer | None = None
@@ -59,6 +61,10 @@ class WebPart(Part):
         loop, server = self.loop, self.server
         try:
             channels = self.snapshot.build(shown, images)
+            channels["camera"] = camera_channel(shown)
+            look = shown.camera
+            if look is not None:
+                self.shots.keep(look.number, look.picture.jpeg)  # before the page hears of it
         except Exception:  # noqa: BLE001 - a page must never stop the table
             log.exception("the web pages could not be updated")
             return
@@ -89,7 +95,7 @@ class WebPart(Part):
         loop = asyncio.new_event_loop()
         tokens = TokenBook(self.db_path)
         server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle,
-                           languages=self.languages)
+                           languages=self.languages, shots=self.shots)
         runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
         try:
             loop.run_until_complete(runner.setup())

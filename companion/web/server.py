@@ -6,6 +6,8 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
 - ``/t/TOKEN``, ``/t/TOKEN/table``, ``/t/TOKEN/ws``, ``POST /t/TOKEN/input``: the table's
   controls page and the table page opened with the table's token: these two (and the
   ``--sim`` page) are the only ones that get the seats' links and join codes.
+- ``/t/TOKEN/ws?camera=1``, ``/t/TOKEN/camera/LOOK.jpg``: the camera's view (its latest
+  settled picture and readings), for the controls page alone (``camera_view.py``).
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -38,6 +40,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, pgettext
+from companion.web.camera_view import Shots
 from companion.web.guard import HostNames, same_origin
 from companion.web.seat_pages import SeatPages, json_body
 from companion.web.tokens import Throttle, TokenBook
@@ -86,8 +89,9 @@ class Client:
     """One open page: what it listens to, and its own queue of updates, sent in order."""
 
     def __init__(self, ws: web.WebSocketResponse, channel: str, token: str | None,
-                 links: bool = False) -> None:
+                 links: bool = False, also: tuple[str, ...] = ()) -> None:
         self.ws, self.channel, self.token, self.links = ws, channel, token, links
+        self.also = also  # more channels it listens to (the controls page: the camera's)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def push(self, text: str | None) -> None:
@@ -113,8 +117,9 @@ class WebServer(SeatPages):
     def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
                  url: str = "", throttle: Throttle | None = None,
                  languages: dict[tuple[int, int], str] | None = None,
-                 hosts: HostNames | None = None) -> None:
+                 hosts: HostNames | None = None, shots: Shots | None = None) -> None:
         self.tokens = tokens
+        self.shots = shots or Shots()  # the camera's latest pictures (the controls page's)
         self.submit = submit
         self.sim = sim
         self.url = url
@@ -149,6 +154,7 @@ class WebServer(SeatPages):
             web.get("/t/{token}/table", self.table_page_with_links),
             web.get("/t/{token}/ws", self.control_socket),
             web.post("/t/{token}/input", self.control_input),
+            web.get("/t/{token}/camera/{look}.jpg", self.camera_picture),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
             web.post("/sim/input", self.sim_input),
@@ -194,9 +200,10 @@ class WebServer(SeatPages):
         for channel, text in channels.items():
             self.latest[channel] = text
         for client in list(self.clients):
-            text = channels.get(client.channel)
-            if text is not None:
-                client.push(text)
+            for channel in (client.channel, *client.also):
+                text = channels.get(channel)
+                if text is not None:
+                    client.push(text)
 
     def follow_session(self, table: dict[str, Any]) -> None:
         session = table.get("session")
@@ -328,8 +335,20 @@ class WebServer(SeatPages):
         return self.page("table.html")
 
     async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
+        """The table's live state and the seats' links; with ``?camera=1`` (the controls
+        page) the camera's view too (``camera_view.py``)."""
         token = await self.table_controls(request)
-        return await self.socket(request, "table", token, self.links(), links=True)
+        also = ("camera",) if request.query.get("camera") == "1" else ()
+        return await self.socket(request, "table", token, self.links(), links=True, also=also)
+
+    async def camera_picture(self, request: web.Request) -> web.Response:
+        """A look's picture, for the controls page only (the table's token)."""
+        await self.table_controls(request)
+        look = request.match_info["look"]
+        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
+        if jpeg is None:
+            raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
+        return web.Response(body=jpeg, content_type="image/jpeg")
 
     async def control_input(self, request: web.Request) -> web.Response:
         """The table's own dial, its switch and the menu button (never a seat's button)."""
@@ -374,15 +393,17 @@ class WebServer(SeatPages):
         return web.json_response({"sent": kind})
 
     async def socket(self, request: web.Request, channel: str, token: str | None,
-                     first: str | None = None, links: bool = False) -> web.WebSocketResponse:
+                     first: str | None = None, links: bool = False,
+                     also: tuple[str, ...] = ()) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30)
         await ws.prepare(request)
-        client = Client(ws, channel, token, links)
+        client = Client(ws, channel, token, links, also)
         self.clients.add(client)
         if first is not None:
             client.push(first)
-        if channel in self.latest:
-            client.push(self.latest[channel])
+        for name in (channel, *also):
+            if name in self.latest:
+                client.push(self.latest[name])
         pump = asyncio.ensure_future(client.pump())
         try:
             async for message in ws:  # pages send nothing; this waits for the close

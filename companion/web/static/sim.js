@@ -79,8 +79,10 @@ function showLinks(message) {
   }));
 }
 
-live(base + "ws", (message) => {
+// The controls page also gets the camera's view (camera.js); the simulator does not.
+live(base + (mode === "control" ? "ws?camera=1" : "ws"), (message) => {
   if (message.kind === "links") showLinks(message);
+  else if (message.kind === "camera") showCamera(message);
   else if (message.kind === "table") {
     show({status: message.status, screens: {table: message.screen}});
   }

@@ -1,0 +1,86 @@
+"""The camera's view for the table's controls page: the latest settled picture and every
+reading on it, built in the daemon's thread after each redraw (``WebPart.watch``).
+
+The ``camera`` channel goes to the controls page's socket alone (``/t/TOKEN/ws?camera=1``):
+never to the public table, a seat's page, the public API, the voice or an export. Its picture
+is served at ``/t/TOKEN/camera/LOOK.jpg`` (the table's token again); ``Shots`` holds the
+latest few for the server. A reading is drawn with its outline (picture pixels), its name and
+how it stands: sure, asked (the table is asked to confirm it), left out (an outline the
+camera found and could not name), corrected (on this page), not a card.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from companion import bundles
+from companion.daemon.vocabulary import Words
+from companion.i18n import pgettext
+
+if TYPE_CHECKING:
+    from companion.daemon.shown import Shown
+
+#: Pictures the server keeps for the controls page (the latest looks).
+KEPT = 4
+
+
+class Shots:
+    """The latest looks' JPEGs, by look number: written in the daemon's thread, read in
+    the server's."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jpegs: OrderedDict[int, bytes] = OrderedDict()
+
+    def keep(self, number: int, jpeg: bytes) -> bool:
+        """Keep a look's picture; False if it was kept already."""
+        with self._lock:
+            if number in self._jpegs:
+                return False
+            self._jpegs[number] = jpeg
+            while len(self._jpegs) > KEPT:
+                self._jpegs.popitem(last=False)
+            return True
+
+    def get(self, number: int) -> bytes | None:
+        with self._lock:
+            return self._jpegs.get(number)
+
+
+def state_words() -> dict[str, str]:
+    """How a reading stands, in the page's words."""
+    return {"sure": pgettext("web", "sure"), "asked": pgettext("web", "asked"),
+            "left out": pgettext("web", "left out"), "corrected": pgettext("web", "corrected"),
+            "not a card": pgettext("web", "not a card")}
+
+
+def deck(game: Any, words: Words) -> list[dict[str, str]]:
+    """Every card or tile of the game the camera knows, by name, for the page to choose from."""
+    items = bundles.get(game.name).art_items()
+    return sorted(({"id": item.item_id, "name": words.display("card", item.item_id)}
+                   for item in items), key=lambda entry: entry["name"])
+
+
+def camera_channel(shown: Shown) -> dict[str, Any]:
+    """The ``camera`` channel: the latest look of the game being played, or none."""
+    table, look = shown.table, shown.camera
+    if table is None or look is None:
+        return {"kind": "camera", "look": None, "session": table.id if table else None}
+    words = Words(table.game)
+    said = state_words()
+    picture = look.picture
+    readings = []
+    for index, (reading, state) in enumerate(zip(look.readings, look.states, strict=True)):
+        name = words.display("card", reading.item_id) if reading.item_id else "?"
+        readings.append({
+            "n": index, "id": reading.item_id, "name": name, "state": state,
+            "said": said[state], "confidence": round(reading.confidence, 2),
+            "outline": picture.in_pixels(reading.outline),
+            "nearest": [{"id": item, "name": words.display("card", item)}
+                        for item in reading.nearest]})
+    return {"kind": "camera", "session": table.id, "look": look.number,
+            "picture": f"camera/{look.number}.jpg", "width": picture.width,
+            "height": picture.height, "readings": readings,
+            "events": len(table.session.entries), "deck": deck(table.game, words)}

@@ -1,0 +1,89 @@
+"""The camera's view on the table's controls page (issue 41): the latest settled picture with
+every reading on it, sent when the table settles, to the controls page's socket alone (the
+table's token); never to the public table, a seat's page or the public API. A live daemon,
+the real camera part on rendered frames, the real web server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+import cv2
+import numpy as np
+from camera_web import LiveCameraTable, tricky_before_first_play
+from web_table import get_json, request, wait_for
+
+
+def socket_url(url: str) -> str:
+    return url.replace("http://", "ws://", 1)
+
+
+async def messages_until(ws, done, limit: int = 200) -> list[dict]:
+    """Messages of a socket until ``done(message)`` (each one read as it comes)."""
+    seen = []
+    for _ in range(limit):
+        message = json.loads((await ws.receive(timeout=60)).data)
+        seen.append(message)
+        if done(message):
+            return seen
+    raise AssertionError(f"not seen in {limit} messages")
+
+
+def test_the_controls_page_gets_the_picture_and_readings_and_no_other_page_does(tmp_path):
+    header, before, rest = tricky_before_first_play()
+    first, second = rest[0], next(e for e in rest[1:] if e["type"] == "play")
+    with LiveCameraTable(tmp_path, header, before) as table:
+        control = table.table_link()
+        links = [link["url"] for link in table.links()]
+        look = table.show({first["seat"]: [first["card"]]})
+        wait_for(lambda: len(table.entries()) == len(before) + 1, "the play to be stored")
+
+        async def watch() -> tuple[dict, dict[str, list[dict]]]:
+            async with aiohttp.ClientSession() as client:
+                camera_ws = await client.ws_connect(socket_url(control) + "/ws?camera=1")
+                others = {"public": await client.ws_connect(socket_url(table.url) + "/ws"),
+                          "table page": await client.ws_connect(socket_url(control) + "/ws")}
+                for n, link in enumerate(links):
+                    others[f"seat {n}"] = await client.ws_connect(socket_url(link) + "/ws")
+                got = await messages_until(camera_ws, lambda m: m.get("look") == look)
+                # Each of the others: what it is sent on connecting, then the next play's
+                # update (a new look and a new event), and never the camera's view.
+                heard = {name: await messages_until(
+                    ws, lambda m: m.get("events") == len(before) + 1)
+                    for name, ws in others.items()}
+                await asyncio.to_thread(table.show, {second["seat"]: [second["card"]]})
+                newer = await messages_until(camera_ws, lambda m: m.get("look") == look + 1)
+                for name, ws in others.items():
+                    heard[name] += await messages_until(
+                        ws, lambda m: m.get("events", 0) > len(before) + 1)
+                for ws in [camera_ws, *others.values()]:
+                    await ws.close()
+                return got[-1], {**heard, "newer": newer}
+
+        view, heard = asyncio.run(watch())
+        assert view["kind"] == "camera" and (view["width"], view["height"]) == (640, 448)
+        [card] = [r for r in view["readings"] if r["id"] == first["card"]]
+        assert card["state"] == "sure" and card["said"] == "sure"
+        assert card["nearest"][0]["id"] == first["card"]
+        assert all(0 <= x <= 640 and 0 <= y <= 448 for x, y in card["outline"])
+        assert any(entry["id"] == second["card"] for entry in view["deck"])
+        for name, messages in heard.items():
+            if name != "newer":
+                assert all(m.get("kind") != "camera" for m in messages), name
+                assert "readings" not in json.dumps(messages), name
+        # The picture: with the table's token only, and only the latest few.
+        status, jpeg = request(f"{control}/camera/{look}.jpg")
+        assert status == 200
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape[:2] == (448, 640)
+        wrong = control.rsplit("/", 1)[0] + "/" + "x" * 32
+        assert request(f"{wrong}/camera/{look}.jpg") == (403, request(f"{wrong}")[1])
+        assert request(f"{control}/camera/999999.jpg")[0] == 404
+        assert request(f"{control}/camera/x.jpg")[0] == 404
+        for link in links:
+            assert request(f"{link}/camera/{look}.jpg")[0] == 404  # no such route for a seat
+        # The public API and a seat's: the game's views, no picture, no reading.
+        for api in [get_json(table.url + "/api/table"), *(get_json(link + "/api")
+                                                          for link in links)]:
+            assert not {"look", "readings", "picture"} & set(json.dumps(api).split('"'))
