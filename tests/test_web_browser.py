@@ -40,6 +40,8 @@ def send(page, event, seat):
         page.click("#tap")
         return
     body = {k: v for k, v in event.items() if k != "seat"}
+    if not page.is_visible("#json"):
+        page.click("#advanced summary")  # the table-log line is under "Advanced"
     page.fill("#json", json.dumps(body))
     page.press("#json", "Enter")
 

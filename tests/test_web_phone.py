@@ -184,3 +184,76 @@ def test_an_unnamed_seat_is_called_seat_n_in_the_pages_language(browser, tmp_pat
             assert other.inner_text("#title") == "Ann"
         for page in (unnamed, other):
             page.context.close()
+
+
+def offered(page) -> list[str]:
+    """The events **Tell the table** offers, in its order (none: its form is hidden)."""
+    if page.is_hidden("#send"):
+        assert page.is_visible("#nothing")
+        return []
+    return [option.get_attribute("value") for option in page.locator("#type option").all()]
+
+
+def test_tell_the_table_offers_what_the_rules_allow_now_the_likely_first(browser, tmp_path):
+    """Deathtrap: the deal (the table's) before a round, the pig from each seat before the
+    play, then the play first for the seat to play (and its pass when there is a set to
+    beat), never a pig or a deal mid-round; a seat out of cards is offered nothing. The
+    table-log line is folded under "Advanced" until opened."""
+    header, _ = random_game("deathtrap", 4, 4)
+    events, counts = moments("deathtrap", 4, 4)
+    with LiveTable(tmp_path, header) as table:
+        links = table.links()
+        pages = [phone(browser, link, 390) for link in links]
+        for page in pages:
+            shows(page, 0)
+            assert offered(page) == ["deal"]
+            assert page.locator("#type option").inner_text() == "deal (for the table)"
+        page = pages[0]
+        assert page.is_hidden("#json")
+        page.click("#advanced summary")
+        assert page.is_visible("#json")
+        played(table, events[:1])  # the deal: the pig opens the round
+        for page in pages:
+            shows(page, 1)
+            assert offered(page) == ["pig"]
+        for count in (counts[2] + 1, counts[2] + 9):  # the play: a set led, then more
+            played(table, events[:count])
+            state = table.daemon.table.session.result(None)["state"]
+            for seat, page in enumerate(pages):
+                shows(page, count)
+                kinds = offered(page)
+                if state["counts"][seat] == 0:
+                    assert kinds == [], (seat, kinds)
+                elif seat == state["turn"]:
+                    beat = state["to_beat"] is not None
+                    assert kinds == (["play", "pass"] if beat else ["play"]), (seat, kinds)
+                else:
+                    assert kinds == ["play"], (seat, kinds)  # the Killing Machine
+        for page in pages:
+            page.context.close()
+
+
+def test_tell_the_table_offers_a_rumble_seat_its_secrets_then_its_turn(browser, tmp_path):
+    """Rumble: before the first action every seat may give its secret characters (and say
+    who starts); the seat whose turn it is gets its move first; once play has begun the
+    other seats have nothing to tell."""
+    header, events = random_game("rumble", 1, 3)
+    with LiveTable(tmp_path, header) as table:
+        pages = [phone(browser, link, 390) for link in table.links()]
+        turn = table.daemon.table.session.result(None)["state"]["turn"]
+        for seat, page in enumerate(pages):
+            shows(page, 0)
+            kinds = offered(page)
+            assert kinds[0] == ("move" if seat == turn else "secrets"), (seat, kinds)
+            assert {"secrets", "start"} <= set(kinds), kinds
+        count = next(n for n, event in enumerate(events, start=1)
+                     if event["type"] in ("move", "fight", "escape"))
+        played(table, events[:count])
+        turn = table.daemon.table.session.result(None)["state"]["turn"]
+        for seat, page in enumerate(pages):
+            shows(page, count)
+            kinds = offered(page)
+            assert kinds[:1] == (["move"] if seat == turn else []), (seat, kinds)
+            assert "secrets" not in kinds and "start" not in kinds, kinds
+        for page in pages:
+            page.context.close()

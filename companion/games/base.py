@@ -256,6 +256,13 @@ class Game:
         ``after`` on a fresh copy only, so a handler may raise half-way."""
         getattr(self, "on_" + event["type"].replace("-", "_"))(event)
 
+    def events_now(self, seat: int) -> list[str] | None:
+        """The event types the rules may take now from ``seat`` (its own) or from the table
+        (the seatless ones), as the public state tells: a type left out is refused whatever
+        its fields (a pig once the play has begun), one given may still be refused for its
+        fields (a set that does not beat). None: the game does not tell (any type)."""
+        return None
+
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         """The refusal an event begun with ``partial``'s fields gets whatever its other fields
         say, decided on public facts only (a manual entry stops asking then); None if none

@@ -215,6 +215,18 @@ class Deathtrap(Game):
         self.last = dict(seat=seat, action="pass", cards=[])
         self._next_turn(seat)
 
+    def events_now(self, seat: int) -> list[str]:
+        """A deal between rounds; in a round, the pig from a seat holding two cards or more
+        before the play, then a play from any seat holding cards (the Killing Machine is
+        played out of turn) and a pass from the seat to play when there is a set to beat."""
+        if self.phase in ("deal", "exchange"):
+            return ["deal"]
+        if self.phase == "over" or self.counts[seat] == 0:
+            return []
+        if self.phase == "pig":
+            return ["pig"] if self.counts[seat] >= 2 else []
+        return ["play", "pass"] if seat == self.turn and self.to_beat is not None else ["play"]
+
     # --- checks ------------------------------------------------------------------------
 
     def _check_round_open(self) -> None:

@@ -219,6 +219,21 @@ class Rumble(Game):
         """Every action the screens offer ``seat``: each character's moves, fights, escape."""
         return rumble_actions.candidates(self, seat)
 
+    def events_now(self, seat: int) -> list[str]:
+        """Its secret characters until they count (before the adventure's first action, or
+        at its end), who starts before the game's first action, and the kinds of its legal
+        actions on its turn; nothing once the game is over."""
+        if self.finished:
+            return []
+        kinds = []
+        if self.secrets[self.adventure][seat] is None and not (
+                self.phase == PLAY and self.actions > 0):
+            kinds.append("secrets")
+        if self.adventure == 0 and self.actions == 0:
+            kinds.append("start")
+        legal = {action["type"] for action in self.legal_actions(seat)}
+        return kinds + [kind for kind in ("move", "fight", "escape") if kind in legal]
+
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may send now (empty when it is not that seat's turn)."""
         return rumble_actions.legal_actions(self, seat)

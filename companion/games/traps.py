@@ -130,6 +130,25 @@ class Traps(Game):
             return None
         return self._disarm_status_refusal(square)
 
+    def events_now(self, seat: int) -> list[str]:
+        """No turns: a type any square's public state still allows, for every seat (an
+        expose of a square not yet triggered or settled, a trigger of one not settled, a
+        disarm of one exposed or triggered, a counterattack on a Jaws of Doom in play)."""
+        found: set[str] = set()
+        for square, state in self.squares.items():
+            status = state["status"]
+            if status in (HIDDEN, EXPOSED):
+                found.update(("expose", "trigger"))
+            if self._disarm_status_refusal(square) is None:
+                found.add("disarm")
+            if status == TRIGGERED:
+                trap = self.reading_of(square)
+                if not self.trap_of(trap)["triggers_once"]:
+                    found.add("trigger")
+                if trap["trap"] == "jaws-of-doom" and not state["figure_gone"]:
+                    found.add("counterattack")
+        return [kind for kind in self.EVENTS if kind in found]
+
     def roll_die(self, what: str) -> int:
         """A d6 the companion rolls for ``what`` (the same for the same step on every replay)."""
         return self.rng("roll", self.step, what).randint(1, 6)

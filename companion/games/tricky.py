@@ -213,6 +213,11 @@ class Tricky(Game):
                                         "{suits})")
                                         .format(suit=suit, suits=', '.join(self.deck.suits)))
 
+    def events_now(self, seat: int) -> list[str]:
+        """The deal between rounds, else what the round waits for from ``seat``
+        (``tricky_prepare.events_now``)."""
+        return tricky_prepare.events_now(self, seat)
+
     def exchange_limit(self, seat: int) -> int | None:
         """How many cards ``seat`` may exchange now, or None if it may not exchange now."""
         return tricky_prepare.exchange_limit(self, seat)

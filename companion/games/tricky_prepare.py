@@ -282,3 +282,29 @@ def predict(game: Tricky, event: dict[str, Any]) -> None:
                                          "in a round, not {count}")
                                        .format(most=most, count=count))
     r.prediction = count
+
+
+def events_now(game: Tricky, seat: int) -> list[str]:
+    """The event types ``seat`` may send now: a deal between rounds (nothing once the game
+    is over), the hero from the active player, then before the first card the Troubadour's
+    trump from the left neighbour, the Trickster's open cards and the Seer's prediction from
+    the active player, an exchange within its limit, and a play or the Ninja's reveal from
+    the seat the trick waits for."""
+    r = game.current
+    if r is None or r.phase == OVER:
+        return [] if game.finished else ["deal"]
+    if r.phase == HERO:
+        return ["hero"] if seat == r.active else []
+    kinds = []
+    if r.phase == PREPARE:
+        waiting = r.waiting_for()
+        if waiting is not None and waiting[0] == seat:
+            kinds.append(waiting[1].replace("-", "_"))
+        if exchange_limit(game, seat) is not None:
+            kinds.append("exchange")
+        if waiting is not None:
+            return kinds
+    if r.trick_full():
+        hidden = any(play.seat == seat and play.card is None for play in r.trick)
+        return [*kinds, "reveal"] if hidden else kinds
+    return [*kinds, "play"] if seat == (r.leader + len(r.trick)) % r.seats else kinds

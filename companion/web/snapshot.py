@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from companion import bundles
+from companion.bundles.bundle import Expected
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word, seat_words, unnamed
@@ -117,15 +118,26 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
-def seat_actions(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+def seat_actions(game: Game, names: Sequence[str], seat: int, likely: Expected
+                 ) -> list[dict[str, Any]]:
     """The events a seat's page may send: its own (the seat is filled in by the server) and
-    the table's seatless ones (a deal), never an undo; ``names``: the seats' as it says them."""
+    the table's seatless ones (a deal), never an undo; ``names``: the seats' as it says them.
+    ``now``: the rules may take it from this seat now (``Game.events_now``). The likeliest
+    comes first (``likely``, the bundle's ``expected_entry``, when it is this seat's or the
+    table's), then the others of now, then the rest (sent only as a table-log line)."""
+    allowed = game.events_now(seat)
     actions = []
     for kind, fields in game.EVENTS.items():
         actions.append({"type": kind, "label": event_word(kind), "own": "seat" in fields,
+                        "now": allowed is None or kind in allowed,
                         "fields": [field_form(name, spec, names)
                                    for name, spec in fields.items() if name != "seat"]})
-    return actions
+
+    def rank(action: dict[str, Any]) -> tuple[bool, bool]:
+        first = action["now"] and action["type"] == likely[0] and likely[1] in (None, seat)
+        return not first, not action["now"]
+
+    return sorted(actions, key=rank)
 
 
 def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,6 +205,7 @@ class Snapshot:
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
+        likely = bundles.get(game.name).expected_entry(game)
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             lang = self.languages.get((table.id, seat), table_language)
@@ -219,7 +232,8 @@ class Snapshot:
                     "words": said.state_in_words(shown),
                     "peek": peek_lines(game.name, private, said.seats),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
-                    "tap": tap_label(game), "actions": seat_actions(game, said.seats),
+                    "tap": tap_label(game),
+                    "actions": seat_actions(game, said.seats, seat, likely),
                     "events": len(entries)}
                 if read is not session:
                     channels[f"seat:{seat}"]["shown"] = shown

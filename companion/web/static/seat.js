@@ -43,15 +43,23 @@ function show(seat) {
   const signature = JSON.stringify(seat.actions);
   if (signature !== shownActions) {
     shownActions = signature;
-    actions = seat.actions;
-    const select = document.getElementById("type");
-    const chosen = select.value;
-    select.replaceChildren(...actions.map((a) => el("option", {value: a.type},
-      a.own ? a.label : t("{event} (for the table)", {event: a.label}))));
-    const first = actions.find((a) => a.own) || actions[0];
-    select.value = actions.some((a) => a.type === chosen) ? chosen : (first ? first.type : "");
-    drawFields();
+    showActions(seat.actions);
   }
+}
+
+// The events the rules take from this seat now, the likeliest first (the server's order);
+// any other is sent as a table-log line, under "Advanced".
+function showActions(all) {
+  actions = all.filter((a) => a.now);
+  const select = document.getElementById("type");
+  const chosen = select.value;
+  select.replaceChildren(...actions.map((a) => el("option", {value: a.type},
+    a.own ? a.label : t("{event} (for the table)", {event: a.label}))));
+  select.value = actions.some((a) => a.type === chosen) ? chosen
+    : (actions.length ? actions[0].type : "");
+  document.getElementById("send").hidden = actions.length === 0;
+  document.getElementById("nothing").hidden = actions.length > 0;
+  drawFields();
 }
 
 function drawFields() {
