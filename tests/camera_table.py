@@ -2,9 +2,8 @@
 daemon loop, store, vision pipeline and rules; people play through ``TablePlayer`` as the
 demo's do (``companion.daemon.demo.DirectHands``).
 
-``misread``: the card library the camera reads with has ``card``'s face enrolled under the
-id of another (the camera reads it as that one, sure of it); ``unknown``: a card whose face
-is not enrolled at all (the camera finds its outline and leaves it out).
+The camera can be made to get cards wrong (``library_with``): misread them, read them
+unsure, leave them out.
 """
 
 from __future__ import annotations
@@ -12,6 +11,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 from typing import Any
+
+import cv2
 
 from companion import bundles
 from companion.daemon.demo import DirectHands
@@ -26,13 +27,28 @@ SEATS = 4
 
 
 def library_with(library: Any, misread: dict[str, str] | None = None,
-                 unknown: tuple[str, ...] = ()) -> Any:
-    """The library changed: each card of ``misread`` enrolled as the id it maps to (that
-    id's own face gone), the ``unknown`` cards gone."""
+                 unknown: tuple[str, ...] = (), near: dict[str, str] | None = None,
+                 twins: dict[str, str] | None = None) -> Any:
+    """The library changed, for a camera that gets cards wrong:
+
+    - ``misread`` {card: other}: card's face enrolled as ``other`` (other's own face gone)
+      and not as itself: the camera reads it as ``other``, sure of it;
+    - ``near`` {card: other}: the same, and card's face, blurred, kept as itself: the
+      camera reads ``other``, unsure, and ``card`` is among the faces it looked most like;
+    - ``twins`` {card: other}: card's face enrolled as ``other`` too: the camera cannot tell
+      the two apart and leaves the card out (both among the faces it looked most like);
+    - ``unknown``: cards whose faces are not enrolled at all (left out).
+    """
     items = {item.item_id: item for item in bundles.get("tricky").art_items()}
     for card, read_as in (misread or {}).items():
         library.enroll(read_as, draw_face(items[card]))  # read_as's own face replaced
         library.remove(card)
+    for card, read_as in (near or {}).items():
+        face = draw_face(items[card])
+        library.enroll(read_as, face)
+        library.enroll(card, cv2.GaussianBlur(face, (0, 0), 4))
+    for card, read_as in (twins or {}).items():
+        library.enroll(read_as, draw_face(items[card]))
     for card in unknown:
         library.remove(card)
     return library
@@ -42,7 +58,7 @@ class CameraTable:
     """``with CameraTable(folder) as table:`` a new 4-seat Tricky game, its events to play."""
 
     def __init__(self, folder: Path, seed: int = 3, confirm_below: float = 0.6,
-                 misread: dict[str, str] | None = None, unknown: tuple[str, ...] = ()) -> None:
+                 **library: Any) -> None:
         self.db = folder / "table.db"
         header, self.events = bundles.get("tricky").random_game(seed, SEATS)
         self.header = Header.from_json(header)
@@ -55,7 +71,7 @@ class CameraTable:
         self.daemon.shown.refresh()
         self.stage = Stage("tricky", SEATS, seed)
         self.eyes = Eyes("tricky", self.stage.layout)
-        library_with(self.eyes.watcher.recognizer.library, misread, unknown)
+        library_with(self.eyes.watcher.recognizer.library, **library)
         self.hands = DirectHands(self.daemon, self.eyes)
         self.player = TablePlayer(self.daemon, self.hands, self.stage)
         self.next = 0  # the next event of ``events`` to play

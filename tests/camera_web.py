@@ -81,13 +81,12 @@ class LiveCameraTable:
     ``events`` stored already, the camera watching the rendered table."""
 
     def __init__(self, folder: Path, header: Header, events: list[dict[str, Any]],
-                 misread: dict[str, str] | None = None, unknown: tuple[str, ...] = (),
-                 confirm_below: float = 0.6) -> None:
+                 confirm_below: float = 0.6, **library: Any) -> None:
         self.db = str(folder / "table.db")
         self.header, self.events = header, events
         self.stage = Stage("tricky", SEATS, 1)
         self.frames = Frames(self.stage)
-        self.misread, self.unknown = misread, unknown
+        self.library = library  # how the camera gets cards wrong (``library_with``)
         self.confirm_below = confirm_below
         self.web = WebPart("127.0.0.1", 0, self.db, throttle=Throttle(free=10**9))
         self.daemon: Daemon | None = None
@@ -96,7 +95,7 @@ class LiveCameraTable:
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _watcher(self) -> TableWatcher:
-        library = library_with(library_for(("tricky",)), self.misread, self.unknown)
+        library = library_with(library_for(("tricky",)), **self.library)
         return TableWatcher(library, self.stage.layout, settle_seconds=0.3, piles=pile_cards())
 
     def _run(self) -> None:

@@ -87,3 +87,50 @@ def test_the_controls_page_gets_the_picture_and_readings_and_no_other_page_does(
         for api in [get_json(table.url + "/api/table"), *(get_json(link + "/api")
                                                           for link in links)]:
             assert not {"look", "readings", "picture"} & set(json.dumps(api).split('"'))
+
+
+def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp_path):
+    """POST /t/TOKEN/camera/correct: a bad body is 400 naming its field and changes
+    nothing; a good one is answered once its entries are stored; only the table's token."""
+    header, before, rest = tricky_before_first_play()
+    first = rest[0]
+    other = next(c for c in ("yellow-0", "yellow-1", "blue-0") if c != first["card"])
+    with LiveCameraTable(tmp_path, header, before, misread={first["card"]: other}) as table:
+        control = table.table_link()
+        look = table.show({first["seat"]: [first["card"]]})
+        wait_for(lambda: len(table.entries()) == len(before) + 1, "the misread play")
+        assert table.entries()[-1]["card"] == other
+        url = f"{control}/camera/correct"
+        for body, field in (({"look": look, "reading": 0}, "id"),
+                            ({"look": "x", "reading": 0, "id": "red-1"}, "look"),
+                            ({"look": look, "reading": -1, "id": "red-1"}, "reading"),
+                            ({"look": look, "reading": 0, "id": "Red 1"}, "id"),
+                            ({"look": look, "reading": 0, "id": "red-1", "seat": 2}, "seat"),
+                            ({"look": look, "undo": True, "id": "red-1"}, "undo"),
+                            ({"look": look, "reading": 5, "id": "red-1"}, "reading"),
+                            ({"look": look, "reading": 0, "id": "purple-1"}, "id"),
+                            ([1, 2], "body")):
+            status, answer = request(url, body)
+            assert status == 400, (body, answer)
+            assert json.loads(answer)["error"].startswith(field + ":"), answer
+        assert len(table.entries()) == len(before) + 1
+        for link in table.links():  # a seat's link has no such route; a wrong token is 403
+            assert request(link["url"] + "/camera/correct",
+                           {"look": look, "reading": 0, "id": first["card"]})[0] in (403, 404,
+                                                                                    405)
+        wrong = control.rsplit("/", 1)[0] + "/" + "y" * 32
+        assert request(f"{wrong}/camera/correct",
+                       {"look": look, "reading": 0, "id": first["card"]})[0] == 403
+        assert len(table.entries()) == len(before) + 1
+        status, answer = request(url, {"look": look, "reading": 0, "id": first["card"]})
+        assert status == 200, answer
+        stored = json.loads(answer)["stored"]
+        # Answered once stored: the entries are in the store as the answer comes.
+        entries = table.entries()
+        assert stored == [len(entries) - 1, len(entries)]
+        assert [e["type"] for e in entries[-2:]] == ["undo", "play"]
+        assert entries[-1]["card"] == first["card"]
+        status, answer = request(url, {"look": look, "undo": True})
+        assert status == 200 and table.entries()[-1]["card"] == other
+        status, answer = request(url, {"look": look, "undo": True})
+        assert status == 400 and json.loads(answer)["error"].startswith("undo:")

@@ -123,3 +123,10 @@ class Asking:
 
     def answered(self) -> Seen:
         return self._unsure.pop(0)
+
+    def withdraw(self, look: int) -> bool:
+        """Drop the sightings of the camera's look ``look`` waiting their turn (it was
+        corrected); True if the one asked about now is one of them: the caller closes it."""
+        asked = self._unsure[0] if self._unsure and self._purpose == CONFIRM else None
+        self._unsure = [seen for seen in self._unsure if seen.look != look or seen is asked]
+        return asked is not None and asked.look == look

@@ -24,6 +24,7 @@ from typing import Any
 from companion import bundles
 from companion.daemon.asking import Asking
 from companion.daemon.camera import SceneSeen, TableGeometry
+from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.items import (
     Fed,
     FeedFinished,
@@ -94,6 +95,8 @@ class Daemon:
         self._looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
+        self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
+                                    lambda: self._router.close(None, completed=False))
         self.shown = Shown(self._playing, self._asking, self._presenter,
                            self._looks)  # what it shows
         self.stopping = False
@@ -175,6 +178,11 @@ class Daemon:
             try:
                 self.error = self._recorder.fed(item) or self.error
                 self.stopping = self.stopping or self.error is not None
+            finally:
+                item.done.set()
+        elif isinstance(item, Correct):
+            try:
+                self._corrector.handle(item)  # a reading put right on the controls page
             finally:
                 item.done.set()
         elif isinstance(item, Named):

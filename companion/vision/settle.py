@@ -44,6 +44,11 @@ class SettleGate:
         """The last scene reported (None before the first)."""
         return self._reported
 
+    @property
+    def since(self) -> float | None:
+        """Since when the frames have been still with the same scene (None while moving)."""
+        return self._since
+
     def observe(self, at: float, motion: float, scene: set[Hashable] | frozenset
                 ) -> Settled | None:
         """Feed one frame; returns the scene when it has just settled and is new."""

@@ -36,7 +36,9 @@ STILL_PIXELS = 6
 
 
 class TableWatcher:
-    """Turns camera frames into settled table scenes (each new still scene once).
+    """Turns camera frames into settled table scenes (each new still scene once; the same
+    scene once more if the table settles looking otherwise, e.g. a card laid that the
+    recognizer cannot name, so that the picture of it is taken).
 
     What a fixed camera gives is used: frames while hands move over the table are only
     measured for motion (no recognition); the empty table, seen still before play and again
@@ -75,6 +77,7 @@ class TableWatcher:
         self._read_small: np.ndarray | None = None  # the small copy of the frame last read
         self._steady: tuple[object, float] | None = None  # the scene read, since when
         self._resting: float | None = None  # since when frames were only compared
+        self._pictured: np.ndarray | None = None  # the small copy of the last scene reported
         self.reads = 0  # frames read in full (for tests and benchmarks)
 
     def see(self, frame: np.ndarray, motion: float | None = None,
@@ -125,7 +128,19 @@ class TableWatcher:
         if sighting.scene is None:
             return None
         settled = self.gate.observe(at, sighting.motion, sighting.scene.key())
-        return sighting.scene if settled else None
+        if settled or self._looks_otherwise(at, sighting.scene.key()):
+            self._pictured = self.motion.small
+            return sighting.scene
+        return None
+
+    def _looks_otherwise(self, at: float, key: frozenset) -> bool:
+        """The scene reported before, settled again, but the table looks otherwise than it
+        did then: something the recognizer could not name was laid or taken away. Reported
+        again (once), so that its picture shows it (``evidence``: an outline left out)."""
+        since = self.gate.since
+        return (self._pictured is not None and key == self.gate.reported
+                and since is not None and at - since >= self.gate.settle_seconds - 1e-6
+                and self.motion.changed_pixels(self._pictured) > STILL_PIXELS)
 
     def resting(self, at: float) -> float:
         """For how long (seconds, up to ``at``) the frames have only been compared with the

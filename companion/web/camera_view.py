@@ -83,4 +83,5 @@ def camera_channel(shown: Shown) -> dict[str, Any]:
     return {"kind": "camera", "session": table.id, "look": look.number,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
-            "events": len(table.session.entries), "deck": deck(table.game, words)}
+            "events": len(table.session.entries), "deck": deck(table.game, words),
+            "can_undo": bool(look.earlier)}

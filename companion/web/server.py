@@ -6,8 +6,9 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
 - ``/t/TOKEN``, ``/t/TOKEN/table``, ``/t/TOKEN/ws``, ``POST /t/TOKEN/input``: the table's
   controls page and the table page opened with the table's token: these two (and the
   ``--sim`` page) are the only ones that get the seats' links and join codes.
-- ``/t/TOKEN/ws?camera=1``, ``/t/TOKEN/camera/LOOK.jpg``: the camera's view (its latest
-  settled picture and readings), for the controls page alone (``camera_view.py``).
+- ``/t/TOKEN/ws?camera=1``, ``/t/TOKEN/camera/LOOK.jpg``, ``POST /t/TOKEN/camera/correct``:
+  the camera's view (its latest settled picture and readings) and a reading put right, for
+  the controls page alone (``camera_view.py``, ``camera_routes.py``).
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -40,6 +41,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, pgettext
+from companion.web.camera_routes import CameraRoutes
 from companion.web.camera_view import Shots
 from companion.web.guard import HostNames, same_origin
 from companion.web.seat_pages import SeatPages, json_body
@@ -110,7 +112,7 @@ class Client:
             await self.ws.send_str(text)
 
 
-class WebServer(SeatPages):
+class WebServer(SeatPages, CameraRoutes):
     """The pages of one table. ``deliver`` (in the server's loop) takes the channels the
     daemon's snapshot built; ``submit`` puts seat actions on the daemon's queue."""
 
@@ -155,6 +157,7 @@ class WebServer(SeatPages):
             web.get("/t/{token}/ws", self.control_socket),
             web.post("/t/{token}/input", self.control_input),
             web.get("/t/{token}/camera/{look}.jpg", self.camera_picture),
+            web.post("/t/{token}/camera/correct", self.camera_correct),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
             web.post("/sim/input", self.sim_input),
@@ -340,15 +343,6 @@ class WebServer(SeatPages):
         token = await self.table_controls(request)
         also = ("camera",) if request.query.get("camera") == "1" else ()
         return await self.socket(request, "table", token, self.links(), links=True, also=also)
-
-    async def camera_picture(self, request: web.Request) -> web.Response:
-        """A look's picture, for the controls page only (the table's token)."""
-        await self.table_controls(request)
-        look = request.match_info["look"]
-        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
-        if jpeg is None:
-            raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
-        return web.Response(body=jpeg, content_type="image/jpeg")
 
     async def control_input(self, request: web.Request) -> web.Response:
         """The table's own dial, its switch and the menu button (never a seat's button)."""

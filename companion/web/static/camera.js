@@ -1,6 +1,8 @@
 // The camera's view on the table's controls page (/t/TOKEN): the latest settled picture of
 // the play area with every reading drawn on it (its outline, its name, how it stands: sure,
-// asked, left out), sent each time the table settles (never a video).
+// asked, left out), sent each time the table settles (never a video). A tap on a reading
+// asks what it is: the recognizer's nearest faces first, then the whole deck (searchable),
+// or "not a card"; the daemon stores the correction before the page hears it went through.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -37,8 +39,90 @@ function listReading(reading) {
                        "data-n": reading.n}, `${reading.name}: ${reading.said}`);
 }
 
+let cameraView = null;  // the view shown
+let chosen = null;  // the reading being corrected (its number), while the question is open
+
+function choiceButton(card) {
+  return el("button", {type: "button", class: "choice", "data-id": card.id,
+                       onclick: () => correctReading(card.id)}, card.name);
+}
+
+function showDeck() {
+  const reading = cameraView.readings.find((r) => r.n === chosen);
+  const near = new Set(reading.nearest.map((c) => c.id));
+  const wanted = document.getElementById("camera-search").value.trim().toLowerCase();
+  replace("camera-deck", ...cameraView.deck
+    .filter((c) => !near.has(c.id) && c.id !== reading.id)
+    .filter((c) => !wanted || c.name.toLowerCase().includes(wanted) || c.id.includes(wanted))
+    .map(choiceButton));
+}
+
+function openChooser(n) {
+  const reading = cameraView.readings.find((r) => r.n === n);
+  if (!reading) return;
+  chosen = n;
+  for (const node of document.querySelectorAll(".reading")) {
+    node.classList.toggle("chosen", Number(node.dataset.n) === n);
+  }
+  replace("camera-question", reading.id
+    ? t("What is it? The camera read {name}.", {name: reading.name})
+    : t("What is this card?"));
+  replace("camera-nearest", ...reading.nearest.filter((c) => c.id !== reading.id)
+    .map(choiceButton));
+  document.getElementById("camera-search").value = "";
+  showDeck();
+  const box = document.getElementById("camera-choose");
+  box.hidden = false;
+  document.body.dataset.choosing = n;
+}
+
+function closeChooser() {
+  chosen = null;
+  document.getElementById("camera-choose").hidden = true;
+  delete document.body.dataset.choosing;
+  for (const node of document.querySelectorAll(".reading.chosen")) node.classList.remove("chosen");
+}
+
+async function sendCorrection(body) {
+  const status = document.getElementById("camera-status");
+  status.textContent = t("correcting...");
+  try {
+    await post(cameraBase + "camera/correct", body);
+    status.textContent = t("corrected");
+    closeChooser();
+  } catch (error) {
+    status.textContent = t("not corrected: {why}", {why: error.message});
+  }
+}
+
+function correctReading(id) {
+  if (chosen === null) return;
+  sendCorrection({look: cameraView.look, reading: chosen, id});
+}
+
+document.getElementById("camera-readings").addEventListener("click", (e) => {
+  const group = e.target.closest(".reading");
+  if (group) openChooser(Number(group.dataset.n));
+});
+document.getElementById("camera-readings").addEventListener("keydown", (e) => {
+  const group = e.target.closest(".reading");
+  if (group && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); openChooser(Number(group.dataset.n)); }
+});
+document.getElementById("camera-list").addEventListener("click", (e) => {
+  const button = e.target.closest(".reading-item");
+  if (button) openChooser(Number(button.dataset.n));
+});
+document.getElementById("camera-search").addEventListener("input", showDeck);
+document.getElementById("camera-not-a-card").addEventListener("click", () => correctReading(null));
+document.getElementById("camera-cancel").addEventListener("click", closeChooser);
+document.getElementById("camera-undo").addEventListener("click",
+  () => sendCorrection({look: cameraView.look, undo: true}));
+
 function showCamera(view) {
+  if (!cameraView || view.look !== cameraView.look) closeChooser();  // a new picture
+  cameraView = view;
   document.getElementById("camera").hidden = false;
+  document.getElementById("camera-undo").hidden = !view.can_undo;
   document.body.dataset.look = view.look ?? "";
   document.getElementById("camera-none").hidden = view.look !== null;
   const frame = document.getElementById("camera-frame");
@@ -51,5 +135,6 @@ function showCamera(view) {
   svg.setAttribute("viewBox", `0 0 ${view.width} ${view.height}`);
   svg.replaceChildren(...view.readings.map(drawReading));
   replace("camera-list", ...view.readings.map(listReading));
+  if (chosen !== null) openChooser(chosen);  // still open: drawn again over the new readings
   document.body.dataset.readings = view.readings.map((r) => `${r.id || "?"}:${r.state}`).join(" ");
 }

@@ -1,0 +1,105 @@
+"""The camera's routes of the table's controls page (``/t/TOKEN/camera/...``), for the web
+server: a look's picture, and a reading put right (docs/camera.md).
+
+Every request carries the table's token (``table_controls``: 403, slowed down, without it).
+A correction is checked here for its form (400 naming the field), then carried out by the
+daemon (``companion.daemon.corrections``): the answer comes once it is stored, so the page
+never shows a correction the store does not hold; a correction the game refuses changes
+nothing (409, in words).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from companion.daemon.corrections import Correct, CorrectionRefused
+from companion.web.camera_view import Shots
+from companion.web.seat_pages import json_body
+
+log = logging.getLogger("companion.web")
+
+#: How long a correction may wait for the daemon to store it, in seconds.
+CORRECT_WAIT = 60.0
+#: What a card's id looks like (the games' ids: ``green-4``, ``rat-man``).
+CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
+FIELDS = ("look", "reading", "id", "undo")
+
+
+class BadRequest(Exception):
+    """A request's field is wrong: its name and why."""
+
+
+def number(body: dict[str, Any], key: str) -> int:
+    value = body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise BadRequest(f"{key}: a whole number from 0, got {value!r}"[:120])
+    return value
+
+
+def correction(body: Any) -> Correct:
+    """The ``Correct`` a page's body asks for, or BadRequest naming the field."""
+    if not isinstance(body, dict):
+        raise BadRequest('body: send {"look": N, "reading": N, "id": ID or null} '
+                         'or {"look": N, "undo": true}')
+    unknown = sorted(set(body) - set(FIELDS))
+    if unknown:
+        raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: {', '.join(FIELDS)})")
+    look = number(body, "look")
+    if "undo" in body:
+        if body["undo"] is not True or {"reading", "id"} & set(body):
+            raise BadRequest("undo: true, alone with look, takes the look's correction back")
+        return Correct(look, undo=True)
+    reading = number(body, "reading")
+    if "id" not in body:
+        raise BadRequest("id: the card it is, or null for not a card")
+    item_id = body["id"]
+    if item_id is not None and (not isinstance(item_id, str) or not CARD_ID.fullmatch(item_id)):
+        raise BadRequest(f"id: a card's id such as green-4, or null, got {item_id!r}"[:120])
+    return Correct(look, reading, item_id)
+
+
+class CameraRoutes:
+    """The camera's routes of ``WebServer`` (which gives the attributes below)."""
+
+    shots: Shots
+    submit: Callable[[Any], None]
+    table_controls: Callable[..., Any]
+
+    async def camera_picture(self, request: web.Request) -> web.Response:
+        """A look's picture, for the controls page only (the table's token)."""
+        await self.table_controls(request)
+        look = request.match_info["look"]
+        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
+        if jpeg is None:
+            raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
+        return web.Response(body=jpeg, content_type="image/jpeg")
+
+    async def camera_correct(self, request: web.Request) -> web.Response:
+        """A reading put right (``{"look", "reading", "id"}``, ``id`` null: not a card), or
+        the look's latest correction taken back (``{"look", "undo": true}``)."""
+        await self.table_controls(request)
+        try:
+            item = correction(await json_body(request))
+        except BadRequest as error:
+            field = str(error).split(":", 1)[0]
+            return web.json_response({"error": str(error), "field": field}, status=400)
+        self.submit(item)
+        stored = await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
+                                                                  CORRECT_WAIT)
+        if not stored:
+            return web.json_response({"error": "the table did not answer: try again"},
+                                     status=503)
+        error = item.error
+        if isinstance(error, CorrectionRefused) and error.field and not error.conflict:
+            return web.json_response({"error": str(error), "field": error.field}, status=400)
+        if error is not None:
+            return web.json_response({"error": str(error)}, status=409)
+        log.info("a camera reading corrected from the controls page (%d entries stored)",
+                 len(item.seqs))
+        return web.json_response({"stored": item.seqs})
