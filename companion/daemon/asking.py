@@ -55,6 +55,8 @@ class Asking:
         self._purpose = ""
         self._step = 0
         self._unsure: list[Seen] = []
+        self._numbers: list[int] = []  # each sighting's number, as it was queued
+        self._queued = 0
         #: While a closed dialogue's decision is acted on, what it showed stays shown.
         self._closing: MenuShown | None = None
         self._chosen: MenuShown | None = None  # the menu as shown when last chosen from
@@ -115,18 +117,31 @@ class Asking:
         return tuple(self._unsure)
 
     def queue(self, seen: Seen) -> None:
+        self._queued += 1
         self._unsure.append(seen)
+        self._numbers.append(self._queued)
+
+    @property
+    def asked(self) -> tuple[int, Seen] | None:
+        """The sighting the confirm step asks about now, and its number (each sighting queued
+        gets the next one: an answer names the question it answers)."""
+        if self._unsure and self._dialogue is not None and self._purpose == CONFIRM:
+            return self._numbers[0], self._unsure[0]
+        return None
 
     def next_sighting(self) -> Seen | None:
         """The sighting to ask about next, if none is being asked about."""
         return self._unsure[0] if self._unsure and self._dialogue is None else None
 
     def answered(self) -> Seen:
+        self._numbers.pop(0)
         return self._unsure.pop(0)
 
     def withdraw(self, look: int) -> bool:
         """Drop the sightings of the camera's look ``look`` waiting their turn (it was
         corrected); True if the one asked about now is one of them: the caller closes it."""
         asked = self._unsure[0] if self._unsure and self._purpose == CONFIRM else None
-        self._unsure = [seen for seen in self._unsure if seen.look != look or seen is asked]
+        kept = [(n, seen) for n, seen in zip(self._numbers, self._unsure, strict=True)
+                if seen.look != look or seen is asked]
+        self._numbers, self._unsure = [n for n, _ in kept], [seen for _, seen in kept]
         return asked is not None and asked.look == look

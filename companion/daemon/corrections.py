@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import bundles
 from companion.daemon.asking import CONFIRM, Asking
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, Look, Looks
+from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
 from companion.daemon.record import Playing, Recorder, event_in_words, now_iso
 from companion.errors import CompanionError
 from companion.i18n import _
@@ -93,18 +95,41 @@ class Corrector:
     """Carries out ``Correct`` items in the daemon's loop."""
 
     def __init__(self, playing: Playing, asking: Asking, recorder: Recorder, looks: Looks,
-                 close_confirm: Any) -> None:
+                 close: Callable[[Any, bool], None]) -> None:
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
         self.looks = looks
-        self.close_confirm = close_confirm  # closes the confirm step, its sighting dropped
+        self.close = close  # closes the open dialogue: (what it decided, completed)
 
     def handle(self, item: Correct) -> None:
         try:
             item.seqs = self.correct(item)
         except CompanionError as error:
             log.info("correction refused: %s", error)
+            item.error = error
+
+    def answer(self, item: Answer, questions: Questions) -> None:
+        """An answer to the camera's question from a page (the first answer wins)."""
+        table = self.playing.table
+        try:
+            question = questions.check(item, table.id if table else None)
+            assert table is not None
+            before = len(table.session.entries)
+            if item.choice == YES:
+                refusal = self.recorder.refusal_of(question.event)
+                if refusal is not None:  # nothing changes: answer no, or another card
+                    raise AnswerRefused(str(refusal), conflict=True)
+                self.close(True, True)
+            elif item.choice == NO:
+                self.close(False, True)
+            else:
+                assert question.look is not None
+                self.correct(Correct(question.look, question.readings[0], item.choice))
+            item.stored = len(table.session.entries) - before
+            log.info("the camera's question %d answered from a page", item.number)
+        except CompanionError as error:
+            log.info("answer refused: %s", error)
             item.error = error
 
     def correct(self, item: Correct) -> list[int]:
@@ -171,7 +196,7 @@ class Corrector:
         """Drop the look's sightings waiting at the confirm step, withdraw its events still
         standing, store the corrected ones: each durable before the next."""
         if self.asking.withdraw(look.number) and self.asking.purpose == CONFIRM:
-            self.close_confirm()
+            self.close(None, False)  # its sighting dropped
         seqs = []
         for entry in [{"type": "undo"}] * withdrawn + list(events):
             seq = self.recorder.append({**entry, "t": now_iso()})

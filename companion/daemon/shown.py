@@ -25,6 +25,7 @@ from companion.daemon.asking import Asking, MenuShown
 from companion.daemon.items import JoinLinks
 from companion.daemon.looks import Look, Looks
 from companion.daemon.presenter import Presenter
+from companion.daemon.questions import Question, Questions
 from companion.daemon.record import Playing
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
@@ -34,9 +35,9 @@ class Shown:
     """What the table shows now (see the module docstring); the daemon's own thread only."""
 
     def __init__(self, playing: Playing, asking: Asking, presenter: Presenter,
-                 looks: Looks | None = None) -> None:
+                 looks: Looks | None = None, questions: Questions | None = None) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
-        self._looks = looks
+        self._looks, self._questions = looks, questions
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[Callable[[Shown, dict[str, Image.Image]], None]] = []
 
@@ -66,6 +67,15 @@ class Shown:
         look, table = self._looks.latest if self._looks else None, self.table
         return look if look is not None and table is not None and look.session == table.id \
             else None
+
+    @property
+    def asked(self) -> Question | None:
+        """The camera's unsure sighting the table is asked about now (the confirm step), with
+        the crop of its reading: for the acting seat's page and the controls page only."""
+        table = self.table
+        if self._questions is None or table is None:
+            return None
+        return self._questions.current(table.id)
 
     @property
     def table_notice(self) -> str:

@@ -38,6 +38,7 @@ from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
+from companion.daemon.questions import Answer, Questions
 from companion.daemon.record import Playing, Recorder
 from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
@@ -96,9 +97,10 @@ class Daemon:
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    lambda: self._router.close(None, completed=False))
+                                    self._router.close)
+        self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
         self.shown = Shown(self._playing, self._asking, self._presenter,
-                           self._looks)  # what it shows
+                           self._looks, self._questions)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -183,6 +185,11 @@ class Daemon:
         elif isinstance(item, Correct):
             try:
                 self._corrector.handle(item)  # a reading put right on the controls page
+            finally:
+                item.done.set()
+        elif isinstance(item, Answer):
+            try:
+                self._corrector.answer(item, self._questions)  # the camera's question
             finally:
                 item.done.set()
         elif isinstance(item, Named):

@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from companion.daemon.corrections import Correct, CorrectionRefused
+from companion.daemon.questions import Answer, AnswerRefused
 from companion.web.camera_view import Shots
 from companion.web.seat_pages import json_body
 
@@ -64,12 +65,26 @@ def correction(body: Any) -> Correct:
     return Correct(look, reading, item_id)
 
 
+def answer_of(body: Any, seat: int | None) -> Answer:
+    """The ``Answer`` a page's body gives, or BadRequest naming the field."""
+    if not isinstance(body, dict):
+        raise BadRequest('body: send {"question": N, "choice": "yes", "no" or a card\'s id}')
+    unknown = sorted(set(body) - {"question", "choice"})
+    if unknown:
+        raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: question, choice)")
+    choice = body.get("choice")
+    if not isinstance(choice, str) or not CARD_ID.fullmatch(choice):
+        raise BadRequest(f"choice: yes, no or a card's id, got {choice!r}"[:120])
+    return Answer(number(body, "question"), choice, seat)
+
+
 class CameraRoutes:
     """The camera's routes of ``WebServer`` (which gives the attributes below)."""
 
     shots: Shots
     submit: Callable[[Any], None]
     table_controls: Callable[..., Any]
+    seat_of: Callable[..., Any]
 
     async def camera_picture(self, request: web.Request) -> web.Response:
         """A look's picture, for the controls page only (the table's token)."""
@@ -103,3 +118,37 @@ class CameraRoutes:
         log.info("a camera reading corrected from the controls page (%d entries stored)",
                  len(item.seqs))
         return web.json_response({"stored": item.seqs})
+
+    async def camera_answer(self, request: web.Request) -> web.Response:
+        """The camera's question answered on the controls page."""
+        await self.table_controls(request)
+        return await self.answer(request, None)
+
+    async def seat_answer(self, request: web.Request) -> web.Response:
+        """The camera's question answered on the acting seat's page (its own only)."""
+        return await self.answer(request, await self.seat_of(request))
+
+    async def answer(self, request: web.Request, seat: int | None) -> web.Response:
+        """``{"question": N, "choice": ...}``: the first answer wins, the rest are told the
+        question is answered already (409); answered once what it decides is stored."""
+        try:
+            item = answer_of(await json_body(request), seat)
+        except BadRequest as error:
+            field = str(error).split(":", 1)[0]
+            return web.json_response({"error": str(error), "field": field}, status=400)
+        self.submit(item)
+        stored = await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
+                                                                  CORRECT_WAIT)
+        if not stored:
+            return web.json_response({"error": "the table did not answer: try again"},
+                                     status=503)
+        error = item.error
+        if isinstance(error, AnswerRefused) and error.other_seat:
+            return web.json_response({"error": str(error)}, status=403)
+        if isinstance(error, AnswerRefused) and error.field and not error.conflict:
+            return web.json_response({"error": str(error), "field": error.field}, status=400)
+        if error is not None:
+            return web.json_response({"error": str(error)}, status=409)
+        log.info("the camera's question answered from %s",
+                 "the controls page" if seat is None else f"seat {seat + 1}'s page")
+        return web.json_response({"answered": item.choice, "stored": item.stored})

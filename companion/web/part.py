@@ -20,6 +20,7 @@ from companion.daemon.parts import Part, Submit
 from companion.daemon.shown import Shown
 from companion.terminal import json_shown
 from companion.web.address import page_url
+from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel
 from companion.web.guard import HostNames
 from companion.web.server import WebServer
@@ -48,6 +49,7 @@ class WebPart(Part):
         self.languages: dict[tuple[int, int], str] = {}
         self.snapshot = Snapshot(sim=sim, languages=self.languages)
         self.shots = Shots()  # the camera's latest pictures, for the controls page
+        self.crops = Crops()  # the crop of the camera's question, for the pages that ask it
         self.sent: dict[str, str] = {}  # channel -> the text last handed to the server
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server: WebServer | None = None
@@ -62,6 +64,7 @@ class WebPart(Part):
         try:
             channels = self.snapshot.build(shown, images)
             channels["camera"] = camera_channel(shown)
+            add_question(channels, shown, self.crops, self.languages)
             look = shown.camera
             if look is not None:
                 self.shots.keep(look.number, look.picture.jpeg)  # before the page hears of it

@@ -9,6 +9,8 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
 - ``/t/TOKEN/ws?camera=1``, ``/t/TOKEN/camera/LOOK.jpg``, ``POST /t/TOKEN/camera/correct``:
   the camera's view (its latest settled picture and readings) and a reading put right, for
   the controls page alone (``camera_view.py``, ``camera_routes.py``).
+- ``POST /t/TOKEN/camera/answer``, ``POST /s/TOKEN/answer``: the camera's unsure sighting
+  answered on the controls page or on the acting seat's own page (``asked.py``).
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -158,6 +160,8 @@ class WebServer(SeatPages, CameraRoutes):
             web.post("/t/{token}/input", self.control_input),
             web.get("/t/{token}/camera/{look}.jpg", self.camera_picture),
             web.post("/t/{token}/camera/correct", self.camera_correct),
+            web.post("/t/{token}/camera/answer", self.camera_answer),
+            web.post("/s/{token}/answer", self.seat_answer),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
             web.post("/sim/input", self.sim_input),

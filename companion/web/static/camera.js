@@ -123,6 +123,7 @@ function showCamera(view) {
   cameraView = view;
   document.getElementById("camera").hidden = false;
   document.getElementById("camera-undo").hidden = !view.can_undo;
+  showAsked(view.asked, cameraBase + "camera/answer");  // the camera's question, if any
   document.body.dataset.look = view.look ?? "";
   document.getElementById("camera-none").hidden = view.look !== null;
   const frame = document.getElementById("camera-frame");

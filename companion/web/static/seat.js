@@ -31,6 +31,7 @@ function show(seat) {
   }
   language.value = seat.lang;
   replace("error", seat.error || "");
+  showAsked(seat.asked, base + "answer");  // the camera's question, if it is this seat's
   latest = seat;
   if (!secret.hidden) drawScreen();
   // Each of the seat's own facts as a sentence, in the page's language (``peek_lines``).
