@@ -120,7 +120,8 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
     if sim:
         if sys.stdin.isatty():
             print(KEY_HELP)
-        found.append(Keyboard(board_keys={"\t": board.cycle} if board else None))
+        found.append(Keyboard(board_keys={"\t": board.cycle} if board else None,
+                              held=board.attend if board else None))
     elif config.inputs.enabled:
         found.append(GpioControls(config.pinmap(), pin_factory(config.inputs.pin_factory)))
     if config.hub.enabled:
@@ -188,6 +189,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         geometry=config.vision.geometry())
         if web is not None:
             daemon.shown.watchers.append(web.watch)
+        if board is not None:
+            daemon.shown.watchers.append(board.watch)  # the acting seat's screen, in text
         for part in daemon_parts:
             if isinstance(part, Camera):
                 part.after = daemon.ready  # its card library is loaded once READY is sent

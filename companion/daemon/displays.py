@@ -18,9 +18,24 @@ from typing import Any, TextIO
 
 from PIL import Image
 
+from companion import bundles
 from companion.daemon.parts import Part, Submit
 from companion.hardware.panel import Panel
 from companion.hardware.pins import PinMap
+from companion.screens.canvas import TEXT
+from companion.terminal import shown
+
+#: Characters across one screen on the board (one per pixel), and lines down (two pixels each).
+TILE_WIDTH = 128
+SCREEN_ROWS = 32
+#: The narrowest column a screen's words get side by side with another's.
+TEXT_COLUMN = 30
+#: Pixels between the tops of two words drawn on one row of a screen.
+ROW_SLACK = 2
+#: The latest log lines under the pictures (a terminal showing the screens as text shows as
+#: many of the ``LOG_KEPT`` latest as fit).
+LOG_LINES = 6
+LOG_KEPT = 24
 
 
 class Screen(Part):
@@ -119,25 +134,57 @@ class TerminalScreen(Screen):
 
 class TerminalBoard:
     """Every screen of ``--sim`` drawn together, in place, as a grid of half-block pictures
-    (one character per pixel across, two down: small type stays legible), with the latest
-    log lines and the keys under them. Zoom the terminal out to see more screens at once.
+    (one character per pixel across, two down: small type stays legible), with the lines that
+    stay (the web pages' address), the latest log lines and the keys under them.
 
-    A screen that is all dark (a seat not in the game) takes no room.
+    A terminal too small for one whole picture (80x24, the default of most terminals and of
+    ssh to a Pi) shows two screens as text instead: the table's, and beside it the acting
+    seat's (a menu on its screen, its refusal, the seat the game waits for; ``watch``) or the
+    seat held (``h`` and its key: ``attend``) or picked with tab (``cycle``) until the game
+    moves on. A screen that is all dark (a seat not in the game) takes no room.
     """
 
-    def __init__(self, stream: TextIO | None = None, footer: str = "", log_lines: int = 6
-                 ) -> None:
+    def __init__(self, stream: TextIO | None = None, footer: str = "",
+                 log_lines: int = LOG_LINES) -> None:
         self.stream = stream
         self.footer = footer
         self.images: dict[str, Image.Image] = {}
-        self.log: deque[str] = deque(maxlen=log_lines)
+        self.log_lines = log_lines
+        self.log: deque[str] = deque(maxlen=LOG_KEPT)
+        self.kept: list[str] = []  # lines that stay under the board (``keep``)
         self.lock = threading.Lock()
-        self.focus = 0  # the screen shown when only one fits (a small terminal)
+        self.acting: str | None = None  # the seat's screen the game waits on (``watch``)
+        self.pinned: str | None = None  # a seat's screen held or picked, till the game moves
+        self.moves: int | None = None  # the events stored when last watched
 
     def cycle(self) -> None:
-        """The next screen, on a terminal that shows one at a time (the tab key)."""
+        """The next seat's screen beside the table's (the tab key, a small terminal)."""
         with self.lock:
-            self.focus += 1
+            seats = [name for name, image in self.images.items()
+                     if name != "table" and image.getbbox()]
+            if seats:
+                shown = self.beside()
+                after = seats.index(shown) + 1 if shown in seats else 0
+                self.pinned = seats[after % len(seats)]
+            self._draw()
+
+    def attend(self, name: str) -> None:
+        """A seat's button held (``h`` and its key): its screen beside the table's."""
+        with self.lock:
+            self.pinned = name
+            self._draw()
+
+    def watch(self, shown: Any, images: dict[str, Image.Image]) -> None:
+        """After each redraw (a watcher of ``Daemon.shown``): the acting seat; a seat held or
+        picked is let go once an event is stored."""
+        acting = acting_seat(shown)
+        table = shown.table
+        moves = len(table.session.entries) if table is not None else None
+        with self.lock:
+            if moves != self.moves:
+                self.pinned = None
+            self.moves = moves
+            self.acting = None if acting is None else f"seat:{acting}"
             self._draw()
 
     def update(self, name: str, image: Image.Image) -> None:
@@ -150,16 +197,35 @@ class TerminalBoard:
             self.log.append(line)
             self._draw()
 
+    def keep(self, line: str) -> None:
+        """A line that stays under the board (not scrolled away by the log): the web pages'
+        address."""
+        with self.lock:
+            if line not in self.kept:
+                self.kept.append(line)
+            self._draw()
+
+    def beside(self) -> str | None:
+        """The seat's screen shown beside the table's: held or picked, else the acting seat's,
+        else the first seat's in the game."""
+        for name in (self.pinned, self.acting):
+            if name is not None and name in self.images and self.images[name].getbbox():
+                return name
+        return next((name for name, image in self.images.items()
+                     if name != "table" and image.getbbox()), None)
+
     def text(self, width: int, height: int) -> str:
         """The board for a terminal of ``width`` x ``height`` characters: every lit screen
         (the table screen first) as half blocks, or as quadrant blocks if only they fit; the
-        screens that fit neither way are named. Then the log lines and the keys."""
-        below = [part for line in [*self.log, self.footer]
+        screens that fit neither way are named. Under them the lines kept, the log lines and
+        the keys. Where not one whole picture fits: the screens as text (``as_text``)."""
+        latest = list(self.log)[-self.log_lines:]
+        below = [part for line in [*self.kept, *latest, self.footer]
                  for part in textwrap.wrap(line, width) or [""]]
         room = max(0, height - len(below) - 1)  # the last line stays free for the cursor
         lit = [(name, image) for name, image in self.images.items() if image.getbbox()]
-        if lit and room < SCREEN_ROWS + 1:  # not one whole screen fits: one at a time, smaller
-            return self.one_screen(lit, width, height)
+        if lit and room < SCREEN_ROWS + 1:  # not one whole screen fits: the words instead
+            return self.as_text(width, height)
         for draw, tile_width in ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2)):
             tiles = [(label(name), [f" {label(name)} ".center(tile_width, "-"), *draw(image)])
                      for name, image in lit]
@@ -171,21 +237,40 @@ class TerminalBoard:
                      f"not shown: {', '.join(hidden)} (a larger terminal shows them)"]
         return "\n".join([*lines[:room], *below])
 
-    def one_screen(self, lit: list[tuple[str, Image.Image]], width: int, height: int) -> str:
-        """One screen (``focus``), shrunk to fit if need be, for a terminal as small as 80x24;
-        tab shows the next. The keys, then as many log lines as fit, under it."""
-        name, image = lit[self.focus % len(lit)]
-        picture = half_blocks(image) if width >= TILE_WIDTH and height >= 40 else \
-            half_blocks(image, scale=2)
-        across = len(picture[0])
-        title = f" {label(name)} ({self.focus % len(lit) + 1}/{len(lit)}), tab: next "
-        lines = [title.center(across, "-")[:width], *(row[:width] for row in picture)]
-        left = max(0, height - len(lines) - 1)
-        keys = textwrap.wrap(self.footer, width)[:left]
+    def as_text(self, width: int, height: int) -> str:
+        """The table's screen and the seat's beside it (``beside``) as their words, side by
+        side where two columns of 30 fit; under them the lines kept, the keys and as many of
+        the latest log lines as fit (for a terminal as small as 80x24)."""
+        second = self.beside()
+        names = ["table", *([second] if second else [])]
+        across = 2 if second and width >= 2 * TEXT_COLUMN + 2 else 1
+        column = width if across == 1 else (width - 2) // 2
+        tiles = [self.text_tile(name, column) for name in names]
+        if across == 2:
+            rows = max(len(tile) for tile in tiles)
+            lines = [f"{tiles[0][n] if n < len(tiles[0]) else '':<{column}}  "
+                     f"{tiles[1][n] if n < len(tiles[1]) else ''}".rstrip()
+                     for n in range(rows)]
+        else:
+            lines = [line for tile in tiles for line in tile]
+        kept = [part for line in self.kept for part in textwrap.wrap(line, width)]
+        keys = textwrap.wrap(self.footer, width)
+        left = max(0, height - 1 - len(kept) - len(keys))
+        lines = lines[:left]
         logged = [part for line in self.log for part in textwrap.wrap(line, width) or [""]]
-        below = [*logged[len(logged) - (left - len(keys)):], *keys] if left > len(keys) \
-            else keys
-        return "\n".join([*lines, *below])
+        fit = max(0, left - len(lines))
+        return "\n".join([*lines, *kept, *(logged[-fit:] if fit else []), *keys])
+
+    def text_tile(self, name: str, width: int) -> list[str]:
+        """One screen as text: a rule with its name, then its words wrapped to ``width``."""
+        title = f" {label(name)} "
+        if name != "table":
+            title = f" {label(name)}{' (acting)' if name == self.acting else ''}, tab: next "
+        image = self.images.get(name)
+        words = screen_text(image) if image is not None else []
+        body = [part for line in words for part in textwrap.wrap(line, width) or [""]]
+        return [title.center(width, "-")[:width], *(body or ["(a picture: a larger terminal "
+                                                            "shows it)"])]
 
     def _draw(self) -> None:
         stream = self.stream or sys.stdout
@@ -193,6 +278,33 @@ class TerminalBoard:
         # Home and clear, so the board stays in place instead of scrolling.
         stream.write("\x1b[H\x1b[J" + self.text(size.columns, size.lines))
         stream.flush()
+
+
+def screen_text(image: Image.Image) -> list[str]:
+    """The words on a screen (those its drawing noted: ``canvas.TEXT``), a line each row of
+    the screen from the top, the words side by side in a row (a name and its score) kept on
+    one line; control characters shown, never obeyed."""
+    rows: list[tuple[int, list[str]]] = []
+    for top, _left, text in sorted(image.info.get(TEXT, ()), key=lambda item: item[:2]):
+        if rows and top - rows[-1][0] <= ROW_SLACK:
+            rows[-1][1].append(text)
+        else:
+            rows.append((top, [text]))
+    return [shown("  ".join(" ".join(text.split()) for text in texts)) for _, texts in rows]
+
+
+def acting_seat(shown: Any) -> int | None:
+    """The seat whose screen matters now (a ``Shown``): a menu on its screen, its refusal
+    showing, else the seat the game waits for (its bundle's ``expected_entry``)."""
+    menu, table = shown.menu, shown.table
+    if menu is not None and menu.seat is not None:
+        return int(menu.seat)
+    if table is None:
+        return None
+    for seat in range(len(table.header.seats)):
+        if shown.seat_error(seat) is not None:
+            return seat
+    return bundles.get(table.game.name).expected_entry(table.game)[1]
 
 
 def label(name: str) -> str:
@@ -222,16 +334,19 @@ def _grid(tiles: list[tuple[str, list[str]]], tile_width: int, width: int, room:
 
 
 class BoardLog(logging.Handler):
-    """Log records shown under the board instead of scrolling it away."""
+    """Log records shown under the board instead of scrolling it away; a record logged with
+    ``extra=STAYS`` (the web pages' address) stays there."""
 
     def __init__(self, board: TerminalBoard) -> None:
         super().__init__()
         self.board = board
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.board.note(self.format(record))
+        if getattr(record, "stays", False):
+            self.board.keep(self.format(record))
+        else:
+            self.board.note(self.format(record))
 
 
-#: Characters across one screen on the board (one per pixel), and lines down (two pixels each).
-TILE_WIDTH = 128
-SCREEN_ROWS = 32
+#: ``extra`` of a log record that stays under the ``--sim`` board (``BoardLog``).
+STAYS = {"stays": True}

@@ -24,6 +24,7 @@ from companion.screens.canvas import (
     fit_text,
     font,
     title_bar,
+    written,
 )
 
 #: Height of the notice bar at the bottom of a screen.
@@ -50,6 +51,7 @@ def draw(page: Page) -> Image.Image:
             break
         pen.text((left + 1, y), cut(pen, line, WIDTH - left - 2, SMALLEST), font=font(SMALLEST),
                  fill=1)
+        written(image, y, left + 1, line)
     return image
 
 
@@ -61,5 +63,7 @@ def with_notice(image: Image.Image, notice: str) -> Image.Image:
     pen = ImageDraw.Draw(marked)
     top = HEIGHT - NOTICE_HEIGHT
     pen.rectangle((0, top, WIDTH - 1, HEIGHT - 1), fill=1)
-    fit_text(pen, (1, top, WIDTH - 1, HEIGHT), "! " + notice, largest=SMALLEST, fill=0)
+    fit_text(pen, (1, top, WIDTH - 1, HEIGHT), "! " + notice, largest=SMALLEST, fill=0,
+             noted=False)
+    written(marked, HEIGHT, 0, "! " + notice)  # a line of its own, under the screen's words
     return marked

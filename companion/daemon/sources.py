@@ -109,7 +109,7 @@ HOLDS: dict[str, str] = {" ": "encoder-switch:0", "m": "menu",
                          **{str(seat + 1): f"seat:{seat}" for seat in range(8)}}
 KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
             " | 1-8 seat buttons | h then 1-8 hold (peek), h then space hold the dial"
-            " (enter by hand) | tab next screen (a small terminal) | q quit")
+            " (enter by hand) | tab next seat's screen (a small terminal) | q quit")
 
 
 class KeyPresses:
@@ -149,9 +149,11 @@ class Keyboard(Part):
     name = "keyboard"
 
     def __init__(self, stream: TextIO | None = None,
-                 board_keys: dict[str, Callable[[], None]] | None = None) -> None:
+                 board_keys: dict[str, Callable[[], None]] | None = None,
+                 held: Callable[[str], None] | None = None) -> None:
         self.stream = stream
         self.board_keys = board_keys or {}  # keys for the terminal board itself (tab)
+        self.held = held  # told of a seat button held (the board shows that seat's screen)
         self._started = False
 
     def start(self, submit: Submit) -> None:
@@ -182,6 +184,8 @@ class Keyboard(Part):
                     self.board_keys[key]()
                     continue
                 for event in presses.events(key):
+                    if self.held and event.kind == "hold" and event.control.startswith("seat:"):
+                        self.held(event.control)
                     submit(event)
 
 

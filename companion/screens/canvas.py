@@ -34,6 +34,24 @@ def blank() -> Image.Image:
     return Image.new("1", (WIDTH, HEIGHT), OFF)
 
 
+#: Where an image keeps the words drawn on it: ((top, left, text), ...) in drawing order, each
+#: text whole even where the screen cut it short or shows one page of it. A terminal too small
+#: for the pictures shows these instead (the ``--sim`` board).
+TEXT = "companion.text"
+
+
+def written(image: Image.Image, top: int, left: int, text: str) -> None:
+    """Note on ``image`` that ``text`` is shown at (``left``, ``top``) (a new tuple: a copy of
+    the image made before keeps its own)."""
+    image.info[TEXT] = (*image.info.get(TEXT, ()), (top, left, text))
+
+
+def _noted(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:
+    image = getattr(draw, "_image", None)  # the image Pillow's ImageDraw draws on
+    if image is not None:
+        written(image, box[1], box[0], text)
+
+
 FONT = resources.files("companion.screens").joinpath("fonts", "DejaVuSansCondensed-Latin.ttf")
 
 
@@ -68,8 +86,11 @@ def fitting_size(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int) -
 
 
 def fit_text(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
-             align: str = "m", fill: int = ON) -> int:
-    """Draw ``text`` as large as fits in ``box`` (centred, or ``align`` "l"/"r"); its size."""
+             align: str = "m", fill: int = ON, noted: bool = True) -> int:
+    """Draw ``text`` as large as fits in ``box`` (centred, or ``align`` "l"/"r"); its size.
+    ``noted``: noted as the words at the box's top (``written``; else by the caller)."""
+    if noted:
+        _noted(draw, box, text)
     size = fitting_size(draw, box, text, largest)
     text = cut(draw, text, box[2] - box[0], size)
     middle_y = (box[1] + box[3]) // 2
@@ -134,6 +155,7 @@ def paragraph(draw: ImageDraw.ImageDraw, box: Box, text: str, largest: int = 16,
     """Draw ``text`` wrapped into ``box`` at the largest size whose lines all fit; its size.
     Text too long for the box even in the ``smallest`` type is shown a page at a time:
     ``page`` (counted round) picks which."""
+    _noted(draw, box, text)
     size, pages = layout(draw, box, text, largest, smallest)
     lines = pages[page % len(pages)]
     line_height = size + 2

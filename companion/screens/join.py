@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from companion.i18n import _
-from companion.screens.canvas import HEIGHT, OFF, ON, WIDTH, blank, fit_text, paragraph
+from companion.screens.canvas import HEIGHT, OFF, ON, WIDTH, blank, fit_text, paragraph, written
 
 if TYPE_CHECKING:
     import segno
@@ -56,4 +56,5 @@ def join_screen(url: str, name: str) -> Image.Image:
     words = lit + 2
     fit_text(pen, (words, 1, WIDTH, 16), name, largest=12)
     paragraph(pen, (words, 17, WIDTH, HEIGHT), _("Scan with your phone"), largest=11)
+    written(image, HEIGHT, 0, url)  # a terminal that cannot draw the code says its link
     return image

@@ -125,7 +125,9 @@ class WebPart(Part):
         if self.sent:  # a restart: the pages get the state as it is
             server.deliver({name: text for name, text in self.sent.items()})
         checker = loop.create_task(self._check_tokens(server))
-        log.info("web pages at %s%s", self.url, " (simulator: /sim)" if self.sim else "")
+        # A line that stays under the --sim board: what a small terminal's user needs.
+        log.info("web pages at %s%s", self.url, " (simulator: /sim)" if self.sim else "",
+                 extra={"stays": True})
         started.set()
         try:
             loop.run_forever()
