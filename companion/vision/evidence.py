@@ -176,14 +176,19 @@ def leftovers(blob: Blob, detections: Sequence[Detection]) -> list[np.ndarray]:
 def take(frame: np.ndarray, view: TableView, layout: TableLayout,
          detections: Sequence[Detection], recognizer: Recognizer,
          background: TableBackground | None = None) -> Picture:
-    """The picture of a settled scene and its readings (``detections``: the scene's, in the
-    order of its pieces)."""
+    """The picture of a settled scene and its readings (``detections``: the frame's; those on
+    the play area are the scene's pieces, in their order: ``scene.table_scene``)."""
     image, scale = top_down(frame, view, layout)
-    readings = []
-    for index, detection in enumerate(detections):
+    readings: list[Reading] = []
+    pieces = 0
+    for detection in detections:
+        centre = view.to_table(detection.centre.reshape(1, 2))[0]
+        if not layout.holds((float(centre[0]), float(centre[1]))):
+            continue  # beyond the play area (a hand held over the edge): not in the picture
         outline = view.to_table(detection.corners)
         readings.append(Reading(detection.item_id, _points(outline), detection.confidence,
-                                nearest_faces(recognizer, frame, detection.corners), index))
+                                nearest_faces(recognizer, frame, detection.corners), pieces))
+        pieces += 1
     for quad in left_out(frame, view, layout, detections, recognizer, background):
         readings.append(Reading(None, _points(view.to_table(quad)), 0.0,
                                 nearest_faces(recognizer, frame, quad), None))

@@ -41,12 +41,16 @@ class TableScene:
 
 def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
                 view: TableView, layout: TableLayout) -> TableScene:
-    """Detections and marker sightings of a frame, placed on the table."""
+    """Detections and marker sightings of a frame, placed on the table. Only the cards on the
+    play area are pieces (``TableLayout.holds``): one held beyond its outline is no one's
+    play, and the pieces are the detections on it, in their order."""
     pieces = []
     if detections:
         centres = view.to_table(np.array([d.centre for d in detections]))
         for detection, (x, y) in zip(detections, centres, strict=True):
             point = (float(x), float(y))
+            if not layout.holds(point):
+                continue
             outline = tuple((float(a), float(b)) for a, b in view.to_table(detection.corners))
             pieces.append(Piece(detection.item_id, point, layout.zone_of(point), outline))
     tokens = [s for s in sightings

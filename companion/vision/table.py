@@ -62,6 +62,11 @@ class TableLayout:
                     cy / abs(dy) if abs(dy) > 1e-9 else math.inf)
         return cx + dx * reach, cy + dy * reach
 
+    def holds(self, point: tuple[float, float]) -> bool:
+        """Is a table point on the play area, within the outline through the corner markers'
+        centres? (A card held beyond it, e.g. a hand over the table's edge, is not played.)"""
+        return 0 <= point[0] <= self.width_mm and 0 <= point[1] <= self.height_mm
+
     def in_centre(self, point: tuple[float, float]) -> bool:
         cx, cy = self.centre_mm
         return (abs(point[0] - cx) <= self.width_mm * self.centre_fraction / 2
