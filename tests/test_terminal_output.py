@@ -40,7 +40,7 @@ def test_replay_text_and_json_escape_the_seat_names(log, capsys):
     assert code == 2  # seat 9 is no seat: the error line is printed too
     assert not OBEYED.search(out) and not OBEYED.search(err)
     assert "\\x1b[2J\\x1b[31mAnn" in out and "\\u202eCy" in out
-    assert "  3  D\\x0aee" in out  # a newline in a name does not break the score table
+    assert "  4  D\\x0aee" in out  # a newline in a name does not break the score table
     code, out, _ = run(capsys, "replay", log, "--json")
     assert not OBEYED.search(out)
     assert json.loads(out)["seats"] == NASTY  # the same names, only escaped
