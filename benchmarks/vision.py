@@ -1,7 +1,7 @@
 """Vision speed and accuracy: rectify + detect + identify per frame, on one core.
 
 Run: python benchmarks/vision.py [--frames N] [--seed S]
-     python benchmarks/vision.py --real [--set DIR]... [--separate PHOTOS]
+     python benchmarks/vision.py --real [--set DIR]... [--separate PHOTOS] [--copies]
 
 Synthetic mode renders 8 demo cards (tricky and deathtrap art, 49 faces enrolled) per frame
 over random tables, tilts, lighting gradients, glare, blur and noise, at 640x480 and
@@ -293,9 +293,11 @@ def sift_ms(frame: np.ndarray) -> float:
     return best
 
 
-def real_set(folder: Path, separate: set[str], verbose: bool) -> None:
+def real_set(folder: Path, separate: set[str], verbose: bool, piles: bool = False) -> None:
     """One real set: ``enroll/`` (one image per card, file name = id), ``scenes/`` and
-    ``truth.json``."""
+    ``truth.json``. ``piles``: look for copies under every card, as for the cards of a game
+    played in piles (the daemon does it for Deathtrap's only); else the cards are read as
+    for any other game."""
     start = time.perf_counter()
     library, skipped = enrol_folder(folder / "enroll")
     enrol_s = time.perf_counter() - start
@@ -304,8 +306,9 @@ def real_set(folder: Path, separate: set[str], verbose: bool) -> None:
     photos = [read_image(folder / "scenes" / name) for name in names]
     print(f"set {folder.name}: {len(library)} enrolled from {folder / 'enroll'} in "
           f"{enrol_s:.1f} s ({len(skipped)} skipped{': ' if skipped else ''}"
-          f"{'; '.join(skipped)}); {len(photos)} photos, {sum(map(len, truth.values()))} cards")
-    recognizer = Recognizer(library)
+          f"{'; '.join(skipped)}); {len(photos)} photos, {sum(map(len, truth.values()))} cards; "
+          f"{'copies looked for under every card' if piles else 'no pile search'}")
+    recognizer = Recognizer(library, piles=piles)
     library.prepare()  # derive the library's matching data once, as the daemon does at start
     sizes = [("full size", 1.0)]
     if photos[0].shape[1] > 1280:
@@ -350,7 +353,7 @@ def real(args: argparse.Namespace) -> None:
     sets = [Path(s) for s in args.set] or sorted(
         p for p in DEV_SETS.iterdir() if (p / "truth.json").is_file())
     for folder in sets:
-        real_set(folder, args.separate, args.verbose)
+        real_set(folder, args.separate, args.verbose, args.copies)
 
 
 def main() -> None:
@@ -370,6 +373,9 @@ def main() -> None:
                         help="a real set: DIR/enroll (one image per card, file name = id), "
                         "DIR/scenes, DIR/truth.json; repeat for several")
     parser.add_argument("--verbose", action="store_true", help="print what each photo gave")
+    parser.add_argument("--copies", action="store_true",
+                        help="real sets: look for copies under every card, as the daemon "
+                             "does under the cards of a game played in piles (Deathtrap's)")
     parser.add_argument("--separate", type=lambda v: set(v.split(",")), default=set(),
                         metavar="NAMES", help="comma-separated photos of separate cards (no card "
                         "touching another): their median is printed too")

@@ -79,8 +79,8 @@ class Thresholds:
     feature_regions: int = 5  # most regions per frame given to the feature matcher
     #: Most quads compared or lined up per frame beyond the cards read whole (reading
     #: clusters, piles and what is left; ``FaceIndex.compared``, about 4 ms each here): a
-    #: cluttered frame costs a bounded time. A fan of seven at 640x480 takes about 710; a
-    #: photo of separate cards none; the cluttered dev photos 360-630.
+    #: cluttered frame costs a bounded time. A fan of seven at 640x480 takes about 550; a
+    #: photo of separate cards under 20; the cluttered dev photos 100-150.
     most_compared: int = 800
     inlier_ratio: float = 0.5  # runner-up may have at most this share of the best's inliers
     part_score: float = 0.4  # the part of a feature-matched card in view must score this

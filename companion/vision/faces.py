@@ -330,8 +330,10 @@ class FaceIndex:
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
             if seen:
                 # A face's own hidden part must not count: renormalise over what shows.
-                norms = np.stack([np.linalg.norm(chosen * np.repeat(
-                    m.reshape(-1), 3)[None], axis=1) for m in masks], axis=1)
+                # (rows, turns): each face's length over the part in view of each turn.
+                shown = np.stack([np.repeat((m * m).reshape(-1).astype(np.float32), 3)
+                                  for m in masks], axis=1)
+                norms = np.sqrt(np.maximum((chosen * chosen) @ shown, 0.0))
                 table = table / np.maximum(norms, 1e-3)
             table = table - self._tint_penalty(shape.tints[rows], tints, cells)
             turn = table.argmax(axis=1)

@@ -46,9 +46,8 @@ LINE_UP_FROM = 0.15
 #: How far lining up may move a laid card's corner (share of its width).
 LINE_UP_REACH = 0.25
 #: A laid card under others is also tried this much longer or shorter along each side
-#: (perspective: the far end of a card looks shorter).
-SIZE_STEPS = tuple((fa, fb) for fa in (0.9, 1.0, 1.1) for fb in (0.9, 1.0, 1.1)
-                   if (fa, fb) != (1.0, 1.0))
+#: (perspective: the far end of a card looks shorter), one side after the other.
+SIZE_STEPS = (0.9, 1.1)
 #: Two sides of a card are one way round (parallel) within this cosine.
 PARALLEL = 0.96
 
@@ -189,9 +188,12 @@ class LayerReader:
         self.aspect = aspect
 
     def read(self, image: np.ndarray, blob: Blob, known: Sequence[Detection],
-             identify: Identify, more: Callable[[], bool] = lambda: True) -> list[Detection]:
+             identify: Identify, more: Callable[[], bool] = lambda: True,
+             explained: Callable[[Sequence[Detection]], bool] = lambda cards: False
+             ) -> list[Detection]:
         """The cards in ``blob`` besides those ``known`` (read already, lying on top), while
-        ``more()`` says there is work left in the frame's bound."""
+        ``more()`` says there is work left in the frame's bound, until ``explained(cards)``
+        says the cards read leave nothing of the cluster that could be another card."""
         corners = outline_corners(blob.contour)
         if not corners:
             return []
@@ -226,6 +228,8 @@ class LayerReader:
             if best is None or any(_same_place(best.corners, d.corners) for d in cards):
                 return read
             read.append(best)
+            if explained(read):
+                return read
 
     def _read_one(self, image: np.ndarray, corner: Corner, quad: np.ndarray,
                   on_top: list[np.ndarray], identify: Identify) -> Detection | None:
@@ -234,20 +238,29 @@ class LayerReader:
         if on_top and share_in_view(quad, on_top) < LEAST_IN_VIEW:
             return None
         scores = self.index.scores(image, quad, on_top or None)
-        if on_top:
+        if on_top and scores:
+            # The other sizes are compared the way round the likeliest face lies (and its
+            # half turn): a card's long side is known from the corner's, not a quarter turn.
+            roll = _roll_of(quad, scores[0].corners)
             p, (u, v) = corner.point, corner.along
             k = int(np.argmin(np.linalg.norm(quad - p, axis=1)))
             a = float(np.linalg.norm(quad[(k + 1) % 4] - quad[k]))
             b = float(np.linalg.norm(quad[(k + 3) % 4] - quad[k]))
             if abs(float((quad[(k + 1) % 4] - quad[k]) @ u)) < 0.5 * a:
                 a, b = b, a
-            for fa, fb in SIZE_STEPS:
-                other = order_corners(np.float32([p, p + u * a * fa,
-                                                  p + u * a * fa + v * b * fb,
-                                                  p + v * b * fb]))
-                again = self.index.scores(image, other, on_top)
-                if again and (not scores or again[0].score > scores[0].score):
-                    scores, quad = again, other
+            size = (1.0, 1.0)
+            for side in (0, 1):
+                best_size = size
+                for f in SIZE_STEPS:
+                    fa, fb = (f, size[1]) if side == 0 else (size[0], f)
+                    other = order_corners(np.float32([p, p + u * a * fa,
+                                                      p + u * a * fa + v * b * fb,
+                                                      p + v * b * fb]))
+                    again = self.index.scores(image, np.roll(other, -roll, axis=0), on_top,
+                                              upright=True)
+                    if again and (not scores or again[0].score > scores[0].score):
+                        scores, quad, best_size = again, other, (fa, fb)
+                size = best_size
         if not scores or scores[0].score < LINE_UP_FROM:
             return None
         lined = self.index.align(image, scores[0].corners, scores[0].entry, on_top,
@@ -256,6 +269,11 @@ class LayerReader:
         if hit is None and lined is not None:
             hit = identify(quad, on_top)
         return hit
+
+
+def _roll_of(quad: np.ndarray, rolled: np.ndarray) -> int:
+    """How many places ``rolled`` is ``quad``'s corners rolled by."""
+    return min(range(4), key=lambda k: float(np.abs(np.roll(quad, -k, axis=0) - rolled).sum()))
 
 
 def _at_corner(point: np.ndarray, card: np.ndarray) -> bool:

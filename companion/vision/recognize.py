@@ -240,7 +240,8 @@ class Recognizer:
                                  self.limits.split_margin, on_top=on_top,
                                  least_in_view=LEAST_IN_VIEW, in_part=bool(on_top))
 
-        return reader.read(image, blob, known, identify, more)
+        return reader.read(image, blob, known, identify, more,
+                           lambda cards: self._explained(image, blob, [*known, *cards]))
 
     def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
                 tops: Sequence[Detection], detections: Sequence[Detection],
