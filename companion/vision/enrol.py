@@ -74,18 +74,24 @@ def _drop_cut_cards(result: Enrolment, touching: list[str]) -> None:
 
 def contact_sheet(library: CardLibrary, columns: int = 8, cell: tuple[int, int] = (140, 220)
                   ) -> np.ndarray:
-    """Every enrolled face, small, with its id under it: is every crop the whole card?"""
+    """Every enrolled face, small, on grey with its id right under it: is every crop the
+    whole card? (A white card's edge shows against the grey; a crop that is a shape printed
+    on the card shows as that shape.)"""
     w, h = cell
+    label = 20
     rows = max(1, -(-len(library) // columns))
-    sheet = np.full((rows * (h + 24), columns * w, 3), 255, np.uint8)
+    sheet = np.full((rows * (h + label), columns * w, 3), 255, np.uint8)
     for n, (item_id, face) in enumerate(zip(library.ids, library.faces, strict=True)):
+        left, top = (n % columns) * w, (n // columns) * (h + label)
+        cv2.rectangle(sheet, (left + 2, top + 2), (left + w - 3, top + h - 3), (160, 160, 160),
+                      cv2.FILLED)
         fh, fw = face.shape[:2]
-        scale = min((w - 8) / fw, (h - 8) / fh)
+        scale = min((w - 12) / fw, (h - 12) / fh)
         small = cv2.resize(face, (max(1, round(fw * scale)), max(1, round(fh * scale))),
                            interpolation=cv2.INTER_AREA)
-        x = (n % columns) * w + (w - small.shape[1]) // 2
-        y = (n // columns) * (h + 24) + 4
+        x = left + (w - small.shape[1]) // 2
+        y = top + (h - small.shape[0]) // 2
         sheet[y:y + small.shape[0], x:x + small.shape[1]] = small
-        cv2.putText(sheet, item_id[:16], ((n % columns) * w + 6, y + h + 10),
+        cv2.putText(sheet, item_id[:16], (left + 6, top + h + label - 6),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
     return sheet
