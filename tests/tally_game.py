@@ -7,15 +7,28 @@ under the name "tally" by the tests that use it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import RuleViolation
-from companion.games import ENGINES
+from companion.games import registry
 from companion.games.base import Field, Game, Option, check_int
 
 
+@dataclass(frozen=True)
+class EngineOnly:
+    """A game known by its engine alone (no screens): enough for the table machinery."""
+
+    name: str = "tally"
+    engine: str = "tally_game:Tally"
+
+
 def register() -> None:
-    ENGINES["tally"] = "tally_game:Tally"
+    registry.register(EngineOnly())
+
+
+def unregister() -> None:
+    registry.unregister("tally")
 
 
 class Tally(Game):

@@ -82,7 +82,7 @@ def test_no_test_reads_a_private_attribute_of_the_daemon_or_the_ui():
 @pytest.mark.parametrize("name", ["companion.bundles", "companion.bundles.traps.dial",
                                   "companion.daemon.vocabulary", "companion.daemon.record",
                                   "companion.places", "companion.bundles.tricky.camera",
-                                  "companion.bundles.rumble.camera"])
+                                  "companion.bundles.rumble.camera", "companion.games.registry"])
 def test_docstring_examples(name):
     failed, tried = doctest.testmod(importlib.import_module(name), verbose=False)
     assert tried > 0 and failed == 0

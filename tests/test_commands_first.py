@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from built_in import GAMES as BUILT_IN
 
 from companion.cli import build_parser, main
-from companion.games import ENGINES
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
@@ -19,7 +19,7 @@ def run(capsys, *argv: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-@pytest.mark.parametrize("game", sorted(ENGINES))
+@pytest.mark.parametrize("game", BUILT_IN)
 def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(capsys, game):
     code, out = run(capsys, "rules", game)
     assert code == 0

@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from built_in import GAMES as BUILT_IN
 from league_store import PEOPLE, build
 
-from companion.games import ENGINES, engine
+from companion.games import engine
 from companion.history import plots
 from companion.history.league import league
 from companion.history.records import Play, load_plays
@@ -97,9 +98,9 @@ def test_the_league_chart_has_a_panel_per_game_named_lines_and_whole_titles(leag
     drawn = companion("league", "--db", league_db, "--plot", str(svg))
     assert drawn.returncode == 0, drawn.stderr
     text = svg.read_text()
-    assert len(re.findall(r'<g id="axes_\d+"', text)) == len(ENGINES)  # a panel per game
+    assert len(re.findall(r'<g id="axes_\d+"', text)) == len(BUILT_IN)  # a panel per game
     assert 'id="legend_' not in text
-    for game in ENGINES:
+    for game in BUILT_IN:
         assert engine(game).title in text
     with TableStore(league_db, read_only=True) as store:
         history = league(load_plays(store)).history

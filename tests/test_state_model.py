@@ -15,17 +15,18 @@ import random
 from typing import Any
 
 import pytest
+from built_in import GAMES as BUILT_IN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError
-from companion.games import ENGINES, engine
+from companion.games import engine
 from companion.games.base import Game
 from companion.games.state import copy_state, mutable_inside_shared
 from companion.table.log import Header
 from companion.table.session import EVERY, TableSession
 
-GAMES = sorted(ENGINES)
+GAMES = BUILT_IN
 
 
 def random_log(game: str, seed: int, seats: int) -> tuple[Header, list[dict[str, Any]]]:

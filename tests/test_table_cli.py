@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import tally_game
+import toy_bundle
 
+from companion import bundles
 from companion.cli import main
 
 HEADER = {"game": "tally", "seats": ["Ann", "Bob"], "seed": 7, "options": {}}
 
 
 @pytest.fixture(autouse=True)
-def tally(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.games import ENGINES
-    monkeypatch.setitem(ENGINES, "tally", "tally_game:Tally")
-    assert tally_game.Tally.name == "tally"
+def tally() -> Iterator[None]:
+    bundles.register(toy_bundle.BUNDLE)  # its engine: tally_game.Tally
+    yield
+    bundles.unregister("tally")
 
 
 def write_log(path: Path, *lines: object) -> str:

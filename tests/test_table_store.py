@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,10 @@ HEADER = Header("tally", ("Ann", "Bob", "Cy"), 11, {"goal": 30})
 
 
 @pytest.fixture(autouse=True)
-def tally(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.games import ENGINES
-    monkeypatch.setitem(ENGINES, "tally", "tally_game:Tally")
+def tally() -> Iterator[None]:
+    tally_game.register()
+    yield
+    tally_game.unregister()
 
 
 def add(seat: int, points: int) -> dict:

@@ -1,12 +1,13 @@
 """Game bundles: one package per game with everything the program knows of it besides its
 rules engine, found through one registry.
 
-Every package under ``companion/bundles/`` defines ``BUNDLE`` (a :class:`Bundle`); the
-registry finds them itself, so adding a game is one new package (or, for a game defined
-elsewhere, one ``register`` call). Registering a bundle also makes its engine known to
-``companion.games.engine``, so the table log, ``replay`` and ``export`` read its sessions.
+Every game is declared as an entry point of the ``companion.games`` group by the
+distribution that holds it (the four built in: this project's pyproject.toml); the registry
+(``companion.games.registry``) lists them once, lazily, so a game installed with ``pip`` is
+in every menu, the demo, config and the table log with no file of ``companion/`` naming it.
+``register`` adds a game defined elsewhere for this process only (a test's toy game).
 
->>> [bundle.name for bundle in bundles()]
+>>> [bundle.name for bundle in bundles()][:4]
 ['traps', 'deathtrap', 'tricky', 'rumble']
 >>> get("tricky").engine_class().title
 'Tricky Dungeon'
@@ -14,46 +15,45 @@ elsewhere, one ``register`` call). Registering a bundle also makes its engine kn
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import logging
+from functools import cache
 
 from companion.bundles.bundle import Bundle, Camera, Demo, Expected, Flow, load
 from companion.errors import OptionError
-from companion.games import ENGINES
+from companion.games import registry
 
-__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "bundles", "demo_games", "get",
-           "load", "names", "register", "unregister"]
+log = logging.getLogger(__name__)
 
-_REGISTERED: dict[str, Bundle] = {}
-_FOUND: list[bool] = []
-
-
-def _find() -> None:
-    """Register the packages of this folder, once."""
-    if _FOUND:
-        return
-    _FOUND.append(True)
-    for found in pkgutil.iter_modules(__path__):
-        if found.ispkg:
-            register(importlib.import_module(f"{__name__}.{found.name}").BUNDLE)
+__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "art_games", "bundles", "demo_games",
+           "get", "load", "names", "register", "unregister"]
 
 
 def register(bundle: Bundle) -> None:
-    """Make ``bundle`` one of the games: in every menu, the demo, config and the table log."""
-    _REGISTERED[bundle.name] = bundle
-    ENGINES[bundle.name] = bundle.engine
+    """Make ``bundle`` one of the games in this process: in every menu, the demo, config and
+    the table log (an installed game needs no call: its entry point is found)."""
+    registry.register(bundle)
 
 
 def unregister(name: str) -> None:
     """Take a game registered by ``register`` away again (a test's toy game)."""
-    _REGISTERED.pop(name, None)
-    ENGINES.pop(name, None)
+    registry.unregister(name)
 
 
 def bundles() -> list[Bundle]:
-    """Every game, in menu order."""
-    _find()
-    return sorted(_REGISTERED.values(), key=lambda bundle: (bundle.order, bundle.name))
+    """Every game, in menu order (the first is the default game). A declared game that cannot
+    be loaded is left out, with a warning; ``get`` names what is wrong with it."""
+    found = []
+    for name in registry.names():
+        try:
+            found.append(get(name))
+        except OptionError as error:
+            _leave_out(str(error))
+    return sorted(found, key=lambda bundle: (bundle.order, bundle.name))
+
+
+@cache
+def _leave_out(problem: str) -> None:
+    log.warning("%s: left out of the games", problem)
 
 
 def names() -> tuple[str, ...]:
@@ -63,15 +63,20 @@ def names() -> tuple[str, ...]:
 
 def get(name: object) -> Bundle:
     """The bundle of game ``name``, or an OptionError naming the games there are."""
-    _find()
-    if not isinstance(name, str) or name not in _REGISTERED:
-        raise OptionError(f"unknown game {name!r} (games: {', '.join(names())})")
-    return _REGISTERED[name]
+    found = registry.plugin(name)
+    if not isinstance(found, Bundle):
+        raise OptionError(f"the game {name!r} is declared by {found!r}, not by a Bundle")
+    return found
 
 
 def demo_games() -> list[str]:
     """The games ``companion demo`` plays, in its order: those with a demo and a simulator."""
     return [bundle.name for bundle in bundles() if bundle.demo and bundle.simulator]
+
+
+def art_games() -> list[str]:
+    """The games with demo art (``companion vision art``), in menu order."""
+    return [bundle.name for bundle in bundles() if bundle.art]
 
 
 def pile_games() -> tuple[str, ...]:

@@ -183,8 +183,8 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
     ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
     ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
     and the engine's simulator ``<engine module>_sim``. ``fields`` give the rest (or override
-    these)."""
-    name = package.rpartition(".")[2]
+    these); the game's ``name`` is the package's own unless given."""
+    name = fields.pop("name", package.rpartition(".")[2])
     found: dict[str, Any] = {"screens": f"{package}.screens"}
     if _has(f"{package}.entry"):
         entry = importlib.import_module(f"{package}.entry")

@@ -9,7 +9,7 @@ from typing import Any
 from companion.commands import db_option
 from companion.commands.table import open_store
 from companion.errors import CompanionError
-from companion.games import ENGINES
+from companion.games import registry
 from companion.history import plots, tables
 from companion.history.league import league
 from companion.history.records import (
@@ -26,11 +26,10 @@ from companion.table.faults import guard
 from companion.table.store import TableStore
 from companion.terminal import json_shown, shown
 
-GAMES = ", ".join(sorted(ENGINES))
-
 
 def _filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", metavar="GAME", help=f"only this game ({GAMES})")
+    games = ", ".join(registry.names())
+    parser.add_argument("--game", metavar="GAME", help=f"only this game ({games})")
     parser.add_argument("--since", metavar="DATE", help="only games begun on or after this "
                                                         "day (YYYY-MM-DD, UTC)")
     parser.add_argument("--json", action="store_true", help="print JSON")

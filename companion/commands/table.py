@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.commands import db_option
 from companion.errors import CompanionError, LogError, OptionError
-from companion.games import ENGINES, engine
+from companion.games import engine, registry
 from companion.games.base import Game
 from companion.paths import default_db
 from companion.table.log import dump_event, read_log
@@ -64,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "rules", help="how a game is played, what the companion does, and its options",
         description="How the game is played and what the companion does for it, in short; "
                     "then its named options (docs/rulings.md): name, default, meaning.")
-    rules.add_argument("game", metavar="GAME", help=", ".join(sorted(ENGINES)))
+    rules.add_argument("game", metavar="GAME", help=", ".join(registry.names()))
     rules.add_argument("--json", action="store_true", help="print one JSON object")
     rules.set_defaults(func=run_rules)
 

@@ -29,13 +29,20 @@ from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
 from companion.i18n import LANGUAGES
 from companion.table.log import Header
 
-GAMES = bundles.names()
-#: The game a new game offers first unless the config says otherwise.
-DEFAULT_GAME = bundles.bundles()[0].name
+
+def default_game() -> str:
+    """The game a new game offers first unless the config says otherwise: the first in the
+    registry's menu order."""
+    return bundles.bundles()[0].name
 
 
 def _choice(*choices: str) -> dict[str, Any]:
     return {"choices": choices}
+
+
+def _a_game() -> dict[str, Any]:
+    """The key names a game: one of those installed, asked when the config is read."""
+    return {"choices": bundles.names}
 
 
 def _range(low: float, high: float) -> dict[str, Any]:
@@ -79,7 +86,7 @@ class TableConfig:
     """Where the table log is kept and what a new game offers first."""
 
     db: str = ""  # empty: the state directory's table.db (companion.paths.default_db)
-    game: str = field(default=DEFAULT_GAME, metadata=_choice(*GAMES))
+    game: str = field(default_factory=default_game, metadata=_a_game())
     seats: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cy"])
     #: what the screens (and the voice) speak; a choice made at the table overrides it
     language: str = field(default="en", metadata=_choice(*LANGUAGES))
@@ -209,8 +216,11 @@ def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
     accepted = (int, float) if kind is float else (kind,)
     if isinstance(value, bool) is not (kind is bool) or not isinstance(value, accepted):
         raise ConfigError(f"{where}: must be {_TYPE_NAMES[kind]}, got {value!r}")
-    if "choices" in meta and value not in meta["choices"]:
-        shown = ", ".join(repr(c) for c in meta["choices"])
+    choices = meta.get("choices")
+    if callable(choices):
+        choices = choices()
+    if choices is not None and value not in choices:
+        shown = ", ".join(repr(c) for c in choices)
         raise ConfigError(f"{where}: must be one of {shown}; got {value!r}")
     if "range" in meta:
         low, high = meta["range"]
@@ -241,8 +251,8 @@ def _options(given: Any) -> dict[str, dict[str, Any]]:
     checked = {}
     for game, overrides in given.items():
         where = f"[options.{game}]"
-        if game not in GAMES:
-            raise ConfigError(f"{where}: unknown game (games: {', '.join(GAMES)})")
+        if game not in bundles.names():
+            raise ConfigError(f"{where}: unknown game (games: {', '.join(bundles.names())})")
         if not isinstance(overrides, dict):
             raise ConfigError(f"{where}: must be a table of options, got {overrides!r}")
         try:
@@ -266,14 +276,14 @@ def check_new_game_headers(config: Config) -> None:
     """Every header a new game started from the menu can get from this config, read back as
     the store reads it: a config must not start a game the store could not hold."""
     seats = config.table.seats
-    largest = max(bundles.get(name).engine_class().max_seats for name in GAMES)
+    largest = max(bundles.get(name).engine_class().max_seats for name in bundles.names())
     if len(seats) > largest:
         raise ConfigError(f"[table] seats: at most {largest} names (the largest game's "
                           f"seats), got {len(seats)}")
     problem = _header_problem(Header(config.table.game, tuple(seats), 0))
     if problem:
         raise ConfigError(f"[table] seats: {problem}")
-    for name in GAMES:
+    for name in bundles.names():
         cls = bundles.get(name).engine_class()
         for count in range(cls.min_seats, cls.max_seats + 1):
             header = Header(name, seat_names(seats, count), 0, config.options.get(name, {}))

@@ -1,4 +1,8 @@
-"""The rules engines, one per game, pure Python with no I/O."""
+"""The rules engines, one per game, pure Python with no I/O.
+
+Which games there are is the registry's to say (``companion.games.registry``: the
+``companion.games`` entry points of the installed distributions).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +10,12 @@ import importlib
 
 from companion.errors import OptionError
 from companion.games.base import Game
-
-#: game name -> "module:class" of its engine.
-ENGINES = {
-    "deathtrap": "companion.games.deathtrap:Deathtrap",
-    "rumble": "companion.games.rumble:Rumble",
-    "traps": "companion.games.traps:Traps",
-    "tricky": "companion.games.tricky:Tricky",
-}
+from companion.games.registry import plugin
 
 
 def engine(name: object) -> type[Game]:
     """The engine class of a game, or an OptionError naming the games there are."""
-    if not isinstance(name, str) or name not in ENGINES:
-        raise OptionError(f"unknown game {name!r} (games: {', '.join(sorted(ENGINES))})")
-    module_name, class_name = ENGINES[name].split(":")
+    module_name, class_name = plugin(name).engine.split(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games import ENGINES
+from companion.games import registry
 from companion.table import players as player_table
 from companion.table import results
 from companion.table.faults import StoreDamaged, guard
@@ -132,9 +132,9 @@ def parse_since(text: str | None) -> date | None:
 
 
 def check_game(name: str | None) -> str | None:
-    if name is not None and name not in ENGINES:
+    if name is not None and name not in registry.names():
         raise CompanionError(f"--game: unknown game {name!r} (games: "
-                             f"{', '.join(sorted(ENGINES))})")
+                             f"{', '.join(registry.names())})")
     return name
 
 

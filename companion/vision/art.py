@@ -29,9 +29,6 @@ if TYPE_CHECKING:
 ART_PX_PER_MM = 4
 #: Physical sizes (mm): a standard card, a Rumble room tile, a trap tile.
 SIZES_MM = {"card": (63.0, 88.0), "tile": (90.0, 90.0), "trap": (60.0, 60.0)}
-#: The games with demo art, in the registry's order.
-GAMES = tuple(bundle.name for bundle in bundles.bundles() if bundle.art)
-
 
 
 @dataclass(frozen=True)
@@ -140,7 +137,7 @@ def demo_library(*games: str) -> CardLibrary:
     from companion.vision.library import CardLibrary
 
     library = CardLibrary()
-    for game in games or GAMES:
+    for game in games or bundles.art_games():
         for item in game_items(game):
             library.enroll(item.item_id, draw_face(item))
     return library

@@ -12,8 +12,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from companion import bundles
 from companion.errors import CompanionError
-from companion.games import ENGINES
 
 
 class VisionError(CompanionError):
@@ -86,7 +86,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "art", help="write the demo art set of a game (one image per card or tile)",
         description="Procedurally drawn faces for every card or tile id of a game, for the "
                     "demo and for trying the camera without the real cards.")
-    art.add_argument("game", choices=sorted(ENGINES))
+    art.add_argument("game", choices=bundles.art_games())
     art.add_argument("--out", metavar="DIR", required=True)
     art.set_defaults(func=run_art)
 
