@@ -46,7 +46,7 @@ def library_with(library: Any, misread: dict[str, str] | None = None,
     for card, read_as in (near or {}).items():
         face = draw_face(items[card])
         library.enroll(read_as, face)
-        library.enroll(card, cv2.GaussianBlur(face, (0, 0), 4))
+        library.enroll(card, cv2.GaussianBlur(face, (0, 0), 6))  # read unsure, never left out
     for card, read_as in (twins or {}).items():
         library.enroll(read_as, draw_face(items[card]))
     for card in unknown:
