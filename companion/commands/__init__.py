@@ -2,6 +2,13 @@
 
 Each module has ``add_parser(subparsers)``, which registers its commands and sets
 ``func`` on each parser to a callable ``(args) -> int`` (the exit code).
+
+Building the parser runs no command: a command module imports at its top only what its
+parser needs (argparse, this module, ``companion.paths``, ``companion.arguments``), and
+each ``run_*`` function imports its own needs when it runs; a list that only a registry
+knows (the games) is read when argparse needs it (``companion.arguments.later``).
+``companion --help`` therefore loads no game, store, camera or web server (issue 43;
+tests/test_cli_lazy.py, benchmarks/startup.py).
 """
 
 from __future__ import annotations

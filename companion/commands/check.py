@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.commands import db_option
 from companion.paths import default_db
-from companion.table.check import StoreCheck, check_store
-from companion.table.faults import StoreError
-from companion.table.store import TableStore
 from companion.terminal import shown
+
+if TYPE_CHECKING:  # the store is loaded when the check runs
+    from companion.table.check import StoreCheck
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -65,6 +66,10 @@ def permissions_note(path: Path) -> str:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from companion.table.check import check_store
+    from companion.table.faults import StoreError
+    from companion.table.store import TableStore
+
     path = Path(args.db) if args.db else default_db()
     if not path.is_file():
         raise StoreError(f"no table store at {path}")

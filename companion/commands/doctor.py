@@ -8,12 +8,16 @@ know nothing of the daemon.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from companion.hardware.doctor import ALL_PARTS, Finding, configured_parts, diagnose
-from companion.hardware.pins import load_pinmap
+if TYPE_CHECKING:  # the checks are loaded when the doctor runs
+    from companion.hardware.doctor import Finding
 
 
 def run_doctor(args: argparse.Namespace) -> int:
+    from companion.hardware.doctor import ALL_PARTS, Finding, configured_parts, diagnose
+    from companion.hardware.pins import load_pinmap
+
     # A broken pin map or config is a user error: one line, exit 2, from the CLI.
     if args.config:
         from companion.daemon.config import load_config
@@ -48,6 +52,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 def voice_findings(speed: int) -> list[Finding]:
     """``[voice] enabled``: can the announcements be heard (espeak-ng, a sound device, and
     espeak-ng playing on it: its exit code and its stderr)?"""
+    from companion.hardware.doctor import Finding
     from companion.voice.audible import check_voice
 
     return [Finding(check.ok, check.what, check.fix) for check in check_voice(speed)]

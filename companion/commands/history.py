@@ -4,32 +4,24 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.arguments import game_names, later
 from companion.commands import db_option
 from companion.commands.table import open_store
 from companion.errors import CompanionError
-from companion.games import registry
-from companion.history import plots, tables
-from companion.history.league import league
-from companion.history.records import (
-    Play,
-    check_game,
-    find_player,
-    load_plays,
-    parse_since,
-    select,
-)
 from companion.paths import default_db
-from companion.table import players as player_table
-from companion.table.faults import guard
-from companion.table.store import TableStore
 from companion.terminal import json_shown, shown
+
+if TYPE_CHECKING:  # the store and the records are loaded by the commands that run
+    from companion.history.records import Play
+    from companion.table.players import PlayerInfo
+    from companion.table.store import TableStore
 
 
 def _filters(parser: argparse.ArgumentParser) -> None:
-    games = ", ".join(registry.names())
-    parser.add_argument("--game", metavar="GAME", help=f"only this game ({games})")
+    later(parser.add_argument("--game", metavar="GAME", help="only this game (%(games)s)"),
+          games=game_names)
     parser.add_argument("--since", metavar="DATE", help="only games begun on or after this "
                                                         "day (YYYY-MM-DD, UTC)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -85,6 +77,9 @@ def _read_store(path: str | None) -> TableStore:
 def run_players(args: argparse.Namespace) -> int:
     if args.action is None:
         return _list_players(args)
+    from companion.table import players as player_table
+    from companion.table.faults import guard
+
     path = Path(args.db) if args.db else default_db()
     if not path.exists():
         raise CompanionError(f"--db: no table store at {path}")
@@ -104,6 +99,10 @@ def run_players(args: argparse.Namespace) -> int:
 
 
 def _list_players(args: argparse.Namespace) -> int:
+    from companion.history.records import load_plays
+    from companion.table import players as player_table
+    from companion.table.faults import guard
+
     with _read_store(args.db) as store:
         if store.keeps_players:
             with guard(store.path):
@@ -122,12 +121,14 @@ def _list_players(args: argparse.Namespace) -> int:
     return 0
 
 
-def _players_from_names(plays: list[Play]) -> list[player_table.PlayerInfo]:
+def _players_from_names(plays: list[Play]) -> list[PlayerInfo]:
+    from companion.table.players import PlayerInfo
+
     games: dict[str, list[str]] = {}
     for play in plays:
         for name in play.seats:
             games.setdefault(name, []).append(play.started)
-    infos = [player_table.PlayerInfo(name, len(times), max(times), [])
+    infos = [PlayerInfo(name, len(times), max(times), [])
              for name, times in sorted(games.items())]
     return sorted(infos, key=lambda info: info.last_played, reverse=True)
 
@@ -144,6 +145,8 @@ def history_json(play: Play) -> dict[str, Any]:
 
 def chosen_plays(store: TableStore, args: argparse.Namespace) -> list[Play]:
     """The finished games the filters of ``args`` leave, oldest first (by when played)."""
+    from companion.history.records import check_game, find_player, load_plays, parse_since, select
+
     game = check_game(args.game)
     since = parse_since(args.since)
     plays = load_plays(store)
@@ -161,6 +164,8 @@ def chosen_plays(store: TableStore, args: argparse.Namespace) -> list[Play]:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from companion.history import plots, tables
+
     target = plots.check_path(args.plot) if args.plot else None
     with _read_store(args.db) as store:
         plays = chosen_plays(store, args)
@@ -179,6 +184,9 @@ def run_history(args: argparse.Namespace) -> int:
 # --- league --------------------------------------------------------------------------------
 
 def run_league(args: argparse.Namespace) -> int:
+    from companion.history import plots, tables
+    from companion.history.league import league
+
     target = plots.check_path(args.plot) if args.plot else None
     with _read_store(args.db) as store:
         plays = chosen_plays(store, args)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from companion.errors import CompanionError
 
@@ -28,9 +28,9 @@ class ServiceError(CompanionError):
     """The service files cannot be found or written."""
 
 
-@dataclass(frozen=True)
-class Placement:
-    """One file to install: where it goes and what it holds."""
+class Placement(NamedTuple):
+    """One file to install: where it goes and what it holds (a named tuple: the command line
+    is built without loading dataclasses)."""
 
     path: Path
     text: str

@@ -7,17 +7,17 @@ import json
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.arguments import game_names, later
 from companion.commands import db_option
 from companion.errors import CompanionError, LogError, OptionError
-from companion.games import engine, registry
-from companion.games.base import Game
 from companion.paths import default_db
-from companion.table.log import dump_event, read_log
-from companion.table.session import TableSession
-from companion.table.store import TableStore
 from companion.terminal import json_shown, shown
+
+if TYPE_CHECKING:  # the engines and the store are loaded by the commands that use them
+    from companion.games.base import Game
+    from companion.table.store import TableStore
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -64,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "rules", help="how a game is played, what the companion does, and its options",
         description="How the game is played and what the companion does for it, in short; "
                     "then its named options (docs/rulings.md): name, default, meaning.")
-    rules.add_argument("game", metavar="GAME", help=", ".join(registry.names()))
+    later(rules.add_argument("game", metavar="GAME", help="%(games)s"), games=game_names)
     rules.add_argument("--json", action="store_true", help="print one JSON object")
     rules.set_defaults(func=run_rules)
 
@@ -74,6 +74,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def replay_log(path: str, seat: int | None = None, referee: bool = False
                ) -> tuple[dict[str, Any], LogError | None, Game]:
     """The replay result and the error that stopped it, if any (header errors are raised)."""
+    from companion.table.log import read_log
+    from companion.table.session import TableSession
+
     header, events = read_log(path)
     try:
         session = TableSession(header)
@@ -143,6 +146,8 @@ def open_store(path: str | None, read_only: bool = False) -> TableStore:
     """The store of ``--db`` (default: the state directory's); read-only for commands that
     only read, so that they never create or change it and work on a read-only mount. A
     store named with ``--db`` that is not there is a mistyped name, not an empty store."""
+    from companion.table.store import TableStore
+
     if path and read_only and not Path(path).exists():
         raise CompanionError(f"--db: no table store at {path} (a store is made by companion "
                              "run or companion import)")
@@ -157,6 +162,8 @@ def run_export(args: argparse.Namespace) -> int:
         from companion.history.exports import run_play_export  # the table log needs none of it
 
         return run_play_export(args)
+    from companion.table.log import dump_event
+
     with open_store(args.db, read_only=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
@@ -185,6 +192,9 @@ def export_pictures(store: TableStore, session_id: int, folder: Path) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from companion.table.log import read_log
+    from companion.table.session import TableSession
+
     header, events = read_log(args.log)
     try:
         session = TableSession(header)
@@ -232,6 +242,8 @@ def run_sessions(args: argparse.Namespace) -> int:
 # --- rules -------------------------------------------------------------------------------
 
 def run_rules(args: argparse.Namespace) -> int:
+    from companion.games import engine
+
     game = engine(args.game)
     options = {o.name: {"default": o.default, "help": o.help} for o in game.OPTIONS}
     if args.json:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from companion.arguments import later
 from companion.errors import OptionError
-from companion.i18n import LANGUAGES, using
 from companion.terminal import shown
-from companion.voice.audible import check_voice, say_now
-from companion.voice.speaker import SPEED, Unheard
-from companion.voice.words import turn
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -23,16 +20,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     voice.add_argument("text", metavar="TEXT", nargs="?",
                        help="what to say (default: an announcement, \"Ann's turn\", in the "
                             "language)")
-    voice.add_argument("--lang", metavar="LANG",
-                       help=f"the language ({', '.join(LANGUAGES)}; default: [table] language "
-                            "of --config, else en)")
+    later(voice.add_argument("--lang", metavar="LANG",
+                             help="the language (%(languages)s; default: [table] language "
+                                  "of --config, else en)"), languages=_languages)
     voice.add_argument("--config", metavar="FILE",
                        help="the daemon's config, for its language and [voice] speed")
     voice.set_defaults(func=run_voice)
 
 
+def _languages() -> tuple[str, ...]:
+    from companion.i18n import LANGUAGES
+
+    return LANGUAGES
+
+
 def settings(args: argparse.Namespace) -> tuple[str, int]:
     """The language and speed: --lang, else the config's, else English at the default."""
+    from companion.i18n import LANGUAGES
+    from companion.voice.speaker import SPEED
+
     lang, speed = "en", SPEED
     if args.config:
         from companion.daemon.config import load_config
@@ -48,6 +54,11 @@ def settings(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def run_voice(args: argparse.Namespace) -> int:
+    from companion.i18n import using
+    from companion.voice.audible import say_now
+    from companion.voice.speaker import Unheard
+    from companion.voice.words import turn
+
     lang, speed = settings(args)
     if args.text is not None and not args.text.strip():
         raise OptionError("TEXT: nothing to say (give some words, or none for a test line)")
@@ -65,6 +76,8 @@ def run_voice(args: argparse.Namespace) -> int:
 def tell_unheard(error: str, speed: int) -> None:
     """Why the line was not heard, in the doctor's words where it finds the cause, and the
     fix; espeak-ng's own words where it does not."""
+    from companion.voice.audible import check_voice
+
     problems = [check for check in check_voice(speed) if not check.ok]
     if not problems:
         print(f"companion: the voice cannot be heard: {shown(error)}", file=sys.stderr)

@@ -3,36 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import logging
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion import bundles
-from companion.daemon.camera import Camera
-from companion.daemon.config import Config, address_problem, load_config
-from companion.daemon.feed import feed_session
-from companion.daemon.items import Stop
-from companion.daemon.parts import Part
-from companion.daemon.sources import (
-    KEY_HELP,
-    FeedSource,
-    GpioControls,
-    HubLink,
-    Keyboard,
-    pin_factory,
-)
-from companion.daemon.storelock import hold_store
+from companion.arguments import later
 from companion.errors import CompanionError, ConfigError
-from companion.i18n.choice import LanguageChoice
 from companion.paths import default_db
-from companion.table import TableStore, read_log
-from companion.voice import speaker as voice
 
-if TYPE_CHECKING:  # the screens bring luma, Pillow and numpy: only ``run`` loads them
+if TYPE_CHECKING:  # each command loads what it runs: the parser loads none of it
+    from companion.daemon.config import Config
     from companion.daemon.displays import Screen, TerminalBoard
+    from companion.daemon.parts import Part
     from companion.daemon.table import Daemon
+    from companion.voice.speaker import Speaker
     from companion.web.part import WebPart
 
 
@@ -63,8 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "prints its score table; writes the screens as PNG files and an animated "
                     "GIF, and the table log, into --out. --quick plays short games instead "
                     "(one round of Deathtrap, one round per player of Tricky).")
-    demo.add_argument("game", metavar="GAME", nargs="?", choices=bundles.demo_games(),
-                      help=", ".join(bundles.demo_games()) + " (default: all of them)")
+    later(demo.add_argument("game", metavar="GAME", nargs="?",
+                            help="%(choices)s (default: all of them)"), choices=_demo_games)
     demo.add_argument("--out", metavar="DIR", default="demo-out",
                       help="where the images and logs go (default: ./demo-out)")
     demo.add_argument("--seed", metavar="N", type=int, default=1,
@@ -74,8 +58,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=run_demo)
 
 
+def _demo_games() -> list[str]:
+    from companion import bundles
+
+    return bundles.demo_games()
+
+
 def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
     """Log lines on stdout, which journald keeps under systemd (under the board in --sim)."""
+    import logging
+
     from companion.daemon.displays import BoardLog
 
     handler: logging.Handler = BoardLog(board) if board else logging.StreamHandler(sys.stdout)
@@ -87,9 +79,13 @@ def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
 
 
 
-def speaker(config: Config) -> voice.Speaker | None:
+def speaker(config: Config) -> Speaker | None:
     """The voice, if ``[voice] enabled``; without espeak-ng installed the table plays on
     silent (and the log says what to install)."""
+    import logging
+
+    from companion.voice import speaker as voice
+
     if not config.voice.enabled:
         return None
     if not voice.available():
@@ -116,6 +112,8 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
           board: TerminalBoard | None = None) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
     GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
+    from companion.daemon.sources import KEY_HELP, GpioControls, HubLink, Keyboard, pin_factory
+
     found: list[Part] = []
     if sim:
         if sys.stdin.isatty():
@@ -134,6 +132,7 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
 def camera(config: Config, cache: Path | None = None) -> Part:
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
     ``cache``: the folder where the demo card library is kept once enrolled (the store's)."""
+    from companion import bundles
     from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
     from companion.vision.watch import TableWatcher
 
@@ -150,8 +149,17 @@ def camera(config: Config, cache: Path | None = None) -> Part:
 
 
 def run_daemon(args: argparse.Namespace) -> int:
+    import logging
+
+    from companion.daemon.camera import Camera
+    from companion.daemon.config import load_config
     from companion.daemon.displays import TerminalBoard
+    from companion.daemon.feed import feed_session
+    from companion.daemon.sources import KEY_HELP, FeedSource
+    from companion.daemon.storelock import hold_store
     from companion.daemon.table import Daemon
+    from companion.i18n.choice import LanguageChoice
+    from companion.table import TableStore, read_log
 
     config = load_config(args.config)  # checked whole before anything starts
     if args.feed and not args.sim:
@@ -221,6 +229,8 @@ def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | Non
 
 def parse_address(text: str) -> tuple[str, int]:
     """``ADDR:PORT`` (``[v6]:PORT``, or ``:PORT`` for every address) of ``--web``."""
+    from companion.daemon.config import address_problem
+
     host, colon, port = text.rpartition(":")
     host = host.strip("[]")
     if not colon or not port.isdigit() or not 1 <= int(port) <= 65535:
@@ -236,6 +246,10 @@ def stop_on_signals(daemon: Daemon) -> None:
     The handler runs between two lines of the main thread, which may hold any lock at that
     moment: it only puts on the daemon's SimpleQueue, whose put takes no lock a get holds.
     """
+    import signal
+
+    from companion.daemon.items import Stop
+
     def handler(number: int, _frame: Any) -> None:
         daemon.submit(Stop(signal.Signals(number).name))
 
@@ -278,6 +292,7 @@ class ProgressLine:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from companion import bundles
     from companion.daemon.demo import check_requirements, play_demo, prepare_out, score_table
 
     check_requirements()

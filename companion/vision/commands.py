@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
-from companion import bundles
+from companion.arguments import later
 from companion.errors import CompanionError
 
 
@@ -86,9 +85,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "art", help="write the demo art set of a game (one image per card or tile)",
         description="Procedurally drawn faces for every card or tile id of a game, for the "
                     "demo and for trying the camera without the real cards.")
-    art.add_argument("game", choices=bundles.art_games())
+    later(art.add_argument("game"), choices=_art_games)
     art.add_argument("--out", metavar="DIR", required=True)
     art.set_defaults(func=run_art)
+
+
+def _art_games() -> list[str]:
+    from companion import bundles
+
+    return bundles.art_games()
 
 
 def _progress(done: int, total: int, name: str) -> None:
@@ -133,6 +138,8 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def run_recognize(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from companion.vision.library import CardLibrary
     from companion.vision.recognize import Recognizer
     from companion.vision.sources import read_image_scaled

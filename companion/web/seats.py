@@ -10,20 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-import segno
-
 from companion.errors import CompanionError, OptionError
 from companion.paths import default_db
-from companion.table import TableStore
 from companion.terminal import json_shown, shown
-from companion.web.tokens import (
-    TABLE_ROW,
-    open_links,
-    reissue,
-    stored_tokens,
-    stored_url,
-    table_token,
-)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def table_link(db_path: str, renew: bool = False) -> str:
     """The table's controls link (its dial, switch and menu button, and the seats' codes)."""
+    from companion.web.tokens import TABLE_ROW, open_links, reissue, stored_url, table_token
+
     db = open_links(db_path, read_only=not renew)
     try:
         token = table_token(db) if db is not None else None
@@ -66,6 +57,9 @@ def table_link(db_path: str, renew: bool = False) -> str:
 
 def seat_links(db_path: str, new_for: int | None = None) -> list[dict[str, object]]:
     """The links of the unfinished session, after re-issuing ``new_for``'s if asked."""
+    from companion.table import TableStore
+    from companion.web.tokens import open_links, reissue, stored_tokens, stored_url
+
     with TableStore(db_path, read_only=True) as store:
         session = store.latest(unfinished=True)
         if session is None:
@@ -141,6 +135,10 @@ def reissued_seat(given: str) -> int:
 def show_link(what: str, url: str, draw: bool) -> None:
     print(f"{shown(what)}  {url}")
     if draw:
+        # The QR encoder only where a code is drawn: segno brings urllib.request, http.client,
+        # email and ssl, which no other command needs (issue 43).
+        import segno
+
         segno.make(url, error="m").terminal(compact=True)
         print()
     sys.stdout.flush()
