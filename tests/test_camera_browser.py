@@ -183,7 +183,7 @@ def test_an_unsure_reading_is_answered_on_the_acting_seat_s_phone(browser, tmp_p
     header, before, rest = tricky_before_first_play(SEED)
     play, card, look_alike = rest[0], rest[0]["card"], "yellow-0"
     with LiveCameraTable(tmp_path, header, before, near={card: look_alike},
-                         unknown=("blue-2",)) as table:
+                         twins={"blue-2": "red-5"}) as table:
         seat = play["seat"]
         phones, heard = {}, {}
         for link in table.links():
