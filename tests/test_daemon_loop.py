@@ -277,6 +277,7 @@ def test_the_sim_board_draws_lit_screens_in_place_with_the_log_under_them():
     assert "table" in first and "seat 1" in first and "seat 8" not in text  # side by side
     assert second.startswith("\u2588" * 10 + " ") and second.count("\u2588" * 10) == 2
     assert text.endswith("companion: ready\nkeys: q quit")
-    # clipped to the terminal, its last line left free for the cursor
-    assert len(board.text(width=130, height=20).splitlines()) == 19
+    # never taller than the terminal, its last line left free for the cursor (at 130x20 the
+    # screens do not fit as pictures and are told as words)
+    assert len(board.text(width=130, height=20).splitlines()) <= 19
     assert stream.getvalue().count("\x1b[H\x1b[J") == 4  # drawn in place at every change
