@@ -3,7 +3,7 @@ games/s and actions/s, beside RLCard's Dou Dizhu and bridge measured in the same
 
 Run: python benchmarks/engines.py [--quick] [--lengths 100,1000,10000] [--seconds S]
 
-Long logs come from the games' random simulators (``companion/games/<game>_sim.py``) with
+Long logs come from the games' random simulators (``companion/bundles/<game>/rules/sim.py``) with
 the options that make a game long (Tricky 50 rounds per player, Deathtrap 20 rounds, Rumble
 10 adventures, Traps 20 trap squares); a log longer than one game is several games one after
 another, each in its own session, as a table plays them.

@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.games.rumble_sim import random_game  # noqa: E402
+from companion.bundles.rumble.rules.sim import random_game  # noqa: E402
 from companion.hardware import hubproto  # noqa: E402
 from companion.hardware.events import InputEvent  # noqa: E402
 from companion.hardware.hub import Hub  # noqa: E402

@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory
 
+from companion.bundles.traps.rules.engine import Traps
 from companion.daemon.ui import TableUI
-from companion.games.traps import Traps
 from companion.hardware.events import InputEvent
 from companion.hardware.inputs import TableInputs
 from companion.hardware.oled import open_panels

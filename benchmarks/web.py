@@ -39,7 +39,7 @@ SEATS, TABLE_PAGES = 8, 4
 
 
 def game(events: int) -> tuple[object, list[dict]]:
-    from companion.games.deathtrap_sim import random_game
+    from companion.bundles.deathtrap.rules.sim import random_game
     from companion.table import Header
 
     header, played = random_game(0, SEATS)

@@ -11,7 +11,10 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from companion.games import deathtrap_sim, rumble_sim, traps_sim, tricky_sim
+from companion.bundles.deathtrap.rules import sim as deathtrap_sim
+from companion.bundles.rumble.rules import sim as rumble_sim
+from companion.bundles.traps.rules import sim as traps_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.table import Header, TableStore
 
 #: "Bobb" is a typo of Bob's (merged later), "Cy" is renamed "Cyrus".

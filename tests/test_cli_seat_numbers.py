@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from companion.games import tricky_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.table import Header, TableStore
 from companion.web.tokens import TokenBook
 

@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from table_driver import daemon_for, give, hold, tap, turn
 
+from companion.bundles.rumble.rules.sim import random_game
 from companion.daemon.camera import SceneSeen, TableGeometry
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed, Seen
 from companion.daemon.table import Daemon
-from companion.games.rumble_sim import random_game
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.vision.scene import Piece, TableScene

@@ -15,7 +15,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from companion.games.rumble_sim import random_game
+from companion.bundles.rumble.rules.sim import random_game
 from companion.table import TableStore
 
 RUN = [sys.executable, "-m", "companion.cli", "run"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.bundles.deathtrap.rules.engine import Deathtrap, dealt_counts
 from companion.games import engine
-from companion.games.deathtrap import Deathtrap, dealt_counts
 
 LOGS = Path(__file__).parent / "logs" / "deathtrap"
 

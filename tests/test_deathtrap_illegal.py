@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.errors import CompanionError, EventError, OptionError, RuleViolation
-from companion.games.deathtrap import Deathtrap
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SMALL = {"deck": {"creatures": [

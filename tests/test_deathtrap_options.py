@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.bundles.deathtrap.rules.deck import default_deck
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.errors import EventError, RuleViolation
-from companion.games.deathtrap import Deathtrap
-from companion.games.deathtrap_deck import default_deck
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SMALL = {"creatures": [

@@ -7,9 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.deathtrap.rules.engine import Deathtrap
+from companion.bundles.deathtrap.rules.sim import random_game
 from companion.errors import CompanionError
-from companion.games.deathtrap import Deathtrap
-from companion.games.deathtrap_sim import random_game
 
 OPTIONS = st.fixed_dictionaries({}, optional={
     "rounds": st.integers(1, 4),

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.errors import RuleViolation
-from companion.games.deathtrap import Deathtrap
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 DECK = {"creatures": [

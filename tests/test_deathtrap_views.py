@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.games.deathtrap import Deathtrap
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 
 LOGS = Path(__file__).parent / "logs" / "deathtrap"
 PRIVATE_KEYS = {"seat", "your_turn", "your_count", "exchange", "prompt", "prompts"}

@@ -14,6 +14,10 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.bundles.deathtrap.rules import sim as deathtrap_sim
+from companion.bundles.rumble.rules import sim as rumble_sim
+from companion.bundles.traps.rules import sim as traps_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.camera import Camera
 from companion.daemon.displays import PanelScreen
 from companion.daemon.items import Stop
@@ -21,7 +25,6 @@ from companion.daemon.player import PlayError, TablePlayer
 from companion.daemon.sources import GpioControls, HubLink
 from companion.daemon.stage import Stage
 from companion.daemon.table import Daemon
-from companion.games import deathtrap_sim, rumble_sim, traps_sim, tricky_sim
 from companion.hardware.hubfake import FakeHub
 from companion.hardware.pins import load_pinmap
 from companion.table import Header, TableStore

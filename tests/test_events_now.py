@@ -6,7 +6,7 @@ whatever their fields are not offered (a pig once the play has begun, a deal mid
 import pytest
 from web_table import random_game
 
-from companion.games.traps import Traps
+from companion.bundles.traps.rules.engine import Traps
 from companion.table.session import TableSession
 
 GAMES = {"deathtrap": 4, "rumble": 3, "traps": 2, "tricky": 3}

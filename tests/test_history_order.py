@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from companion.games import tricky_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:

@@ -11,8 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.deathtrap.rules import sim as deathtrap_sim
+from companion.bundles.rumble.rules import sim as rumble_sim
+from companion.bundles.traps.rules import sim as traps_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.commands.history import history_json
-from companion.games import deathtrap_sim, rumble_sim, traps_sim, tricky_sim
 from companion.history import bgstats, plots, spreadsheet, tables
 from companion.history.league import league
 from companion.history.records import load_plays

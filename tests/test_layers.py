@@ -54,6 +54,31 @@ def test_a_layer_imports_only_the_layers_below_it(layer):
     assert leaks == []
 
 
+@pytest.mark.parametrize("rules", sorted(PACKAGE.glob("bundles/*/rules")),
+                         ids=lambda path: path.parent.name)
+def test_a_games_rules_are_of_the_games_layer(rules):
+    """A game's engine and rules modules, in its own folder, import what an engine may (the
+    shared ``Game`` base, words, errors) and their own rules package, nothing else."""
+    own = f"companion.bundles.{rules.parent.name}.rules"
+    leaks = []
+    for path in sorted(rules.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            module = (node.module if isinstance(node, ast.ImportFrom) and node.level == 0
+                      else None)
+            names = ([module] if module else [] if not isinstance(node, ast.Import)
+                     else [alias.name for alias in node.names])
+            for name in names:
+                parts = name.split(".")
+                if parts[0] != "companion" or len(parts) < 2 or name.startswith(own):
+                    continue
+                if parts[1] in FORBIDDEN["games"]:
+                    leaks.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports "
+                                 f"{name}")
+    assert leaks == []
+    assert (rules / "engine.py").is_file()
+
+
 def test_the_check_sees_a_leak(tmp_path):
     leak = tmp_path / "leak.py"
     leak.write_text("def f():\n    from companion.daemon.config import load_config\n")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.bundles.rumble.rules.engine import Rumble
 from companion.games import engine
-from companion.games.rumble import Rumble
 
 LOGS = Path(__file__).parent / "logs" / "rumble"
 

@@ -9,9 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.rumble.rules.sim import random_game
 from companion.errors import RuleViolation
 from companion.games import engine
-from companion.games.rumble_sim import random_game
 
 Rumble = engine("rumble")
 SEAT_NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
+from companion.bundles.rumble.rules.engine import Rumble
 from companion.errors import RuleViolation
-from companion.games.rumble import Rumble
 
 SEATS = ["Ann", "Bob", "Cy"]
 

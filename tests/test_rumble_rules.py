@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.bundles.rumble.rules.data import default_map
 from companion.errors import EventError, OptionError, RuleViolation
 from companion.games import engine
-from companion.games.rumble_data import default_map
 
 SEATS = ["Ann", "Bob", "Cy"]
 

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 from test_inputs_gpio import PINMAP, Bench
 
+from companion.bundles.traps.rules.engine import Traps
 from companion.bundles.traps.screens import dial_flow
 from companion.daemon.ui import TableUI
 from companion.errors import RuleViolation
-from companion.games.traps import Traps
 from companion.screens.canvas import WIDTH
 from companion.screens.common import HEADER, SECRET_BOX, error_screen, headline
 from companion.screens.screen_set import compose

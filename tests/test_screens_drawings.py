@@ -3,9 +3,9 @@ be drawn afresh (so it can carry nothing its own view does not hold)."""
 
 from __future__ import annotations
 
+from companion.bundles.deathtrap.rules.engine import Deathtrap
+from companion.bundles.traps.rules.engine import Traps
 from companion.daemon.ui import TableUI
-from companion.games.deathtrap import Deathtrap
-from companion.games.traps import Traps
 from companion.hardware.events import InputEvent
 from companion.screens.screen_set import Drawings, compose
 

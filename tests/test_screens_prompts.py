@@ -4,10 +4,10 @@ the exchange; the trap dial shows which die the dial sets; a fresh Traps table h
 from PIL import Image
 
 from companion.bundles.deathtrap import screens as deathtrap
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.bundles.traps import screens as traps
 from companion.bundles.traps.dial import DialFlow
-from companion.games.deathtrap import Deathtrap
-from companion.games.traps import Traps
+from companion.bundles.traps.rules.engine import Traps
 from companion.screens.common import headline
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
@@ -50,7 +50,7 @@ def test_a_fresh_traps_table_says_how_to_begin() -> None:
 
 def test_tricky_table_asks_for_the_deal() -> None:
     from companion.bundles.tricky import screens as tricky
-    from companion.games.tricky import Tricky
+    from companion.bundles.tricky.rules.engine import Tricky
 
     game = Tricky(["Ann", "Bob", "Cy"], seed=1)
     total = game.view(None)["rounds_total"]

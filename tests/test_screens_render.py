@@ -10,9 +10,13 @@ from hypothesis import strategies as st
 from PIL import ImageDraw
 
 from companion.bundles.deathtrap import screens as deathtrap_screens
+from companion.bundles.deathtrap.rules import sim as deathtrap_sim
+from companion.bundles.deathtrap.rules.engine import Deathtrap
+from companion.bundles.rumble.rules import sim as rumble_sim
+from companion.bundles.traps.rules import sim as traps_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.ui import TableUI
-from companion.games import deathtrap_sim, engine, rumble_sim, traps_sim, tricky_sim
-from companion.games.deathtrap import Deathtrap
+from companion.games import engine
 from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text
 from companion.screens.common import HEADER, error_screen, headline, scoreboard
 from companion.screens.screen_set import compose

@@ -14,9 +14,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.rumble.rules.engine import Rumble
+from companion.bundles.traps.rules.engine import Traps
 from companion.daemon.ui import TableUI
-from companion.games.rumble import Rumble
-from companion.games.traps import Traps
 from companion.hardware.events import InputEvent
 from companion.screens.common import SECRET_BOX
 from companion.screens.screen_set import compose

@@ -4,11 +4,11 @@ real daemon driven with the table's own inputs, its pages built by the real ``Sn
 
 from table_driver import daemon_for, give, hold, tap, turn
 
+from companion.bundles.rumble.rules.options import character_word
 from companion.daemon.dialogues import DONE
 from companion.daemon.items import Seen
 from companion.daemon.pages import Page, draw
 from companion.errors import CompanionError
-from companion.games.rumble_options import character_word
 from companion.i18n import current, using
 from companion.i18n.names import field_word
 from companion.screens.common import error_screen

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from web_table import random_game
 
-from companion.games.rumble_data import character_names
+from companion.bundles.rumble.rules.data import character_names
 from companion.table import TableStore
 
 pyte = pytest.importorskip("pyte")

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 import sandbox
 
+from companion.bundles.rumble.rules.sim import random_game as rumble_game
+from companion.bundles.traps.rules.sim import random_game
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Fed, FeedFinished, Seen
 from companion.daemon.sources import FeedSource
 from companion.daemon.table import Daemon
-from companion.games.rumble_sim import random_game as rumble_game
-from companion.games.traps_sim import random_game
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.table.faults import StorageFull

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.traps_sim import random_game
+from companion.bundles.traps.rules.sim import random_game
 from companion.table import TableStore
 
 UNIT = Path(__file__).resolve().parent.parent / "systemd" / "companion.service"

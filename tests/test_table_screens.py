@@ -9,11 +9,12 @@ from table_driver import daemon_for
 from table_driver import type_keys as keys
 
 from companion.bundles.rumble import screens as rumble
+from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps import screens as traps
 from companion.bundles.tricky import screens as tricky
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.items import Fed
 from companion.errors import RuleViolation
-from companion.games import rumble_sim, tricky_sim
 from companion.screens.canvas import FINE, blank
 from companion.screens.common import final_place, paragraph, placing, seat_header
 from companion.table import Header

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.bundles.traps.rules.engine import Traps
 from companion.errors import RuleViolation
-from companion.games.traps import Traps
 
 JAWS = {"trap": "jaws-of-doom", "disarm": 10, "xp": 20}
 DIALS = {"T1": ["start", JAWS], "T2": ["start", {"trap": "spiked-pit", "disarm": 7, "xp": 10}]}

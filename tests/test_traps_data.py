@@ -7,17 +7,17 @@ import random
 
 import pytest
 
-from companion.errors import OptionError, RuleViolation
-from companion.games.traps import Traps
-from companion.games.traps_dials import (
+from companion.bundles.traps.rules.dials import (
     TRAP_IDS,
     check_catalog,
     default_catalog,
     draw_dial,
     parse_disarm,
 )
-from companion.games.traps_dungeon import dead_end_hallways, walking_distances
-from companion.games.traps_moves import passage_triggers
+from companion.bundles.traps.rules.dungeon import dead_end_hallways, walking_distances
+from companion.bundles.traps.rules.engine import Traps
+from companion.bundles.traps.rules.moves import passage_triggers
+from companion.errors import OptionError, RuleViolation
 
 SPIKED = {"trap": "spiked-pit", "disarm": 7, "xp": 10}
 

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
+from companion.bundles.traps.rules.engine import Traps
 from companion.errors import EventError, RuleViolation
-from companion.games.traps import Traps
 
 SPIKED = {"trap": "spiked-pit", "disarm": 7, "xp": 10}
 SAW_VARIABLE = {"trap": "buzz-saw", "disarm": "6+", "xp": 20}

@@ -10,11 +10,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.traps.rules.dials import TRAP_IDS, check_catalog, default_catalog
+from companion.bundles.traps.rules.engine import Traps
+from companion.bundles.traps.rules.sim import random_game
 from companion.cli import main
 from companion.errors import CompanionError
-from companion.games.traps import Traps
-from companion.games.traps_dials import TRAP_IDS, check_catalog, default_catalog
-from companion.games.traps_sim import random_game
 from companion.table.log import Header
 from companion.table.store import TableStore
 

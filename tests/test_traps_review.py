@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.traps.rules.engine import Traps
+from companion.bundles.traps.rules.sim import random_game
 from companion.errors import RuleViolation
-from companion.games.traps import Traps
-from companion.games.traps_sim import random_game
 
 PIT = {"trap": "spiked-pit", "disarm": 7, "xp": 10}
 SAW = {"trap": "buzz-saw", "disarm": "6+", "xp": 20}

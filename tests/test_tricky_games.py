@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from companion.bundles.tricky.rules.engine import Tricky
 from companion.games import engine
-from companion.games.tricky import Tricky
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SUITS = {"r": "red", "b": "blue", "y": "yellow", "g": "green"}

@@ -1,4 +1,4 @@
-"""Property tests over random legal Tricky Dungeon games (companion.games.tricky_sim)."""
+"""Property tests over random legal Tricky Dungeon games (companion.bundles.tricky.rules.sim)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.tricky.rules.engine import Tricky
+from companion.bundles.tricky.rules.sim import random_game
 from companion.errors import CompanionError
-from companion.games.tricky import Tricky
-from companion.games.tricky_sim import random_game
 
 VARIANTS = ("standard", "longer", "race", "guild", "random")
 games = st.tuples(st.integers(0, 10**6), st.integers(2, 4), st.sampled_from(VARIANTS),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.bundles.tricky.rules.engine import Tricky
 from companion.cli import main
-from companion.games.tricky import Tricky
 
 LOGS = Path(__file__).parent / "logs" / "tricky"
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.tricky.rules.engine import Tricky
 from companion.errors import RuleViolation
-from companion.games.tricky import Tricky
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SET_OF = {"dwarven-hunter": "B", "trickster": "B", "seer": "B", "troubadour": "B",

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from companion.bundles.tricky.rules.deck import default_deck
+from companion.bundles.tricky.rules.engine import Tricky
 from companion.errors import EventError, OptionError, RuleViolation
 from companion.games import engine
-from companion.games.tricky import Tricky
-from companion.games.tricky_deck import default_deck
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 

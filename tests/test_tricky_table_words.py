@@ -9,8 +9,8 @@ from PIL import ImageDraw
 from table_driver import daemon_for
 
 from companion.bundles.tricky import screens as tricky
+from companion.bundles.tricky.rules.view import hero_and_trump
 from companion.daemon.items import Fed
-from companion.games.tricky_view import hero_and_trump
 from companion.i18n import using
 from companion.table import Header
 

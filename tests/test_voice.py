@@ -11,11 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.deathtrap.rules import sim as deathtrap_sim
+from companion.bundles.rumble.rules import sim as rumble_sim
+from companion.bundles.traps.rules import sim as traps_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.config import parse_config
 from companion.daemon.items import Fed
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
-from companion.games import deathtrap_sim, engine, rumble_sim, traps_sim, tricky_sim
+from companion.games import engine
 from companion.i18n import DEFAULT, LANGUAGES, translated, use, using
 from companion.table import Header, TableStore
 from companion.voice.announce import announcements

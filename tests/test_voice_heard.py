@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import tricky_sim
+from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.voice.audible import check_voice, playback_devices
 from companion.voice.speaker import Speaker, Unheard, unheard
 

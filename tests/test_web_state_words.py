@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from web_table import random_game
 
-from companion.games import rumble_data, tricky_heroes
+from companion.bundles.rumble.rules import data as rumble_data
+from companion.bundles.tricky.rules import heroes as tricky_heroes
 from companion.i18n import LANGUAGES, translator, using
 from companion.i18n.build import read as read_catalogue
 from companion.table.session import TableSession

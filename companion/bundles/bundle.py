@@ -182,8 +182,8 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
     ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
     ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
     ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
-    and the engine's simulator ``<engine module>_sim``. ``fields`` give the rest (or override
-    these); the game's ``name`` is the package's own unless given."""
+    and the simulator ``rules/sim.py`` (or ``<engine module>_sim``). ``fields`` give the rest
+    (or override these); the game's ``name`` is the package's own unless given."""
     name = fields.pop("name", package.rpartition(".")[2])
     found: dict[str, Any] = {"screens": f"{package}.screens"}
     if _has(f"{package}.entry"):
@@ -199,7 +199,8 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
         found["announce"] = importlib.import_module(f"{package}.voice").announce
     if _has(f"{package}.play"):
         found["table_play"] = f"{package}.play"
-    simulator = engine.partition(":")[0] + "_sim"
-    if _has(simulator):
-        found["simulator"] = simulator
+    for simulator in (f"{package}.rules.sim", engine.partition(":")[0] + "_sim"):
+        if _has(simulator):
+            found["simulator"] = simulator
+            break
     return Bundle(name=name, engine=engine, **{**found, **fields})

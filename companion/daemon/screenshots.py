@@ -13,10 +13,10 @@ from pathlib import Path
 
 from PIL import Image, ImageOps
 
+from companion.bundles.traps.rules.engine import Traps
 from companion.daemon.dialogues import manual_entry
 from companion.daemon.pages import Page, draw
 from companion.daemon.ui import TableUI
-from companion.games.traps import Traps
 from companion.i18n import LANGUAGES, using
 from companion.screens.screen_set import compose
 

@@ -6,7 +6,7 @@ docs/table-log.md) and the names people read on the cards (``names``). ``Words.d
 each id that name (``rat-man`` is "Rat Man", ``green-4`` is "Green 4"); a game's names are
 read once per ``Words``.
 
->>> from companion.games.deathtrap import Deathtrap
+>>> from companion.bundles.deathtrap.rules.engine import Deathtrap
 >>> Words(Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)).display("cards", "rat-man")
 'Rat Man'
 """

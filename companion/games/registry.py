@@ -15,7 +15,7 @@ what was imported before. What an entry point names is the game's bundle
 >>> names()[:4]
 ('deathtrap', 'rumble', 'traps', 'tricky')
 >>> plugin("tricky").engine
-'companion.games.tricky:Tricky'
+'companion.bundles.tricky.rules.engine:Tricky'
 """
 
 from __future__ import annotations

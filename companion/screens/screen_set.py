@@ -10,7 +10,7 @@ a screen whose inputs did not change is not drawn again. The image is a function
 alone, so a kept image can never carry more than its own view.
 
 >>> from companion.daemon.ui import TableUI
->>> from companion.games.deathtrap import Deathtrap
+>>> from companion.bundles.deathtrap.rules.engine import Deathtrap
 >>> game = Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)
 >>> sorted(compose(game, TableUI("deathtrap", 4)))
 ['seat:0', 'seat:1', 'seat:2', 'seat:3', 'table']

@@ -7,7 +7,7 @@ written in the transaction that stores the event finishing the game and dropped 
 that reopens it. ``last_seq`` and ``version`` say whether a row still describes its session:
 an older companion may have stored events since, or a newer one counts figures differently.
 
->>> from companion.games.traps import Traps
+>>> from companion.bundles.traps.rules.engine import Traps
 >>> one_x = {"squares": ["T1"], "dials": {"T1": ["start", "x"]}}
 >>> game = Traps(["Ann", "Bob"], seed=1, options=one_x)
 >>> game.apply({"type": "trigger", "seat": 0, "square": "T1", "clicks": 1})

@@ -5,7 +5,7 @@ from companion.bundles.bundle import Camera, Demo, packaged
 from companion.i18n import NP_
 
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Deathtrap Dungeon"),
-                  engine="companion.games.deathtrap:Deathtrap", order=1,
+                  engine="companion.bundles.deathtrap.rules.engine:Deathtrap", order=1,
                   demo=Demo(4, quick={"rounds": 1}),
                   # A set of one creature is laid down together, often fanned or heaped.
                   camera=Camera(f"{__name__}.camera:mapper", piles=True))

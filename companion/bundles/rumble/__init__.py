@@ -7,6 +7,7 @@ from companion.i18n import NP_
 #: Rooms are grid references (A1, C4), shown as they are. The markers are small: they need a
 #: sharper picture than cards do, and the board is read from them alone.
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Rumble"),
-                  engine="companion.games.rumble:Rumble", order=3, as_printed=("to",),
+                  engine=f"{__name__}.rules.engine:Rumble",
+                  order=3, as_printed=("to",),
                   private_entries=("secrets",), demo=Demo(3),
                   camera=Camera(f"{__name__}.camera:mapper", (960, 720), markers_only=True))

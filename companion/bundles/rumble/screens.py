@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.games.rumble_options import character_word
+from companion.bundles.rumble.rules.options import character_word
 from companion.i18n import _, ngettext, npgettext, pgettext
 from companion.i18n.names import event_word
 from companion.screens.canvas import fit_text

@@ -5,5 +5,6 @@ from companion.i18n import NP_
 
 #: Squares are named as printed on the board (T1, T2); a score step is a disarm.
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Mage Knight traps"),
-                  engine="companion.games.traps:Traps", order=0, as_printed=("square",),
+                  engine=f"{__name__}.rules.engine:Traps",
+                  order=0, as_printed=("square",),
                   demo=Demo(3), step="disarm")

@@ -6,5 +6,6 @@ from companion.i18n import NP_
 
 #: A card may be played face down: a play is entered on the seat's own screen.
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Tricky Dungeon"),
-                  engine="companion.games.tricky:Tricky", order=2, private_entries=("play",),
+                  engine=f"{__name__}.rules.engine:Tricky",
+                  order=2, private_entries=("play",),
                   demo=Demo(3, quick={"rounds_per_player": 1}))

@@ -7,8 +7,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.games.tricky_heroes import title
-from companion.games.tricky_view import hero_and_trump, trump_words
+from companion.bundles.tricky.rules.heroes import title
+from companion.bundles.tricky.rules.view import hero_and_trump, trump_words
 from companion.i18n import _, ngettext, pgettext
 from companion.screens.common import (
     body,

@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from companion.errors import EventError, OptionError, RuleViolation
-from companion.games import deathtrap_view
-from companion.games.base import Field, Game
-from companion.games.deathtrap_deck import (
+from companion.bundles.deathtrap.rules import view as deathtrap_view
+from companion.bundles.deathtrap.rules.deck import (
     EXPLODING_PIG,
     KILLING_MACHINE,
     WILDS,
     Pack,
 )
-from companion.games.deathtrap_options import EVENTS, OPTIONS
-from companion.games.deathtrap_view import TITLES  # noqa: F401 (re-exported)
+from companion.bundles.deathtrap.rules.options import EVENTS, OPTIONS
+from companion.bundles.deathtrap.rules.view import TITLES  # noqa: F401 (re-exported)
+from companion.errors import EventError, OptionError, RuleViolation
+from companion.games.base import Field, Game
 from companion.i18n import _, ngettext
 
 

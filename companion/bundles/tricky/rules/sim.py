@@ -13,10 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.bundles.tricky.rules.engine import TWO_PLAYER_EXCHANGE, Tricky
+from companion.bundles.tricky.rules.heroes import (
+    CHOSEN_TRUMP,
+    NEIGHBOUR_TRUMP,
+    TRICKSTER_OPEN_CARDS,
+)
+from companion.bundles.tricky.rules.round import OVER, Round
 from companion.games.sim import seat_names
-from companion.games.tricky import TWO_PLAYER_EXCHANGE, Tricky
-from companion.games.tricky_heroes import CHOSEN_TRUMP, NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
-from companion.games.tricky_round import OVER, Round
 
 
 def random_game(seed: int, seats: int, **options: Any) -> tuple[dict[str, Any], list[dict]]:

@@ -1,6 +1,6 @@
 """What a Rumble seat may do now, and why not: every refusal, the actions the screens offer.
 
-Split from companion/games/rumble.py: one place decides, for events (``Rumble.on_*``) and for
+Split from ``engine.py``: one place decides, for events (``Rumble.on_*``) and for
 the screens' action menus (``legal_actions``, ``refused_actions``). ``legal_actions`` is the
 fast form of "the offered actions with no refusal" (``tests/test_rumble_properties.py``
 checks that they agree), as the simulated players ask it before every action.
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from companion.bundles.rumble.rules.options import PLAY, REVEAL, SECRETS_PER_SEAT, character_word
 from companion.errors import RuleViolation
-from companion.games.rumble_options import PLAY, REVEAL, SECRETS_PER_SEAT, character_word
 from companion.i18n import _
 
 if TYPE_CHECKING:
-    from companion.games.rumble import Rumble
+    from companion.bundles.rumble.rules.engine import Rumble
 
 
 def over_refusal(game: Rumble) -> RuleViolation | None:

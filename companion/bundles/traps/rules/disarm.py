@@ -1,7 +1,7 @@
 """Disarming a Mage Knight 3D Dungeons trap: a disarm with two dice, its disarm number, and
 a counterattack on the Jaws of Doom.
 
-Split from companion/games/traps.py (``Traps.on_disarm``, ``Traps.on_counterattack`` and
+Split from ``engine.py`` (``Traps.on_disarm``, ``Traps.on_counterattack`` and
 ``Traps.refuse_early`` call these); they change the state of the ``Traps`` given, which is a
 fresh copy (``Game.after``). Rules: docs/traps.md, rulings: docs/rulings.md.
 """
@@ -11,14 +11,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.bundles.traps.rules.dials import parse_disarm
+from companion.bundles.traps.rules.moves import check_dice
+from companion.bundles.traps.rules.options import (
+    CLEAR,
+    DISARMED,
+    EXPOSED,
+    HIDDEN,
+    TRIGGERED,
+    Attempt,
+)
 from companion.errors import RuleViolation
-from companion.games.traps_dials import parse_disarm
-from companion.games.traps_moves import check_dice
-from companion.games.traps_options import CLEAR, DISARMED, EXPOSED, HIDDEN, TRIGGERED, Attempt
 from companion.i18n import _, translated
 
 if TYPE_CHECKING:
-    from companion.games.traps import Traps
+    from companion.bundles.traps.rules.engine import Traps
 
 
 def status_refusal(game: Traps, square: str) -> RuleViolation | None:

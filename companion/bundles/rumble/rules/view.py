@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.bundles.rumble.rules.options import OVER, PLAY, REVEAL, character_word
 from companion.games.base import per_seat, seat_view
-from companion.games.rumble_options import OVER, PLAY, REVEAL, character_word
 from companion.i18n import NP_, pgettext, translated_in
 
 if TYPE_CHECKING:
-    from companion.games.rumble import Rumble
+    from companion.bundles.rumble.rules.engine import Rumble
 
 
 def public_view(game: Rumble) -> dict[str, Any]:

@@ -11,13 +11,13 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.bundles.traps.rules.dials import parse_disarm, reading_at
+from companion.bundles.traps.rules.options import CLEAR, DISARMED, TRIGGERED
 from companion.games.base import per_seat
-from companion.games.traps_dials import parse_disarm, reading_at
-from companion.games.traps_options import CLEAR, DISARMED, TRIGGERED
 from companion.i18n import NP_, _, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
-    from companion.games.traps import Traps
+    from companion.bundles.traps.rules.engine import Traps
 
 
 def describe(game: Traps, reading: str | dict[str, Any], fixed: int | None = None

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.tricky_deck import Deck
+from companion.bundles.tricky.rules.deck import Deck
 from companion.i18n import _
 
 HERO_SETS: dict[str, tuple[str, ...]] = {

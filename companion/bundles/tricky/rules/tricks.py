@@ -1,6 +1,6 @@
 """Tricks of Tricky Dungeon: plays, the Ninja's reveal, follow-suit, revokes, round scores.
 
-Each public function is one event of ``companion.games.tricky.Tricky`` applied to the game.
+Each public function is one event of ``Tricky`` (``engine.py``) applied to the game.
 """
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import EventError, RuleViolation
-from companion.games.tricky_heroes import Haul, hero_gold, trick_winner
-from companion.games.tricky_round import (
+from companion.bundles.tricky.rules.heroes import Haul, hero_gold, trick_winner
+from companion.bundles.tricky.rules.round import (
     HERO,
     OVER,
     PLAY,
@@ -21,10 +20,11 @@ from companion.games.tricky_round import (
     Round,
     RoundResult,
 )
+from companion.errors import EventError, RuleViolation
 from companion.i18n import N_, _
 
 if TYPE_CHECKING:
-    from companion.games.tricky import Tricky
+    from companion.bundles.tricky.rules.engine import Tricky
 
 #: What the table is told to do before the first card, by what it waits for.
 NEEDS = {"open-cards": N_("{seat} turns four cards face up before the first card"),

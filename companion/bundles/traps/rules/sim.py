@@ -15,9 +15,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from companion.bundles.traps.rules.engine import EXPOSED, HIDDEN, TRIGGERED, Traps
 from companion.errors import RuleViolation
 from companion.games.sim import seat_names
-from companion.games.traps import EXPOSED, HIDDEN, TRIGGERED, Traps
 
 #: After this many events per square the heroes play it safe (slow disarms, good dice),
 #: so a game ends even with an unlucky seed.

@@ -1,7 +1,7 @@
 """The traps engine's options, event fields, square statuses and disarm records.
 
-Split from companion/games/traps.py (which re-exports every name here); the rules that use
-them stay on the ``Traps`` class.
+Split from ``engine.py`` (which re-exports every name here); the rules that use them stay on
+the ``Traps`` class.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bundles.traps.rules.dials import check_catalog, default_catalog
+from companion.bundles.traps.rules.dungeon import check_dungeon
 from companion.games.base import Field, Option, check_bool, check_int
-from companion.games.traps_dials import check_catalog, default_catalog
-from companion.games.traps_dungeon import check_dungeon
 
 #: Square statuses as docs/table-log.md names them.
 HIDDEN, EXPOSED, TRIGGERED, DISARMED, CLEAR = "hidden", "exposed", "triggered", "disarmed", "clear"

@@ -21,14 +21,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.errors import OptionError, RuleViolation
-from companion.games import rumble_actions, rumble_view
-from companion.games.base import Field, Game
-from companion.games.rumble_data import (
+from companion.bundles.rumble.rules import actions as rumble_actions
+from companion.bundles.rumble.rules import view as rumble_view
+from companion.bundles.rumble.rules.data import (
     doors_of,
     start_placement,
 )
-from companion.games.rumble_options import (  # noqa: F401 (re-exported)
+from companion.bundles.rumble.rules.options import (  # noqa: F401 (re-exported)
     ACTIONS,
     EVENTS,
     NAMES,
@@ -38,6 +37,8 @@ from companion.games.rumble_options import (  # noqa: F401 (re-exported)
     REVEAL,
     SECRETS_PER_SEAT,
 )
+from companion.errors import OptionError, RuleViolation
+from companion.games.base import Field, Game
 from companion.i18n import _
 
 

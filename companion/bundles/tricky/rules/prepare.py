@@ -1,6 +1,6 @@
 """Tricky Dungeon before the first card: the deal, the hero, trumps, exchanges, the Seer.
 
-Each function is one event of ``companion.games.tricky.Tricky`` applied to the game; it
+Each function is one event of ``Tricky`` (``engine.py``) applied to the game; it
 raises a RuleViolation or EventError before it changes anything it checks.
 """
 
@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import EventError, RuleViolation
-from companion.games.tricky_heroes import (
+from companion.bundles.tricky.rules.heroes import (
     ALL_HEROES,
     CHOSEN_TRUMP,
     HERO_SETS,
@@ -18,11 +17,12 @@ from companion.games.tricky_heroes import (
     TRICKSTER_OPEN_CARDS,
     title,
 )
-from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, Round
+from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, Round
+from companion.errors import EventError, RuleViolation
 from companion.i18n import N_, _
 
 if TYPE_CHECKING:
-    from companion.games.tricky import Tricky
+    from companion.bundles.tricky.rules.engine import Tricky
 
 #: The 2-player game: the active player exchanges up to 7 cards (rule text).
 TWO_PLAYER_EXCHANGE = 7

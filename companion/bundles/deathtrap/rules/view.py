@@ -12,7 +12,7 @@ from companion.games.base import per_seat
 from companion.i18n import N_, NP_, ngettext, pgettext, translated_in
 
 if TYPE_CHECKING:
-    from companion.games.deathtrap import Deathtrap
+    from companion.bundles.deathtrap.rules.engine import Deathtrap
 
 TITLES = (N_("The Big Hero"), N_("The Hero"), N_("The Wimp"), N_("The Total Wimp"))
 

@@ -1,19 +1,19 @@
 """The rumble engine's options, event fields, phases and character names.
 
-Split from companion/games/rumble.py (which re-exports every name here); the rules that use
-them stay on the ``Rumble`` class.
+Split from ``engine.py`` (which re-exports every name here); the rules that use them stay on
+the ``Rumble`` class.
 """
 
 from __future__ import annotations
 
-from companion.games.base import Field, Option, check_bool, check_choice, check_int
-from companion.games.rumble_data import (
+from companion.bundles.rumble.rules.data import (
     character_names,
     check_characters,
     check_map,
     default_characters,
     default_map,
 )
+from companion.games.base import Field, Option, check_bool, check_choice, check_int
 from companion.i18n import _
 
 PLAY, REVEAL, OVER = "play", "reveal", "over"

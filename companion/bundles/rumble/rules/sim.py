@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.rumble import PLAY, REVEAL, Rumble
+from companion.bundles.rumble.rules.engine import PLAY, REVEAL, Rumble
 from companion.games.sim import seat_names
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.bundles.tricky.rules.heroes import title
+from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.games.base import seat_view
-from companion.games.tricky_heroes import title
-from companion.games.tricky_round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
-    from companion.games.tricky import Tricky
+    from companion.bundles.tricky.rules.engine import Tricky
 
 
 #: The trump symbols and the phases, as the screens and the pages name them.

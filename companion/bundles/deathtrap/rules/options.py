@@ -1,13 +1,13 @@
 """The deathtrap engine's options and event fields.
 
-Split from companion/games/deathtrap.py (which re-exports them); the rules that use them stay
-on the ``Deathtrap`` class.
+Split from ``engine.py`` (which re-exports them); the rules that use them stay on the
+``Deathtrap`` class.
 """
 
 from __future__ import annotations
 
+from companion.bundles.deathtrap.rules.deck import check_deck, default_deck
 from companion.games.base import Field, Option, check_bool, check_choice, check_int
-from companion.games.deathtrap_deck import check_deck, default_deck
 
 #: The options of a deathtrap game (docs/deathtrap.md).
 OPTIONS = (

@@ -21,22 +21,21 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.errors import OptionError, RuleViolation
-from companion.games import traps_disarm, traps_view
-from companion.games.base import Field, Game
-from companion.games.traps_dials import (
+from companion.bundles.traps.rules import disarm as traps_disarm
+from companion.bundles.traps.rules import view as traps_view
+from companion.bundles.traps.rules.dials import (
     check_dial,
     draw_dial,
     land,
     reading_at,
 )
-from companion.games.traps_dungeon import floor_squares, placement_problems
-from companion.games.traps_moves import (
+from companion.bundles.traps.rules.dungeon import floor_squares, placement_problems
+from companion.bundles.traps.rules.moves import (
     jaws_counterattack,
     passage_triggers,
     shockwave_triggers,
 )
-from companion.games.traps_options import (  # noqa: F401 (re-exported)
+from companion.bundles.traps.rules.options import (  # noqa: F401 (re-exported)
     CLEAR,
     DISARMED,
     EVENTS,
@@ -46,6 +45,8 @@ from companion.games.traps_options import (  # noqa: F401 (re-exported)
     TRIGGERED,
     Attempt,
 )
+from companion.errors import OptionError, RuleViolation
+from companion.games.base import Field, Game
 from companion.i18n import _, ngettext, translated
 
 

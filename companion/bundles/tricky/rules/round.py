@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.tricky_deck import Deck
-from companion.games.tricky_heroes import NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
+from companion.bundles.tricky.rules.deck import Deck
+from companion.bundles.tricky.rules.heroes import NEIGHBOUR_TRUMP, TRICKSTER_OPEN_CARDS
 from companion.i18n import NP_
 
 #: Phases of a round: the active player chooses a hero, cards are exchanged and the heroes'

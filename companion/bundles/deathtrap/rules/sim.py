@@ -14,8 +14,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.deathtrap import Deathtrap
-from companion.games.deathtrap_deck import EXPLODING_PIG, KILLING_MACHINE, SPECIALS, WILDS, Pack
+from companion.bundles.deathtrap.rules.deck import (
+    EXPLODING_PIG,
+    KILLING_MACHINE,
+    SPECIALS,
+    WILDS,
+    Pack,
+)
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.games.sim import seat_names
 
 PASS_ANYWAY = 0.2      # a player who could follow passes anyway ("to save them")

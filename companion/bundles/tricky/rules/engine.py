@@ -19,13 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.bundles.tricky.rules import prepare as tricky_prepare
+from companion.bundles.tricky.rules import tricks as tricky_tricks
+from companion.bundles.tricky.rules import view as tricky_view
+from companion.bundles.tricky.rules.deck import Deck, check_deck, default_deck
+from companion.bundles.tricky.rules.heroes import ALL_HEROES, HERO_SETS, title
+from companion.bundles.tricky.rules.prepare import TWO_PLAYER_EXCHANGE
+from companion.bundles.tricky.rules.round import HERO, OVER, Revoke, Round, RoundResult
 from companion.errors import OptionError, RuleViolation
-from companion.games import tricky_prepare, tricky_tricks, tricky_view
 from companion.games.base import Field, Game, Option, check_choice, check_int
-from companion.games.tricky_deck import Deck, check_deck, default_deck
-from companion.games.tricky_heroes import ALL_HEROES, HERO_SETS, title
-from companion.games.tricky_prepare import TWO_PLAYER_EXCHANGE
-from companion.games.tricky_round import HERO, OVER, Revoke, Round, RoundResult
 from companion.i18n import _
 
 VARIANTS = ("standard", "longer", "race", "guild", "random")
