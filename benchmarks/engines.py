@@ -49,7 +49,7 @@ Log = tuple[dict[str, Any], list[dict[str, Any]]]
 
 
 def simulator(game: str) -> Any:
-    return importlib.import_module(f"companion.games.{game}_sim")
+    return importlib.import_module(f"companion.bundles.{game}.rules.sim")
 
 
 def seats_for(game: str, wanted: int) -> int:

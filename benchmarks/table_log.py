@@ -67,7 +67,7 @@ def bench_file(folder: Path, count: int) -> float:
 
 def bench_replay(game: str, games: int) -> tuple[int, float] | None:
     try:
-        sim = importlib.import_module(f"companion.games.{game}_sim")
+        sim = importlib.import_module(f"companion.bundles.{game}.rules.sim")
     except ModuleNotFoundError:
         return None
     logs = []

@@ -168,7 +168,7 @@ def test_every_string_fits_its_box(lang):
 def test_a_sprung_traps_whole_effect_fits_its_victims_screen(lang):
     """The victim's screen: the trap's name, its damage and its whole effect, in fine type."""
     tr = translator(lang)
-    catalog = json.loads(resources.files("companion").joinpath(
+    catalog = json.loads(resources.files("companion.bundles.traps").joinpath(
         "data", "traps-catalog.json").read_text("utf-8"))
     found = []
     for trap in catalog["traps"].values():

@@ -30,7 +30,7 @@ GAMES = BUILT_IN
 
 
 def random_log(game: str, seed: int, seats: int) -> tuple[Header, list[dict[str, Any]]]:
-    sim = importlib.import_module(f"companion.games.{game}_sim")
+    sim = importlib.import_module(f"companion.bundles.{game}.rules.sim")
     engine_class = engine(game)
     seats = min(max(seats, engine_class.min_seats), engine_class.max_seats)
     header, events = sim.random_game(seed, seats)

@@ -17,7 +17,7 @@ GAMES = ("deathtrap", "rumble", "traps", "tricky")
 
 
 def random_log(game: str, seed: int, seats: int) -> tuple[Header, list[dict]]:
-    simulator = importlib.import_module(f"companion.games.{game}_sim")
+    simulator = importlib.import_module(f"companion.bundles.{game}.rules.sim")
     header, events = simulator.random_game(seed, seats)
     return Header.from_json(header), events
 

@@ -25,7 +25,8 @@ from companion.web.words import marked, page_words
 WAIT_MS = 60_000
 #: The traps' English names, as the rule text prints them.
 TRAP_NAMES = {key: trap["name"]
-              for key, trap in component_data("traps-catalog.json")["traps"].items()}
+              for key, trap in component_data("companion.bundles.traps",
+                                              "traps-catalog.json")["traps"].items()}
 #: Where the screenshot for docs/web.md goes, when asked (COMPANION_SCREENSHOTS=docs/images).
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 

@@ -23,7 +23,7 @@ from companion.web.part import WebPart
 from companion.web.seats import seat_links
 from companion.web.tokens import Throttle
 
-SIMULATORS = {game: f"companion.games.{game}_sim" for game in
+SIMULATORS = {game: f"companion.bundles.{game}.rules.sim" for game in
               ("deathtrap", "rumble", "traps", "tricky")}
 WAIT = 60.0
 

@@ -53,9 +53,10 @@ def load(path: str) -> Any:
 
 
 @cache
-def component_data(name: str) -> Any:
-    """A component data file shipped in ``companion/data/`` (read once)."""
-    return json.loads(resources.files("companion").joinpath("data", name).read_text("utf-8"))
+def component_data(package: str, name: str) -> Any:
+    """A component data file a game ships in its folder, ``<package>/data/<name>`` (read
+    once): ``component_data(__package__, "tricky-deck.json")`` in a bundle's module."""
+    return json.loads(resources.files(package).joinpath("data", name).read_text("utf-8"))
 
 
 def _no_words(game: Game, key: str) -> list[str]:
@@ -174,7 +175,11 @@ ENTRY_FIELDS = ("candidates", "names", "expected_entry", "tap")
 
 
 def _has(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
+    """Is there such a module (its parent package need not exist either)?"""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def packaged(package: str, engine: str, **fields: Any) -> Bundle:

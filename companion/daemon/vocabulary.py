@@ -1,7 +1,7 @@
 """The words a manual entry offers for a text field: squares, cards, characters, rooms, heroes.
 
 Each game's bundle gives them (``candidates``, from the table's own options where it has them,
-e.g. its ``deck``, else the component data of ``companion/data/`` and the names fixed by
+e.g. its ``deck``, else the component data in the game's folder and the names fixed by
 docs/table-log.md) and the names people read on the cards (``names``). ``Words.display`` gives
 each id that name (``rat-man`` is "Rat Man", ``green-4`` is "Green 4"); a game's names are
 read once per ``Words``.

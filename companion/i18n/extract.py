@@ -1,4 +1,4 @@
-"""Babel extractors: the names in the component data (``companion/data/*.json``), and the
+"""Babel extractors: the names in the component data (a game's ``data/*.json``), and the
 strings the web pages mark (``companion/web/static``).
 
 The screens translate those names when they draw them (``_(trap["name"])``); this puts them
@@ -43,7 +43,7 @@ def extract_data(fileobj: BinaryIO, keywords: Any, comment_tags: Any, options: A
         for field in fields:
             value = item[field]
             line = text[:text.find(json.dumps(value, ensure_ascii=False))].count("\n") + 1
-            yield line, "_", value, [f"{field} in companion/data/{name}"]
+            yield line, "_", value, [f"{field} in {name}"]
 
 
 #: The web pages' marks: ``t("...")`` (translated there) and ``mark("...")`` (translated

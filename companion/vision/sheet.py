@@ -27,7 +27,8 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 def character_names() -> list[str]:
     try:
-        text = resources.files("companion.data").joinpath("rumble-characters.json").read_text()
+        text = (resources.files("companion.bundles.rumble") / "data"
+                / "rumble-characters.json").read_text()
         return [c["name"] for c in json.loads(text)["characters"]][:CHARACTER_COUNT]
     except (FileNotFoundError, KeyError, ValueError):
         return [f"character {i + 1}" for i in range(CHARACTER_COUNT)]

@@ -10,7 +10,7 @@ SPECIAL_VALUES = {"chaindog": "W", "red-lotus": "W", "exploding-pig": "P", "kill
 
 
 def items() -> list[ArtItem]:
-    creatures = component_data("deathtrap-deck.json")["creatures"]
+    creatures = component_data(__package__, "deathtrap-deck.json")["creatures"]
     art = [ArtItem(c["id"], c["name"], str(c["value"]), hue_colour(n / len(creatures)), "card")
            for n, c in enumerate(creatures)]
     art += [ArtItem(i, i.replace("-", " ").title(), SPECIAL_VALUES[i],

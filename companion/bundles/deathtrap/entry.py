@@ -12,7 +12,7 @@ SPECIALS = ("chaindog", "red-lotus", "exploding-pig", "killing-machine")
 
 
 def _deck(game: Game) -> dict[str, Any]:
-    return game.options.get("deck") or component_data("deathtrap-deck.json")
+    return game.options.get("deck") or component_data(__package__, "deathtrap-deck.json")
 
 
 def candidates(game: Game, key: str) -> list[str]:

@@ -7,6 +7,6 @@ from companion.vision.art import ArtItem, hue_colour
 
 
 def items() -> list[ArtItem]:
-    rooms = component_data("rumble-map.json")["map"]["rooms"]
+    rooms = component_data(__package__, "rumble-map.json")["map"]["rooms"]
     return [ArtItem(room, "Room", room, hue_colour(n / len(rooms) * 0.8 + 0.05), "tile")
             for n, room in enumerate(rooms)]

@@ -9,15 +9,20 @@ from companion.games.base import Game
 def candidates(game: Game, key: str) -> list[str]:
     if key in ("character", "victim", "characters"):
         return list(game.options.get("characters")
-                    or [c["id"] for c in component_data("rumble-characters.json")["characters"]])
+                    or [c["id"] for c in _characters()])
     if key == "to":
-        return list((game.options.get("map") or component_data("rumble-map.json")["map"])
-                    ["rooms"])
+        return list((game.options.get("map")
+                     or component_data(__package__, "rumble-map.json")["map"])["rooms"])
     return []
 
 
 def names(game: Game) -> dict[str, str]:
-    return {c["id"]: c["name"] for c in component_data("rumble-characters.json")["characters"]}
+    return {c["id"]: c["name"] for c in _characters()}
+
+
+def _characters() -> list[dict]:
+    """The shipped characters (``data/rumble-characters.json``)."""
+    return component_data(__package__, "rumble-characters.json")["characters"]
 
 
 def expected_entry(game: Game) -> Expected:

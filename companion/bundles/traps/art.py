@@ -7,6 +7,6 @@ from companion.vision.art import ArtItem, hue_colour
 
 
 def items() -> list[ArtItem]:
-    traps = component_data("traps-catalog.json")["traps"]
+    traps = component_data(__package__, "traps-catalog.json")["traps"]
     return [ArtItem(t, info.get("name", t), "T", hue_colour(n / len(traps)), "trap")
             for n, (t, info) in enumerate(traps.items())]

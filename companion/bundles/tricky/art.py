@@ -10,7 +10,7 @@ SUIT_COLOURS = {"red": (50, 50, 200), "blue": (190, 90, 30), "yellow": (40, 200,
 
 
 def items() -> list[ArtItem]:
-    data = component_data("tricky-deck.json")
+    data = component_data(__package__, "tricky-deck.json")
     suits = [c["suit"] for c in data["colours"]]
     return [ArtItem(f"{s}-{v}", s.title(), str(v), SUIT_COLOURS.get(s, (128, 128, 128)), "card")
             for s in suits for v in data["values"]]

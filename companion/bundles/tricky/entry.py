@@ -14,7 +14,7 @@ HEROES = ("thief", "assassin", "barbarian", "wizard", "witch", "dwarven-hunter",
 
 def _deck(game: Game) -> dict[str, Any]:
     """The table's deck (its ``deck`` option), else the shipped one."""
-    return game.options.get("deck") or component_data("tricky-deck.json")
+    return game.options.get("deck") or component_data(__package__, "tricky-deck.json")
 
 
 def candidates(game: Game, key: str) -> list[str]:

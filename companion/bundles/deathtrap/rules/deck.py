@@ -1,7 +1,7 @@
 """The Deathtrap Dungeon pack: creature cards from a data file plus the four special cards.
 
-The creature list is *assumed* (docs/rulings.md) and lives in
-``companion/data/deathtrap-deck.json``; a table replaces it with the header option ``deck``.
+The creature list is *assumed* (docs/rulings.md) and lives in ``data/deathtrap-deck.json``
+in the game's folder; a table replaces it with the header option ``deck``.
 The specials always stay.
 
 >>> pack = Pack.from_option(default_deck())
@@ -29,12 +29,13 @@ SPECIALS = (CHAINDOG, RED_LOTUS, EXPLODING_PIG, KILLING_MACHINE)
 SPECIAL_NAMES = {CHAINDOG: N_("Chaindog"), RED_LOTUS: N_("Red Lotus"),
                  EXPLODING_PIG: N_("Exploding Pig"), KILLING_MACHINE: N_("The Killing Machine")}
 
-DECK_FILE = "data/deathtrap-deck.json"
+GAME_FOLDER = "companion.bundles.deathtrap"
+DECK_FILE = "deathtrap-deck.json"
 
 
 def default_deck() -> dict[str, Any]:
     """The shipped (assumed) deck data, as the ``deck`` option takes it."""
-    text = resources.files("companion").joinpath(DECK_FILE).read_text(encoding="utf-8")
+    text = resources.files(GAME_FOLDER).joinpath("data", DECK_FILE).read_text(encoding="utf-8")
     return check_deck(json.loads(text))
 
 

@@ -1,7 +1,7 @@
 """Rumble in the Dungeon components: the map (rooms and doors) and the characters.
 
-Both are *assumed* (docs/rulings.md) and ship as ``companion/data/rumble-map.json`` and
-``companion/data/rumble-characters.json``; a table replaces them with the header options
+Both are *assumed* (docs/rulings.md) and ship as ``data/rumble-map.json`` and
+``data/rumble-characters.json`` in the game's folder; a table replaces them with the header options
 ``map`` and ``characters``.
 
 >>> dungeon = check_map(default_map())
@@ -17,13 +17,15 @@ import json
 from importlib import resources
 from typing import Any
 
-MAP_FILE = "data/rumble-map.json"
-CHARACTERS_FILE = "data/rumble-characters.json"
+GAME_FOLDER = "companion.bundles.rumble"
+MAP_FILE = "rumble-map.json"
+CHARACTERS_FILE = "rumble-characters.json"
 MAP_KEYS = ("rooms", "doors", "entry", "treasure", "start")
 
 
 def _load(path: str) -> dict[str, Any]:
-    return json.loads(resources.files("companion").joinpath(path).read_text(encoding="utf-8"))
+    text = resources.files(GAME_FOLDER).joinpath("data", path).read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def default_map() -> dict[str, Any]:

@@ -5,7 +5,7 @@ from position ``p`` land on ``(p + n) % len(dial)``. A position is ``"start"`` (
 position 0; it reads as X), ``"x"`` (no trap) or a trap reading
 ``{"trap": "spiked-pit", "disarm": 7 | "4+", "xp": 10}``.
 
-The catalog (``companion/data/traps-catalog.json``, *assumed* values) describes each trap
+The catalog (``data/traps-catalog.json``, *assumed* values) describes each trap
 for the screens and holds the weighted readings from which drawn dials are filled.
 
 >>> catalog = check_catalog(default_catalog())
@@ -25,7 +25,8 @@ import random
 from importlib import resources
 from typing import Any
 
-CATALOG_FILE = "data/traps-catalog.json"
+GAME_FOLDER = "companion.bundles.traps"
+CATALOG_FILE = "traps-catalog.json"
 
 #: The trap ids of docs/table-log.md; the catalog describes each of them.
 TRAP_IDS = ("buzz-saw", "cage", "falling-weight", "fire-jets", "jaws-of-doom",
@@ -41,7 +42,7 @@ NUMBER_LIMIT = 99
 
 def default_catalog() -> dict[str, Any]:
     """The shipped (assumed) catalog, as the ``catalog`` option takes it."""
-    text = resources.files("companion").joinpath(CATALOG_FILE).read_text(encoding="utf-8")
+    text = resources.files(GAME_FOLDER).joinpath("data", CATALOG_FILE).read_text(encoding="utf-8")
     catalog = json.loads(text)
     return {"traps": catalog["traps"], "readings": catalog["readings"]}
 

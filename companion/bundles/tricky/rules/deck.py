@@ -1,6 +1,6 @@
 """The Tricky Dungeon deck: colours, values, stars and the symbols the heroes collect.
 
-The composition is *assumed* (docs/rulings.md) and lives in ``companion/data/tricky-deck.json``;
+The composition is *assumed* (docs/rulings.md) and lives in ``data/tricky-deck.json``;
 a table replaces it with the ``deck`` option. Cards are named ``SUIT-VALUE``.
 
 Example::
@@ -19,6 +19,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+GAME_FOLDER = "companion.bundles.tricky"
 DECK_FILE = "tricky-deck.json"
 #: Symbol lists of the deck file: the values that carry each symbol in every colour.
 SYMBOLS = ("spells", "goblins", "orcs", "torches", "ogres")
@@ -28,7 +29,7 @@ PLAYER_COUNTS = ("2", "3", "4")
 
 def default_deck() -> dict[str, Any]:
     """The shipped (assumed) deck data."""
-    text = resources.files("companion").joinpath("data", DECK_FILE).read_text(encoding="utf-8")
+    text = resources.files(GAME_FOLDER).joinpath("data", DECK_FILE).read_text(encoding="utf-8")
     return check_deck(json.loads(text))
 
 

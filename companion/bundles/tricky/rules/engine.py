@@ -99,7 +99,7 @@ class Tricky(Game):
         _player_count_option("knight_above", "4", 3, "Knight: 1 gold per trick+potion "
                              "above this"),
         Option("deck", default_deck(), "the deck (assumed, editable): colours, stars, potions, "
-               "symbols, hand sizes; default companion/data/tricky-deck.json", check_deck),
+               "symbols, hand sizes; default the shipped tricky-deck.json", check_deck),
     )
 
     EVENTS = {
