@@ -134,3 +134,22 @@ def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp
         assert status == 200 and table.entries()[-1]["card"] == other
         status, answer = request(url, {"look": look, "undo": True})
         assert status == 400 and json.loads(answer)["error"].startswith("undo:")
+
+
+def test_a_table_with_no_camera_says_so_and_shows_no_view(tmp_path):
+    from web_table import LiveTable
+
+    from companion.table import Header
+
+    with LiveTable(tmp_path, Header("tricky", ("Ann", "Bob", "Cy"), 2)) as table:
+        from companion.web.seats import table_link
+
+        control = table_link(table.db)
+
+        async def first_camera_message() -> dict:
+            async with aiohttp.ClientSession() as client, client.ws_connect(
+                    socket_url(control) + "/ws?camera=1") as ws:
+                return (await messages_until(ws, lambda m: m.get("kind") == "camera"))[-1]
+
+        view = asyncio.run(first_camera_message())
+        assert view["watching"] is False and view["look"] is None

@@ -69,6 +69,11 @@ class Shown:
             else None
 
     @property
+    def watching(self) -> bool:
+        """Whether a camera reads this game's table (its scenes become events)."""
+        return self._playing.reader is not None
+
+    @property
     def asked(self) -> Question | None:
         """The camera's unsure sighting the table is asked about now (the confirm step), with
         the crop of its reading: for the acting seat's page and the controls page only."""

@@ -67,7 +67,8 @@ def camera_channel(shown: Shown) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none."""
     table, look = shown.table, shown.camera
     if table is None or look is None:
-        return {"kind": "camera", "look": None, "session": table.id if table else None}
+        return {"kind": "camera", "look": None, "session": table.id if table else None,
+                "watching": shown.watching}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
@@ -80,7 +81,7 @@ def camera_channel(shown: Shown) -> dict[str, Any]:
             "outline": picture.in_pixels(reading.outline),
             "nearest": [{"id": item, "name": words.display("card", item)}
                         for item in reading.nearest]})
-    return {"kind": "camera", "session": table.id, "look": look.number,
+    return {"kind": "camera", "session": table.id, "look": look.number, "watching": True,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game, words),

@@ -121,7 +121,8 @@ document.getElementById("camera-undo").addEventListener("click",
 function showCamera(view) {
   if (!cameraView || view.look !== cameraView.look) closeChooser();  // a new picture
   cameraView = view;
-  document.getElementById("camera").hidden = false;
+  // A table with no camera shows no camera's view (nor an empty one).
+  document.getElementById("camera").hidden = !view.watching && view.look === null;
   document.getElementById("camera-undo").hidden = !view.can_undo;
   showAsked(view.asked, cameraBase + "camera/answer");  // the camera's question, if any
   document.body.dataset.look = view.look ?? "";
