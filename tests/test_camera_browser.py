@@ -171,6 +171,12 @@ def test_a_card_left_out_is_corrected_in_two_taps_and_the_score_follows(browser,
                        capture_output=True, check=True, timeout=120)
         about = json.loads((folder / f"{stored + 1:05d}.json").read_text())
         assert [r["state"] for r in about["readings"]] == ["corrected"]
+        # A dispute is settled by looking: the corrected play's picture, as it was stored.
+        controls.locator(f"#camera-earlier button[data-seq='{stored + 1}']").tap()
+        controls.wait_for_selector(f"body[data-viewing='{stored + 1}']", state="attached")
+        controls.locator("#camera-readings .reading[data-state='corrected']").wait_for()
+        controls.locator("#camera-latest").tap()
+        controls.wait_for_selector("body:not([data-viewing])", state="attached")
         # No seat's page ever received a picture, a crop or a reading.
         for seat, messages in heard.items():
             assert messages, seat  # it was live all along

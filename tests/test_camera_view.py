@@ -83,6 +83,20 @@ def test_the_controls_page_gets_the_picture_and_readings_and_no_other_page_does(
         assert request(f"{control}/camera/x.jpg")[0] == 404
         for link in links:
             assert request(f"{link}/camera/{look}.jpg")[0] == 404  # no such route for a seat
+        # The game's earlier camera events, each with the picture it keeps in the store.
+        latest = heard["newer"][-1]
+        seqs = [len(before) + 1, len(before) + 2]
+        assert [e["seq"] for e in latest["earlier"]] == seqs[::-1]
+        assert latest["earlier"][-1]["text"] == f"play by {header.seats[first['seat']]}"
+        status, jpeg = request(f"{control}/camera/event/{seqs[0]}.jpg")
+        assert status == 200 and jpeg[:2] == b"\xff\xd8"
+        status, about = request(f"{control}/camera/event/{seqs[0]}.json")
+        assert status == 200
+        assert [r["id"] for r in json.loads(about)["readings"]] == [first["card"]]
+        assert request(f"{control}/camera/event/1.jpg")[0] == 404  # the deal: no picture
+        assert request(f"{wrong}/camera/event/{seqs[0]}.jpg")[0] == 403
+        for link in links:
+            assert request(f"{link}/camera/event/{seqs[0]}.jpg")[0] == 404
         # The public API and a seat's: the game's views, no picture, no reading.
         for api in [get_json(table.url + "/api/table"), *(get_json(link + "/api")
                                                           for link in links)]:

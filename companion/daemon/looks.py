@@ -13,6 +13,7 @@ The daemon's own thread only (the loop, and ``Shown`` for the pages).
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,7 @@ class Looks:
         self.recent: OrderedDict[int, Look] = OrderedDict()
         self.count = 0
         self.kept = 0  # pictures stored by this run (for tests and benchmarks)
+        self._listed: tuple[tuple[int, int], list[int]] | None = None
 
     @property
     def latest(self) -> Look | None:
@@ -94,6 +96,20 @@ class Looks:
         while len(self.recent) > KEPT:
             self.recent.popitem(last=False)
         return look
+
+    def kept_seqs(self, table: StoredSession) -> list[int]:
+        """The events of the session that keep a picture (read from the store once per
+        session and picture stored, not at every redraw)."""
+        from companion.table.pictures import seqs
+
+        key = (table.id, self.kept)
+        if self._listed is None or self._listed[0] != key:
+            try:
+                self._listed = (key, seqs(table.store.db, table.id))
+            except sqlite3.Error as error:  # a list on a page: it never stops the table
+                log.warning("the camera's pictures not listed: %s", error)
+                return []
+        return self._listed[1]
 
     def forget(self) -> None:
         """A new game: the looks of the one before are not its."""

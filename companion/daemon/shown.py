@@ -68,6 +68,12 @@ class Shown:
         return look if look is not None and table is not None and look.session == table.id \
             else None
 
+    def pictures_kept(self) -> list[int]:
+        """The events of the game being played that keep the camera's picture (for the
+        controls page only)."""
+        table = self.table
+        return [] if table is None or self._looks is None else self._looks.kept_seqs(table)
+
     @property
     def watching(self) -> bool:
         """Whether a camera reads this game's table (its scenes become events)."""

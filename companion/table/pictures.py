@@ -72,6 +72,14 @@ def pictures(db: sqlite3.Connection, session: int) -> list[StoredPicture]:
             for seq, jpeg, about in rows]
 
 
+def seqs(db: sqlite3.Connection, session: int) -> list[int]:
+    """The events of ``session`` that keep a picture, in order."""
+    if not has_table(db):
+        return []
+    return [row[0] for row in db.execute(
+        "SELECT seq FROM camera_pictures WHERE session_id = ? ORDER BY seq", (session,))]
+
+
 def picture(db: sqlite3.Connection, session: int, seq: int) -> StoredPicture | None:
     """Event ``seq``'s picture, if the camera made that event."""
     if not has_table(db):

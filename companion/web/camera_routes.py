@@ -20,8 +20,10 @@ from aiohttp import web
 
 from companion.daemon.corrections import Correct, CorrectionRefused
 from companion.daemon.questions import Answer, AnswerRefused
+from companion.table.pictures import picture
 from companion.web.camera_view import Shots
 from companion.web.seat_pages import json_body
+from companion.web.tokens import TokenBook
 
 log = logging.getLogger("companion.web")
 
@@ -82,6 +84,7 @@ class CameraRoutes:
     """The camera's routes of ``WebServer`` (which gives the attributes below)."""
 
     shots: Shots
+    tokens: TokenBook
     submit: Callable[[Any], None]
     table_controls: Callable[..., Any]
     seat_of: Callable[..., Any]
@@ -94,6 +97,20 @@ class CameraRoutes:
         if jpeg is None:
             raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
         return web.Response(body=jpeg, content_type="image/jpeg")
+
+    async def camera_event(self, request: web.Request) -> web.Response:
+        """The picture an earlier camera event keeps in the store (``.jpg``), or its readings
+        (``.json``): the game being played only, with the table's token."""
+        await self.table_controls(request)
+        seq, kind = request.match_info["seq"], request.match_info["kind"]
+        session = self.tokens.session
+        stored = picture(self.tokens.db, session, int(seq)) \
+            if session is not None and seq.isdigit() and len(seq) < 10 else None
+        if stored is None:
+            raise web.HTTPNotFound(text="no picture of that event (not made by the camera)")
+        if kind == "json":
+            return web.json_response({"seq": stored.seq, **stored.about})
+        return web.Response(body=stored.jpeg, content_type="image/jpeg")
 
     async def camera_correct(self, request: web.Request) -> web.Response:
         """A reading put right (``{"look", "reading", "id"}``, ``id`` null: not a card), or

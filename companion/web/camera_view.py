@@ -6,7 +6,9 @@ never to the public table, a seat's page, the public API, the voice or an export
 is served at ``/t/TOKEN/camera/LOOK.jpg`` (the table's token again); ``Shots`` holds the
 latest few for the server. A reading is drawn with its outline (picture pixels), its name and
 how it stands: sure, asked (the table is asked to confirm it), left out (an outline the
-camera found and could not name), corrected (on this page), not a card.
+camera found and could not name), corrected (on this page), not a card. The game's earlier
+camera events are listed too (``earlier``): each one's stored picture and readings are at
+``/t/TOKEN/camera/event/SEQ.jpg`` and ``.json``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 #: Pictures the server keeps for the controls page (the latest looks).
 KEPT = 4
+#: How many of the game's earlier camera events the page lists, with their pictures.
+EARLIER = 30
 
 
 class Shots:
@@ -63,12 +67,26 @@ def deck(game: Any, words: Words) -> list[dict[str, str]]:
                    for item in items), key=lambda entry: entry["name"])
 
 
+def earlier(shown: Shown) -> list[dict[str, Any]]:
+    """The game's latest camera events that keep their picture, newest first: each one's
+    number (its sequence number) and what it was, in the public words of the feed."""
+    from companion.web.snapshot import event_in_words
+
+    table = shown.table
+    if table is None:
+        return []
+    entries = table.session.entries
+    return [{"seq": seq, "text": event_in_words(entries[seq - 1], table.game.seats)}
+            for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
+
+
 def camera_channel(shown: Shown) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none."""
     table, look = shown.table, shown.camera
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
-                "watching": shown.watching}
+                "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
+                "deck": deck(table.game, Words(table.game)) if table else []}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
@@ -85,4 +103,4 @@ def camera_channel(shown: Shown) -> dict[str, Any]:
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game, words),
-            "can_undo": bool(look.earlier)}
+            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said}

@@ -159,6 +159,7 @@ class WebServer(SeatPages, CameraRoutes):
             web.get("/t/{token}/ws", self.control_socket),
             web.post("/t/{token}/input", self.control_input),
             web.get("/t/{token}/camera/{look}.jpg", self.camera_picture),
+            web.get("/t/{token}/camera/event/{seq}.{kind:jpg|json}", self.camera_event),
             web.post("/t/{token}/camera/correct", self.camera_correct),
             web.post("/t/{token}/camera/answer", self.camera_answer),
             web.post("/s/{token}/answer", self.seat_answer),

@@ -58,6 +58,7 @@ function showDeck() {
 }
 
 function openChooser(n) {
+  if (viewing !== null) return;  // an earlier picture is read only
   const reading = cameraView.readings.find((r) => r.n === n);
   if (!reading) return;
   chosen = n;
@@ -118,25 +119,69 @@ document.getElementById("camera-cancel").addEventListener("click", closeChooser)
 document.getElementById("camera-undo").addEventListener("click",
   () => sendCorrection({look: cameraView.look, undo: true}));
 
+let viewing = null;  // an earlier event whose picture is shown instead of the latest
+
+function drawPicture(url, width, height, readings) {
+  const picture = document.getElementById("camera-picture");
+  const full = new URL(url, window.location.href).href;
+  if (picture.src !== full) picture.src = full;
+  const svg = document.getElementById("camera-readings");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.replaceChildren(...readings.map(drawReading));
+  replace("camera-list", ...readings.map(listReading));
+}
+
+// An earlier camera event's picture, as the store keeps it: its readings as they stood when
+// the event was stored (read only: only the latest picture is corrected).
+async function showEarlier(seq) {
+  const answer = await fetch(`${cameraBase}camera/event/${seq}.json`,
+                             {cache: "no-store", credentials: "omit"});
+  if (!answer.ok) return;
+  const about = await answer.json();
+  const names = new Map(cameraView.deck.map((card) => [card.id, card.name]));
+  closeChooser();
+  viewing = seq;
+  document.body.dataset.viewing = seq;
+  document.getElementById("camera-latest").hidden = false;
+  document.getElementById("camera-frame").classList.add("earlier");
+  drawPicture(`${cameraBase}camera/event/${seq}.jpg`, about.width, about.height,
+    about.readings.map((r, n) => ({
+      n, id: r.id, name: r.id ? (names.get(r.id) || r.id) : "?", state: r.state,
+      said: cameraView.states[r.state] || r.state,
+      outline: r.outline.map(([x, y]) => [x * about.px_per_mm, y * about.px_per_mm])})));
+}
+
+function showLatest() {
+  viewing = null;
+  delete document.body.dataset.viewing;
+  document.getElementById("camera-latest").hidden = true;
+  document.getElementById("camera-frame").classList.remove("earlier");
+  if (cameraView) showCamera(cameraView);
+}
+
+document.getElementById("camera-latest").addEventListener("click", showLatest);
+document.getElementById("camera-earlier").addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-seq]");
+  if (button) showEarlier(Number(button.dataset.seq));
+});
+
 function showCamera(view) {
   if (!cameraView || view.look !== cameraView.look) closeChooser();  // a new picture
   cameraView = view;
   // A table with no camera shows no camera's view (nor an empty one).
   document.getElementById("camera").hidden = !view.watching && view.look === null;
-  document.getElementById("camera-undo").hidden = !view.can_undo;
+  document.getElementById("camera-undo").hidden = !view.can_undo || viewing !== null;
   showAsked(view.asked, cameraBase + "camera/answer");  // the camera's question, if any
+  replace("camera-earlier", ...(view.earlier || []).map((event) => el("button", {
+    type: "button", "data-seq": event.seq}, `#${event.seq}: ${event.text}`)));
+  document.getElementById("camera-earlier-box").hidden = !(view.earlier || []).length;
   document.body.dataset.look = view.look ?? "";
-  document.getElementById("camera-none").hidden = view.look !== null;
+  document.getElementById("camera-none").hidden = view.look !== null || viewing !== null;
+  if (viewing !== null) return;  // an earlier picture is shown: the latest waits for "back"
   const frame = document.getElementById("camera-frame");
   frame.hidden = view.look === null;
   if (view.look === null) return;
-  const picture = document.getElementById("camera-picture");
-  const url = new URL(cameraBase + view.picture, window.location.href).href;
-  if (picture.src !== url) picture.src = url;
-  const svg = document.getElementById("camera-readings");
-  svg.setAttribute("viewBox", `0 0 ${view.width} ${view.height}`);
-  svg.replaceChildren(...view.readings.map(drawReading));
-  replace("camera-list", ...view.readings.map(listReading));
+  drawPicture(cameraBase + view.picture, view.width, view.height, view.readings);
   if (chosen !== null) openChooser(chosen);  // still open: drawn again over the new readings
   document.body.dataset.readings = view.readings.map((r) => `${r.id || "?"}:${r.state}`).join(" ");
 }
