@@ -327,163 +327,7 @@ class PileReader:
         """Copies of ``top`` lying under it in the blob (a pile of one card), one a round: of
         the places the search finds, the one whose part in view agrees best with the card is
         the copy next under the ones found (it shows all of what they leave uncovered)."""
-        entry = self.library.ids.index(top.item_id)
-        face = self.library.faces[entry]
-        # Cards read whole lie over whatever they overlap, until a copy found shows over one
-        # (a play laid on an earlier one, or on a card beside it).
-        over = [d for d in read if d is not top and touches(d.corners, blob)]
-        # The top card is lined up below: it is one place within ``TOP_REACH`` of where it
-        # lies then; cards of its kind read whole, within ``KIND_REACH``.
-        elsewhere = [d for d in read if d is not top]
-        kind = [d for d in elsewhere if d.item_id == top.item_id]
-        others = [d.corners for d in over]
-        # The pile's outline with the cards read in it taken in whole, its narrow gaps closed
-        # and its holes filled: a card the colour of the table stands out by its border only,
-        # and the blob can leave out what lies inside it.
-        sides = quad_sides(top.corners)
-        outline = closed(blob.contour, min(sides) / 4, [top.corners, *others])
-        fit = Fit(image, face, outline, max(sides))
-        # The top card's outline, read from a guess inside the blob, can be several pixels
-        # off: lined up with its print, it hides what it hides, and poses the copies right.
-        # (A top that fits its print closely already is left as it is.)
-        now = fit(top.corners, others)
-        if now < TOP_FITS:
-            starts = [top.corners, *_lengthened(top.corners, face.shape[0] / face.shape[1])]
-            lined, placed = max((fit.best_near(start, others, stretch=True) for start in starts),
-                                key=lambda found: found[0])
-            if lined > now:
-                top, now = replace(top, corners=placed.astype(np.float32)), lined
-        hits: list[Detection] = []
-        # Places found in one round come back in the next: each is refined once, and kept
-        # with the search's own place (lining up can slide a copy in a tight row onto its
-        # neighbour's print). A place's verdict holds until a copy found covers part of it.
-        places: dict[tuple, np.ndarray] = {}
-        # Cards read whole that a copy found lies over, and their faces posed for comparing.
-        beneath: list[Detection] = []
-        card_fits: dict[int, Fit] = {}
-        verdicts: dict[tuple, tuple[float, float]] = {}
-        # How well each place's part in view matched the posed face in the search.
-        searched: dict[tuple, float] = {}
-        # Slivers held as the lowest copy on their strip alone (``_between``).
-        lowest: list[Detection] = []
-
-        def taken(place: np.ndarray) -> bool:
-            """Is ``place`` a card read or a copy found (within its reach)?"""
-            return (same_card(place, top.corners, TOP_REACH)
-                    or any(same_card(place, d.corners, KIND_REACH) for d in kind)
-                    or any(same_card(place, d.corners) for d in elsewhere)
-                    or any(same_card(place, d.corners, COPY_REACH) for d in hits))
-
-        def under_pile(place: np.ndarray) -> bool:
-            """Does ``place`` lie under the top card or a copy found? One clear of them all
-            may be another card of this kind in the blob, but not one taken on the face
-            index's word alone (a strip of a card under a pile beside this one was)."""
-            return any(intersect(q, place, 0.0) for q in [top.corners, *(h.corners for h in hits)])
-
-        wide = False
-        charged = 0
-
-        def charge(rounds: int = 0) -> None:
-            nonlocal charged
-            self.library.index.compared += (rounds * ROUND_COST
-                                            + (fit.compared - charged) // FITS_PER_COMPARISON)
-            charged += (fit.compared - charged) // FITS_PER_COMPARISON * FITS_PER_COMPARISON
-
-        while len(hits) < PILE_MOST and more():
-            charge(1)
-            # The copy next under the ones found shows all of what they leave uncovered of
-            # it: it is the best place of each round.
-            on_top = [top.corners, *(d.corners for d in over), *(h.corners for h in hits)]
-            for place, score in copies_under(image, outline, top.corners, face, ROUND_PLACES,
-                                             tuple(on_top[1:]),
-                                             hits[-1].corners if hits else None,
-                                             TURNS + WIDE_TURNS if wide else TURNS,
-                                             len(hits)):
-                if taken(place):
-                    continue
-                key = tuple(np.round(place / 2).astype(int).reshape(-1))
-                if (key, "lined") not in places:
-                    places[key, "lined"] = fit.best_near(place, on_top)[1]
-                    places[key, "found"] = place
-                    searched[key] = score
-            # Every place found so far is tried: one passed over in an earlier round may have
-            # shown, then, a part that a copy found since turns out to cover.
-            best: tuple[float, np.ndarray, float] | None = None
-            for key, place in places.items():
-                if taken(place):
-                    continue
-                if key not in verdicts:
-                    # A card found to lie under the pile still hides a place, unless the
-                    # place's print shows over it, as a copy found did.
-                    hiding = [card.corners for card in beneath
-                              if intersect(card.corners, place, 0.0) and not self._lies_over(
-                                  image, outline, fit, place, card, on_top, card_fits)]
-                    verdicts[key] = self._verdict(image, outline, place, [*on_top, *hiding],
-                                                  entry, by_index=under_pile(place))
-                value, clear = verdicts[key]
-                if value > 0 and (best is None or value > best[0]):
-                    best = (value, place, clear)
-            if best is None:
-                # A card of this kind read whole (the lowest copy of a row, showing the most
-                # of itself) may lie under copies still to find, though none found so far
-                # shows over it: it is taken to lie under the pile, as below.
-                under = [card for card in over if card.item_id == top.item_id]
-                if not under:
-                    if wide:
-                        # What the wide turns offer counts by its own comparison only.
-                        return _lowest_kept(hits, lowest)
-                    left = {key: place for key, place in places.items()
-                            if not taken(place) and under_pile(place)}
-                    held = (self._over_copy(image, outline, entry, on_top, left, fit, hits,
-                                            card_fits)
-                            or self._between(image, outline, entry, on_top, searched, left, fit,
-                                             hits, card_fits))
-                    if held is None:
-                        if uncovered(blob, [*on_top, *(c.corners for c in beneath)]) is None:
-                            return _lowest_kept(hits, lowest)
-                        # A card's worth of the pile uncovered yet: a copy may lie turned
-                        # further than a fan turns. Searched that wide from the first round,
-                        # the wide turns invented a copy (seed 40, play 38); a place they
-                        # offered, held on its strip as the lowest copy, was a sixth of five
-                        # (seed 5, play 22).
-                        wide = True
-                        continue
-                    hits.insert(held.at, Detection(top.item_id, held.place, held.confidence,
-                                                   "template"))
-                    if held.lowest:
-                        lowest.append(hits[held.at])
-                    verdicts = {key: verdict for key, verdict in verdicts.items()
-                                if not intersect(places[key], held.place, 0.0)}
-                    continue
-            else:
-                if now < TOP_FITS and _apart(best[1], top.corners) < min(sides) / 3:
-                    # A place this close to a top that fits its print loosely may be the top
-                    # card itself, read off (lining up from the outline read can stall a
-                    # few pixels short): lined up as a whole card, it fits clearly better
-                    # than the top, which a copy lying under the top, covered in part,
-                    # cannot. It is the top from here on.
-                    as_top, placed = fit.best_near(best[1], [d.corners for d in over],
-                                                   stretch=True)
-                    if as_top > now + TOP_BETTER:
-                        top, now = replace(top, corners=placed.astype(np.float32)), as_top
-                        places, verdicts = {}, {}
-                        continue
-                hits.append(Detection(top.item_id, best[1], self._sure(best[2]), "template"))
-                # A copy whose print shows where it overlaps a card read whole lies over that
-                # card (a card of another kind, or the lowest copy read whole).
-                under = [card for card in over
-                         if intersect(card.corners, best[1], 0.0) and self._lies_over(
-                             image, outline, fit, best[1], card, on_top, card_fits)]
-            if under:
-                # The card lies under the pile: it hides a place only where the place's print
-                # does not show over it, and every place is looked at again.
-                over = [d for d in over if not any(d is u for u in under)]
-                beneath += under
-                verdicts = {}
-            else:
-                verdicts = {key: verdict for key, verdict in verdicts.items()
-                            if not intersect(places[key], hits[-1].corners, 0.0)}
-        return _lowest_kept(hits, lowest)
+        return _CopySearch(self, image, blob, top, read).run(more)
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
                  on_top: list[np.ndarray], entry: int, by_index: bool = True
@@ -652,6 +496,218 @@ class PileReader:
             if lean < limits.twin_lean:
                 return shade >= limits.copy_colour_lean
         return lean >= limits.twin_lean
+
+
+class _CopySearch:
+    """One search for the copies under a pile's top card (``PileReader.copies``): what it has
+    found and ruled on so far, round after round."""
+
+    def __init__(self, reader: PileReader, image: np.ndarray, blob: Blob, top: Detection,
+                 read: Sequence[Detection]) -> None:
+        self.reader, self.image, self.blob = reader, image, blob
+        self.entry = reader.library.ids.index(top.item_id)
+        self.face = reader.library.faces[self.entry]
+        # Cards read whole lie over whatever they overlap, until a copy found shows over one
+        # (a play laid on an earlier one, or on a card beside it).
+        self.over = [d for d in read if d is not top and touches(d.corners, blob)]
+        # The top card is lined up below: it is one place within ``TOP_REACH`` of where it
+        # lies then; cards of its kind read whole, within ``KIND_REACH``.
+        self.elsewhere = [d for d in read if d is not top]
+        self.kind = [d for d in self.elsewhere if d.item_id == top.item_id]
+        others = [d.corners for d in self.over]
+        # The pile's outline with the cards read in it taken in whole, its narrow gaps closed
+        # and its holes filled: a card the colour of the table stands out by its border only,
+        # and the blob can leave out what lies inside it.
+        self.sides = quad_sides(top.corners)
+        self.outline = closed(blob.contour, min(self.sides) / 4, [top.corners, *others])
+        self.fit = Fit(image, self.face, self.outline, max(self.sides))
+        self.top, self.now = self._lined_up_top(top, others)
+        self.hits: list[Detection] = []
+        # Places found in one round come back in the next: each is refined once, and kept
+        # with the search's own place (lining up can slide a copy in a tight row onto its
+        # neighbour's print). A place's verdict holds until a copy found covers part of it.
+        self.places: dict[tuple, np.ndarray] = {}
+        # Cards read whole that a copy found lies over, and their faces posed for comparing.
+        self.beneath: list[Detection] = []
+        self.card_fits: dict[int, Fit] = {}
+        self.verdicts: dict[tuple, tuple[float, float]] = {}
+        # How well each place's part in view matched the posed face in the search.
+        self.searched: dict[tuple, float] = {}
+        # Slivers held as the lowest copy on their strip alone (``_between``).
+        self.lowest: list[Detection] = []
+        self.wide = False
+        self.charged = 0
+
+    def _lined_up_top(self, top: Detection, others: list[np.ndarray]
+                      ) -> tuple[Detection, float]:
+        """The top card and how well it fits its print. Its outline, read from a guess inside
+        the blob, can be several pixels off: lined up with its print, it hides what it hides,
+        and poses the copies right. (A top that fits its print closely already is left as it
+        is.)"""
+        now = self.fit(top.corners, others)
+        if now < TOP_FITS:
+            starts = [top.corners,
+                      *_lengthened(top.corners, self.face.shape[0] / self.face.shape[1])]
+            lined, placed = max((self.fit.best_near(start, others, stretch=True)
+                                 for start in starts), key=lambda found: found[0])
+            if lined > now:
+                return replace(top, corners=placed.astype(np.float32)), lined
+        return top, now
+
+    def taken(self, place: np.ndarray) -> bool:
+        """Is ``place`` a card read or a copy found (within its reach)?"""
+        return (same_card(place, self.top.corners, TOP_REACH)
+                or any(same_card(place, d.corners, KIND_REACH) for d in self.kind)
+                or any(same_card(place, d.corners) for d in self.elsewhere)
+                or any(same_card(place, d.corners, COPY_REACH) for d in self.hits))
+
+    def under_pile(self, place: np.ndarray) -> bool:
+        """Does ``place`` lie under the top card or a copy found? One clear of them all may
+        be another card of this kind in the blob, but not one taken on the face index's
+        word alone (a strip of a card under a pile beside this one was)."""
+        return any(intersect(q, place, 0.0)
+                   for q in [self.top.corners, *(h.corners for h in self.hits)])
+
+    def charge(self, rounds: int = 0) -> None:
+        """Count the rounds and the fits done so far into the frame's bound of work."""
+        fits = self.fit.compared - self.charged
+        self.reader.library.index.compared += (rounds * ROUND_COST
+                                               + fits // FITS_PER_COMPARISON)
+        self.charged += fits // FITS_PER_COMPARISON * FITS_PER_COMPARISON
+
+    def run(self, more: Callable[[], bool]) -> list[Detection]:
+        """The copies found, round after round, while ``more()`` says there is work left."""
+        while len(self.hits) < PILE_MOST and more():
+            self.charge(1)
+            # The copy next under the ones found shows all of what they leave uncovered of
+            # it: it is the best place of each round.
+            on_top = [self.top.corners, *(d.corners for d in self.over),
+                      *(h.corners for h in self.hits)]
+            self._gather(on_top)
+            best = self._best(on_top)
+            if best is None:
+                # A card of this kind read whole (the lowest copy of a row, showing the most
+                # of itself) may lie under copies still to find, though none found so far
+                # shows over it: it is taken to lie under the pile, as below.
+                under = [card for card in self.over if card.item_id == self.top.item_id]
+                if not under:
+                    if self._hold(on_top):
+                        break
+                    continue
+            else:
+                if self._top_instead(best[1]):
+                    continue
+                under = self._take(best, on_top)
+            self._settle(under)
+        return _lowest_kept(self.hits, self.lowest)
+
+    def _gather(self, on_top: list[np.ndarray]) -> None:
+        """The places this round's search finds, each lined up with the print once."""
+        for place, score in copies_under(self.image, self.outline, self.top.corners, self.face,
+                                         ROUND_PLACES, tuple(on_top[1:]),
+                                         self.hits[-1].corners if self.hits else None,
+                                         TURNS + WIDE_TURNS if self.wide else TURNS,
+                                         len(self.hits)):
+            if self.taken(place):
+                continue
+            key = tuple(np.round(place / 2).astype(int).reshape(-1))
+            if (key, "lined") not in self.places:
+                self.places[key, "lined"] = self.fit.best_near(place, on_top)[1]
+                self.places[key, "found"] = place
+                self.searched[key] = score
+
+    def _best(self, on_top: list[np.ndarray]) -> tuple[float, np.ndarray, float] | None:
+        """The place that reads best as the copy next under (its value, place, how clear).
+        Every place found so far is tried: one passed over in an earlier round may have
+        shown, then, a part that a copy found since turns out to cover."""
+        reader = self.reader
+        best: tuple[float, np.ndarray, float] | None = None
+        for key, place in self.places.items():
+            if self.taken(place):
+                continue
+            if key not in self.verdicts:
+                # A card found to lie under the pile still hides a place, unless the place's
+                # print shows over it, as a copy found did.
+                hiding = [card.corners for card in self.beneath
+                          if intersect(card.corners, place, 0.0) and not reader._lies_over(
+                              self.image, self.outline, self.fit, place, card, on_top,
+                              self.card_fits)]
+                self.verdicts[key] = reader._verdict(self.image, self.outline, place,
+                                                     [*on_top, *hiding], self.entry,
+                                                     by_index=self.under_pile(place))
+            value, clear = self.verdicts[key]
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, place, clear)
+        return best
+
+    def _hold(self, on_top: list[np.ndarray]) -> bool:
+        """No place reads as the next copy: one held by how it lies (over a copy, or
+        between two), else the wide turns searched next. True: the search is over."""
+        if self.wide:
+            # What the wide turns offer counts by its own comparison only.
+            return True
+        reader = self.reader
+        left = {key: place for key, place in self.places.items()
+                if not self.taken(place) and self.under_pile(place)}
+        held = (reader._over_copy(self.image, self.outline, self.entry, on_top, left, self.fit,
+                                  self.hits, self.card_fits)
+                or reader._between(self.image, self.outline, self.entry, on_top, self.searched,
+                                   left, self.fit, self.hits, self.card_fits))
+        if held is None:
+            if uncovered(self.blob, [*on_top, *(c.corners for c in self.beneath)]) is None:
+                return True
+            # A card's worth of the pile uncovered yet: a copy may lie turned further than a
+            # fan turns. Searched that wide from the first round, the wide turns invented
+            # copies; a place they offered, held on its strip as the lowest copy, was a
+            # sixth of five.
+            self.wide = True
+            return False
+        self.hits.insert(held.at, Detection(self.top.item_id, held.place, held.confidence,
+                                            "template"))
+        if held.lowest:
+            self.lowest.append(self.hits[held.at])
+        self.verdicts = {key: verdict for key, verdict in self.verdicts.items()
+                         if not intersect(self.places[key], held.place, 0.0)}
+        return False
+
+    def _top_instead(self, place: np.ndarray) -> bool:
+        """A place this close to a top that fits its print loosely may be the top card
+        itself, read off (lining up from the outline read can stall a few pixels short):
+        lined up as a whole card, it fits clearly better than the top, which a copy lying
+        under the top, covered in part, cannot. It is the top from here on (True)."""
+        if self.now >= TOP_FITS or _apart(place, self.top.corners) >= min(self.sides) / 3:
+            return False
+        as_top, placed = self.fit.best_near(place, [d.corners for d in self.over],
+                                            stretch=True)
+        if as_top <= self.now + TOP_BETTER:
+            return False
+        self.top, self.now = replace(self.top, corners=placed.astype(np.float32)), as_top
+        self.places, self.verdicts = {}, {}
+        return True
+
+    def _take(self, best: tuple[float, np.ndarray, float], on_top: list[np.ndarray]
+              ) -> list[Detection]:
+        """The best place is the next copy; the cards read whole it lies over (its print
+        shows where it overlaps them: a card of another kind, or the lowest copy read
+        whole)."""
+        _, place, clear = best
+        self.hits.append(Detection(self.top.item_id, place, self.reader._sure(clear),
+                                   "template"))
+        return [card for card in self.over
+                if intersect(card.corners, place, 0.0) and self.reader._lies_over(
+                    self.image, self.outline, self.fit, place, card, on_top, self.card_fits)]
+
+    def _settle(self, under: list[Detection]) -> None:
+        """After a round: cards found to lie under the pile hide a place only where the
+        place's print does not show over them, and every place is looked at again; else the
+        verdicts the last copy found covers are taken again."""
+        if under:
+            self.over = [d for d in self.over if not any(d is u for u in under)]
+            self.beneath += under
+            self.verdicts = {}
+        else:
+            self.verdicts = {key: verdict for key, verdict in self.verdicts.items()
+                             if not intersect(self.places[key], self.hits[-1].corners, 0.0)}
 
 
 class _Held(NamedTuple):
