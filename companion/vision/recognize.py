@@ -392,24 +392,36 @@ class Recognizer:
                 if hit is not None:
                     hits.append(hit)
         if model is not None:
-            # The outline of a card read nearby, laid on each corner of the blob: the shape
-            # a card has here, perspective and all.
-            for quad in laid_like(model, blob.contour, min(quad_sides(model))):
-                middle = quad.mean(axis=0)
-                if (cv2.pointPolygonTest(inside, (float(middle[0]), float(middle[1])), False) < 0
-                        or any(same(quad, t, reach) for t in guessed)
-                        or any(near(quad, d.corners) for d in [*known, *hits])):
-                    continue
-                guessed.append(quad)
-                tried.append(quad)
-                hit = self.identify(image, quad, self.limits.split_score,
-                                    self.limits.split_margin)
-                if hit is not None:
-                    hits.append(hit)
-        kept = list(known) + strongest(hits, list(known))
+            hits += self._laid_like(image, blob, model, reach, guessed, tried, [*known, *hits])
+        return self._under_read(image, tried, list(known) + strongest(hits, list(known))
+                                )[len(known):]
+
+    def _laid_like(self, image: np.ndarray, blob: Blob, model: np.ndarray, reach: float,
+                   guessed: list[np.ndarray], tried: list[np.ndarray],
+                   cards: Sequence[Detection]) -> list[Detection]:
+        """The outline of a card read nearby (``model``), laid on each corner of the blob:
+        the shape a card has here, perspective and all; the cards read so."""
+        inside = blob.contour.reshape(-1, 1, 2)
+        hits: list[Detection] = []
+        for quad in laid_like(model, blob.contour, min(quad_sides(model))):
+            middle = quad.mean(axis=0)
+            if (cv2.pointPolygonTest(inside, (float(middle[0]), float(middle[1])), False) < 0
+                    or any(same(quad, t, reach) for t in guessed)
+                    or any(near(quad, d.corners) for d in [*cards, *hits])):
+                continue
+            guessed.append(quad)
+            tried.append(quad)
+            hit = self.identify(image, quad, self.limits.split_score, self.limits.split_margin)
+            if hit is not None:
+                hits.append(hit)
+        return hits
+
+    def _under_read(self, image: np.ndarray, tried: Sequence[np.ndarray],
+                    kept: list[Detection]) -> list[Detection]:
+        """The cards found lie on top: the guesses tried are read again under them, what
+        they hide left out; ``kept`` and what is read so."""
         if not kept:
             return kept
-        # The cards found lie on top; look again under them, leaving out what they hide.
         for quad in tried:
             hidden_by = [k.corners for k in kept if intersect(k.corners, quad)]
             if not hidden_by:
@@ -418,7 +430,7 @@ class Recognizer:
                                 on_top=hidden_by)
             if hit is not None and not any(overlaps(hit, k) for k in kept):
                 kept.append(hit)
-        return kept[len(known):]
+        return kept
 
     # --- fast path ---------------------------------------------------------------------
     def fits_a_face(self, quad: np.ndarray) -> bool:
