@@ -103,11 +103,18 @@ class CameraRoutes:
         (``.json``): the game being played only, with the table's token."""
         await self.table_controls(request)
         seq, kind = request.match_info["seq"], request.match_info["kind"]
+        if not (seq.isascii() and seq.isdigit() and len(seq) < 10 and int(seq) > 0):
+            return web.json_response(
+                {"error": f"seq: an event's number, a whole number from 1, got {seq[:20]!r}",
+                 "field": "seq"}, status=400)
         session = self.tokens.session
-        stored = picture(self.tokens.db, session, int(seq)) \
-            if session is not None and seq.isdigit() and len(seq) < 10 else None
+        if session is None:
+            return web.json_response({"error": "no game is being played"}, status=404)
+        stored = picture(self.tokens.db, session, int(seq))
         if stored is None:
-            raise web.HTTPNotFound(text="no picture of that event (not made by the camera)")
+            return web.json_response(
+                {"error": f"no picture of event {int(seq)}: the camera did not make it "
+                          "(typed in by hand, or no such event in this game)"}, status=404)
         if kind == "json":
             return web.json_response({"seq": stored.seq, **stored.about})
         return web.Response(body=stored.jpeg, content_type="image/jpeg")

@@ -9,6 +9,10 @@ how it stands: sure, asked (the table is asked to confirm it), left out (an outl
 camera found and could not name), corrected (on this page), not a card. The game's earlier
 camera events are listed too (``earlier``): each one's stored picture and readings are at
 ``/t/TOKEN/camera/event/SEQ.jpg`` and ``.json``.
+
+The ``pictured`` channel goes to the table page opened with the table's token alone
+(``/t/TOKEN/ws?pictures=1``): every camera event of the game (not only the latest few), so
+its "What happened" list offers each one's picture on tap; never to the public table ``/``.
 """
 
 from __future__ import annotations
@@ -78,6 +82,24 @@ def earlier(shown: Shown) -> list[dict[str, Any]]:
     entries = table.session.entries
     return [{"seq": seq, "text": event_in_words(entries[seq - 1], table.game.seats)}
             for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
+
+
+def pictured_channel(shown: Shown, camera: dict[str, Any]) -> dict[str, Any]:
+    """The ``pictured`` channel: every event of the game being played that keeps the
+    camera's picture, oldest first, in the public words of the feed; with the cards' names
+    and the readings' states in words, to draw a stored picture's readings (``camera``: the
+    camera channel just built, whose deck and words it reuses)."""
+    from companion.web.snapshot import event_in_words
+
+    table = shown.table
+    if table is None:
+        return {"kind": "pictured", "session": None, "events": []}
+    entries, seats = table.session.entries, table.game.seats
+    return {"kind": "pictured", "session": table.id,
+            "events": [{"seq": seq, "text": event_in_words(entries[seq - 1], seats)}
+                       for seq in shown.pictures_kept() if 0 < seq <= len(entries)],
+            "names": {card["id"]: card["name"] for card in camera.get("deck", [])},
+            "states": camera.get("states", {})}
 
 
 def camera_channel(shown: Shown) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from companion.daemon.shown import Shown
 from companion.terminal import json_shown
 from companion.web.address import page_url
 from companion.web.asked import Crops, add_question
-from companion.web.camera_view import Shots, camera_channel
+from companion.web.camera_view import Shots, camera_channel, pictured_channel
 from companion.web.guard import HostNames
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
@@ -64,6 +64,7 @@ class WebPart(Part):
         try:
             channels = self.snapshot.build(shown, images)
             channels["camera"] = camera_channel(shown)
+            channels["pictured"] = pictured_channel(shown, channels["camera"])
             add_question(channels, shown, self.crops, self.languages)
             look = shown.camera
             if look is not None:

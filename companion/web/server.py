@@ -9,6 +9,9 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
 - ``/t/TOKEN/ws?camera=1``, ``/t/TOKEN/camera/LOOK.jpg``, ``POST /t/TOKEN/camera/correct``:
   the camera's view (its latest settled picture and readings) and a reading put right, for
   the controls page alone (``camera_view.py``, ``camera_routes.py``).
+- ``/t/TOKEN/ws?pictures=1``, ``/t/TOKEN/camera/event/SEQ.jpg`` and ``.json``: the picture
+  (and its readings) of any camera event of the game, for the controls page and the table
+  page opened with the table's token; never on ``/``, the public API or a seat's page.
 - ``POST /t/TOKEN/camera/answer``, ``POST /s/TOKEN/answer``: the camera's unsure sighting
   answered on the controls page or on the acting seat's own page (``asked.py``).
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
@@ -344,9 +347,12 @@ class WebServer(SeatPages, CameraRoutes):
 
     async def control_socket(self, request: web.Request) -> web.WebSocketResponse:
         """The table's live state and the seats' links; with ``?camera=1`` (the controls
-        page) the camera's view too (``camera_view.py``)."""
+        page) the camera's view too, with ``?pictures=1`` (the table page) the game's camera
+        events, whose pictures it shows on tap (``camera_view.py``)."""
         token = await self.table_controls(request)
         also = ("camera",) if request.query.get("camera") == "1" else ()
+        if request.query.get("pictures") == "1":  # the table page: its camera events listed
+            also += ("pictured",)
         return await self.socket(request, "table", token, self.links(), links=True, also=also)
 
     async def control_input(self, request: web.Request) -> web.Response:

@@ -5,33 +5,7 @@
 // or "not a card"; the daemon stores the correction before the page hears it went through.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const cameraBase = window.location.pathname.replace(/\/$/, "") + "/";
-
-function svgNode(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-// One reading: its outline, its name centred above it and how it stands below it.
-function drawReading(reading) {
-  const points = reading.outline.map(([x, y]) => `${x},${y}`).join(" ");
-  const xs = reading.outline.map((p) => p[0]), ys = reading.outline.map((p) => p[1]);
-  const middle = (Math.min(...xs) + Math.max(...xs)) / 2;
-  const group = svgNode("g", {class: "reading " + reading.state.replace(/ /g, "-"),
-                              "data-n": reading.n, "data-id": reading.id || "",
-                              "data-state": reading.state, tabindex: 0, role: "button"});
-  group.append(svgNode("title", {}, `${reading.name}: ${reading.said}`));
-  group.append(svgNode("polygon", {points}));
-  for (const [text, y] of [[reading.name, Math.max(12, Math.min(...ys) - 4)],
-                           [reading.said, Math.max(...ys) + 13]]) {
-    group.append(svgNode("text", {x: middle, y, class: "halo"}, text));
-    group.append(svgNode("text", {x: middle, y}, text));
-  }
-  return group;
-}
 
 // The readings as a list too: each a button, easier to hit than a small card.
 function listReading(reading) {
@@ -127,7 +101,7 @@ function drawPicture(url, width, height, readings) {
   if (picture.src !== full) picture.src = full;
   const svg = document.getElementById("camera-readings");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.replaceChildren(...readings.map(drawReading));
+  svg.replaceChildren(...readings.map((reading) => drawReading(reading)));
   replace("camera-list", ...readings.map(listReading));
 }
 
@@ -138,17 +112,14 @@ async function showEarlier(seq) {
                              {cache: "no-store", credentials: "omit"});
   if (!answer.ok) return;
   const about = await answer.json();
-  const names = new Map(cameraView.deck.map((card) => [card.id, card.name]));
+  const names = Object.fromEntries(cameraView.deck.map((card) => [card.id, card.name]));
   closeChooser();
   viewing = seq;
   document.body.dataset.viewing = seq;
   document.getElementById("camera-latest").hidden = false;
   document.getElementById("camera-frame").classList.add("earlier");
   drawPicture(`${cameraBase}camera/event/${seq}.jpg`, about.width, about.height,
-    about.readings.map((r, n) => ({
-      n, id: r.id, name: r.id ? (names.get(r.id) || r.id) : "?", state: r.state,
-      said: cameraView.states[r.state] || r.state,
-      outline: r.outline.map(([x, y]) => [x * about.px_per_mm, y * about.px_per_mm])})));
+    storedReadings(about, names, cameraView.states));
 }
 
 function showLatest() {
