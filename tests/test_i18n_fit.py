@@ -88,7 +88,8 @@ def refusal(message) -> bool:
     screen."""
     return all(path.startswith(("companion/games/", "companion/errors.py",
                                 "companion/table/", "companion/vision/"))
-               or (path.startswith("companion/bundles/") and path.endswith("/camera.py"))
+               or (path.startswith("companion/bundles/")
+                   and (path.endswith("/camera.py") or "/rules/" in path))
                for path, _ in message.locations)
 
 

@@ -25,7 +25,7 @@ from companion.daemon.looks import CORRECTED, NOT_A_CARD, Look, Looks
 from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
 from companion.daemon.record import Playing, Recorder, event_in_words, now_iso
 from companion.errors import CompanionError
-from companion.i18n import _
+from companion.i18n import pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
 
@@ -136,21 +136,23 @@ class Corrector:
         table, reader = self.playing.table, self.playing.reader
         look = self.looks.get(item.look, table.id if table else None)
         if table is None or reader is None or look is None:
-            raise CorrectionRefused(_("no such picture of this game"), "look")
+            raise CorrectionRefused(pgettext("web", "no such picture of this game"), "look")
         if look is not self.looks.latest:
-            raise CorrectionRefused(_("the camera has taken a newer picture: correct that one"),
-                                    "look", conflict=True)
+            raise CorrectionRefused(
+                pgettext("web", "the camera has taken a newer picture: correct that one"),
+                "look", conflict=True)
         if item.undo:
             if not look.earlier:
-                raise CorrectionRefused(_("no correction of this picture to take back"), "undo")
+                raise CorrectionRefused(
+                    pgettext("web", "no correction of this picture to take back"), "undo")
             scene, readings, states = look.earlier[-1]
         else:
             index = item.reading
             if not isinstance(index, int) or not 0 <= index < len(look.readings):
-                raise CorrectionRefused(_("no reading {n} on this picture").format(n=index),
-                                        "reading")
+                raise CorrectionRefused(
+                    pgettext("web", "no reading {n} on this picture").format(n=index), "reading")
             if item.item_id is not None and item.item_id not in deck_ids(table.header.game):
-                raise CorrectionRefused(_("{id} is not a card of this game").format(
+                raise CorrectionRefused(pgettext("web", "{id} is not a card of this game").format(
                     id=item.item_id), "id")
             scene, readings, states = corrected(look, index, item.item_id, reader.table.zone_of)
         withdrawn, events = self.plan(table, look, scene, reader.mapper)
@@ -179,13 +181,15 @@ class Corrector:
         standing = [entry for entry in mine if any(entry is f for f in in_force)]
         count = len(standing)
         if count and not all(a is b for a, b in zip(in_force[-count:], standing, strict=True)):
-            raise CorrectionRefused(_("later events stand on this reading: undo them first"),
-                                    "look", conflict=True)
+            raise CorrectionRefused(
+                pgettext("web", "later events stand on this reading: undo them first"),
+                "look", conflict=True)
         copy = TableSession(table.header)
         for entry in in_force[:len(in_force) - count]:
             copy.apply(entry)
         if mapper is None:
-            raise CorrectionRefused(_("the camera reads nothing in this game"), "look")
+            raise CorrectionRefused(
+                pgettext("web", "the camera reads nothing in this game"), "look")
         events = mapper.events(look.before or TableScene(()), scene, copy.game.view(None))
         for event in events:
             copy.apply(event)  # a refusal of the rules: nothing stored, said to the page
@@ -201,7 +205,8 @@ class Corrector:
         for entry in [{"type": "undo"}] * withdrawn + list(events):
             seq = self.recorder.append({**entry, "t": now_iso()})
             if seq is None:  # the store refused it (a full disk): said on the table screen
-                raise CorrectionRefused(_("not all of it was stored: look at the event log"),
-                                        conflict=True)
+                raise CorrectionRefused(
+                    pgettext("web", "not all of it was stored: look at the event log"),
+                    conflict=True)
             seqs.append(seq)
         return seqs

@@ -19,7 +19,7 @@ from typing import Any
 from companion.daemon.asking import Asking
 from companion.daemon.looks import Look, Looks
 from companion.errors import CompanionError
-from companion.i18n import _
+from companion.i18n import _, pgettext
 
 log = logging.getLogger("companion.daemon")
 
@@ -128,8 +128,8 @@ class Questions:
         if question is None or question.number != answer.number:
             raise AnswerRefused(_("answered already"), conflict=True)
         if answer.seat is not None and answer.seat != question.seat:
-            raise AnswerRefused(_("another seat's question"), other_seat=True)
+            raise AnswerRefused(pgettext("web", "another seat's question"), other_seat=True)
         if answer.choice not in (YES, NO, *question.alternatives):
-            raise AnswerRefused(_("one of {choices}").format(
+            raise AnswerRefused(pgettext("web", "one of {choices}").format(
                 choices=", ".join((YES, *question.alternatives, NO))), "choice")
         return question
