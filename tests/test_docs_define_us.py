@@ -75,3 +75,25 @@ def test_every_example_of_the_table_log_page_replays(tmp_path):
         done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(log)],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (block.splitlines()[0], done.stderr)
+
+
+#: A relative link of a Markdown page: ``[words](path)`` or ``[words](path#part)``.
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def test_every_relative_link_of_a_page_leads_to_a_file():
+    """The pages link one another (a game's rules page lies in its own folder,
+    ``companion/bundles/<game>/README.md``): every relative link leads somewhere."""
+    broken = []
+    for path in tracked_text_files():
+        if path.suffix != ".md" or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for match in LINK.finditer(text):
+            target = match.group(1)
+            if re.match(r"[a-z]+:", target) or target.startswith("/"):
+                continue  # a web address, not a file of ours
+            if not (path.parent / target).exists():
+                line = text.count("\n", 0, match.start()) + 1
+                broken.append(f"{path.relative_to(ROOT)}:{line} -> {target}")
+    assert broken == []

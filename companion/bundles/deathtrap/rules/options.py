@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.bundles.deathtrap.rules.deck import check_deck, default_deck
 from companion.games.base import Field, Option, check_bool, check_choice, check_int
 
-#: The options of a deathtrap game (docs/deathtrap.md).
+#: The options of a deathtrap game (companion/bundles/deathtrap/README.md).
 OPTIONS = (
     Option("deck", default_deck(),
            "creature cards (assumed data file); the 4 special cards always stay", check_deck),

@@ -1,6 +1,6 @@
 """What the deathtrap screens and the referee see, and the figures after a game.
 
-Every key is documented in docs/deathtrap.md. The companion keeps count of the cards each seat
+Every key is documented in the game's README.md. The companion keeps count of the cards each seat
 holds, never the cards themselves; a seat's own view adds its exchange instruction.
 """
 

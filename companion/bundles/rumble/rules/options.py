@@ -27,7 +27,7 @@ def character_word(character: str) -> str:
     return _(NAMES.get(character, character))
 
 
-#: The options of a rumble game (docs/rumble.md).
+#: The options of a rumble game (companion/bundles/rumble/README.md).
 OPTIONS = (
     Option("map", default_map(),
            "rooms, doors, entry, treasure and optional start placement "

@@ -1,6 +1,6 @@
 """What the rumble screens and the referee see, and the figures after a game.
 
-Every key is documented in docs/rumble.md. A seat's secret characters are on its own view
+Every key is documented in the game's README.md. A seat's secret characters are on its own view
 only (``secrets``) until the adventure is scored; the referee view holds them all and the
 deal still pending.
 """

@@ -3,7 +3,7 @@ a counterattack on the Jaws of Doom.
 
 Split from ``engine.py`` (``Traps.on_disarm``, ``Traps.on_counterattack`` and
 ``Traps.refuse_early`` call these); they change the state of the ``Traps`` given, which is a
-fresh copy (``Game.after``). Rules: docs/traps.md, rulings: docs/rulings.md.
+fresh copy (``Game.after``). Rules: the game's README.md, rulings: docs/rulings.md.
 """
 
 from __future__ import annotations

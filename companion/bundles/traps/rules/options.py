@@ -47,7 +47,7 @@ def _check_dials(value: Any) -> dict[str, list[Any]]:
     return value
 
 
-#: The options of a traps game (docs/traps.md).
+#: The options of a traps game (companion/bundles/traps/README.md).
 OPTIONS = (
     Option("squares", ["T1", "T2", "T3", "T4"], "the trap squares of the dungeon, by id",
            _check_squares),

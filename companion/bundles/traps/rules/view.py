@@ -1,6 +1,6 @@
 """What the traps screens and the referee see, and the figures after a game.
 
-Every key is documented in docs/traps.md. A seat sees the readings it took itself
+Every key is documented in the game's README.md. A seat sees the readings it took itself
 (``reading_seen``); the public view shows a reading only once the trap went off, or a clear X
 when the rules make it public. The referee view holds every dial.
 """

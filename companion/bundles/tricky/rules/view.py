@@ -1,6 +1,6 @@
 """What the Tricky Dungeon screens show: the public view, each seat's view, the referee's.
 
-Every key is documented in docs/tricky.md. The only secret the companion holds is the
+Every key is documented in the game's README.md. The only secret the companion holds is the
 random dungeon's hero pile: heroes not yet drawn appear in the referee view only. The
 Ninja's face-down card is unknown to the companion until revealed, so no view can leak it.
 """
