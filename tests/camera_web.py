@@ -15,12 +15,11 @@ from typing import Any
 
 import numpy as np
 from camera_table import library_with
-from web_table import WAIT, wait_for
+from web_table import LiveTable, wait_for
 
 from companion import bundles
 from companion.daemon.camera import Camera, library_for, pile_cards
 from companion.daemon.displays import MemoryScreen
-from companion.daemon.items import Stop
 from companion.daemon.stage import Stage
 from companion.daemon.table import Daemon
 from companion.i18n.choice import LanguageChoice
@@ -28,9 +27,7 @@ from companion.table import Header, TableStore
 from companion.vision.placing import Placement
 from companion.vision.synthetic import Conditions
 from companion.vision.watch import TableWatcher
-from companion.web.part import WebPart
 from companion.web.seats import seat_links
-from companion.web.tokens import Throttle
 
 SEATS = 4
 
@@ -76,68 +73,40 @@ def placements(stage: Stage, cards: dict[int, list[str]]) -> list[Placement]:
     return placed
 
 
-class LiveCameraTable:
+class LiveCameraTable(LiveTable):
     """``with LiveCameraTable(folder, header, events) as table:`` the game of ``header`` with
     ``events`` stored already, the camera watching the rendered table."""
 
     def __init__(self, folder: Path, header: Header, events: list[dict[str, Any]],
                  confirm_below: float = 0.6, **library: Any) -> None:
-        self.db = str(folder / "table.db")
-        self.header, self.events = header, events
+        super().__init__(folder, header)
+        self.events = events
         self.stage = Stage("tricky", SEATS, 1)
         self.frames = Frames(self.stage)
         self.library = library  # how the camera gets cards wrong (``library_with``)
         self.confirm_below = confirm_below
-        self.web = WebPart("127.0.0.1", 0, self.db, throttle=Throttle(free=10**9))
-        self.daemon: Daemon | None = None
         self.camera: Camera | None = None
-        self.failure: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _watcher(self) -> TableWatcher:
         library = library_with(library_for(("tricky",)), **self.library)
         return TableWatcher(library, self.stage.layout, settle_seconds=0.3, piles=pile_cards())
 
-    def _run(self) -> None:
-        try:
-            with TableStore(self.db) as store:
-                screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
-                                                     for n in range(SEATS)]
-                self.camera = Camera(lambda: self.frames, self._watcher(), fps=8)
-                daemon = Daemon(store, screens=screens, parts=[self.web, self.camera],
-                                confirm_below=self.confirm_below, watching=True,
-                                language=LanguageChoice(None, "en"))
-                daemon.shown.watchers.append(self.web.watch)
-                daemon.use_table(store.new_session(self.header, self.events))
-                self.daemon = daemon
-                daemon.run()
-        except BaseException as error:  # noqa: BLE001 - reported by the test
-            self.failure = error
+    def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
+        self.camera = Camera(lambda: self.frames, self._watcher(), fps=8)
+        return Daemon(store, screens=screens, parts=[self.web, self.camera],
+                      confirm_below=self.confirm_below, watching=True,
+                      language=LanguageChoice(None, "en"))
+
+    def _stored(self) -> list[dict[str, Any]]:
+        return self.events
 
     def __enter__(self) -> LiveCameraTable:
-        self.thread.start()
-        wait_for(lambda: (self.daemon is not None and self.daemon.ready.is_set()
-                          and self.web.url) or self.failure, "the daemon to start")
-        if self.failure:
-            raise self.failure
-        wait_for(lambda: self.links(), "the seat links")
+        super().__enter__()
         wait_for(lambda: self.looks() >= 1, "the camera's first look at the table")
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self.daemon is not None:
-            self.daemon.submit(Stop("test over"))
-        self.thread.join(WAIT)
-
-    @property
-    def url(self) -> str:
-        return self.web.url
-
-    def links(self) -> list[dict[str, Any]] | None:
-        try:
-            return seat_links(self.db)
-        except Exception:  # noqa: BLE001 - not made yet
-            return None
+    def links(self) -> list[dict[str, Any]]:  # type: ignore[override] - the links whole
+        return seat_links(self.db)
 
     def table_link(self) -> str:
         from companion.web.seats import table_link

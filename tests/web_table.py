@@ -67,15 +67,23 @@ class LiveTable:
                 seats = len(self.header.seats) if self.header else 3
                 screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
                                                      for n in range(seats)]
-                daemon = Daemon(store, screens=screens, parts=[self.web],
-                                language=LanguageChoice(None, self.language))
+                daemon = self._daemon(store, screens)
                 daemon.shown.watchers.append(self.web.watch)
                 if self.header is not None:
-                    daemon.use_table(store.new_session(self.header))
+                    daemon.use_table(store.new_session(self.header, self._stored()))
                 self.daemon = daemon
                 daemon.run()
         except BaseException as error:  # noqa: BLE001 - reported by the test
             self.failure = error
+
+    def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
+        """The daemon serving the table (a subclass adds its parts)."""
+        return Daemon(store, screens=screens, parts=[self.web],
+                      language=LanguageChoice(None, self.language))
+
+    def _stored(self) -> list[dict[str, Any]]:
+        """The events the game starts with (none: a new game)."""
+        return []
 
     def __enter__(self) -> LiveTable:
         self.thread.start()

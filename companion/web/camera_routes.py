@@ -126,14 +126,9 @@ class CameraRoutes:
         try:
             item = correction(await json_body(request))
         except BadRequest as error:
-            field = str(error).split(":", 1)[0]
-            return web.json_response({"error": str(error), "field": field}, status=400)
-        self.submit(item)
-        stored = await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
-                                                                  CORRECT_WAIT)
-        if not stored:
-            return web.json_response({"error": "the table did not answer: try again"},
-                                     status=503)
+            return _bad(error)
+        if not await self._handed_over(item):
+            return _no_answer()
         error = item.error
         if isinstance(error, CorrectionRefused) and error.field and not error.conflict:
             return web.json_response({"error": str(error), "field": error.field}, status=400)
@@ -142,6 +137,13 @@ class CameraRoutes:
         log.info("a camera reading corrected from the controls page (%d entries stored)",
                  len(item.seqs))
         return web.json_response({"stored": item.seqs})
+
+    async def _handed_over(self, item: Any) -> bool:
+        """Queue ``item`` for the daemon's loop and wait (off the event loop) until it is
+        carried out: False if the table did not answer in ``CORRECT_WAIT``."""
+        self.submit(item)
+        return await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
+                                                                CORRECT_WAIT)
 
     async def camera_answer(self, request: web.Request) -> web.Response:
         """The camera's question answered on the controls page."""
@@ -158,14 +160,9 @@ class CameraRoutes:
         try:
             item = answer_of(await json_body(request), seat)
         except BadRequest as error:
-            field = str(error).split(":", 1)[0]
-            return web.json_response({"error": str(error), "field": field}, status=400)
-        self.submit(item)
-        stored = await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
-                                                                  CORRECT_WAIT)
-        if not stored:
-            return web.json_response({"error": "the table did not answer: try again"},
-                                     status=503)
+            return _bad(error)
+        if not await self._handed_over(item):
+            return _no_answer()
         error = item.error
         if isinstance(error, AnswerRefused) and error.other_seat:
             return web.json_response({"error": str(error)}, status=403)
@@ -176,3 +173,14 @@ class CameraRoutes:
         log.info("the camera's question answered from %s",
                  "the controls page" if seat is None else f"seat {seat + 1}'s page")
         return web.json_response({"answered": item.choice, "stored": item.stored})
+
+
+def _bad(error: BadRequest) -> web.Response:
+    """400, naming the field the message begins with."""
+    return web.json_response({"error": str(error), "field": str(error).split(":", 1)[0]},
+                             status=400)
+
+
+def _no_answer() -> web.Response:
+    """503: the daemon did not carry the request out in time."""
+    return web.json_response({"error": "the table did not answer: try again"}, status=503)
