@@ -74,7 +74,9 @@ class Looks:
         self.recent: OrderedDict[int, Look] = OrderedDict()
         self.count = 0
         self.kept = 0  # pictures stored by this run (for tests and benchmarks)
-        self._listed: tuple[tuple[int, int], list[int]] | None = None
+        #: The session whose pictured events are listed, and that list (read from the store
+        #: once per session, then kept up as pictures are stored).
+        self._listed: tuple[int, list[int]] | None = None
 
     @property
     def latest(self) -> Look | None:
@@ -99,13 +101,12 @@ class Looks:
 
     def kept_seqs(self, table: StoredSession) -> list[int]:
         """The events of the session that keep a picture (read from the store once per
-        session and picture stored, not at every redraw)."""
+        session, then kept up by ``stored``: not at every redraw)."""
         from companion.table.pictures import seqs
 
-        key = (table.id, self.kept)
-        if self._listed is None or self._listed[0] != key:
+        if self._listed is None or self._listed[0] != table.id:
             try:
-                self._listed = (key, seqs(table.store.db, table.id))
+                self._listed = (table.id, seqs(table.store.db, table.id))
             except sqlite3.Error as error:  # a list on a page: it never stops the table
                 log.warning("the camera's pictures not listed: %s", error)
                 return []
@@ -129,3 +130,6 @@ class Looks:
             log.warning("the picture of event #%d not kept: %s", seq, error)
             return
         self.kept += 1
+        if self._listed is not None and self._listed[0] == table.id \
+                and seq not in self._listed[1][-1:]:
+            self._listed[1].append(seq)
