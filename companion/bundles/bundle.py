@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from types import ModuleType
 from typing import Any, Protocol
 
 from companion.errors import RuleViolation
 from companion.games.base import Game
+from companion.games.data import shipped_data
 from companion.i18n import pgettext
 
 #: (event type, seat) a manual entry starts at; None where there is no guess.
@@ -56,7 +55,7 @@ def load(path: str) -> Any:
 def component_data(package: str, name: str) -> Any:
     """A component data file a game ships in its folder, ``<package>/data/<name>`` (read
     once): ``component_data(__package__, "tricky-deck.json")`` in a bundle's module."""
-    return json.loads(resources.files(package).joinpath("data", name).read_text("utf-8"))
+    return shipped_data(package, name)
 
 
 def _no_words(game: Game, key: str) -> list[str]:

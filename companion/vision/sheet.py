@@ -7,12 +7,10 @@
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import cv2
 import numpy as np
 
+from companion.games.data import shipped_data
 from companion.vision.markers import (
     CHARACTER_COUNT,
     CHEST_ID,
@@ -27,9 +25,8 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 def character_names() -> list[str]:
     try:
-        text = (resources.files("companion.bundles.rumble") / "data"
-                / "rumble-characters.json").read_text()
-        return [c["name"] for c in json.loads(text)["characters"]][:CHARACTER_COUNT]
+        characters = shipped_data("companion.bundles.rumble", "rumble-characters.json")
+        return [c["name"] for c in characters["characters"]][:CHARACTER_COUNT]
     except (FileNotFoundError, KeyError, ValueError):
         return [f"character {i + 1}" for i in range(CHARACTER_COUNT)]
 

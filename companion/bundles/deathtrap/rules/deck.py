@@ -11,13 +11,12 @@ The specials always stay.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from companion.games.data import shipped_data
 from companion.i18n import N_, translated
 
 CHAINDOG = "chaindog"
@@ -35,8 +34,7 @@ DECK_FILE = "deathtrap-deck.json"
 
 def default_deck() -> dict[str, Any]:
     """The shipped (assumed) deck data, as the ``deck`` option takes it."""
-    text = resources.files(GAME_FOLDER).joinpath("data", DECK_FILE).read_text(encoding="utf-8")
-    return check_deck(json.loads(text))
+    return check_deck(shipped_data(GAME_FOLDER, DECK_FILE))
 
 
 def check_deck(value: Any) -> dict[str, Any]:

@@ -13,9 +13,9 @@ Both are *assumed* (docs/rulings.md) and ship as ``data/rumble-map.json`` and
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
+
+from companion.games.data import shipped_data
 
 GAME_FOLDER = "companion.bundles.rumble"
 MAP_FILE = "rumble-map.json"
@@ -24,8 +24,7 @@ MAP_KEYS = ("rooms", "doors", "entry", "treasure", "start")
 
 
 def _load(path: str) -> dict[str, Any]:
-    text = resources.files(GAME_FOLDER).joinpath("data", path).read_text(encoding="utf-8")
-    return json.loads(text)
+    return shipped_data(GAME_FOLDER, path)
 
 
 def default_map() -> dict[str, Any]:

@@ -20,10 +20,10 @@ for the screens and holds the weighted readings from which drawn dials are fille
 
 from __future__ import annotations
 
-import json
 import random
-from importlib import resources
 from typing import Any
+
+from companion.games.data import shipped_data
 
 GAME_FOLDER = "companion.bundles.traps"
 CATALOG_FILE = "traps-catalog.json"
@@ -42,8 +42,7 @@ NUMBER_LIMIT = 99
 
 def default_catalog() -> dict[str, Any]:
     """The shipped (assumed) catalog, as the ``catalog`` option takes it."""
-    text = resources.files(GAME_FOLDER).joinpath("data", CATALOG_FILE).read_text(encoding="utf-8")
-    catalog = json.loads(text)
+    catalog = shipped_data(GAME_FOLDER, CATALOG_FILE)
     return {"traps": catalog["traps"], "readings": catalog["readings"]}
 
 

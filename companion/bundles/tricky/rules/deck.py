@@ -12,12 +12,12 @@ Example::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
+
+from companion.games.data import shipped_data
 
 GAME_FOLDER = "companion.bundles.tricky"
 DECK_FILE = "tricky-deck.json"
@@ -29,8 +29,7 @@ PLAYER_COUNTS = ("2", "3", "4")
 
 def default_deck() -> dict[str, Any]:
     """The shipped (assumed) deck data."""
-    text = resources.files(GAME_FOLDER).joinpath("data", DECK_FILE).read_text(encoding="utf-8")
-    return check_deck(json.loads(text))
+    return check_deck(shipped_data(GAME_FOLDER, DECK_FILE))
 
 
 def _whole(value: Any, what: str, minimum: int = 0) -> int:
