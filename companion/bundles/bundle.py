@@ -29,7 +29,7 @@ Expected = tuple[str | None, int | None]
 
 
 class Flow(Protocol):
-    """A game's own dial flow (the Traps trap dial): turned, pressed, finished by a seat."""
+    """A game's own dial flow (e.g. a dial setting a trap): turned, pressed, finished by a seat."""
 
     def turn(self, detents: int) -> None: ...
 
@@ -54,7 +54,7 @@ def load(path: str) -> Any:
 @cache
 def component_data(package: str, name: str) -> Any:
     """A component data file a game ships in its folder, ``<package>/data/<name>`` (read
-    once): ``component_data(__package__, "tricky-deck.json")`` in a bundle's module."""
+    once): ``component_data(__package__, "deck.json")`` in a bundle's module."""
     return shipped_data(package, name)
 
 
@@ -81,6 +81,8 @@ class Demo:
     seats: int
     options: Mapping[str, Any] = field(default_factory=dict)
     quick: Mapping[str, Any] = field(default_factory=dict)
+    #: What ``--quick`` plays of the game, in its help (empty: the whole game).
+    quick_words: str = ""
 
     def settings(self, quick: bool) -> tuple[int, dict[str, Any]]:
         return self.seats, {**self.options, **(self.quick if quick else {})}
@@ -94,9 +96,19 @@ class Camera:
     mapper: str
     size: tuple[int, int] = (640, 480)
     markers_only: bool = False  # pieces read from their markers, no card library
-    #: A play lays several copies of one card together, overlapping (Deathtrap's sets): the
-    #: camera looks for copies under each card of this game it reads.
+    #: A play lays several copies of one card together, overlapping (a set of one creature):
+    #: the camera looks for copies under each card of this game it reads.
     piles: bool = False
+    #: The ArUco markers the game's pieces wear, id -> its label on the printed marker sheet
+    #: (the table's corners are everyone's): the camera places these on the table.
+    markers: Callable[[], Mapping[int, str]] | None = None
+    #: The game's own keys of the config's ``[vision]`` section (where its pieces lie on the
+    #: table): a frozen dataclass, each field with its default and ``metadata={"range": ...}``.
+    #: The mapper finds the values read from the config in ``TableGeometry.settings``.
+    settings: type | None = None
+
+    def marker_labels(self) -> Mapping[int, str]:
+        return self.markers() if self.markers is not None else {}
 
 
 @dataclass(frozen=True)

@@ -235,8 +235,8 @@ def manual_entry(game: Game, seat: int | None = None,
         return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
-    # Fields after ``seat`` that may be the seat's secret (Rumble's secret characters,
-    # Tricky's face-down card) are entered on the seat's own screen once it is chosen.
+    # Fields after ``seat`` that may be the seat's secret (secret characters, a face-down
+    # card: the bundle's ``private_entries``) are entered on the seat's own screen.
     private = kind in bundle.private_entries
     for key, spec in game.EVENTS[kind].items():
         owner = event.get("seat") if private else None  # where the secret may be entered

@@ -19,7 +19,7 @@ tuple, and a copy costs the same however long the game. The header (``seats``, `
 
 Example::
 
-    game = Tricky(["Ann", "Bob", "Cy"], seed=7, options={})
+    game = MyGame(["Ann", "Bob", "Cy"], seed=7, options={})
     game.apply({"type": "deal"})
     game.view(None)   # the public view
     game.view(1)      # what Bob may see
@@ -266,7 +266,7 @@ class Game:
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         """The refusal an event begun with ``partial``'s fields gets whatever its other fields
         say, decided on public facts only (a manual entry stops asking then); None if none
-        is certain yet. E.g. Traps refuses a disarm of a disarmed square before the dice."""
+        is certain yet. E.g. a disarm of a square disarmed already, before its dice."""
         return None
 
     # --- randomness ------------------------------------------------------------------

@@ -4,10 +4,10 @@ Every game, the four built in and any other, is declared the same way, by the di
 that holds it (pyproject.toml)::
 
     [project.entry-points."companion.games"]
-    traps = "companion.bundles.traps:BUNDLE"
+    mygame = "my_game_package:BUNDLE"
 
 The group is listed once, when a game is first asked for, and an entry point is loaded only
-when its game is (``companion rules tricky`` imports Tricky alone), so nothing depends on
+when its game is (``companion rules GAME`` imports that game alone), so nothing depends on
 what was imported before. What an entry point names is the game's bundle
 (``companion.bundles.Bundle``); this layer reads only its ``name`` and ``engine``.
 ``register`` adds a game defined elsewhere for this process only (a test's toy game).

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 #: Art resolution: pixels per millimetre of the physical card.
 ART_PX_PER_MM = 4
-#: Physical sizes (mm): a standard card, a Rumble room tile, a trap tile.
+#: Physical sizes (mm): a standard card, a room tile, a trap tile.
 SIZES_MM = {"card": (63.0, 88.0), "tile": (90.0, 90.0), "trap": (60.0, 60.0)}
 
 

@@ -6,6 +6,6 @@ from companion.i18n import NP_
 
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Deathtrap Dungeon"),
                   engine="companion.bundles.deathtrap.rules.engine:Deathtrap", order=1,
-                  demo=Demo(4, quick={"rounds": 1}),
+                  demo=Demo(4, quick={"rounds": 1}, quick_words="one round of Deathtrap"),
                   # A set of one creature is laid down together, often fanned or heaped.
                   camera=Camera(f"{__name__}.camera:mapper", piles=True))

@@ -8,4 +8,5 @@ from companion.i18n import NP_
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Tricky Dungeon"),
                   engine=f"{__name__}.rules.engine:Tricky",
                   order=2, private_entries=("play",),
-                  demo=Demo(3, quick={"rounds_per_player": 1}))
+                  demo=Demo(3, quick={"rounds_per_player": 1},
+                            quick_words="one round per player of Tricky"))
