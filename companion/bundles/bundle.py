@@ -146,6 +146,9 @@ class Bundle:
     announce: Callable[[dict[str, Any], dict[str, Any], list[str]], list[str]] | None = None
     #: Where the bundle's words in each language will live (gettext catalogues).
     locale: str = ""
+    #: Its component data files' fields that people read, file name -> fields (its
+    #: ``words.py``'s ``DATA``): the catalogue's extractor takes their values.
+    data_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The game's name on one line of a menu (marked ``NP_("game", ...)``; translated where
     #: it is shown); empty: the engine's title.
     menu_title: str = ""
@@ -198,8 +201,9 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
     ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
     ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
     ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
-    and the simulator ``rules/sim.py`` (or ``<engine module>_sim``). ``fields`` give the rest
-    (or override these); the game's ``name`` is the package's own unless given."""
+    ``words.py`` (its marked words; ``DATA``: ``data_words``), and the simulator
+    ``rules/sim.py`` (or ``<engine module>_sim``). ``fields`` give the rest (or override
+    these); the game's ``name`` is the package's own unless given."""
     name = fields.pop("name", package.rpartition(".")[2])
     found: dict[str, Any] = {"screens": f"{package}.screens"}
     if _has(f"{package}.entry"):
@@ -213,6 +217,8 @@ def packaged(package: str, engine: str, **fields: Any) -> Bundle:
         found["art"] = f"{package}.art:items"
     if _has(f"{package}.voice"):
         found["announce"] = importlib.import_module(f"{package}.voice").announce
+    if _has(f"{package}.words"):
+        found["data_words"] = getattr(importlib.import_module(f"{package}.words"), "DATA", {})
     if _has(f"{package}.play"):
         found["table_play"] = f"{package}.play"
     for simulator in (f"{package}.rules.sim", engine.partition(":")[0] + "_sim"):
