@@ -18,7 +18,7 @@ from companion.bundles.tricky.rules.heroes import (
     title,
 )
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, Round
-from companion.errors import EventError, RuleViolation
+from companion.errors import RuleViolation
 from companion.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -49,9 +49,7 @@ def deal(game: Tricky, event: dict[str, Any]) -> None:
                                                  .format(n=len(game.history) + 1))
     n = len(game.seats)
     expected = 0 if not game.history else (game.history[-1].active + 1) % n
-    active = event.get("active", expected)
-    if active >= n:
-        raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
+    active = event.get("active", expected)  # a seat: checked against the seats already
     if game.history and active != expected:
         raise RuleViolation("active-rotation", _("{expected} is the active player "
                               "this round (it passes clockwise), not {active}")
