@@ -18,14 +18,27 @@ from __future__ import annotations
 import logging
 from functools import cache
 
-from companion.bundles.bundle import Bundle, Camera, Demo, Expected, Flow, load
+from companion.bundles.bundle import (
+    Bundle,
+    Camera,
+    Demo,
+    Expected,
+    Flow,
+    Lazy,
+    MapperFactory,
+    SceneMapper,
+    Screens,
+    Simulator,
+    TablePlay,
+)
 from companion.errors import OptionError
 from companion.games import registry
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "art_games", "bundles", "demo_games",
-           "get", "load", "names", "piece_markers", "register", "unregister", "vision_settings"]
+__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "Lazy", "MapperFactory", "SceneMapper",
+           "Screens", "Simulator", "TablePlay", "art_games", "bundles", "demo_games", "get",
+           "names", "piece_markers", "register", "unregister", "vision_settings"]
 
 
 def register(bundle: Bundle) -> None:
