@@ -258,9 +258,8 @@ def packaged(package: str, engine: type[Game], **fields: Any) -> Bundle:
         found["dial"] = importlib.import_module(f"{package}.dial").dial
     if _has(f"{package}.camera"):
         mapper = Lazy[MapperFactory](f"{package}.camera", "mapper")
-        given = fields.get("camera")
-        fields["camera"] = Camera(mapper) if given is None else \
-            given if given.mapper is not None else replace(given, mapper=mapper)
+        given = fields.get("camera") or Camera()
+        fields["camera"] = given if given.mapper is not None else replace(given, mapper=mapper)
     if _has(f"{package}.art"):
         found["art"] = Lazy[Callable[[], list[Any]]](f"{package}.art", "items")
     if _has(f"{package}.voice"):

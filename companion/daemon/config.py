@@ -254,7 +254,7 @@ def _section(name: str, given: Any) -> Any:
         values[kind][key] = _check_value(f"[{name}] {key}", value,
                                          typing.get_type_hints(kind)[key], key_field.metadata)
     section = cls(**values[cls])
-    if len(kinds) > 1:
+    if name == "vision":
         section = replace(section, games=tuple(kind(**values[kind]) for kind in kinds[1:]))
     return section
 
