@@ -83,8 +83,8 @@ class Recognizer:
     def __init__(self, library: CardLibrary, finder: CardFinder | None = None,
                  thresholds: Thresholds | None = None, use_features: bool = True,
                  use_templates: bool = True, piles: bool | Collection[str] = True) -> None:
-        """``piles``: look for copies of a card read lying under it (a Deathtrap play of
-        several cards of one kind): under every card (True), none (False), or the cards of
+        """``piles``: look for copies of a card read lying under it (a play of several
+        cards of one kind): under every card (True), none (False), or the cards of
         these ids (the games played in piles); it costs time only where a blob is left
         unexplained, and there the splitter's guesses that read as nothing are lined up and
         read again (``_lined_up``: a pile's top card against a card beside it)."""
