@@ -490,7 +490,8 @@ class Recognizer:
 
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,
-                                                  [s.entry for s in near], on_top)
+                                                  [s.entry for s in near], on_top,
+                                                  self.limits.twin_fit)
             return next(s for s in near if s.entry == pick), lean, fit
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,

@@ -208,14 +208,16 @@ class Twins:
         return best
 
     def among(self, image: np.ndarray, corners: np.ndarray, entries: Sequence[int],
-              on_top: Sequence[np.ndarray] = ()) -> tuple[int, float, float]:
+              on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0
+              ) -> tuple[int, float, float]:
         """(pick, lean, fit) among several look-alikes at once (``entries``; ``corners`` in
         the first one's order, either way up): each two faces are compared where they
         differ, in the part in view, and ``pick`` is the face the print leans to against
         every other. ``lean``: its weakest lean, on ``tell``'s scale (+0.5: that face
         exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
         well it fits the whole part in view (a correlation). Every face is weighed alike:
-        none is favoured for being listed first."""
+        none is favoured for being listed first. Where no face fits the part in view at
+        ``least_fit``, they are not compared further: (the first, 0, the best fit)."""
         first = entries[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
@@ -232,6 +234,8 @@ class Twins:
         fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
                                    seen[::-1, ::-1] if t else seen, faces), t)
                             for t in (False, True)), key=lambda told: max(told[0]))
+        if max(fits) < least_fit:
+            return first, 0.0, max(fits)
         if turned:
             view, seen = view[::-1, ::-1], seen[::-1, ::-1]
         count = len(faces)
