@@ -738,7 +738,7 @@ def _covering(on_top: list[np.ndarray], hits: list[Detection], at: int
 def _lowest_kept(hits: list[Detection], lowest: list[Detection]) -> list[Detection]:
     """``hits`` (topmost first) less the slivers held as the lowest copy (``lowest``) that a
     copy found afterwards lies under: such a sliver was not the lowest, but a strip of that
-    copy slid along its length (seed 31 play 6)."""
+    copy slid along its length."""
     return [hit for at, hit in enumerate(hits)
             if not (any(hit is held for held in lowest)
                     and any(intersect(hit.corners, under.corners, 0.0) for under in hits[at + 1:]))]
