@@ -62,9 +62,7 @@ def serve(mode: str, db: str, events: int) -> None:
 
             web = WebPart("127.0.0.1", 0, db)
             parts.append(web)
-        daemon = Daemon(store, parts=parts)
-        if web is not None:
-            daemon.shown.watchers.append(web.watch)
+        daemon = Daemon(store, parts=parts, watchers=[] if web is None else [web.watch])
 
         def until_stdin_closes() -> None:
             sys.stdin.read()

@@ -94,6 +94,7 @@ class LiveCameraTable(LiveTable):
     def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
         self.camera = Camera(lambda: self.frames, self._watcher(), fps=8)
         return Daemon(store, screens=screens, parts=[self.web, self.camera],
+                      watchers=[self.web.watch],
                       confirm_below=self.confirm_below, watching=True,
                       language=LanguageChoice(None, "en"))
 

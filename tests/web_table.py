@@ -68,7 +68,6 @@ class LiveTable:
                 screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}")
                                                      for n in range(seats)]
                 daemon = self._daemon(store, screens)
-                daemon.shown.watchers.append(self.web.watch)
                 if self.header is not None:
                     daemon.use_table(store.new_session(self.header, self._stored()))
                 self.daemon = daemon
@@ -78,7 +77,7 @@ class LiveTable:
 
     def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
         """The daemon serving the table (a subclass adds its parts)."""
-        return Daemon(store, screens=screens, parts=[self.web],
+        return Daemon(store, screens=screens, parts=[self.web], watchers=[self.web.watch],
                       language=LanguageChoice(None, self.language))
 
     def _stored(self) -> list[dict[str, Any]]:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
 from companion.daemon.items import PartFailed, Seen
+from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
 
@@ -153,14 +154,13 @@ class Camera(Part):
                  make_watcher: Callable[[], Any] | None = None,
                  still_after: float = STILL_AFTER) -> None:
         """``watcher``: the TableWatcher; or None and ``make_watcher`` builds it in the
-        camera's thread (its card library loaded there: the daemon is READY meanwhile).
-        ``still_after``: seconds of a resting table before frames are taken at STILL_FPS."""
+        camera's thread once the daemon is READY (its card library loaded there, so loading
+        it does not slow the start). ``still_after``: seconds of a resting table before
+        frames are taken at STILL_FPS."""
         self.open_source = open_source
         self.watcher = watcher
         self.make_watcher = make_watcher
-        # Set by the daemon to its READY event: the watcher is made once READY has been sent,
-        # so loading the library does not slow the start (None: at once).
-        self.after: threading.Event | None = None
+        self._daemon_ready = threading.Event()  # set by the daemon's READY (``listens``)
         self.interval = 1 / fps
         self.still_interval = 1 / min(fps, STILL_FPS)
         self.still_after = still_after
@@ -169,6 +169,9 @@ class Camera(Part):
         self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
+
+    def listens(self) -> Mapping[Moment, Handler]:
+        return {Moment.READY: self._daemon_ready.set}
 
     def start(self, submit: Submit) -> None:
         from companion.vision.sources import CameraWatch
@@ -185,7 +188,7 @@ class Camera(Part):
     def _run(self, watch: Any, submit: Submit, source: Any) -> None:
         try:
             if self.watcher is None and self.make_watcher is not None:
-                while self.after is not None and not self.after.wait(0.5):
+                while not self._daemon_ready.wait(0.5):
                     if self._stop.is_set():
                         return
                 self.watcher = self.make_watcher()

@@ -143,7 +143,7 @@ def camera(config: Config, cache: Path | None = None) -> Part:
     from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
     from companion.vision.watch import TableWatcher
 
-    def make_watcher() -> TableWatcher:  # in the camera's thread: READY does not wait
+    def make_watcher() -> TableWatcher:  # in the camera's thread, once READY is sent
         library = library_for(bundles.card_games(), config.vision.library, cache)
         # The markers the games' pieces wear are read too; card games' readers ignore them.
         return TableWatcher(library, config.vision.geometry().table(),
@@ -158,7 +158,6 @@ def camera(config: Config, cache: Path | None = None) -> Part:
 def run_daemon(args: argparse.Namespace) -> int:
     import logging
 
-    from companion.daemon.camera import Camera
     from companion.daemon.config import load_config
     from companion.daemon.displays import TerminalBoard
     from companion.daemon.feed import feed_session
@@ -192,8 +191,12 @@ def run_daemon(args: argparse.Namespace) -> int:
         web = web_part(config, args, str(db))
         if web is not None:
             daemon_parts = [*daemon_parts, web]
+        watchers = [] if web is None else [web.watch]
+        if board is not None:
+            watchers.append(board.watch)  # the acting seat's screen, in text
         daemon = Daemon(store, screens=screens(config, args.sim, board),
-                        parts=daemon_parts, default_game=config.table.game,
+                        parts=daemon_parts, watchers=watchers,
+                        default_game=config.table.game,
                         default_seats=config.table.seats, options=config.options,
                         language=LanguageChoice(db, config.table.language),
                         voice=speaker(config),
@@ -202,13 +205,6 @@ def run_daemon(args: argparse.Namespace) -> int:
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=config.camera.enabled and not args.feed,
                         geometry=config.vision.geometry())
-        if web is not None:
-            daemon.shown.watchers.append(web.watch)
-        if board is not None:
-            daemon.shown.watchers.append(board.watch)  # the acting seat's screen, in text
-        for part in daemon_parts:
-            if isinstance(part, Camera):
-                part.after = daemon.ready  # its card library is loaded once READY is sent
         if table is not None:
             daemon.use_table(table)
         else:

@@ -16,9 +16,10 @@ The supervisor only reports; what the table sees of a failure is the daemon's bu
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from companion.daemon.lifecycle import Handler, Moment
 from companion.errors import PartUnusable
 
 log = logging.getLogger("companion.daemon")
@@ -30,9 +31,15 @@ class Part:
     """One piece of hardware. ``start`` opens it (raise if it cannot); ``stop`` lets it go.
 
     A running part that breaks puts ``PartFailed(name, reason)`` on the queue via ``submit``.
+    ``listens`` says which of the daemon's moments (``lifecycle.Moment``) it reacts to.
     """
 
     name: str = "part"
+
+    def listens(self) -> Mapping[Moment, Handler]:
+        """The daemon's moments this part reacts to, each with its handler (read once, when
+        the daemon is built: e.g. ``{Moment.READY: self._ready.set}``)."""
+        return {}
 
     def start(self, submit: Submit) -> None:
         raise NotImplementedError

@@ -59,6 +59,10 @@ class Presenter:
     def has_joins(self, session: int) -> bool:
         return self.joins.session == session and bool(self.joins.urls)
 
+    def keep_joins(self, links: JoinLinks) -> None:
+        """The seats' join links of a session (the web pages'), shown when the table asks."""
+        self.joins = links
+
     def show_joins(self) -> None:
         """Each seat's join code on its own screen, until the next press or turn."""
         self.joining = True

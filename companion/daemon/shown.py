@@ -16,7 +16,7 @@ Reading changes nothing; what acts on the table goes on the daemon's queue (``Da
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PIL import Image
@@ -30,16 +30,20 @@ from companion.daemon.record import Playing
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
 
+#: Called after each redraw with the Shown and every screen's image (e.g. ``WebPart.watch``).
+ShownWatcher = Callable[["Shown", dict[str, Image.Image]], None]
+
 
 class Shown:
     """What the table shows now (see the module docstring); the daemon's own thread only."""
 
     def __init__(self, playing: Playing, asking: Asking, presenter: Presenter,
-                 looks: Looks | None = None, questions: Questions | None = None) -> None:
+                 looks: Looks | None = None, questions: Questions | None = None,
+                 watchers: Iterable[ShownWatcher] = ()) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
         self._looks, self._questions = looks, questions
         #: Called after each redraw with this and every screen's image (the web pages).
-        self.watchers: list[Callable[[Shown, dict[str, Image.Image]], None]] = []
+        self.watchers: list[ShownWatcher] = list(watchers)
 
     @property
     def table(self) -> StoredSession | None:  # None while a new game is being chosen

@@ -25,15 +25,18 @@ from companion import bundles
 from companion.daemon.asking import Asking
 from companion.daemon.camera import SceneSeen, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
+from companion.daemon.dispatch import Dispatch, Handling
 from companion.daemon.items import (
     Fed,
     FeedFinished,
     JoinLinks,
     Named,
     PartFailed,
+    Redraw,
     Seen,
     Stop,
 )
+from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
@@ -42,7 +45,7 @@ from companion.daemon.questions import Answer, Questions
 from companion.daemon.record import Playing, Recorder
 from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
-from companion.daemon.shown import Shown
+from companion.daemon.shown import Shown, ShownWatcher
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, use
@@ -61,12 +64,17 @@ class Daemon:
 
     ``screens`` and ``parts`` are started (and retried when they fail) by a Supervisor;
     ``run`` returns the exit code. A fed log's illegal event raises LogError from ``run``.
-    ``language``: where the table's language is kept (the config's, or the one chosen at the
-    table); ``voice``: spoken announcements of the public views (None: silent).
+    Each part's ``listens`` is registered in ``lifecycle``, which ``run`` tells READY once the
+    parts are started and the screens drawn, and STOPPING once the loop ends.
+    ``watchers``: given every screen's image after each redraw (``Shown.watchers``: the web
+    pages, the --sim board). ``language``: where the table's language is kept (the config's,
+    or the one chosen at the table); ``voice``: spoken announcements of the public views
+    (None: silent).
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
-                 parts: Iterable[Part] = (), default_game: str = "",
+                 parts: Iterable[Part] = (), watchers: Iterable[ShownWatcher] = (),
+                 default_game: str = "",
                  default_seats: Sequence[str] = ("Ann", "Bob", "Cy"),
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  confirm_below: float = 0.8, retry_seconds: float = 5.0,
@@ -77,7 +85,12 @@ class Daemon:
                  clock: Callable[[], float] = time.monotonic) -> None:
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        parts = list(parts)
         self.supervisor = Supervisor([*screens, *parts], retry_seconds, self.submit)
+        self.lifecycle = Lifecycle()
+        for part in parts:
+            for moment, handler in part.listens().items():
+                self.lifecycle.register(moment, handler)
         self.clock = clock
         self.notifier = notifier or Notifier(clock)
         self.watching = watching  # a camera is part of this table: read its scenes
@@ -100,12 +113,13 @@ class Daemon:
                                     self._router.close)
         self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
         self.shown = Shown(self._playing, self._asking, self._presenter,
-                           self._looks, self._questions)  # what it shows
+                           self._looks, self._questions, watchers)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
+        self.dispatch = Dispatch(self._handlings())
 
     def submit(self, item: Any) -> None:
         """Thread-safe, and safe in a signal handler: any source may call it at any time."""
@@ -140,6 +154,7 @@ class Daemon:
         self.shown.refresh()
         self.notifier.ready(self._sessions.status())
         self.ready.set()
+        self.lifecycle.send(Moment.READY)
         log.info("ready: %s", self._sessions.status())
         try:
             while not self.stopping:
@@ -157,6 +172,7 @@ class Daemon:
                 self.notifier.watchdog()
         finally:
             self.notifier.stopping()
+            self.lifecycle.send(Moment.STOPPING)
             self.supervisor.stop_all()
             if self.voice is not None:
                 self.voice.close()
@@ -167,43 +183,44 @@ class Daemon:
 
     def handle(self, item: Any) -> None:
         """Act on one item of the queue (an input, a sighting, a scene, a fed event...)."""
-        if isinstance(item, InputEvent):
-            self._router.on_input(item)
-        elif isinstance(item, Seen):
-            self._router.on_seen(item)
-        elif isinstance(item, SceneSeen):
-            try:
-                self._router.on_scene(item)
-            finally:
-                self.scenes_read += 1  # counted once it has been acted on
-        elif isinstance(item, Fed):
-            try:
-                self.error = self._recorder.fed(item) or self.error
-                self.stopping = self.stopping or self.error is not None
-            finally:
-                item.done.set()
-        elif isinstance(item, Correct):
-            try:
-                self._corrector.handle(item)  # a reading put right on the controls page
-            finally:
-                item.done.set()
-        elif isinstance(item, Answer):
-            try:
-                self._corrector.answer(item, self._questions)  # the camera's question
-            finally:
-                item.done.set()
-        elif isinstance(item, Named):
-            try:
-                self._sessions.name_seat(item)
-            finally:
-                item.done.set()
-        elif isinstance(item, JoinLinks):
-            self._presenter.joins = item  # shown on the seats' screens when the table asks
-        elif isinstance(item, FeedFinished):
-            log.info("the fed log is consumed")
-            self.stopping = True
-        elif isinstance(item, PartFailed):
-            self.supervisor.failed(item.name, item.reason, self.clock())
-        elif isinstance(item, Stop):
-            log.info("stopping: %s", item.reason or "asked to")
-            self.stopping = True
+        self.dispatch.handle(item)
+
+    def _handlings(self) -> dict[type, Handling]:
+        """How each kind of item on the queue is acted on (``dispatch.py``)."""
+        return {
+            InputEvent: Handling(self._router.on_input),
+            Seen: Handling(self._router.on_seen),
+            SceneSeen: Handling(self._read_scene),
+            Fed: Handling(self._store_fed, answered=True),
+            # a reading put right on the controls page
+            Correct: Handling(self._corrector.handle, answered=True),
+            # the camera's question answered
+            Answer: Handling(lambda answer: self._corrector.answer(answer, self._questions),
+                             answered=True),
+            Named: Handling(self._sessions.name_seat, answered=True),
+            # shown on the seats' screens when the table asks
+            JoinLinks: Handling(self._presenter.keep_joins),
+            Redraw: Handling(lambda _redraw: None),  # the loop redraws after any item
+            FeedFinished: Handling(self._feed_finished),
+            PartFailed: Handling(
+                lambda failed: self.supervisor.failed(failed.name, failed.reason, self.clock())),
+            Stop: Handling(self._stop),
+        }
+
+    def _read_scene(self, scene: SceneSeen) -> None:
+        try:
+            self._router.on_scene(scene)
+        finally:
+            self.scenes_read += 1  # counted once it has been acted on
+
+    def _store_fed(self, fed: Fed) -> None:
+        self.error = self._recorder.fed(fed) or self.error
+        self.stopping = self.stopping or self.error is not None
+
+    def _feed_finished(self, _finished: FeedFinished) -> None:
+        log.info("the fed log is consumed")
+        self.stopping = True
+
+    def _stop(self, stop: Stop) -> None:
+        log.info("stopping: %s", stop.reason or "asked to")
+        self.stopping = True
