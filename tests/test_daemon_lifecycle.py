@@ -157,7 +157,7 @@ def camera_thread(start: Callable[[], None]) -> threading.Thread:
 def test_the_camera_makes_its_watcher_once_the_daemon_is_ready():
     made = threading.Event()
 
-    def make_watcher() -> object:
+    def make_watcher(still: object) -> object:
         made.set()
         raise RuntimeError("no library in this test")  # the camera reports it and ends
 
@@ -173,11 +173,35 @@ def test_the_camera_makes_its_watcher_once_the_daemon_is_ready():
 
 def test_the_camera_stopped_before_the_daemon_is_ready_never_makes_its_watcher():
     made: list[object] = []
-    camera = Camera(Frames, None, make_watcher=lambda: made.append("watcher"))
+    camera = Camera(Frames, None, make_watcher=lambda still: made.append("watcher"))
     thread = camera_thread(lambda: camera.start(made.append))
     camera.stop()
     thread.join(PATIENCE)
     assert not thread.is_alive() and made == []
+
+
+class SharpFrames(Frames):
+    """A frame source that can take a sharper still (as a Pi camera does)."""
+
+    def still(self) -> str:
+        return "a sharper still"
+
+
+@pytest.mark.parametrize(("source", "sharper"), [(Frames, None), (SharpFrames, "a sharper still")])
+def test_the_camera_gives_its_watcher_the_sources_still_if_it_has_one(source, sharper):
+    given: list[Callable[[], object] | None] = []
+
+    def make_watcher(still: Callable[[], object] | None) -> object:
+        given.append(still)
+        raise RuntimeError("no library in this test")
+
+    camera = Camera(source, None, make_watcher=make_watcher)
+    thread = camera_thread(lambda: camera.start(lambda item: None))
+    camera.listens()[Moment.READY]()
+    thread.join(PATIENCE)
+    (still,) = given
+    assert (still() if still is not None else None) == sharper
+    camera.stop()
 
 
 @pytest.mark.parametrize("kind", HANDLED, ids=lambda kind: kind.__name__)

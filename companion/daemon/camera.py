@@ -26,6 +26,8 @@ from companion.games.base import Game
 log = logging.getLogger("companion.daemon")
 
 T = TypeVar("T")
+#: A sharper picture of the camera's view (a Pi camera's full-resolution still), or None.
+Still = Callable[[], Any]
 
 #: Once the table has rested this long (seconds: every frame only compared with the scene
 #: read, nothing moved), frames are taken at most ``STILL_FPS`` a second; the first frame in
@@ -151,11 +153,12 @@ class Camera(Part):
     name = "camera"
 
     def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
-                 make_watcher: Callable[[], Any] | None = None,
+                 make_watcher: Callable[[Still | None], Any] | None = None,
                  still_after: float = STILL_AFTER) -> None:
-        """``watcher``: the TableWatcher; or None and ``make_watcher`` builds it in the
-        camera's thread once the daemon is READY (its card library loaded there, so loading
-        it does not slow the start). ``still_after``: seconds of a resting table before
+        """``watcher``: the TableWatcher (used as it is); or None and ``make_watcher`` builds
+        it in the camera's thread once the daemon is READY (its card library loaded there, so
+        loading it does not slow the start), given the source's sharper still if it has one
+        (``TableWatcher(still=...)``). ``still_after``: seconds of a resting table before
         frames are taken at STILL_FPS."""
         self.open_source = open_source
         self.watcher = watcher
@@ -191,10 +194,9 @@ class Camera(Part):
                 while not self._daemon_ready.wait(0.5):
                     if self._stop.is_set():
                         return
-                self.watcher = self.make_watcher()
-            # A source that can take a sharper still (Picamera2) gives one per still scene.
-            if hasattr(source, "still"):
-                self.watcher.still = source.still
+                # A source that can take a sharper still (Picamera2) gives one per still scene.
+                self.watcher = self.make_watcher(
+                    self._sharper_still if hasattr(source, "still") else None)
             # The library's matching data, derived now rather than on the first card seen.
             self.watcher.recognizer.library.prepare()
         except Exception as error:  # noqa: BLE001 - reported like a camera gone
@@ -227,6 +229,11 @@ class Camera(Part):
                 submit(SceneSeen(scene, lowest_confidence(sighting.detections),
                                  picture_of(self.watcher, frame)))
             self.frames_seen += 1
+
+    def _sharper_still(self) -> Any:
+        """The still of the source opened now (a retry opens another one)."""
+        source = self.source
+        return None if source is None else source.still()
 
     def stop(self) -> None:
         self._stop.set()

@@ -140,15 +140,16 @@ def camera(config: Config, cache: Path | None = None) -> Part:
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
     ``cache``: the folder where the demo card library is kept once enrolled (the store's)."""
     from companion import bundles
-    from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
+    from companion.daemon.camera import Camera, Still, library_for, open_camera, pile_cards
     from companion.vision.watch import TableWatcher
 
-    def make_watcher() -> TableWatcher:  # in the camera's thread, once READY is sent
+    def make_watcher(still: Still | None) -> TableWatcher:  # in the camera's thread, at READY
         library = library_for(bundles.card_games(), config.vision.library, cache)
         # The markers the games' pieces wear are read too; card games' readers ignore them.
         return TableWatcher(library, config.vision.geometry().table(),
                             settle_seconds=config.vision.settle_seconds,
-                            tokens=tuple(bundles.piece_markers()), piles=pile_cards())
+                            tokens=tuple(bundles.piece_markers()), still=still,
+                            piles=pile_cards())
 
     cam = config.camera
     return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,
