@@ -135,6 +135,20 @@ def test_the_lifecycle_calls_each_moments_handlers_in_order():
     assert heard == ["first", "second", "stopping"]
 
 
+def test_a_handler_that_raises_is_logged_and_the_others_are_still_called(caplog):
+    heard: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("a part's mistake")
+
+    moments = Lifecycle()
+    moments.register(Moment.STOPPING, broken)
+    moments.register(Moment.STOPPING, lambda: heard.append("told"))
+    moments.send(Moment.STOPPING)
+    assert heard == ["told"]
+    assert "a part's mistake" in caplog.text
+
+
 class Frames:
     """A frame source that opens and has nothing to show."""
 

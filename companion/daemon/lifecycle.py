@@ -14,9 +14,12 @@ library loading
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Callable
 
-#: What a part runs when a moment comes: in the daemon's thread, quickly, without raising.
+log = logging.getLogger("companion.daemon")
+
+#: What a part runs when a moment comes: in the daemon's thread, quickly.
 Handler = Callable[[], None]
 
 
@@ -30,7 +33,9 @@ class Moment(enum.Enum):
 
 
 class Lifecycle:
-    """The handlers of each moment, called in the order they were registered."""
+    """The handlers of each moment, called in the order they were registered; one that
+    raises is logged, and the others are called all the same (a part's mistake does not
+    keep the daemon from starting, nor from closing the other parts)."""
 
     def __init__(self) -> None:
         self._handlers: dict[Moment, list[Handler]] = {moment: [] for moment in Moment}
@@ -40,4 +45,7 @@ class Lifecycle:
 
     def send(self, moment: Moment) -> None:
         for handler in self._handlers[moment]:
-            handler()
+            try:
+                handler()
+            except Exception:  # noqa: BLE001 - logged whole; the other parts are told
+                log.exception("a handler of %s failed: %r", moment.value, handler)
