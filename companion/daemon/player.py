@@ -50,7 +50,7 @@ class PlayError(CompanionError):
     """An event of the script could not be played through the table (a demo or test fault)."""
 
 
-def same(stored: dict[str, Any], wanted: dict[str, Any]) -> bool:
+def equal_but_time(stored: dict[str, Any], wanted: dict[str, Any]) -> bool:
     """Equal events, apart from the time stamp."""
     return ({k: v for k, v in stored.items() if k != "t"}
             == {k: v for k, v in wanted.items() if k != "t"})
@@ -83,7 +83,7 @@ class TablePlayer:
 
     def done(self, count: int, event: dict[str, Any]) -> bool:
         in_force = self.table.session.in_force
-        return len(in_force) == count + 1 and same(in_force[-1], event)
+        return len(in_force) == count + 1 and equal_but_time(in_force[-1], event)
 
     def ways(self) -> Any:
         """The game's bundle's way of playing at a simulated table (None: all by hand)."""
@@ -138,7 +138,7 @@ class TablePlayer:
     def confirm(self, event: dict[str, Any]) -> None:
         """Answer the confirm step: yes if the camera saw what was played, else no."""
         while self.daemon.shown.asks == "confirm" and self.daemon.shown.sightings:
-            answer = same(self.daemon.shown.sightings[0], event)
+            answer = equal_but_time(self.daemon.shown.sightings[0], event)
             pending = len(self.daemon.shown.sightings)
             self.choose(answer, lambda pending=pending: len(self.daemon.shown.sightings) < pending)
 

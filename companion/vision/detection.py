@@ -191,7 +191,8 @@ def near(a: np.ndarray, b: np.ndarray) -> bool:
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < reach
 
 
-def same(a: np.ndarray, b: np.ndarray, reach: float) -> bool:
+def corners_within(a: np.ndarray, b: np.ndarray, reach: float) -> bool:
+    """Every corner of ``a`` within ``reach`` (pixels, each way) of the same corner of ``b``."""
     return float(np.abs(a - b).max()) < reach
 
 

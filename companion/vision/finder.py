@@ -119,10 +119,10 @@ def dominant_colour_mask(lab: np.ndarray) -> np.ndarray | None:
     'not table' covers most of the photo)."""
     # The most common colour: the mean of the fullest cell of a coarse histogram (16 steps
     # a plane) of a quarter-size copy.
-    few = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_NEAREST)
-    cells = cv2.calcHist([few], [0, 1, 2], None, [16, 16, 16], [0, 256, 0, 256, 0, 256])
-    low = np.float64(np.unravel_index(int(cells.argmax()), cells.shape)) * 16
-    table = cv2.mean(few, cv2.inRange(few, low, low + 15))[:3]
+    downscaled = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_NEAREST)
+    cells = cv2.calcHist([downscaled], [0, 1, 2], None, [16, 16, 16], [0, 256, 0, 256, 0, 256])
+    histogram_peak = np.float64(np.unravel_index(int(cells.argmax()), cells.shape)) * 16
+    table = cv2.mean(downscaled, cv2.inRange(downscaled, histogram_peak, histogram_peak + 15))[:3]
     diff = cv2.absdiff(lab, tuple(float(round(v)) for v in table) + (0.0,))
     squares = cv2.multiply(diff, diff, dtype=cv2.CV_32F)
     distance = cv2.sqrt(cv2.transform(squares, np.ones((1, 3), np.float32)))

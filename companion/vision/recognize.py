@@ -35,6 +35,7 @@ import numpy as np
 from companion.vision.detection import (
     Detection,
     Thresholds,
+    corners_within,
     gap,
     intersect,
     near,
@@ -42,7 +43,6 @@ from companion.vision.detection import (
     on_marker,
     overlaps,
     printed_in_black_and_white,
-    same,
     same_card,
     share_in_view,
     strongest,
@@ -379,12 +379,12 @@ class Recognizer:
                        for x, y in checks):
                     continue
                 quad = order_corners(quad)
-                if any(same(quad, t, reach) for t in guessed) or any(
+                if any(corners_within(quad, t, reach) for t in guessed) or any(
                         near(quad, d.corners) for d in [*known, *hits]):
                     continue  # tried already, or where a card has been read
                 guessed.append(quad)
                 quad = snap_to_outline(quad, blob.contour)
-                if any(same(quad, t, reach) for t in tried):
+                if any(corners_within(quad, t, reach) for t in tried):
                     continue
                 tried.append(quad)
                 hit = self.identify(image, quad, self.limits.split_score,
@@ -406,7 +406,7 @@ class Recognizer:
         for quad in laid_like(model, blob.contour, min(quad_sides(model))):
             middle = quad.mean(axis=0)
             if (cv2.pointPolygonTest(inside, (float(middle[0]), float(middle[1])), False) < 0
-                    or any(same(quad, t, reach) for t in guessed)
+                    or any(corners_within(quad, t, reach) for t in guessed)
                     or any(near(quad, d.corners) for d in [*cards, *hits])):
                 continue
             guessed.append(quad)
