@@ -160,7 +160,7 @@ def field_entries(words: Words, key: str, spec: Field, item: bool = False
     return [(words.display(key, value), value) for value in words.candidates(key)]
 
 
-def at(menu: Menu, value: Any) -> Menu:
+def with_cursor_on(menu: Menu, value: Any) -> Menu:
     """``menu`` with its cursor on the entry of ``value`` (where it was if none has it)."""
     index = menu.index_of(value)
     if index is not None:
@@ -186,7 +186,7 @@ def _pick_list(words: Words, kind: str, key: str, spec: Field, seat: int | None 
                          else f"{event_word(kind)}: {field_word(key)}")
         menu = Menu(title, [head, *items, *tail], seat=seat)
         # The cursor stays on the item just picked: a pair is two presses.
-        value = yield at(menu, chosen[-1]) if chosen else menu
+        value = yield with_cursor_on(menu, chosen[-1]) if chosen else menu
         hint = ""
         if value is DONE and not chosen:
             hint = _("{field}: pick one first").format(field=field_word(key))
@@ -225,9 +225,10 @@ def manual_entry(game: Game, seat: int | None = None,
     bundle, words = bundles.get(game.name), Words(game)
     next_kind, next_seat = bundle.expected_entry(game)
     extra = [(_("(join codes)"), JOIN)] if joins else []
-    kind = yield at(Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),
-                                              *extra, (_("(new game)"), NEW_GAME),
-                                              (_("(language)"), LANGUAGE)]), next_kind)
+    kinds = Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),
+                                      *extra, (_("(new game)"), NEW_GAME),
+                                      (_("(language)"), LANGUAGE)])
+    kind = yield with_cursor_on(kinds, next_kind)
     if kind is NEW_GAME or kind is LANGUAGE or kind is JOIN:
         return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
@@ -251,7 +252,7 @@ def manual_entry(game: Game, seat: int | None = None,
                 continue
             menu = Menu(f"{event_word(kind)}: {field_word(key)}", entries, seat=owner)
             if names_a_seat(key, spec) and next_seat is not None and kind == next_kind:
-                at(menu, next_seat)
+                with_cursor_on(menu, next_seat)
             value = yield menu
             if value is not LEAVE_OUT:
                 event[key] = value
