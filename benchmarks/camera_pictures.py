@@ -125,10 +125,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def still_table(out: Path) -> int:
     """JPEG encodes made while the camera watches a table that does not change."""
-    from companion.daemon.stage import Eyes, Stage
+    from companion.daemon.stage import InlineVision, Stage
 
     stage = Stage("tricky", 4, 1)
-    eyes = Eyes("tricky", stage.layout)
+    eyes = InlineVision("tricky", stage.layout)
     picture = stage.play(1, ["red-3", "blue-5"])
     eyes.look(picture)  # settles: one picture
     count = []

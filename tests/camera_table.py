@@ -1,6 +1,6 @@
 """A Tricky table of four seats before a rendered camera, in the test's own thread: the real
 daemon loop, store, vision pipeline and rules; people play through ``TablePlayer`` as the
-demo's do (``companion.daemon.demo.DirectHands``).
+demo's do (``companion.daemon.demo.DirectReach``).
 
 The camera can be made to get cards wrong (``library_with``): misread them, read them
 unsure, leave them out.
@@ -15,10 +15,10 @@ from typing import Any
 import cv2
 
 from companion import bundles
-from companion.daemon.demo import DirectHands
+from companion.daemon.demo import DirectReach
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.player import TablePlayer
-from companion.daemon.stage import Eyes, Stage
+from companion.daemon.stage import InlineVision, Stage
 from companion.daemon.table import Daemon
 from companion.table import Header, TableStore
 from companion.vision.art import draw_face
@@ -70,9 +70,9 @@ class CameraTable:
         self.daemon.use_table(self.store.new_session(self.header))
         self.daemon.shown.refresh()
         self.stage = Stage("tricky", SEATS, seed)
-        self.eyes = Eyes("tricky", self.stage.layout)
+        self.eyes = InlineVision("tricky", self.stage.layout)
         library_with(self.eyes.watcher.recognizer.library, **library)
-        self.hands = DirectHands(self.daemon, self.eyes)
+        self.hands = DirectReach(self.daemon, self.eyes)
         self.player = TablePlayer(self.daemon, self.hands, self.stage)
         self.next = 0  # the next event of ``events`` to play
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 from companion import bundles
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
-from companion.daemon.player import Hands, TablePlayer
+from companion.daemon.player import PlayerReach, TablePlayer
 from companion.daemon.table import Daemon
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
@@ -40,7 +40,7 @@ GIF_FRAMES, GIF_MS = 240, 180
 SCALE = 2
 
 
-class DirectHands(Hands):
+class DirectReach(PlayerReach):
     """The daemon runs in the caller's thread: every input is handled at once."""
 
     def __init__(self, daemon: Daemon, eyes: Any) -> None:
@@ -116,7 +116,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
     """Play one whole game (``quick``: a short one) through the pipeline; write its log,
     screens and GIF into ``out``; ``progress`` hears of each event played. ``seats``: at
     another number of seats than the demo's own (the benchmarks)."""
-    from companion.daemon.stage import Eyes, Stage
+    from companion.daemon.stage import InlineVision, Stage
 
     if game not in bundles.demo_games():
         raise CompanionError(f"unknown game {game!r} (games: {', '.join(bundles.demo_games())})")
@@ -140,7 +140,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         daemon.use_table(store.new_session(header))
         daemon.shown.refresh()
         stage = Stage(game, seats, seed)
-        hands = DirectHands(daemon, Eyes(game, stage.layout))
+        hands = DirectReach(daemon, InlineVision(game, stage.layout))
         player = TablePlayer(daemon, hands, stage)
         frames = [tiled(screens, header.seats)]
         for played, event in enumerate(events, start=1):

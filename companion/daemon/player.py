@@ -12,8 +12,8 @@ Each game's bundle (``table_play``) says how an event gets in (``route``):
 - If the camera read something else than what was played, it is undone with a long press of
   the menu button and entered by hand.
 
-What reaches the daemon is only ``Hands``: taps, holds, detents and pictures, through the
-same paths as real hardware (a test's hands drive mock pins, a fake hub and a frame source).
+What reaches the daemon is only ``PlayerReach``: taps, holds, detents and pictures, through
+the same paths as real hardware (a test's hands drive mock pins, a fake hub and a frame source).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from companion.errors import CompanionError
 Check = Callable[[], bool]
 
 
-class Hands(Protocol):
+class PlayerReach(Protocol):
     """How the simulated people reach the daemon. ``until`` waits for the daemon to show a
     change (immediately true when the daemon runs in the caller's thread)."""
 
@@ -64,7 +64,7 @@ class TablePlayer:
 
     switch = SWITCH
 
-    def __init__(self, daemon: Daemon, hands: Hands, stage: Stage | None) -> None:
+    def __init__(self, daemon: Daemon, hands: PlayerReach, stage: Stage | None) -> None:
         self.daemon = daemon
         self.hands = hands
         self.stage = stage

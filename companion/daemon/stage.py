@@ -4,9 +4,9 @@ show the vision pipeline instead of real cards.
 ``Stage.play`` renders the cards a seat puts down in its zone, ``Stage.clear`` the table swept
 clear, ``Stage.picture`` any placements and marker tokens (a game's bundle draws its own board
 with it, e.g. a board's tiles and the markers its pieces wear).
-``Eyes`` runs pictures through the real pipeline (markers, rectification, recognition, settle
-gate) into the ``SceneSeen`` items the camera part would queue; each picture is held still
-for two frames, as a real table is between plays.
+``InlineVision`` runs pictures through the real pipeline (markers, rectification,
+recognition, settle gate) into the ``SceneSeen`` items the camera part would queue; each
+picture is held still for two frames, as a real table is between plays.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Stage:
         return [self.clear(), self.play(seat, cards)]
 
 
-class Eyes:
+class InlineVision:
     """The vision pipeline in the caller's thread (the demo): pictures in, scenes out."""
 
     def __init__(self, game: str, layout: TableLayout) -> None:
