@@ -112,9 +112,9 @@ def test_black_frozen_and_dropped_frames_are_reported_and_the_camera_reopened():
     assert source.opened == 3  # the first open, then a reopen after each trouble...
     watch.next()
     assert source.opened == 4  # ...the last one at the next read
-    good = [frame for frame, trouble in got if frame is not None]
+    good = [glimpse for glimpse, trouble in got if glimpse is not None]
     assert len(good) == len(got) - 3
-    assert all(frame[1].mean() > 8 for frame in good)
+    assert all(glimpse.frame().mean() > 8 for glimpse in good)
 
 
 def test_an_image_folder_plays_as_a_camera(tmp_path):
@@ -143,7 +143,8 @@ def test_a_video_file_plays_through_opencv_capture(tmp_path):
     ticks = iter(range(100))
     watch = CameraWatch(VideoCapture(path, clock=lambda: next(ticks) / 10))
     got = [watch.next() for _ in range(6)]
-    assert [round(g[0][1].mean() / 30) for g in got[:5]] == [1, 2, 3, 4, 5]
+    assert [round(g[0].frame().mean() / 30) for g in got[:5]] == [1, 2, 3, 4, 5]
+    assert [g[0].at for g in got[:5]] == [0.0, 0.1, 0.2, 0.3, 0.4]
     assert got[5][0] is None and got[5][1].kind == "dropped"
 
 
