@@ -157,3 +157,14 @@ def test_without_picamera2_the_pi_camera_says_what_to_install():
         pytest.skip("Picamera2 is installed here")
     with pytest.raises(CameraError, match="python3-picamera2"):
         Picamera2Source().open()
+
+
+def test_the_small_picture_is_halved_and_blurred_as_opencv_would():
+    import cv2
+
+    from companion.vision.settle import blurred, halved
+
+    grey = np.random.default_rng(3).integers(0, 255, (180, 320), dtype=np.uint8)
+    half = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(halved(grey), half)
+    assert np.array_equal(blurred(half), cv2.GaussianBlur(half, (5, 5), 0))
