@@ -213,7 +213,11 @@ class Camera(Part):
             troubles = 0
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
-            self.resting = self.watcher.resting(got.at) >= self.still_after
+            resting = self.watcher.resting(got.at) >= self.still_after
+            if resting and not self.resting:
+                # Nothing to read until something moves: the faces need not stay resident.
+                self.watcher.recognizer.library.rest()
+            self.resting = resting
             if scene is not None:
                 sighting = self.watcher.last
                 self.scenes_sent += 1
