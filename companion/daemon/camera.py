@@ -224,6 +224,7 @@ class Camera(Part):
                 submit(SceneSeen(scene, lowest_confidence(sighting.detections),
                                  picture_of(self.watcher, got.frame())))
             self.frames_seen += 1
+            got = None  # its full frame let go before the wait, not once the next is read
 
     def stop(self) -> None:
         self._stop.set()
