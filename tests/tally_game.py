@@ -20,7 +20,10 @@ class EngineOnly:
     """A game known by its engine alone (no screens): enough for the table machinery."""
 
     name: str = "tally"
-    engine: str = "tally_game:Tally"
+
+    @property
+    def engine(self) -> type[Game]:
+        return Tally
 
 
 def register() -> None:

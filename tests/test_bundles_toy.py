@@ -6,7 +6,7 @@ screens by its bundle, and its exported log replays with ``companion replay``.""
 import json
 
 import pytest
-import tally_game  # noqa: F401 - the engine the bundle names ("tally_game:Tally")
+import tally_game  # noqa: F401 - the engine of the toy bundle (Tally)
 import toy_bundle
 from table_driver import daemon_for, give, hold, tap, turn
 

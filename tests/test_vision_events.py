@@ -14,10 +14,10 @@ from companion.bundles.rumble.camera import (
     rumble_events,
     rumble_positions,
 )
+from companion.bundles.rumble.pieces import CHEST_ID, character_marker
 from companion.bundles.tricky.camera import tricky_events
 from companion.vision.events import SceneError
 from companion.vision.library import CardLibrary
-from companion.vision.markers import CHEST_ID, character_marker
 from companion.vision.scene import Piece, TableScene
 from companion.vision.synthetic import Conditions, SceneRenderer, Token
 from companion.vision.table import TableLayout

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bundles.rumble.pieces import character_marker
 from companion.errors import ConfigError
-from companion.vision.markers import CORNER_IDS, MarkerFinder, character_marker, marker_image
+from companion.vision.markers import CORNER_IDS, MarkerFinder, marker_image
 from companion.vision.synthetic import Conditions, SceneRenderer
 from companion.vision.table import Rectifier, TableLayout
 

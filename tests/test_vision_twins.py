@@ -68,6 +68,48 @@ def test_the_print_leans_to_the_twin_it_is(twin_library):
     assert twins.tell(face[::-1, ::-1].copy(), whole, spades, clubs)[0] > 0.35
 
 
+def test_among_look_alikes_the_print_is_told_apart_whatever_the_order_they_are_listed_in(
+        twin_library):
+    """The 6, 7 and 8 of spades differ by one pip each: ``among`` sets each against each
+    where they differ, and picks the face the print leans to against all of them, whichever
+    face comes first in the list (the one the quad is sampled in the order of)."""
+    twins = Twins(twin_library.faces)
+    entry = {item: twin_library.ids.index(item) for item in ("6spades", "7spades", "8spades")}
+    face = cv2.resize(draw_standard_face(card("7spades")), (100, 140),
+                      interpolation=cv2.INTER_AREA)
+    h, w = face.shape[:2]
+    whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    for order in (["6spades", "7spades", "8spades"], ["8spades", "6spades", "7spades"],
+                  ["7spades", "8spades", "6spades"]):
+        pick, lean, fit = twins.among(face, whole, [entry[item] for item in order])
+        assert twin_library.ids[pick] == "7spades"
+        assert lean > 0.25 and fit > 0.8
+    # Its lower half covered by a card, the pip that tells the 7 from the 8 still shows,
+    # and the one that tells it from the 6: the part in view decides.
+    on_top = [np.float32([[-5, 90], [w + 5, 90], [w + 5, h + 5], [-5, h + 5]])]
+    pick, lean, _ = twins.among(face, whole, [entry["8spades"], entry["7spades"],
+                                              entry["6spades"]], on_top)
+    assert twin_library.ids[pick] == "7spades" and lean > 0.15
+
+
+def test_among_faces_that_differ_only_where_the_card_is_covered_nothing_leans():
+    faces = []
+    for mark in ("5", "6"):
+        face = np.full((280, 200, 3), 250, np.uint8)
+        cv2.rectangle(face, (12, 12), (187, 267), (30, 30, 160), 2)
+        cv2.circle(face, (100, 80), 30, (20, 20, 20), -1)
+        cv2.putText(face, mark, (70, 230), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (20, 20, 20), 5)
+        faces.append(face)
+    twins = Twins(faces)
+    whole = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    # Seen whole, the 6 is told from the 5, listed first or second.
+    assert twins.among(faces[1], whole, [0, 1])[0] == 1
+    assert twins.among(faces[1], whole, [1, 0])[1] > 0.25
+    # Its lower half (where the two differ) covered: nothing leans, it is not guessed.
+    on_top = [np.float32([[-5, 150], [205, 150], [205, 285], [-5, 285]])]
+    assert abs(twins.among(faces[1], whole, [0, 1], on_top)[1]) < 0.15
+
+
 def test_a_twin_too_blurred_to_tell_is_left_out_not_guessed(twin_library):
     recognizer = Recognizer(twin_library)
     table = np.full((900, 1200, 3), (60, 90, 50), np.uint8)

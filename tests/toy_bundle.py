@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
+from tally_game import Tally
 
-from companion.bundles import Bundle
+from companion.bundles import Bundle, Lazy, Screens
 from companion.errors import RuleViolation
 from companion.games.base import Game
 from companion.screens.canvas import blank
@@ -74,8 +75,8 @@ def dial_flow(shown: dict[str, Any]) -> Image.Image:
 
 BUNDLE = Bundle(
     name="tally",
-    engine="tally_game:Tally",
-    screens="toy_bundle",
+    engine=Tally,
+    screens=Lazy[Screens]("toy_bundle"),
     order=9,
     expected_entry=expected_entry,
     dial=dial,

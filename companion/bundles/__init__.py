@@ -18,14 +18,27 @@ from __future__ import annotations
 import logging
 from functools import cache
 
-from companion.bundles.bundle import Bundle, Camera, Demo, Expected, Flow, load
+from companion.bundles.bundle import (
+    Bundle,
+    Camera,
+    Demo,
+    Expected,
+    Flow,
+    Lazy,
+    MapperFactory,
+    SceneMapper,
+    Screens,
+    Simulator,
+    TablePlay,
+)
 from companion.errors import OptionError
 from companion.games import registry
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "art_games", "bundles", "demo_games",
-           "get", "load", "names", "register", "unregister"]
+__all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "Lazy", "MapperFactory", "SceneMapper",
+           "Screens", "Simulator", "TablePlay", "art_games", "bundles", "demo_games", "get",
+           "names", "piece_markers", "register", "unregister", "vision_settings"]
 
 
 def register(bundle: Bundle) -> None:
@@ -90,3 +103,18 @@ def card_games() -> tuple[str, ...]:
     only their faces are in the demo library the daemon loads."""
     return tuple(sorted(bundle.name for bundle in bundles()
                         if bundle.camera is not None and not bundle.camera.markers_only))
+
+
+def piece_markers() -> dict[int, str]:
+    """The markers the pieces of every game wear, id -> its label on the marker sheet, by id."""
+    found: dict[int, str] = {}
+    for bundle in bundles():
+        if bundle.camera is not None:
+            found.update(bundle.camera.marker_labels())
+    return dict(sorted(found.items()))
+
+
+def vision_settings() -> list[type]:
+    """The games' own keys of the config's ``[vision]`` section (``Camera.settings``)."""
+    return [bundle.camera.settings for bundle in bundles()
+            if bundle.camera is not None and bundle.camera.settings is not None]

@@ -5,20 +5,22 @@ the table: its screens, the words of its manual-entry forms, what a seat button'
 its own dial flow, how the camera reads it, its demo art, simulator and demo settings. The
 daemon, screens, camera, demo, config and CLI ask the bundle and never name a game.
 
-Fields that need OpenCV or numpy (the camera mapper, the art) are ``"module:attribute"``
-paths, imported only when asked for, so listing the games stays cheap.
+The engine is the engine class itself. The parts that need Pillow, OpenCV, numpy or the
+daemon (the screens, the camera mapper, the art, the simulated table) and the simulator are
+``Lazy`` references, typed as what they are and imported only when asked for, so listing the
+games stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
-from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from companion.bundles.lazy import Lazy
 from companion.errors import RuleViolation
 from companion.games.base import Game
 from companion.games.data import shipped_data
@@ -26,10 +28,11 @@ from companion.i18n import pgettext
 
 #: (event type, seat) a manual entry starts at; None where there is no guess.
 Expected = tuple[str | None, int | None]
+T = TypeVar("T")
 
 
 class Flow(Protocol):
-    """A game's own dial flow (the Traps trap dial): turned, pressed, finished by a seat."""
+    """A game's own dial flow (e.g. a dial setting a trap): turned, pressed, finished by a seat."""
 
     def turn(self, detents: int) -> None: ...
 
@@ -44,17 +47,55 @@ class Flow(Protocol):
         then steps back); None if there is none yet."""
 
 
-def load(path: str) -> Any:
-    """``"package.module:attribute"`` -> the attribute; ``"package.module"`` -> the module."""
-    module_name, _, attribute = path.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attribute) if attribute else module
+class Screens(Protocol):
+    """A game's screens (its ``screens.py``): 128x64 images from views (Pillow's, typed Any
+    so that naming them costs no import). It may also have ``dial_flow(shown)`` (its dial
+    flow's screen) and ``facts(private, seats)`` (a seat's own facts in words)."""
+
+    def table(self, view: dict[str, Any], seats: Sequence[str]) -> Any: ...
+
+    def seat(self, view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Any: ...
+
+
+class Simulator(Protocol):
+    """A random player (the engine's ``sim.py``): a table-log header and the events of one
+    whole legal game."""
+
+    def random_game(self, seed: int, seats: int, **options: Any
+                    ) -> tuple[dict[str, Any], list[dict[str, Any]]]: ...
+
+
+class Geometry(Protocol):
+    """What a scene mapper reads of the table (``daemon.camera.TableGeometry``): the game's
+    own settings of where its pieces lie (its ``Camera.settings``)."""
+
+    def settings(self, kind: type[T]) -> T: ...
+
+
+class SceneMapper(Protocol):
+    """What the camera saw -> the game's events (``vision.events``: ``TurnMapper``)."""
+
+    settles_first: bool  # the first settled scene is where the pieces stand, not a play
+
+    def events(self, before: Any, after: Any, public: dict[str, Any]
+               ) -> list[dict[str, Any]]: ...
+
+
+class TablePlay(Protocol):
+    """How a simulated table plays an event (a bundle's ``play.py``, see daemon/player.py):
+    its ``route``, and where a route needs them ``pictures`` and ``by_dial``."""
+
+    def route(self, game: Game, event: dict[str, Any], camera: bool) -> str: ...
+
+
+#: Makes a game's scene mapper from the game and the table's geometry.
+MapperFactory = Callable[[Game, Geometry], SceneMapper]
 
 
 @cache
 def component_data(package: str, name: str) -> Any:
     """A component data file a game ships in its folder, ``<package>/data/<name>`` (read
-    once): ``component_data(__package__, "tricky-deck.json")`` in a bundle's module."""
+    once): ``component_data(__package__, "deck.json")`` in a bundle's module."""
     return shipped_data(package, name)
 
 
@@ -81,6 +122,8 @@ class Demo:
     seats: int
     options: Mapping[str, Any] = field(default_factory=dict)
     quick: Mapping[str, Any] = field(default_factory=dict)
+    #: What ``--quick`` plays of the game, in its help (empty: the whole game).
+    quick_words: str = ""
 
     def settings(self, quick: bool) -> tuple[int, dict[str, Any]]:
         return self.seats, {**self.options, **(self.quick if quick else {})}
@@ -88,15 +131,26 @@ class Demo:
 
 @dataclass(frozen=True)
 class Camera:
-    """How the camera sees the game: its scene mapper (``"module:Class"``, made with the game
-    and the table geometry), the picture size it needs, and whether it reads markers only."""
+    """How the camera sees the game: its scene mapper (made with the game and the table
+    geometry), the picture size it needs, and whether it reads markers only."""
 
-    mapper: str
+    #: None: the ``mapper`` of the bundle package's ``camera.py`` (``packaged`` finds it).
+    mapper: Lazy[MapperFactory] | None = None
     size: tuple[int, int] = (640, 480)
     markers_only: bool = False  # pieces read from their markers, no card library
-    #: A play lays several copies of one card together, overlapping (Deathtrap's sets): the
-    #: camera looks for copies under each card of this game it reads.
+    #: A play lays several copies of one card together, overlapping (a set of one creature):
+    #: the camera looks for copies under each card of this game it reads.
     piles: bool = False
+    #: The ArUco markers the game's pieces wear, id -> its label on the printed marker sheet
+    #: (the table's corners are everyone's): the camera places these on the table.
+    markers: Callable[[], Mapping[int, str]] | None = None
+    #: The game's own keys of the config's ``[vision]`` section (where its pieces lie on the
+    #: table): a frozen dataclass, each field with its default and ``metadata={"range": ...}``.
+    #: The mapper finds the values read from the config in ``TableGeometry.settings``.
+    settings: type | None = None
+
+    def marker_labels(self) -> Mapping[int, str]:
+        return self.markers() if self.markers is not None else {}
 
 
 @dataclass(frozen=True)
@@ -104,8 +158,8 @@ class Bundle:
     """One game as the rest of the program meets it. See the module docstring."""
 
     name: str
-    engine: str  # "module:Class" of the rules engine (companion.games)
-    screens: str  # module with table(view, seats), seat(view, seats, peeking) [, flow(shown)]
+    engine: type[Game]  # the rules engine
+    screens: Lazy[Screens]
     #: Place in the new-game menu's order and the demo's (lowest first; the first is the
     #: default game).
     order: int = 100
@@ -122,11 +176,11 @@ class Bundle:
     #: The game's own dial flow, made from its options (None: the dial enters by hand).
     dial: Callable[[Mapping[str, Any]], Flow | None] | None = None
     camera: Camera | None = None
-    art: str = ""  # "module:function" -> the demo art's ArtItems
-    simulator: str = ""  # module with random_game(seed, seats, **options)
+    art: Lazy[Callable[[], list[Any]]] | None = None  # the demo art's ArtItems (vision.art)
+    simulator: Lazy[Simulator] | None = None
     demo: Demo | None = None
-    #: How the simulated table plays an event: "module:attribute" (see daemon/player.py).
-    table_play: str = ""
+    #: How the simulated table plays an event (see daemon/player.py).
+    table_play: Lazy[TablePlay] | None = None
     #: What one step of a game's score track is called (plots: "after each round").
     step: str = "round"
     #: What the voice says after an event, from the public views before and after it (None:
@@ -134,6 +188,9 @@ class Bundle:
     announce: Callable[[dict[str, Any], dict[str, Any], list[str]], list[str]] | None = None
     #: Where the bundle's words in each language will live (gettext catalogues).
     locale: str = ""
+    #: Its component data files' fields that people read, file name -> fields (its
+    #: ``words.py``'s ``DATA``): the catalogue's extractor takes their values.
+    data_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The game's name on one line of a menu (marked ``NP_("game", ...)``; translated where
     #: it is shown); empty: the engine's title.
     menu_title: str = ""
@@ -145,28 +202,31 @@ class Bundle:
             else self.engine_class().title
 
     def engine_class(self) -> type[Game]:
-        return load(self.engine)
+        return self.engine
 
-    def screen_module(self) -> ModuleType:
-        return load(self.screens)
+    def screen_module(self) -> Screens:
+        return self.screens()
 
     def flow(self, options: Mapping[str, Any]) -> Flow | None:
         return self.dial(options) if self.dial is not None else None
 
     def art_items(self) -> list[Any]:
-        return load(self.art)() if self.art else []
+        return self.art()() if self.art is not None else []
 
     def random_game(self, seed: int, seats: int, **options: Any
                     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        return load(self.simulator).random_game(seed, seats, **options)
+        if self.simulator is None:
+            raise ValueError(f"the game {self.name!r} has no simulator")
+        return self.simulator().random_game(seed, seats, **options)
 
-    def scene_mapper(self, game: Game, geometry: Any) -> Any:
+    def scene_mapper(self, game: Game, geometry: Geometry) -> SceneMapper | None:
         """The camera's reader of this game's scenes (None: the camera reads nothing)."""
-        return load(self.camera.mapper)(game, geometry) if self.camera else None
+        if self.camera is None or self.camera.mapper is None:
+            return None
+        return self.camera.mapper()(game, geometry)
 
-    def player(self) -> Any:
-        return load(self.table_play) if self.table_play else None
-
+    def player(self) -> TablePlay | None:
+        return self.table_play() if self.table_play is not None else None
 
 
 #: What an ``entry.py`` of a bundle package may define, taken as the fields of that name.
@@ -181,30 +241,35 @@ def _has(module: str) -> bool:
         return False
 
 
-def packaged(package: str, engine: str, **fields: Any) -> Bundle:
+def packaged(package: str, engine: type[Game], **fields: Any) -> Bundle:
     """The bundle of a package laid out as the built-in ones, ``companion/bundles/<game>/``:
     ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
     ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
     ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
-    and the simulator ``rules/sim.py`` (or ``<engine module>_sim``). ``fields`` give the rest
-    (or override these); the game's ``name`` is the package's own unless given."""
+    ``words.py`` (its marked words; ``DATA``: ``data_words``), and the simulator
+    ``rules/sim.py`` (or ``sim.py``). ``fields`` give the rest (or override these); the
+    game's ``name`` is the package's own unless given."""
     name = fields.pop("name", package.rpartition(".")[2])
-    found: dict[str, Any] = {"screens": f"{package}.screens"}
+    found: dict[str, Any] = {"screens": Lazy[Screens](f"{package}.screens")}
     if _has(f"{package}.entry"):
         entry = importlib.import_module(f"{package}.entry")
         found.update({key: getattr(entry, key) for key in ENTRY_FIELDS if hasattr(entry, key)})
     if _has(f"{package}.dial"):
         found["dial"] = importlib.import_module(f"{package}.dial").dial
     if _has(f"{package}.camera"):
-        found["camera"] = Camera(f"{package}.camera:mapper")
+        mapper = Lazy[MapperFactory](f"{package}.camera", "mapper")
+        given = fields.get("camera") or Camera()
+        fields["camera"] = given if given.mapper is not None else replace(given, mapper=mapper)
     if _has(f"{package}.art"):
-        found["art"] = f"{package}.art:items"
+        found["art"] = Lazy[Callable[[], list[Any]]](f"{package}.art", "items")
     if _has(f"{package}.voice"):
         found["announce"] = importlib.import_module(f"{package}.voice").announce
+    if _has(f"{package}.words"):
+        found["data_words"] = getattr(importlib.import_module(f"{package}.words"), "DATA", {})
     if _has(f"{package}.play"):
-        found["table_play"] = f"{package}.play"
-    for simulator in (f"{package}.rules.sim", engine.partition(":")[0] + "_sim"):
+        found["table_play"] = Lazy[TablePlay](f"{package}.play")
+    for simulator in (f"{package}.rules.sim", f"{package}.sim"):
         if _has(simulator):
-            found["simulator"] = simulator
+            found["simulator"] = Lazy[Simulator](simulator)
             break
     return Bundle(name=name, engine=engine, **{**found, **fields})

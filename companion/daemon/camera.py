@@ -6,7 +6,7 @@ a downscaled copy of another source's frame: ``companion.vision.glimpse``) and t
 full frame only when the table is to be read. The daemon's loop reads each scene against
 the one before with the game's mapper (its bundle's ``camera``), using only the public view
 (whose turn it is), and proposes the events it finds as ``Seen`` items. A game whose bundle
-has no camera (Traps: its dial is the encoder) has no camera events.
+has no camera (one entered with the dial) has no camera events.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion import bundles
 from companion.daemon.items import PartFailed, Seen
@@ -25,6 +25,8 @@ from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
+
+T = TypeVar("T")
 
 #: Once the table has rested this long (seconds: every frame only compared with the scene
 #: read, nothing moved), frames are taken at most ``STILL_FPS`` a second; the first frame in
@@ -35,18 +37,22 @@ STILL_FPS = 2.0
 
 @dataclass(frozen=True)
 class TableGeometry:
-    """The marked play area and where the Rumble room tiles lie on it, in millimetres.
+    """The marked play area in millimetres, and where the games' own pieces lie on it.
 
     The config's ``[vision]`` keys set it; the defaults match the printed marker sheet's
-    instructions (hardware/markers.md) and the default 3 x 4 Rumble map.
+    instructions (hardware/markers.md).
     """
 
     width_mm: float = 800.0
     height_mm: float = 560.0
     marker_mm: float = 40.0
-    room_columns: int = 4  # the default map's rows of four
-    rooms_origin_mm: tuple[float, float] = (100.0, 60.0)
-    room_tile_mm: float = 100.0
+    #: The games' own ``[vision]`` keys as read (a bundle's ``Camera.settings``), one each.
+    games: tuple[Any, ...] = ()
+
+    def settings(self, kind: type[T]) -> T:
+        """A game's own settings of this table (``kind``: its bundle's ``Camera.settings``),
+        its defaults where the config gives none."""
+        return next((given for given in self.games if isinstance(given, kind)), kind())
 
     def table(self, seats: int = 4) -> Any:
         """The vision TableLayout for ``seats`` seats (ConfigError if the sizes do not fit)."""
@@ -102,8 +108,8 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
 
 
 def pile_cards() -> frozenset[str]:
-    """The ids of the cards of the games played in piles (Deathtrap's sets): the camera looks
-    for copies lying under these only."""
+    """The ids of the cards of the games played in piles (sets of one card laid together):
+    the camera looks for copies lying under these only."""
     from companion.vision.art import game_items
 
     return frozenset(item.item_id for game in bundles.pile_games() for item in game_items(game))

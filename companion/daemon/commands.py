@@ -41,20 +41,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     demo = subparsers.add_parser(
         "demo", help="play a whole game of each game through the whole pipeline",
-        description="Play a whole random game (of GAME, or of each of the four games) through "
+        description="Play a whole random game (of GAME, or of each game) through "
                     "the whole pipeline: rendered camera pictures, card recognition, the rules "
                     "engine, the screens. Says how far each game has got while it runs, then "
                     "prints its score table; writes the screens as PNG files and an animated "
-                    "GIF, and the table log, into --out. --quick plays short games instead "
-                    "(one round of Deathtrap, one round per player of Tricky).")
+                    "GIF, and the table log, into --out. --quick plays short games instead.")
     later(demo.add_argument("game", metavar="GAME", nargs="?",
                             help="%(choices)s (default: all of them)"), choices=_demo_games)
     demo.add_argument("--out", metavar="DIR", default="demo-out",
                       help="where the images and logs go (default: ./demo-out)")
     demo.add_argument("--seed", metavar="N", type=int, default=1,
                       help="seed of the random games (default: 1)")
-    demo.add_argument("--quick", action="store_true",
-                      help="short games: one round of Deathtrap, one round per player of Tricky")
+    later(demo.add_argument("--quick", action="store_true", help="short games: %(quick)s"),
+          quick=_quick_words)
     demo.set_defaults(func=run_demo)
 
 
@@ -62,6 +61,14 @@ def _demo_games() -> list[str]:
     from companion import bundles
 
     return bundles.demo_games()
+
+
+def _quick_words() -> list[str]:
+    """What ``--quick`` plays of each demo game that it shortens, in the demo's order."""
+    from companion import bundles
+
+    demos = [bundles.get(name).demo for name in bundles.demo_games()]
+    return [demo.quick_words for demo in demos if demo is not None and demo.quick_words]
 
 
 def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
@@ -138,10 +145,10 @@ def camera(config: Config, cache: Path | None = None) -> Part:
 
     def make_watcher() -> TableWatcher:  # in the camera's thread: READY does not wait
         library = library_for(bundles.card_games(), config.vision.library, cache)
-        # Markers are read too (Rumble's pieces); the card games' readers never look at them.
+        # The markers the games' pieces wear are read too; card games' readers ignore them.
         return TableWatcher(library, config.vision.geometry().table(),
-                            settle_seconds=config.vision.settle_seconds, tokens=True,
-                            piles=pile_cards())
+                            settle_seconds=config.vision.settle_seconds,
+                            tokens=tuple(bundles.piece_markers()), piles=pile_cards())
 
     cam = config.camera
     return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,

@@ -17,7 +17,7 @@ import ipaddress
 import re
 import tomllib
 import typing
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,11 @@ def _range(low: float, high: float) -> dict[str, Any]:
 
 def _address() -> dict[str, Any]:
     return {"address": True}
+
+
+def _not_a_key() -> dict[str, Any]:
+    """A field the section's keys are read into, not a key of its own."""
+    return {"not_a_key": True}
 
 
 _HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
@@ -139,16 +144,13 @@ class VisionConfig:
     table_width_mm: float = field(default=800.0, metadata=_range(100, 5000))
     table_height_mm: float = field(default=560.0, metadata=_range(100, 5000))
     marker_mm: float = field(default=40.0, metadata=_range(5, 500))
-    # Rumble's room tiles: rows of room_columns tiles of room_tile_mm from (rooms_x_mm, rooms_y_mm).
-    room_columns: int = field(default=4, metadata=_range(1, 12))
-    rooms_x_mm: float = field(default=100.0, metadata=_range(0, 5000))
-    rooms_y_mm: float = field(default=60.0, metadata=_range(0, 5000))
-    room_tile_mm: float = field(default=100.0, metadata=_range(20, 1000))
+    #: The games' own keys of this section (where their pieces lie: a bundle's
+    #: ``Camera.settings``), read into one object each.
+    games: tuple[Any, ...] = field(default=(), metadata=_not_a_key())
 
     def geometry(self) -> TableGeometry:
         return TableGeometry(self.table_width_mm, self.table_height_mm, self.marker_mm,
-                             self.room_columns, (self.rooms_x_mm, self.rooms_y_mm),
-                             self.room_tile_mm)
+                             self.games)
 
 
 @dataclass(frozen=True)
@@ -231,18 +233,30 @@ def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
     return float(value) if kind is float else value
 
 
+def _keys(kind: type) -> dict[str, tuple[type, Any]]:
+    """The keys of a section's dataclass ``kind``: name -> (that dataclass, its field)."""
+    return {f.name: (kind, f) for f in fields(kind) if not f.metadata.get("not_a_key")}
+
+
 def _section(name: str, given: Any) -> Any:
+    """A section read into its dataclass; ``[vision]`` also holds the games' own keys
+    (``bundles.vision_settings``), each game's read into its own dataclass."""
     cls = SECTIONS[name]
     if not isinstance(given, dict):
         raise ConfigError(f"[{name}]: must be a section (a table), got {given!r}")
-    hints = typing.get_type_hints(cls)
-    known = {f.name: f for f in fields(cls)}
-    values = {}
+    kinds = [cls, *(bundles.vision_settings() if name == "vision" else [])]
+    known = {key: found for kind in kinds for key, found in _keys(kind).items()}
+    values: dict[type, dict[str, Any]] = {kind: {} for kind in kinds}
     for key, value in given.items():
         if key not in known:
             raise ConfigError(f"[{name}] {key}: unknown key (known: {', '.join(known)})")
-        values[key] = _check_value(f"[{name}] {key}", value, hints[key], known[key].metadata)
-    return cls(**values)
+        kind, key_field = known[key]
+        values[kind][key] = _check_value(f"[{name}] {key}", value,
+                                         typing.get_type_hints(kind)[key], key_field.metadata)
+    section = cls(**values[cls])
+    if name == "vision":
+        section = replace(section, games=tuple(kind(**values[kind]) for kind in kinds[1:]))
+    return section
 
 
 def _options(given: Any) -> dict[str, dict[str, Any]]:

@@ -1,9 +1,9 @@
 """``companion demo [GAME] [--quick]``: a whole game of each game through the whole pipeline
-(``--quick``: a short one, e.g. one round of Deathtrap).
+(``--quick``: a short one, e.g. one round: the bundle's ``Demo.quick``).
 
 A random legal game (the games' own simulators) is played at a simulated table: cards and
-Rumble pieces are rendered into camera pictures and read by the vision pipeline, the trap
-dial is turned detent by detent, buttons are tapped, the rest is entered with the dial; the
+marked pieces are rendered into camera pictures and read by the vision pipeline, a game's
+own dial flow is turned detent by detent, buttons are tapped, the rest is entered with the dial; the
 daemon's loop checks and stores every event and draws every screen. At the end the score
 table is printed, the log is exported and replayed (the two must agree), and the screens are
 written as PNG files and an animated GIF.

@@ -16,15 +16,12 @@ from companion import bundles
 from companion.daemon.menus import Menu, Steps
 from companion.daemon.vocabulary import Words
 from companion.errors import RuleViolation
-from companion.games.base import Field, Game
+from companion.games.base import Field, Game, names_a_seat
 from companion.i18n import LANGUAGES, NAMES, _, current, ngettext
 from companion.i18n.names import event_word, field_word
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
 
-#: Fields that name a seat (offered by name) whether or not their engine marks them so: Tricky's
-#: ``active`` player of a deal.
-SEAT_KEYS = ("seat", "active")
 #: Longest list a field of a manual entry may get (a deal's counts: one per seat, up to 8).
 MAX_LIST = 8
 DONE = object()
@@ -149,7 +146,7 @@ def field_entries(words: Words, key: str, spec: Field, item: bool = False
     game = words.game
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    if key in SEAT_KEYS or spec.is_seat:
+    if names_a_seat(key, spec):
         # Names as the seats' own screens show them (an index would count from 0).
         return [(name, i) for i, name in enumerate(game.seats)]
     if spec.choices is not None:
@@ -235,8 +232,8 @@ def manual_entry(game: Game, seat: int | None = None,
         return kind
     known = {**(presets or {}), **({"seat": seat} if seat is not None else {})}
     event: dict[str, Any] = {"type": kind}
-    # Fields after ``seat`` that may be the seat's secret (Rumble's secret characters,
-    # Tricky's face-down card) are entered on the seat's own screen once it is chosen.
+    # Fields after ``seat`` that may be the seat's secret (secret characters, a face-down
+    # card: the bundle's ``private_entries``) are entered on the seat's own screen.
     private = kind in bundle.private_entries
     for key, spec in game.EVENTS[kind].items():
         owner = event.get("seat") if private else None  # where the secret may be entered
@@ -253,7 +250,7 @@ def manual_entry(game: Game, seat: int | None = None,
             if not entries:
                 continue
             menu = Menu(f"{event_word(kind)}: {field_word(key)}", entries, seat=owner)
-            if key in SEAT_KEYS and next_seat is not None and kind == next_kind:
+            if names_a_seat(key, spec) and next_seat is not None and kind == next_kind:
                 at(menu, next_seat)
             value = yield menu
             if value is not LEAVE_OUT:

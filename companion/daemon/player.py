@@ -3,12 +3,11 @@ the way they would at a real table, and correct it when it gets something wrong.
 
 Each game's bundle (``table_play``) says how an event gets in (``route``):
 
-- "camera": put before the camera (Deathtrap and Tricky plays as cards, Rumble moves as the
-  board after them: the bundle's ``pictures``); an unsure sighting is answered at the confirm
-  step.
+- "camera": put before the camera (plays as cards, moves as the board after them: the
+  bundle's ``pictures``); an unsure sighting is answered at the confirm step.
 - "dial": the game's own dial flow (the trap dial: expose, trigger, disarm) turned detent by
   detent (the bundle's ``by_dial``), and the seat taps.
-- "button": a tap of the seat's button (a Deathtrap pass).
+- "button": a tap of the seat's button (e.g. a pass).
 - "by hand": anything else, entered with the dial on the table screen.
 - If the camera read something else than what was played, it is undone with a long press of
   the menu button and entered by hand.

@@ -84,7 +84,7 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     for key, value in event.items():
         if key in ("type", "t", "seat") or value is False:
             continue
-        if value is True:  # Rumble's chest carried along
+        if value is True:  # a flag: the thing the field names went along
             words.append(_("with the {what}").format(what=field_word(key)))
             continue
         values = value if isinstance(value, list) else [value]

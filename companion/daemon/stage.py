@@ -3,7 +3,7 @@ show the vision pipeline instead of real cards.
 
 ``Stage.play`` renders the cards a seat puts down in its zone, ``Stage.clear`` the table swept
 clear, ``Stage.picture`` any placements and marker tokens (a game's bundle draws its own board
-with it, e.g. Rumble's room tiles and character markers).
+with it, e.g. a board's tiles and the markers its pieces wear).
 ``Eyes`` runs pictures through the real pipeline (markers, rectification, recognition, settle
 gate) into the ``SceneSeen`` items the camera part would queue; each picture is held still
 for two frames, as a real table is between plays.
@@ -83,12 +83,13 @@ class Eyes:
     """The vision pipeline in the caller's thread (the demo): pictures in, scenes out."""
 
     def __init__(self, game: str, layout: TableLayout) -> None:
-        # A game read from its markers alone (Rumble: the rooms lie where the map says) needs
-        # no card library: its tiles need not be recognised in every picture.
+        # A game read from its markers alone (its tiles lie where its map says) needs no card
+        # library: its tiles need not be recognised in every picture.
         camera = bundles.get(game).camera
         markers_only = camera is not None and camera.markers_only
         library = CardLibrary() if markers_only else library_for((game,))
-        self.watcher = TableWatcher(library, layout, settle_seconds=0.0, tokens=markers_only,
+        tokens = tuple(camera.marker_labels()) if camera is not None else ()
+        self.watcher = TableWatcher(library, layout, settle_seconds=0.0, tokens=tokens,
                                     piles=pile_cards())
         self.clock = 0.0
 

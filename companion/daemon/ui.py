@@ -7,8 +7,8 @@ calls ``refused`` so the error shows on that seat's screen).
 - A seat button held past the hold time is a peek: the seat's secret shows until the
   button is released or ``peek_timeout_s`` has passed.
 - A seat button tapped (released before the hold time) is that seat's action: what the
-  game's bundle says a tap is (a Deathtrap pass), or the seat finishing the game's dial flow
-  (the Traps trap dial: the exposing or disarming seat confirming it).
+  game's bundle says a tap is (e.g. a pass), or the seat finishing the game's dial flow
+  (e.g. a trap dial: the seat that set it confirming it).
 - The menu button cancels the dial flow if it is open, else switches the table screen between
   play and scores.
 - A game with its own dial flow (its bundle's ``dial``) begins it at a press or a turn of the
@@ -37,7 +37,7 @@ ERROR_SECONDS = 5.0
 
 class TableUI:
     """Peeks, errors, the table screen's page and the game's dial flow, for one game at one
-    table. ``options`` are the game's (the flow is made from them: the Traps squares)."""
+    table. ``options`` are the game's (the flow is made from them: e.g. a board's squares)."""
 
     def __init__(self, game: str, seats: int, *, peek_timeout_s: float = 5.0,
                  error_s: float = ERROR_SECONDS, **options: Any) -> None:

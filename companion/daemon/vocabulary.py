@@ -19,9 +19,6 @@ from companion import bundles
 from companion.games.base import Game
 from companion.i18n import _
 
-#: Fields that hold a seat's number: shown as the seat's name.
-SEAT_FIELDS = ("seat", "active", "dealer", "lead")
-
 
 class Words:
     """The words of one game's manual entry (its names read once)."""
@@ -30,6 +27,7 @@ class Words:
         self.game = game
         self.bundle = bundles.get(game.name)
         self.names = self.bundle.names(game)
+        self.seat_fields = game.seat_fields()  # shown as the seat's name
 
     def candidates(self, key: str) -> list[str]:
         """The values a person may pick for text field ``key`` of an event of the game."""
@@ -38,7 +36,7 @@ class Words:
     def display(self, key: str, value: Any) -> str:
         """The name people read for ``value`` of field ``key``: a seat's name, a card's."""
         seats = self.game.seats
-        if key in SEAT_FIELDS and isinstance(value, int) and not isinstance(value, bool) \
+        if key in self.seat_fields and isinstance(value, int) and not isinstance(value, bool) \
                 and 0 <= value < len(seats):
             return seats[value]
         if not isinstance(value, str):

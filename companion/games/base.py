@@ -19,7 +19,7 @@ tuple, and a copy costs the same however long the game. The header (``seats``, `
 
 Example::
 
-    game = Tricky(["Ann", "Bob", "Cy"], seed=7, options={})
+    game = MyGame(["Ann", "Bob", "Cy"], seed=7, options={})
     game.apply({"type": "deal"})
     game.view(None)   # the public view
     game.view(1)      # what Bob may see
@@ -66,7 +66,19 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
-    is_seat: bool = False  # a seat index (the field named "seat" always is)
+    is_seat: bool = False  # a seat index (the field named "seat" always is: ``names_a_seat``)
+
+
+def names_a_seat(key: str, spec: Field) -> bool:
+    """Does field ``key`` hold a seat's number (checked against the seats, offered and shown
+    by the seat's name)? The one answer the rules, the manual entry and the screens share.
+
+    >>> names_a_seat("seat", Field(int)), names_a_seat("dealer", Field(int, is_seat=True))
+    (True, True)
+    >>> names_a_seat("count", Field(int))
+    False
+    """
+    return key == "seat" or spec.is_seat
 
 
 def _type_name(kind: type | tuple[type, ...]) -> str:
@@ -160,6 +172,12 @@ class Game:
     # --- options ---------------------------------------------------------------------
 
     @classmethod
+    def seat_fields(cls) -> frozenset[str]:
+        """The fields of the game's events that hold a seat's number (``names_a_seat``)."""
+        return frozenset(key for fields in cls.EVENTS.values() for key, spec in fields.items()
+                         if names_a_seat(key, spec))
+
+    @classmethod
     def option_table(cls) -> dict[str, Option]:
         return {option.name: option for option in cls.OPTIONS}
 
@@ -224,7 +242,7 @@ class Game:
         if spec.choices is not None and value not in spec.choices:
             raise EventError(
                 f"{where} must be one of {', '.join(map(str, spec.choices))}; got {value!r}")
-        if (key == "seat" or spec.is_seat) and not 0 <= value < len(self.seats):
+        if names_a_seat(key, spec) and not 0 <= value < len(self.seats):
             raise EventError(f"unknown seat {value} in field '{key}' "
                              f"(seats are 0 to {len(self.seats) - 1})")
 
@@ -266,7 +284,7 @@ class Game:
     def refuse_early(self, partial: Mapping[str, Any]) -> RuleViolation | None:
         """The refusal an event begun with ``partial``'s fields gets whatever its other fields
         say, decided on public facts only (a manual entry stops asking then); None if none
-        is certain yet. E.g. Traps refuses a disarm of a disarmed square before the dice."""
+        is certain yet. E.g. a disarm of a square disarmed already, before its dice."""
         return None
 
     # --- randomness ------------------------------------------------------------------

@@ -4,18 +4,18 @@ Every game, the four built in and any other, is declared the same way, by the di
 that holds it (pyproject.toml)::
 
     [project.entry-points."companion.games"]
-    traps = "companion.bundles.traps:BUNDLE"
+    mygame = "my_game_package:BUNDLE"
 
 The group is listed once, when a game is first asked for, and an entry point is loaded only
-when its game is (``companion rules tricky`` imports Tricky alone), so nothing depends on
+when its game is (``companion rules GAME`` imports that game alone), so nothing depends on
 what was imported before. What an entry point names is the game's bundle
 (``companion.bundles.Bundle``); this layer reads only its ``name`` and ``engine``.
 ``register`` adds a game defined elsewhere for this process only (a test's toy game).
 
 >>> names()[:4]
 ('deathtrap', 'rumble', 'traps', 'tricky')
->>> plugin("tricky").engine
-'companion.bundles.tricky.rules.engine:Tricky'
+>>> plugin("tricky").engine.title
+'Tricky Dungeon'
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Protocol
 
 from companion.errors import OptionError
+from companion.games.base import Game
 
 #: The entry-point group every game is declared in.
 GROUP = "companion.games"
@@ -37,8 +38,8 @@ class Plugin(Protocol):
     def name(self) -> str: ...
 
     @property
-    def engine(self) -> str:
-        """``"module:Class"`` of the rules engine (a ``Game`` subclass)."""
+    def engine(self) -> type[Game]:
+        """The rules engine."""
 
 
 _registered: dict[str, Plugin] = {}
@@ -82,8 +83,9 @@ def _load(point: EntryPoint) -> Plugin:
         found = point.load()
     except (ImportError, AttributeError) as error:
         raise OptionError(f"{where} cannot be loaded: {error}") from None
-    if getattr(found, "name", None) != point.name or not isinstance(
-            getattr(found, "engine", None), str):
+    engine = getattr(found, "engine", None)
+    if getattr(found, "name", None) != point.name or not (
+            isinstance(engine, type) and issubclass(engine, Game)):
         raise OptionError(f"{where} is not the bundle of a game named {point.name!r}")
     return found
 

@@ -2,7 +2,7 @@
 game, and each game's figures summed over the games played.
 
 The rating is openskill's Plackett-Luce model (a Bayesian rating for results of many
-players, ties included), one per game: a player's Tricky skill says nothing of their Rumble.
+players, ties included), one per game: a player's skill at one game says nothing of another.
 Games are rated oldest first. The rating shown is openskill's ordinal, mu - 3 sigma: a
 cautious estimate that rises as a player wins and as the model grows sure of them.
 """

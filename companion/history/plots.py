@@ -1,7 +1,7 @@
 """Charts of a finished game (the score after each round) and of the league (the rating
 after each game), as PNG or SVG files, legible at a glance:
 
-- one panel per game (a Tricky rating says nothing of a Rumble one);
+- one panel per game (a rating in one game says nothing of another's);
 - whole-number steps on the x axis (games played, rounds), never 1.2 or 1.4;
 - each line named at its end, in its own colour, the names pushed apart so none covers
   another; no legend over the lines;
@@ -161,8 +161,8 @@ def colour_order(names: Sequence[str]) -> dict[str, int]:
 
 
 def game_figure(play: Play) -> Any:
-    """One line per player: their total after each step of its track (a round; Traps: a
-    disarm: the bundle's ``step``)."""
+    """One line per player: their total after each step of its track (a round, or what the
+    game's bundle calls a step: its ``step``, e.g. a disarm)."""
     figure, (axes,) = _figure(1)
     steps = list(range(len(play.track) + 1))
     series = [Series(name, steps, [0] + [totals[seat] for totals in play.track])

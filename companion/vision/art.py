@@ -27,27 +27,25 @@ if TYPE_CHECKING:
 
 #: Art resolution: pixels per millimetre of the physical card.
 ART_PX_PER_MM = 4
-#: Physical sizes (mm): a standard card, a Rumble room tile, a trap tile.
-SIZES_MM = {"card": (63.0, 88.0), "tile": (90.0, 90.0), "trap": (60.0, 60.0)}
+#: A standard card's size (mm); a game's tiles give their own (``ArtItem.size_mm``).
+CARD_MM = (63.0, 88.0)
 
 
 @dataclass(frozen=True)
 class ArtItem:
-    """One card or tile to draw: id (the game's own), title, big value, BGR colour, kind."""
+    """One card or tile to draw: id (the game's own), title, big value, BGR colour, kind,
+    and its physical size (mm; a standard card's unless given)."""
 
     item_id: str
     title: str
     value: str
     colour: tuple[int, int, int]
-    kind: str  # a key of SIZES_MM
+    kind: str  # what it is: "card", "tile"...
     #: Draws this item's face instead of the demo art (e.g. a standard-deck card).
     draw: Callable[[ArtItem], np.ndarray] | None = field(default=None, compare=False, repr=False)
     #: Radius of the printed card's rounded corners; the table shows through outside them.
     corner_mm: float = 0.0
-
-    @property
-    def size_mm(self) -> tuple[float, float]:
-        return SIZES_MM[self.kind]
+    size_mm: tuple[float, float] = CARD_MM
 
 
 def hue_colour(fraction: float) -> tuple[int, int, int]:

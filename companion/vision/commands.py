@@ -75,8 +75,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     markers = commands.add_parser(
         "markers", help="write the printable ArUco marker sheet (A4)",
-        description="Corner markers 0-3 for the table, 10-21 for the Rumble characters, "
-                    "30 for the chest. Print at 100%.")  # not %-formatted
+        description="Corner markers 0-3 for the table, then the markers the games' pieces "
+                    "wear, each labelled. Print at 100%.")  # not %-formatted
     markers.add_argument("--out", metavar="PNG", required=True)
     markers.add_argument("--dpi", type=int, default=300)
     markers.set_defaults(func=run_markers)

@@ -3,8 +3,8 @@
 ``standard_deck()`` is a 52-card poker deck: white faces with rounded corners, the rank and
 suit index in two opposite corners, pips laid out as printed decks do (7 and 8 of clubs differ
 by one pip; a face looks nearly the same turned 180°), an ornate ace of spades and framed,
-point-symmetric court pictures. ``creature_deck()`` is a Deathtrap-like deck where one creature
-comes at several values with the same picture. Ids match the real dev set (``7clubs``).
+point-symmetric court pictures. ``creature_deck()`` is a set-collecting game's deck where one
+creature comes at several values with the same picture. Ids match the real dev set (``7clubs``).
 
 >>> deck = standard_deck()
 >>> len(deck), deck[0].item_id, deck[-1].item_id
@@ -223,7 +223,7 @@ def draw_standard_face(item: ArtItem) -> np.ndarray:
     return img
 
 
-# --- Deathtrap-like creature cards --------------------------------------------------------------
+# --- Creature cards, one picture at several values ---------------------------------------------
 CREATURES = ("rat-man", "orc", "skeleton", "zombie", "warrior", "troll")
 
 

@@ -1,7 +1,7 @@
 """From settled scenes to table-log events (docs/table-log.md): what every game's scene
 mapper shares.
 
-A game's mapper (its bundle's ``camera``, e.g. ``companion.bundles.tricky.camera``) compares
+A game's mapper (its bundle's ``camera``: the ``camera.py`` of its bundle) compares
 the scene settled before a play with the one settled after it. What cannot be read without
 guessing (cards appearing in the shared centre with no seat given, several pieces changing
 at once) raises a ``SceneError`` saying so; no event is made.

@@ -1,11 +1,10 @@
-"""The ArUco markers of the table: four table corners, one per Rumble character, the chest.
+"""The ArUco markers of the table: its four corners, and the markers a game's pieces wear (its
+bundle's ``Camera.markers``).
 
 One dictionary for everything so a single detector pass finds them all:
 
 >>> CORNER_IDS
 (0, 1, 2, 3)
->>> character_marker(0), CHEST_ID
-(10, 30)
 """
 
 from __future__ import annotations
@@ -19,20 +18,8 @@ import numpy as np
 DICTIONARY = cv2.aruco.DICT_4X4_50
 #: Table corners, clockwise from top-left as seen by the camera mounted over seat 0's far side.
 CORNER_IDS = (0, 1, 2, 3)
-#: Rumble characters: the i-th character of the game's character list wears marker 10 + i.
-CHARACTER_BASE_ID = 10
-CHARACTER_COUNT = 12
-#: The Rumble treasure chest.
-CHEST_ID = 30
 #: Frames this long (pixels, either side) are read at half size first.
 HALF_FIRST = 1200
-
-
-def character_marker(index: int) -> int:
-    """Marker id worn by the index-th Rumble character (0-based)."""
-    if not 0 <= index < CHARACTER_COUNT:
-        raise ValueError(f"character index {index} outside 0..{CHARACTER_COUNT - 1}")
-    return CHARACTER_BASE_ID + index
 
 
 def dictionary() -> cv2.aruco.Dictionary:
@@ -69,7 +56,7 @@ class MarkerFinder:
 
     def __init__(self, expected: tuple[int, ...] = CORNER_IDS, half_first: bool = False) -> None:
         """``half_first``: read a large frame at half size first (False when small markers,
-        such as the Rumble characters', must be found too)."""
+        such as those of a game's pieces, must be found too)."""
         self.expected = set(expected)
         self.half_first = half_first
         quick = cv2.aruco.DetectorParameters()

@@ -1,5 +1,5 @@
-"""Copies of one card lying under it: the cards of a pile (a Deathtrap play of several cards
-of one kind, fanned or laid in a row).
+"""Copies of one card lying under it: the cards of a pile (a play of several cards of one
+kind, fanned or laid in a row).
 
 Once the top card of a pile is read, the copies under it are the same face: only where each
 lies is unknown. The face, high-passed and posed like the top card, is turned on the table

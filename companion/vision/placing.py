@@ -39,7 +39,7 @@ class Placement:
 
 @dataclass(frozen=True)
 class Token:
-    """A flat ArUco marker on the table (a Rumble character's base, the chest)."""
+    """A flat ArUco marker on the table (a piece's base: a character, a chest)."""
 
     marker_id: int
     centre_mm: tuple[float, float]
@@ -49,7 +49,7 @@ class Token:
 
 def pile(item: ArtItem, centre_mm: tuple[float, float], copies: int,
          rng: np.random.Generator, style: str | None = None) -> list[Placement]:
-    """``copies`` of one card laid together, as a Deathtrap play: ``fan`` (turned about a
+    """``copies`` of one card laid together, as a play of a set: ``fan`` (turned about a
     common corner), ``offset`` (a straight row, each showing its index) or ``loose``."""
     style = style or str(rng.choice(["fan", "offset", "loose"]))
     w, h = item.size_mm

@@ -83,8 +83,8 @@ class Recognizer:
     def __init__(self, library: CardLibrary, finder: CardFinder | None = None,
                  thresholds: Thresholds | None = None, use_features: bool = True,
                  use_templates: bool = True, piles: bool | Collection[str] = True) -> None:
-        """``piles``: look for copies of a card read lying under it (a Deathtrap play of
-        several cards of one kind): under every card (True), none (False), or the cards of
+        """``piles``: look for copies of a card read lying under it (a play of several
+        cards of one kind): under every card (True), none (False), or the cards of
         these ids (the games played in piles); it costs time only where a blob is left
         unexplained, and there the splitter's guesses that read as nothing are lined up and
         read again (``_lined_up``: a pile's top card against a card beside it)."""
@@ -488,39 +488,48 @@ class Recognizer:
         def tell(first: Score, second: Score) -> tuple[float, float]:
             return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
 
+        def among(near: list[Score]) -> tuple[Score, float, float]:
+            pick, lean, fit = library.twins.among(image, near[0].corners,
+                                                  [s.entry for s in near], on_top)
+            return next(s for s in near if s.entry == pick), lean, fit
+
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            margin, "template", tell, in_part=in_part)
+                            margin, "template", tell, among if in_part else None)
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
-                tell: Callable[[Score, Score], tuple[float, float]], in_part: bool = False
+                tell: Callable[[Score, Score], tuple[float, float]],
+                among: Callable[[list[Score]], tuple[Score, float, float]] | None = None
                 ) -> Detection | None:
         """The likeliest face, if it scores well enough and stands clear of the others; a
         face within ``margin`` of it stands clear only if it is a near twin that ``tell``
-        (``Twins.tell`` on this quad) sets clearly apart."""
+        (``Twins.tell`` on this quad) sets clearly apart. ``among`` (``Twins.among`` on
+        this quad) is given for a card read on its part in view: there every face near the
+        best is told apart from every other at once."""
         if not scores:
             return None
         best, clear = scores[0], gap(scores)
         sure = clear / self.limits.sure_margin
-        if in_part:
+        if among is not None:
             # A part of a card can look much like the same part of a look-alike (the 2 and 3
             # of clubs but for their index): every face near it is told apart by the print.
             margin = self.limits.sure_margin
         if clear < margin:
-            told = self._twins_told(scores, margin, tell, in_part)
+            told = (self._twins_told(scores, margin, tell) if among is None
+                    else self._told_among(scores, margin, among))
             if told is None:
                 return None
             best, sure = told
         # A card partly in view is as alike to its look-alikes as their parts in view are,
-        # not as their whole faces: there the print's lean between them (``_twins_told``)
-        # and its fit decide, above ``min_score``.
-        if best.score < (min_score if in_part else self._bar(best.entry, min_score)):
+        # not as their whole faces: there the print's lean between them and its fit decide,
+        # above ``min_score``.
+        if best.score < (min_score if among is not None else self._bar(best.entry, min_score)):
             return None
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
                          confidence, method, best.score)
 
     def _twins_told(self, scores: list[Score], margin: float,
-                    tell: Callable[[Score, Score], tuple[float, float]], in_part: bool = False
+                    tell: Callable[[Score, Score], tuple[float, float]]
                     ) -> tuple[Score, float] | None:
         """Faces within ``margin`` of the best are near twins of it (the 5 of spades and
         of clubs: a pip's shape apart), and the print leans clearly to one of them: that
@@ -531,10 +540,7 @@ class Recognizer:
         for other in scores[1:]:
             if scores[0].score - other.score >= margin:
                 break
-            # A card partly in view: the faces alike in the part in view are twins there,
-            # however much they differ where it is covered (the 2 and 3 of hearts).
-            if (not in_part and self.library.index.likeness(pick.entry, other.entry)
-                    < limits.twin_likeness):
+            if self.library.index.likeness(pick.entry, other.entry) < limits.twin_likeness:
                 return None
             lean, fit = tell(pick, other)
             if fit < limits.twin_fit or abs(lean) < limits.twin_lean:
@@ -542,6 +548,20 @@ class Recognizer:
             pick = pick if lean > 0 else other
             leans.append(abs(lean))
         return pick, (min(leans) - limits.twin_lean) / (0.5 - limits.twin_lean)
+
+    def _told_among(self, scores: list[Score], margin: float,
+                    among: Callable[[list[Score]], tuple[Score, float, float]]
+                    ) -> tuple[Score, float] | None:
+        """A card partly in view: the faces alike in the part in view are look-alikes there,
+        however much they differ where it is covered (the 2 and 3 of hearts). Every face
+        within ``margin`` of the best is set against every other where the two differ; the
+        face the print leans clearly to against all of them, and how sure. Else None."""
+        limits = self.limits
+        near = [score for score in scores if scores[0].score - score.score < margin]
+        pick, lean, fit = among(near)
+        if fit < limits.twin_fit or lean < limits.twin_lean:
+            return None
+        return pick, (lean - limits.twin_lean) / (0.5 - limits.twin_lean)
 
     def _bar(self, entry: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.vision.markers import CHARACTER_BASE_ID, CHARACTER_COUNT, CHEST_ID, MarkerSighting
+from companion.vision.markers import MarkerSighting
 from companion.vision.recognize import Detection
 from companion.vision.table import TableLayout, TableView
 
@@ -25,7 +25,7 @@ class Piece:
 
 @dataclass(frozen=True)
 class TableScene:
-    """Cards and tiles, and the Rumble markers (marker id -> table mm), of one frame."""
+    """Cards and tiles, and the markers of the pieces (marker id -> table mm), of one frame."""
 
     pieces: tuple[Piece, ...]
     markers: tuple[tuple[int, tuple[float, float]], ...] = ()
@@ -41,9 +41,9 @@ class TableScene:
 
 def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
                 view: TableView, layout: TableLayout) -> TableScene:
-    """Detections and marker sightings of a frame, placed on the table. Only the cards on the
-    play area are pieces (``TableLayout.holds``): one held beyond its outline is no one's
-    play, and the pieces are the detections on it, in their order."""
+    """Detections and the sightings of the pieces' markers of a frame, placed on the table.
+    Only the cards on the play area are pieces (``TableLayout.holds``): one held beyond its
+    outline is no one's play, and the pieces are the detections on it, in their order."""
     pieces = []
     if detections:
         centres = view.to_table(np.array([d.centre for d in detections]))
@@ -53,12 +53,9 @@ def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
                 continue
             outline = tuple((float(a), float(b)) for a, b in view.to_table(detection.corners))
             pieces.append(Piece(detection.item_id, point, layout.zone_of(point), outline))
-    tokens = [s for s in sightings
-              if CHARACTER_BASE_ID <= s.marker_id < CHARACTER_BASE_ID + CHARACTER_COUNT
-              or s.marker_id == CHEST_ID]
     markers = []
-    if tokens:
-        centres = view.to_table(np.array([s.centre for s in tokens]))
+    if sightings:
+        centres = view.to_table(np.array([s.centre for s in sightings]))
         markers = [(s.marker_id, (float(x), float(y)))
-                   for s, (x, y) in zip(tokens, centres, strict=True)]
+                   for s, (x, y) in zip(sightings, centres, strict=True)]
     return TableScene(tuple(pieces), tuple(sorted(markers)))

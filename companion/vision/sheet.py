@@ -7,32 +7,25 @@
 
 from __future__ import annotations
 
+import logging
+
 import cv2
 import numpy as np
 
-from companion.games.data import shipped_data
-from companion.vision.markers import (
-    CHARACTER_COUNT,
-    CHEST_ID,
-    CORNER_IDS,
-    character_marker,
-    marker_image,
-)
+from companion import bundles
+from companion.vision.markers import CORNER_IDS, marker_image
 
 A4_MM = (210.0, 297.0)
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+#: The pieces' markers: rows of four from 160 mm down, as many rows as fit above the ruler.
+PIECE_COLUMNS, PIECE_ROWS = 4, 4
 
-
-def character_names() -> list[str]:
-    try:
-        characters = shipped_data("companion.bundles.rumble", "rumble-characters.json")
-        return [c["name"] for c in characters["characters"]][:CHARACTER_COUNT]
-    except (FileNotFoundError, KeyError, ValueError):
-        return [f"character {i + 1}" for i in range(CHARACTER_COUNT)]
+log = logging.getLogger(__name__)
 
 
 def marker_sheet(dpi: int = 300, corner_mm: float = 40.0, token_mm: float = 20.0) -> np.ndarray:
-    """Corner markers (``corner_mm`` wide) and character and chest markers (``token_mm``)."""
+    """Corner markers (``corner_mm`` wide) and the markers every game's pieces wear
+    (``token_mm``, labelled as their bundle says: ``Camera.markers``)."""
     px = dpi / 25.4
     w, h = round(A4_MM[0] * px), round(A4_MM[1] * px)
     sheet = np.full((h, w), 255, np.uint8)
@@ -50,11 +43,13 @@ def marker_sheet(dpi: int = 300, corner_mm: float = 40.0, token_mm: float = 20.0
     for n, (marker_id, name) in enumerate(zip(CORNER_IDS, CORNER_NAMES, strict=True)):
         place(marker_id, corner_mm, 20 + (n % 2) * 95, 25 + (n // 2) * 65,
               f"{marker_id}: table {name}, this side up")
-    names = character_names()
-    for i in range(CHARACTER_COUNT):
-        place(character_marker(i), token_mm, 20 + (i % 4) * 45, 160 + (i // 4) * 35,
-              f"{character_marker(i)}: {names[i]}")
-    place(CHEST_ID, token_mm, 20, 265, f"{CHEST_ID}: chest")
+    pieces = list(bundles.piece_markers().items())
+    if len(pieces) > PIECE_COLUMNS * PIECE_ROWS:
+        log.warning("the marker sheet holds %d of the games' %d piece markers",
+                    PIECE_COLUMNS * PIECE_ROWS, len(pieces))
+    for i, (marker_id, label) in enumerate(pieces[:PIECE_COLUMNS * PIECE_ROWS]):
+        place(marker_id, token_mm, 20 + (i % PIECE_COLUMNS) * 45,
+              160 + (i // PIECE_COLUMNS) * 35, label)
     # A 50 mm ruler: check it after printing, the markers' size matters.
     y = round(280 * px)
     cv2.line(sheet, (round(120 * px), y), (round(170 * px), y), 0, max(1, round(0.4 * px)))

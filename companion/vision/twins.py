@@ -39,6 +39,11 @@ from companion.vision.quads import quad_sides
 DETAIL_LONG = 268
 #: Pairs kept high-passed (the twins a table has met lately).
 PATTERNS_KEPT = 8
+#: Faces kept high-passed on their own, for ``among`` (the look-alikes a table has met lately).
+DETAILS_KEPT = 64
+#: The least share of where two faces differ that must be in view for the print to lean
+#: either way: below it, what differs is covered.
+LEAST_APART_IN_VIEW = 0.02
 #: The coarse grid colours are compared on: a strip shows its colour long before its detail.
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
@@ -57,6 +62,25 @@ def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return pattern_mask(high_pass(grey, (scale, 6.0 * scale)))
 
 
+def _fits(view: np.ndarray, seen: np.ndarray, faces: Sequence[np.ndarray]) -> list[float]:
+    """Each face's correlation with the view over the part in view."""
+    at = unit(view, seen)
+    return [float(at @ unit(face, seen)) for face in faces]
+
+
+def _lean_where_apart(view: np.ndarray, seen: np.ndarray, one: np.ndarray, other: np.ndarray
+                      ) -> float:
+    """Where the view lies between face ``one`` (+0.5) and ``other`` (-0.5), compared where
+    the two differ: the part in view weighted by their difference, spread a little (a print
+    a pixel or two off still meets it). Both faces are weighed alike."""
+    apart = cv2.GaussianBlur(((one - other) ** 2).reshape(view.shape), (0, 0), 1.5)
+    if float((seen * apart).sum()) < LEAST_APART_IN_VIEW * float(apart.sum()):
+        return 0.0  # they differ where the card is covered: nothing in view tells them apart
+    weight = seen * np.sqrt(apart / max(float(apart.max()), 1e-6))
+    a, b, at = unit(one, weight), unit(other, weight), unit(view, weight)
+    return float(at @ a - at @ b) / (2.0 * max(1.0 - float(a @ b), 1e-6))
+
+
 class Twins:
     """Compares a quad with two enrolled faces where they differ."""
 
@@ -65,6 +89,7 @@ class Twins:
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
         self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
             OrderedDict()
+        self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
 
@@ -81,7 +106,22 @@ class Twins:
         (an affine move found once per pair and kept)."""
         size = self._size(first)
         one, other = self._grey(first, size), self._grey(second, size)
+        warp = self._warp(first, second, one, other)
+        if warp is not None:
+            other = cv2.warpAffine(other, warp, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return one, other
+
+    def _warp(self, first: int, second: int, one: np.ndarray | None = None,
+              other: np.ndarray | None = None) -> np.ndarray | None:
+        """The affine move lining face ``second`` up with ``first`` (found once per pair and
+        kept), or None where none is found (compared as they are). ``one``, ``other``: the
+        faces' grey at the detail grid, if at hand."""
         if (first, second) not in self._warps:
+            size = self._size(first)
+            one = self._grey(first, size) if one is None else one
+            other = self._grey(second, size) if other is None else other
             # An affine move only: enough for two photos cropped a little differently, too
             # stiff to bend one face's print into the other's.
             warp = np.eye(2, 3, dtype=np.float32)
@@ -91,13 +131,31 @@ class Twins:
                                                None, 5)
                 self._warps[first, second] = warp
             except cv2.error:
-                self._warps[first, second] = None  # compared as they are
-        warp = self._warps[first, second]
+                self._warps[first, second] = None
+        return self._warps[first, second]
+
+    def _lined_up(self, first: int, other: int, size: tuple[int, int]) -> np.ndarray:
+        """Face ``other``'s detail on a grid of ``size`` (``_high`` at one cell per pixel),
+        lined up with face ``first``, flattened. Each face's detail is kept on its own (half
+        precision) and moved by the pair's warp: a face met with several look-alikes is
+        high-passed once."""
+        key = (other, size)
+        if key in self._details:
+            self._details.move_to_end(key)
+        else:
+            self._details[key] = high_pass(self._grey(other, size), (1.0, 6.0)).astype(np.float16)
+            if len(self._details) > DETAILS_KEPT:
+                self._details.popitem(last=False)
+        detail = self._details[key].astype(np.float32)
+        warp = None if other == first else self._warp(first, other)
         if warp is not None:
-            other = cv2.warpAffine(other, warp, size,
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
-        return one, other
+            # The warp was found on the detail grid: the same move on this grid.
+            warp = warp.copy()
+            warp[:, 2] *= size[1] / DETAIL_LONG
+            detail = cv2.warpAffine(detail, warp, size,
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        return pattern_mask(detail).reshape(-1)
 
     def _patterns_of(self, first: int, second: int, scale: float
                       ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
@@ -148,6 +206,44 @@ class Twins:
                 lean = float((q - (a + b) / 2) @ apart / max(float(apart @ apart), 1e-6))
                 best = (lean, fit)
         return best
+
+    def among(self, image: np.ndarray, corners: np.ndarray, entries: Sequence[int],
+              on_top: Sequence[np.ndarray] = ()) -> tuple[int, float, float]:
+        """(pick, lean, fit) among several look-alikes at once (``entries``; ``corners`` in
+        the first one's order, either way up): each two faces are compared where they
+        differ, in the part in view, and ``pick`` is the face the print leans to against
+        every other. ``lean``: its weakest lean, on ``tell``'s scale (+0.5: that face
+        exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
+        well it fits the whole part in view (a correlation). Every face is weighed alike:
+        none is favoured for being listed first."""
+        first = entries[0]
+        # Compared on a grid of about one cell per pixel of the card in the image (the
+        # detail grid at most): finer would add no detail, only work. Its length in steps
+        # of 8 cells, so that the faces' detail on it can be kept.
+        width, height = self._size(first)
+        h = int(np.clip(8 * round(max(quad_sides(corners)) / 8), 32, height))
+        w = max(8, int(round(width * h / height)))
+        faces = [self._lined_up(first, entry, (w, h)) for entry in entries]
+        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        view = _high(patch)
+        seen = (pattern_mask(in_view(corners, (w, h), on_top)) if on_top
+                else np.ones(view.shape, np.float32))
+        fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
+                                   seen[::-1, ::-1] if t else seen, faces), t)
+                            for t in (False, True)), key=lambda told: max(told[0]))
+        if turned:
+            view, seen = view[::-1, ::-1], seen[::-1, ::-1]
+        count = len(faces)
+        leans = np.zeros((count, count), np.float32)
+        for i in range(count):
+            for j in range(i + 1, count):
+                leans[i, j] = _lean_where_apart(view, seen, faces[i], faces[j])
+                leans[j, i] = -leans[i, j]
+        weakest = [min(float(leans[i, k]) for k in range(count) if k != i)
+                   for i in range(count)]
+        pick = int(np.argmax(weakest))
+        return entries[pick], weakest[pick], fits[pick]
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
                     on_top: Sequence[np.ndarray], seen_whole: np.ndarray

@@ -15,7 +15,7 @@ import numpy as np
 from companion.vision.finder import TableBackground
 from companion.vision.glimpse import Glimpse
 from companion.vision.library import CardLibrary
-from companion.vision.markers import MarkerFinder
+from companion.vision.markers import CORNER_IDS, MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
 from companion.vision.scene import TableScene, table_scene
 from companion.vision.settle import MotionMeter, SettleGate
@@ -59,15 +59,16 @@ class TableWatcher:
 
     def __init__(self, library: CardLibrary, layout: TableLayout,
                  settle_seconds: float = 0.8, motion_limit: float = 4.0,
-                 tokens: bool = False,
+                 tokens: bool | Collection[int] = False,
                  still: Callable[[], np.ndarray | None] | None = None,
                  piles: bool | Collection[str] = True) -> None:
-        """``tokens``: also place the Rumble character and chest markers (rumble only: in
-        other games a card's artwork could now and then read as one). ``still``: called
+        """``tokens``: also place the markers of the game's pieces, these ids (True: every
+        marker but the table's corners; only for a game with such pieces: in other games a
+        card's artwork could now and then read as one). ``still``: called
         once per still scene for a sharper picture of the same view (None: use the frame).
         ``piles``: the cards copies may lie under (see ``Recognizer``)."""
         self.tokens = tokens
-        # Character markers are smaller than the corners': read them at full size.
+        # The pieces' markers are smaller than the corners': read them at full size.
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library, piles=piles)
@@ -98,13 +99,19 @@ class TableWatcher:
                           for d in self.recognizer.recognize(sharper, markers)]
         else:
             detections = self.recognizer.recognize(frame, sightings, self._background(frame))
-        tokens = sightings if self.tokens else []
+        tokens = [s for s in sightings if self._is_token(s.marker_id)]
         scene = None if view is None else table_scene(
             detections, tokens, view, self.rectifier.layout)
         if not detections and motion <= self.motion_limit:
             self._learn_background(frame)
         self.last = Sighting(detections, scene, motion)
         return self.last
+
+    def _is_token(self, marker_id: int) -> bool:
+        """Is ``marker_id`` one a piece wears (see ``tokens``)?"""
+        if isinstance(self.tokens, bool):
+            return self.tokens and marker_id not in CORNER_IDS
+        return marker_id in self.tokens
 
     def look(self, at: float, frame: np.ndarray) -> TableScene | None:
         """Feed one frame taken at ``at`` seconds; the scene when it has just settled."""

@@ -2,7 +2,7 @@
 them under the peek button: each a sentence a player reads, in the page's language.
 
 The game's bundle says each value in words (``facts(private, seats)`` in its ``screens.py``:
-a Rumble seat's secret characters, the heroes offered in Tricky, a Traps dial reading), with
+e.g. a seat's secret characters, the heroes it is offered, a dial reading), with
 the same names its screens draw; the rest reads plainly (a seat by its name, a number).
 ``peek_lines`` then says each fact as a sentence ("You hold 6 cards", "Your secret
 characters: Dwarf + Wizard"), and leaves out a fact with nothing in it (no exchange, no

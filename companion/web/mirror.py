@@ -1,7 +1,7 @@
 """The game being played, read again in a seat page's language.
 
-An engine writes some words when an event is applied (the Traps table's latest event and a
-seat's note, the set to beat in Deathtrap), in the language drawn then: the table's. A seat
+An engine writes some words when an event is applied (e.g. the table's latest event and a
+seat's note, the set to beat), in the language drawn then: the table's. A seat
 whose page is in another language gets its own copy of the session, kept in step entry by
 entry inside ``using(lang)``, so that its page says all of it in its language. The daemon's
 own session (the store, ``/api/table``, a seat link's ``/api``) is never touched.

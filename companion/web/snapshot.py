@@ -68,7 +68,7 @@ def status(table: Any) -> str:
 
 def tap_label(game: Game) -> str | None:
     """What a seat's own button does in this game, for its button on the phone: its bundle's
-    tap (a Deathtrap pass), else finishing the game's dial flow (the Traps trap dial)."""
+    tap (e.g. a pass), else finishing the game's dial flow (e.g. a trap dial)."""
     bundle = bundles.get(game.name)
     tapped = bundle.tap(0)
     if tapped is not None:

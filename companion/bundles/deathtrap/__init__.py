@@ -2,10 +2,11 @@
 played before the camera."""
 
 from companion.bundles.bundle import Camera, Demo, packaged
+from companion.bundles.deathtrap.rules.engine import Deathtrap
 from companion.i18n import NP_
 
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Deathtrap Dungeon"),
-                  engine="companion.bundles.deathtrap.rules.engine:Deathtrap", order=1,
-                  demo=Demo(4, quick={"rounds": 1}),
+                  engine=Deathtrap, order=1,
+                  demo=Demo(4, quick={"rounds": 1}, quick_words="one round of Deathtrap"),
                   # A set of one creature is laid down together, often fanned or heaped.
-                  camera=Camera(f"{__name__}.camera:mapper", piles=True))
+                  camera=Camera(piles=True))

@@ -2,12 +2,15 @@
 seat's own screen, the board read from its markers."""
 
 from companion.bundles.bundle import Camera, Demo, packaged
+from companion.bundles.rumble.pieces import RoomTiles, markers
+from companion.bundles.rumble.rules.engine import Rumble
 from companion.i18n import NP_
 
 #: Rooms are grid references (A1, C4), shown as they are. The markers are small: they need a
-#: sharper picture than cards do, and the board is read from them alone.
-BUNDLE = packaged(__name__, menu_title=NP_("game", "Rumble"),
-                  engine=f"{__name__}.rules.engine:Rumble",
+#: sharper picture than cards do, and the board is read from them alone, on room tiles laid
+#: where the config's ``[vision]`` keys say.
+BUNDLE = packaged(__name__, menu_title=NP_("game", "Rumble"), engine=Rumble,
                   order=3, as_printed=("to",),
                   private_entries=("secrets",), demo=Demo(3),
-                  camera=Camera(f"{__name__}.camera:mapper", (960, 720), markers_only=True))
+                  camera=Camera(size=(960, 720), markers_only=True, markers=markers,
+                                settings=RoomTiles))

@@ -10,10 +10,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.bundles.rumble.pieces import CHARACTER_BASE_ID, CHEST_ID, RoomTiles
 from companion.games.base import Game
 from companion.i18n import _
 from companion.vision.events import SceneError
-from companion.vision.markers import CHARACTER_BASE_ID, CHEST_ID
 from companion.vision.scene import TableScene
 
 
@@ -125,9 +125,10 @@ class Mapper:
     def __init__(self, game: Game, geometry: Any) -> None:
         board = game.options.get("map") or {}
         rooms = list(board.get("rooms") or [f"{r}{c}" for r in "ABC" for c in "1234"])
-        # The rooms as laid: rows of ``room_columns`` tiles from ``rooms_origin_mm``.
-        self.layout = RoomLayout.grid(rooms, geometry.room_columns, board.get("entry", rooms[0]),
-                                      geometry.rooms_origin_mm, geometry.room_tile_mm)
+        # The rooms as laid: rows of ``room_columns`` tiles from ``origin_mm``.
+        tiles = geometry.settings(RoomTiles)
+        self.layout = RoomLayout.grid(rooms, tiles.room_columns, board.get("entry", rooms[0]),
+                                      tiles.origin_mm, tiles.room_tile_mm)
         self.characters = list(game.options.get("characters") or [])
 
     def events(self, before: TableScene, after: TableScene, public: dict[str, Any]

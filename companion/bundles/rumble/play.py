@@ -7,11 +7,11 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.daemon.camera import TableGeometry
+from companion.bundles.rumble.pieces import CHEST_ID, RoomTiles, character_marker
 from companion.games.base import Game
 
-#: Rumble room tiles as the daemon's default geometry expects them laid.
-ROOMS = TableGeometry()
+#: Room tiles as the daemon's default geometry expects them laid.
+ROOMS = RoomTiles()
 #: Character markers inside a room, offsets from its centre (mm): up to nine share a tile.
 SLOTS = [(dx, dy) for dy in (-27, 0, 27) for dx in (-27, 0, 27)]
 
@@ -41,10 +41,9 @@ def pictures(stage: Any, game: Game, event: dict[str, Any], first: bool) -> list
 def board(stage: Any, rooms: Sequence[str], positions: Mapping[str, str], chest: str | None,
           characters: Sequence[str]) -> Any:
     """The Rumble board: room tiles, each character's marker in its room, the chest."""
-    from companion.vision.markers import CHEST_ID, character_marker
     from companion.vision.synthetic import Placement, Token
 
-    (x0, y0), pitch, columns = ROOMS.rooms_origin_mm, ROOMS.room_tile_mm, ROOMS.room_columns
+    (x0, y0), pitch, columns = ROOMS.origin_mm, ROOMS.room_tile_mm, ROOMS.room_columns
     centres = {room: (x0 + (n % columns + 0.5) * pitch, y0 + (n // columns + 0.5) * pitch)
                for n, room in enumerate(rooms)}
     tiles = [Placement(stage.items[room], centres[room]) for room in rooms

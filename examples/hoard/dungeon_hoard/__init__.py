@@ -9,7 +9,8 @@ words of its manual entry, ``voice.py`` what the table hears, ``sim.py`` random 
 
 from companion.bundles.bundle import Demo, packaged
 from companion.i18n import NP_
+from dungeon_hoard.engine import Hoard
 
-BUNDLE = packaged(__name__, name="hoard", engine="dungeon_hoard.engine:Hoard",
-                  simulator="dungeon_hoard.sim", menu_title=NP_("game", "Dragon's hoard"),
+BUNDLE = packaged(__name__, name="hoard", engine=Hoard,
+                  menu_title=NP_("game", "Dragon's hoard"),
                   demo=Demo(3, quick={"goal": 10}), step="grab")

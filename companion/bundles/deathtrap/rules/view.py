@@ -6,18 +6,16 @@ holds, never the cards themselves; a seat's own view adds its exchange instructi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from companion.bundles.deathtrap.rules.state import DeathtrapState
 from companion.games.base import per_seat
 from companion.i18n import N_, NP_, ngettext, pgettext, translated_in
-
-if TYPE_CHECKING:
-    from companion.bundles.deathtrap.rules.engine import Deathtrap
 
 TITLES = (N_("The Big Hero"), N_("The Hero"), N_("The Wimp"), N_("The Total Wimp"))
 
 
-def exchanges(game: Deathtrap) -> list[dict[str, Any]]:
+def exchanges(game: DeathtrapState) -> list[dict[str, Any]]:
     """Who gives what to whom before the next deal (empty when no exchange is due)."""
     if game.phase != "exchange":
         return []
@@ -29,7 +27,7 @@ def exchanges(game: Deathtrap) -> list[dict[str, Any]]:
             {"from": hero, "to": wimp, "count": 1, "cards": "any"}]
 
 
-def titles(game: Deathtrap) -> list[str | None]:
+def titles(game: DeathtrapState) -> list[str | None]:
     """The titles of the latest finished round, per seat (None: no title)."""
     titles: list[str | None] = [None] * len(game.seats)
     if game.history:
@@ -40,7 +38,7 @@ def titles(game: Deathtrap) -> list[str | None]:
     return titles
 
 
-def view(game: Deathtrap, seat: int | None) -> dict[str, Any]:
+def view(game: DeathtrapState, seat: int | None) -> dict[str, Any]:
     state: dict[str, Any] = {
         "round": game.round,
         "rounds": game.options["rounds"],
@@ -67,7 +65,7 @@ def view(game: Deathtrap, seat: int | None) -> dict[str, Any]:
     return state
 
 
-def prompt(game: Deathtrap, seat: int, mine: list[dict[str, Any]]) -> str | None:
+def prompt(game: DeathtrapState, seat: int, mine: list[dict[str, Any]]) -> str | None:
     """The private exchange instruction for ``seat``'s screen."""
     give = next((e for e in mine if e["from"] == seat), None)
     if give is None:
@@ -82,14 +80,14 @@ def prompt(game: Deathtrap, seat: int, mine: list[dict[str, Any]]) -> str | None
                     count).format(n=count, player=other)
 
 
-def referee_view(game: Deathtrap) -> dict[str, Any]:
+def referee_view(game: DeathtrapState) -> dict[str, Any]:
     state = view(game, None)
     state["exchange"] = exchanges(game)
     state["prompts"] = [prompt(game, seat, exchanges(game)) for seat in range(len(game.seats))]
     return state
 
 
-def figures(game: Deathtrap) -> dict[str, list[Any]]:
+def figures(game: DeathtrapState) -> dict[str, list[Any]]:
     """Rounds each seat ended as The Big Hero (first out) and The Total Wimp (last)."""
     seats = len(game.seats)
     return {"big_hero": per_seat(seats, (order[0] for order in game.history)),
@@ -101,7 +99,7 @@ PHASES = (NP_("web", "deal"), NP_("web", "pig"), NP_("web", "play"), NP_("web", 
           NP_("web", "over"))
 
 
-def state_in_words(game: Deathtrap, state: dict[str, Any]) -> list[str]:
+def state_in_words(game: DeathtrapState, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "round {n} of {total}, {phase}").format(

@@ -9,24 +9,22 @@ checks that they agree), as the simulated players ask it before every action.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.rumble.rules.options import PLAY, REVEAL, SECRETS_PER_SEAT, character_word
+from companion.bundles.rumble.rules.state import RumbleState
 from companion.errors import RuleViolation
 from companion.i18n import _
 
-if TYPE_CHECKING:
-    from companion.bundles.rumble.rules.engine import Rumble
 
-
-def over_refusal(game: Rumble) -> RuleViolation | None:
+def over_refusal(game: RumbleState) -> RuleViolation | None:
     if game.finished:
         return RuleViolation("game-over", _("the game is over: all {count} "
                              "adventures are scored").format(count=len(game.scores)))
     return None
 
 
-def secrets_refusal(game: Rumble, seat: int, characters: list[str]) -> RuleViolation | None:
+def secrets_refusal(game: RumbleState, seat: int, characters: list[str]) -> RuleViolation | None:
     number = game.adventure + 1
     if game.phase == PLAY and game.actions > 0:
         if game.options["deal_secrets"]:
@@ -65,13 +63,13 @@ def secrets_refusal(game: Rumble, seat: int, characters: list[str]) -> RuleViola
     return None
 
 
-def _unknown(game: Rumble, character: str) -> RuleViolation:
+def _unknown(game: RumbleState, character: str) -> RuleViolation:
     return RuleViolation("unknown-character", _("there is no character '{character}' "
                          "(characters: {characters})")
                          .format(character=character, characters=', '.join(game.start_rooms)))
 
 
-def _room_of(game: Rumble, character: str) -> str | RuleViolation:
+def _room_of(game: RumbleState, character: str) -> str | RuleViolation:
     if character not in game.start_rooms:
         return _unknown(game, character)
     if character not in game.positions:
@@ -82,13 +80,13 @@ def _room_of(game: Rumble, character: str) -> str | RuleViolation:
     return game.positions[character]
 
 
-def refusal(game: Rumble, event: dict[str, Any]) -> RuleViolation | None:
+def refusal(game: RumbleState, event: dict[str, Any]) -> RuleViolation | None:
     """Why a well-formed move, fight or escape is not allowed now, or None if it is."""
     return turn_refusal(game, event["seat"]) or action_refusal(
         game, event, Counter(game.positions.values()))
 
 
-def action_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
+def action_refusal(game: RumbleState, event: dict[str, Any], crowds: Counter[str]
                    ) -> RuleViolation | None:
     """The refusal of the action itself; ``crowds``: how many characters each room holds."""
     kind = event["type"]
@@ -99,7 +97,7 @@ def action_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
     return _escape_refusal(game, event)
 
 
-def turn_refusal(game: Rumble, seat: int) -> RuleViolation | None:
+def turn_refusal(game: RumbleState, seat: int) -> RuleViolation | None:
     """Why ``seat`` may take no action now, whatever the action, or None."""
     if game.finished:
         return over_refusal(game)
@@ -127,12 +125,12 @@ def turn_refusal(game: Rumble, seat: int) -> RuleViolation | None:
     return None
 
 
-def _tokens_clash(game: Rumble) -> bool:
+def _tokens_clash(game: RumbleState) -> bool:
     given = [c for pair in game.secrets[game.adventure] if pair for c in pair]
     return len(given) != len(set(given))
 
 
-def _move_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
+def _move_refusal(game: RumbleState, event: dict[str, Any], crowds: Counter[str]
                   ) -> RuleViolation | None:
     character, to = event["character"], event["to"]
     room = _room_of(game, character)
@@ -160,7 +158,7 @@ def _move_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
     return None
 
 
-def _fight_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
+def _fight_refusal(game: RumbleState, event: dict[str, Any], crowds: Counter[str]
                    ) -> RuleViolation | None:
     victim = event["victim"]
     room = _room_of(game, victim)
@@ -173,7 +171,7 @@ def _fight_refusal(game: Rumble, event: dict[str, Any], crowds: Counter[str]
     return None
 
 
-def _escape_refusal(game: Rumble, event: dict[str, Any]) -> RuleViolation | None:
+def _escape_refusal(game: RumbleState, event: dict[str, Any]) -> RuleViolation | None:
     character = event["character"]
     room = _room_of(game, character)
     if isinstance(room, RuleViolation):
@@ -195,7 +193,7 @@ def _escape_refusal(game: Rumble, event: dict[str, Any]) -> RuleViolation | None
 
 # --- what seats may do ---------------------------------------------------------------
 
-def waiting_for(game: Rumble) -> list[int]:
+def waiting_for(game: RumbleState) -> list[int]:
     """Seats whose secret characters the companion still needs before play goes on."""
     pairs = game.secrets[game.adventure]
     if game.phase == REVEAL:
@@ -206,14 +204,14 @@ def waiting_for(game: Rumble) -> list[int]:
     return []
 
 
-def candidates(game: Rumble, seat: int) -> list[dict[str, Any]]:
+def candidates(game: RumbleState, seat: int) -> list[dict[str, Any]]:
     """Every action the screens offer ``seat``: each character's moves, fights, escape."""
     if game.phase != PLAY or seat != game.turn:
         return []
     return _offered(game, seat, legal_only=False)
 
 
-def legal_actions(game: Rumble, seat: int) -> list[dict[str, Any]]:
+def legal_actions(game: RumbleState, seat: int) -> list[dict[str, Any]]:
     """The events ``seat`` may send now (empty when it is not that seat's turn): the
     ``candidates`` that no refusal stops, in their order, found without making refusals."""
     if game.phase != PLAY or seat != game.turn or turn_refusal(game, seat) is not None:
@@ -221,7 +219,7 @@ def legal_actions(game: Rumble, seat: int) -> list[dict[str, Any]]:
     return _offered(game, seat, legal_only=True)
 
 
-def _offered(game: Rumble, seat: int, legal_only: bool) -> list[dict[str, Any]]:
+def _offered(game: RumbleState, seat: int, legal_only: bool) -> list[dict[str, Any]]:
     """The candidates, or only those no refusal stops. A candidate's character is on the
     map and its door leads from its room, so what is left to decide is: a move without the
     chest needs its character alone, a move with the chest is offered only where the chest
@@ -244,7 +242,7 @@ def _offered(game: Rumble, seat: int, legal_only: bool) -> list[dict[str, Any]]:
     return found
 
 
-def refused_actions(game: Rumble, seat: int) -> list[dict[str, Any]]:
+def refused_actions(game: RumbleState, seat: int) -> list[dict[str, Any]]:
     """The offered actions that are not allowed, each with its rule and reason."""
     refused = []
     for event in candidates(game, seat):

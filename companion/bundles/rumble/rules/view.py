@@ -7,17 +7,15 @@ deal still pending.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.rumble.rules.options import OVER, PLAY, REVEAL, character_word
+from companion.bundles.rumble.rules.state import RumbleState
 from companion.games.base import per_seat, seat_view
 from companion.i18n import NP_, pgettext, translated_in
 
-if TYPE_CHECKING:
-    from companion.bundles.rumble.rules.engine import Rumble
 
-
-def public_view(game: Rumble) -> dict[str, Any]:
+def public_view(game: RumbleState) -> dict[str, Any]:
     scored = len(game.scores)
     given = [seat for seat, pair in enumerate(game.secrets[game.adventure]) if pair]
     return {
@@ -43,7 +41,7 @@ def public_view(game: Rumble) -> dict[str, Any]:
     }
 
 
-def own_secrets(game: Rumble, seat: int) -> list[str] | None:
+def own_secrets(game: RumbleState, seat: int) -> list[str] | None:
     """``seat``'s secret characters in the adventure in play, dealt or given, if known."""
     if game.phase == OVER:
         return None
@@ -56,7 +54,7 @@ def own_secrets(game: Rumble, seat: int) -> list[str] | None:
     return list(pair) if pair else None
 
 
-def prompt(game: Rumble, seat: int) -> str:
+def prompt(game: RumbleState, seat: int) -> str:
     if game.phase == OVER:
         return pgettext("text", "Game over")
     if seat in game.waiting_for():
@@ -70,7 +68,7 @@ def prompt(game: Rumble, seat: int) -> str:
     return pgettext("text", "{player}'s turn").format(player=game.seats[game.turn])
 
 
-def view(game: Rumble, seat: int | None) -> dict[str, Any]:
+def view(game: RumbleState, seat: int | None) -> dict[str, Any]:
     return seat_view(public_view(game), seat, lambda seat: {
         "your_turn": game.phase == PLAY and seat == game.turn,
         "secrets": game.own_secrets(seat),
@@ -80,7 +78,7 @@ def view(game: Rumble, seat: int | None) -> dict[str, Any]:
     })
 
 
-def referee_view(game: Rumble) -> dict[str, Any]:
+def referee_view(game: RumbleState) -> dict[str, Any]:
     state = public_view(game)
     state["secrets"] = [[list(pair) if pair else None for pair in pairs]
                         for pairs in game.secrets]
@@ -91,7 +89,7 @@ def referee_view(game: Rumble) -> dict[str, Any]:
     return state
 
 
-def figures(game: Rumble) -> dict[str, list[Any]]:
+def figures(game: RumbleState) -> dict[str, list[Any]]:
     """Per seat: scored adventures its own secret character escaped in (revealed at
     scoring), and escapes it made itself, carrying the chest out whoever's it was."""
     scored = range(len(game.scores))
@@ -107,7 +105,7 @@ def figures(game: Rumble) -> dict[str, list[Any]]:
 PHASES = (NP_("web", "play"), NP_("web", "reveal"), NP_("web", "over"))
 
 
-def state_in_words(game: Rumble, state: dict[str, Any]) -> list[str]:
+def state_in_words(game: RumbleState, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "adventure {n} of {total}, {phase}").format(

@@ -9,7 +9,7 @@ fresh copy (``Game.after``). Rules: the game's README.md, rulings: docs/rulings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.traps.rules.dials import parse_disarm
 from companion.bundles.traps.rules.moves import check_dice
@@ -21,14 +21,12 @@ from companion.bundles.traps.rules.options import (
     TRIGGERED,
     Attempt,
 )
+from companion.bundles.traps.rules.state import TrapsState
 from companion.errors import RuleViolation
 from companion.i18n import _, translated
 
-if TYPE_CHECKING:
-    from companion.bundles.traps.rules.engine import Traps
 
-
-def status_refusal(game: Traps, square: str) -> RuleViolation | None:
+def status_refusal(game: TrapsState, square: str) -> RuleViolation | None:
     """A disarm the square's public status already rules out (hidden, disarmed, clear)."""
     refusals = {
         HIDDEN: ("disarm-unexposed", _("{square} has not been exposed: expose it first")),
@@ -42,7 +40,7 @@ def status_refusal(game: Traps, square: str) -> RuleViolation | None:
     return RuleViolation(rule, message.format(square=square))
 
 
-def disarm_number(game: Traps, square: str, event: dict[str, Any]) -> int:
+def disarm_number(game: TrapsState, square: str, event: dict[str, Any]) -> int:
     state = game.squares[square]
     reading = game.reading_of(square)
     trap = game.trap_of(reading)
@@ -80,7 +78,7 @@ def disarm_number(game: Traps, square: str, event: dict[str, Any]) -> int:
     return base + die
 
 
-def disarm(game: Traps, event: dict[str, Any]) -> None:
+def disarm(game: TrapsState, event: dict[str, Any]) -> None:
     game.step += 1
     square, state = game.square_of(event)
     seat, mode = event["seat"], event["mode"]
@@ -133,7 +131,7 @@ def disarm(game: Traps, event: dict[str, Any]) -> None:
         game.spring(square, seat, _("{player} failed to disarm {square}: {trap}"))
 
 
-def counterattack(game: Traps, event: dict[str, Any]) -> None:
+def counterattack(game: TrapsState, event: dict[str, Any]) -> None:
     """A counterattack on a triggered Jaws of Doom: damage disarms it without XP; a miss
     takes the figure off the board and the trap stays armed (rules: Jaws of Doom)."""
     game.step += 1

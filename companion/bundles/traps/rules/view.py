@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.traps.rules.dials import parse_disarm, reading_at
 from companion.bundles.traps.rules.options import CLEAR, DISARMED, TRIGGERED
+from companion.bundles.traps.rules.state import TrapsState
 from companion.games.base import per_seat
 from companion.i18n import NP_, _, pgettext, translated, translated_in
 
-if TYPE_CHECKING:
-    from companion.bundles.traps.rules.engine import Traps
 
-
-def describe(game: Traps, reading: str | dict[str, Any], fixed: int | None = None
+def describe(game: TrapsState, reading: str | dict[str, Any], fixed: int | None = None
               ) -> dict[str, Any]:
     """A reading as a screen shows it."""
     if reading == "x":
@@ -33,7 +31,7 @@ def describe(game: Traps, reading: str | dict[str, Any], fixed: int | None = Non
             "disarm_now": fixed if variable else base, "xp": reading["xp"]}
 
 
-def public_square(game: Traps, square: str) -> dict[str, Any]:
+def public_square(game: TrapsState, square: str) -> dict[str, Any]:
     state = game.squares[square]
     shown: dict[str, Any] = {"status": state["status"],
                              "exposed_by": sorted(state["exposed_by"])}
@@ -61,7 +59,7 @@ def public_square(game: Traps, square: str) -> dict[str, Any]:
     return shown
 
 
-def view(game: Traps, seat: int | None) -> dict[str, Any]:
+def view(game: TrapsState, seat: int | None) -> dict[str, Any]:
     squares = {square: public_square(game, square) for square in game.squares}
     shown: dict[str, Any] = {"game": game.name, "seat": seat, "squares": squares,
                              "xp": list(game.xp), "finished": game.finished,
@@ -81,7 +79,7 @@ def view(game: Traps, seat: int | None) -> dict[str, Any]:
     shown["note"] = game.note["text"] if game.note["seat"] == seat else ""
     return shown
 
-def referee_view(game: Traps) -> dict[str, Any]:
+def referee_view(game: TrapsState) -> dict[str, Any]:
     squares = {}
     for square, state in game.squares.items():
         squares[square] = {
@@ -97,7 +95,7 @@ def referee_view(game: Traps) -> dict[str, Any]:
             "finished": game.finished, "last": game.last, "note": dict(game.note)}
 
 
-def figures(game: Traps) -> dict[str, list[Any]]:
+def figures(game: TrapsState) -> dict[str, list[Any]]:
     """Per seat: disarms tried and made, and XP per trap kind. A kind is named only once
     the trap went off on somebody (then every screen showed it); a trap disarmed unseen
     by the others counts as "unrevealed", as its dial reading stays a secret."""
@@ -110,7 +108,7 @@ def figures(game: Traps) -> dict[str, list[Any]]:
             "disarms_made": per_seat(seats, (attempt.seat for attempt in made)),
             "xp_by_trap": by_kind}
 
-def score_track(game: Traps) -> list[list[int]]:
+def score_track(game: TrapsState) -> list[list[int]]:
     """XP after each disarm that earned some (traps has no rounds)."""
     running, track = [0] * len(game.seats), []
     for attempt in game.attempts:
@@ -125,7 +123,7 @@ STATUSES = (NP_("web", "hidden"), NP_("web", "exposed"), NP_("web", "triggered")
             NP_("web", "disarmed"), NP_("web", "clear"))
 
 
-def state_in_words(game: Traps, state: dict[str, Any]) -> list[str]:
+def state_in_words(game: TrapsState, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "XP: {scores}").format(scores=", ".join(

@@ -103,7 +103,7 @@ class Tricky(Game):
     )
 
     EVENTS = {
-        "deal": {"active": Field(int, required=False, minimum=0)},
+        "deal": {"active": Field(int, required=False, minimum=0, is_seat=True)},
         "hero": {"seat": Field(int), "hero": Field(str),
                  "trump_suit": Field(str, required=False),
                  "trump_value": Field(int, required=False),

@@ -6,7 +6,7 @@ raises a RuleViolation or EventError before it changes anything it checks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.tricky.rules.heroes import (
     ALL_HEROES,
@@ -18,17 +18,15 @@ from companion.bundles.tricky.rules.heroes import (
     title,
 )
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, Round
-from companion.errors import EventError, RuleViolation
+from companion.bundles.tricky.rules.state import TrickyState
+from companion.errors import RuleViolation
 from companion.i18n import N_, _
-
-if TYPE_CHECKING:
-    from companion.bundles.tricky.rules.engine import Tricky
 
 #: The 2-player game: the active player exchanges up to 7 cards (rule text).
 TWO_PLAYER_EXCHANGE = 7
 
 
-def preparing(game: Tricky, action: str) -> Round:
+def preparing(game: TrickyState, action: str) -> Round:
     """The round, which must be between the hero choice and the first card."""
     r = game.playing_round()
     if r.phase == HERO:
@@ -40,7 +38,7 @@ def preparing(game: Tricky, action: str) -> Round:
     return r
 
 
-def deal(game: Tricky, event: dict[str, Any]) -> None:
+def deal(game: TrickyState, event: dict[str, Any]) -> None:
     if game.finished and game.history:
         raise RuleViolation("game-over", _("The game is over: no more rounds are played"))
     if game.current is not None and game.current.phase != OVER:
@@ -49,9 +47,7 @@ def deal(game: Tricky, event: dict[str, Any]) -> None:
                                                  .format(n=len(game.history) + 1))
     n = len(game.seats)
     expected = 0 if not game.history else (game.history[-1].active + 1) % n
-    active = event.get("active", expected)
-    if active >= n:
-        raise EventError(f"unknown seat {active} in 'active' (seats are 0 to {n - 1})")
+    active = event.get("active", expected)  # a seat: checked against the seats already
     if game.history and active != expected:
         raise RuleViolation("active-rotation", _("{expected} is the active player "
                               "this round (it passes clockwise), not {active}")
@@ -65,7 +61,7 @@ def deal(game: Tricky, event: dict[str, Any]) -> None:
     game.current = Round.deal(active, n, offers)
 
 
-def hero(game: Tricky, event: dict[str, Any]) -> None:
+def hero(game: TrickyState, event: dict[str, Any]) -> None:
     r = game.playing_round()
     seat, chosen = event["seat"], event["hero"]
     if r.phase != HERO:
@@ -88,7 +84,7 @@ def hero(game: Tricky, event: dict[str, Any]) -> None:
     game.heroes_used = (*used[:seat], (*used[seat], chosen), *used[seat + 1:])
 
 
-def _check_hero_allowed(game: Tricky, r: Round, seat: int, chosen: str) -> None:
+def _check_hero_allowed(game: TrickyState, r: Round, seat: int, chosen: str) -> None:
     variant = game.options["variant"]
     if variant == "random":
         if chosen != r.offer():
@@ -109,7 +105,7 @@ def _check_hero_allowed(game: Tricky, r: Round, seat: int, chosen: str) -> None:
                                      .format(seat=game.seats[seat], hero=title(chosen)))
 
 
-def _refuse_hero(game: Tricky, r: Round, event: dict[str, Any]) -> None:
+def _refuse_hero(game: TrickyState, r: Round, event: dict[str, Any]) -> None:
     if game.options["variant"] != "random":
         raise RuleViolation("refuse", _("Only in the random dungeon may a hero be refused"))
     if "trump_suit" in event or "trump_value" in event:
@@ -121,7 +117,7 @@ def _refuse_hero(game: Tricky, r: Round, event: dict[str, Any]) -> None:
     r.refused.append(event["hero"])
 
 
-def _hero_trump(game: Tricky, chosen: str, event: dict[str, Any]) -> dict[str, Any] | None:
+def _hero_trump(game: TrickyState, chosen: str, event: dict[str, Any]) -> dict[str, Any] | None:
     kind = CHOSEN_TRUMP.get(chosen)
     for given in ("suit", "value"):
         if f"trump_{given}" in event and kind != given:
@@ -147,7 +143,7 @@ def _hero_trump(game: Tricky, chosen: str, event: dict[str, Any]) -> dict[str, A
     return None
 
 
-def trump(game: Tricky, event: dict[str, Any]) -> None:
+def trump(game: TrickyState, event: dict[str, Any]) -> None:
     r = preparing(game, "naming a trump suit")
     if r.hero not in NEIGHBOUR_TRUMP:
         raise RuleViolation("no-trump", _("With the {hero} nobody names a trump "
@@ -166,7 +162,7 @@ def trump(game: Tricky, event: dict[str, Any]) -> None:
     r.trump = {"suit": event["suit"]}
 
 
-def _heros_own(game: Tricky, event: dict[str, Any], hero: str, rule: str, action: str,
+def _heros_own(game: TrickyState, event: dict[str, Any], hero: str, rule: str, action: str,
                only: str, not_yours: str) -> Round:
     """The round, in which only the active player with ``hero`` may do this now; ``only``
     and ``not_yours`` are the refusals (marked with ``N_``, ``not_yours`` with ``{active}``
@@ -180,7 +176,7 @@ def _heros_own(game: Tricky, event: dict[str, Any], hero: str, rule: str, action
     return r
 
 
-def open_cards(game: Tricky, event: dict[str, Any]) -> None:
+def open_cards(game: TrickyState, event: dict[str, Any]) -> None:
     r = _heros_own(game, event, "trickster", "open-cards", "turning cards face up",
                    N_("Only the Trickster turns cards face up"),
                    N_("{active}, the Trickster, turns the cards face up, not {seat}"))
@@ -200,7 +196,7 @@ def open_cards(game: Tricky, event: dict[str, Any]) -> None:
     r.open_cards = list(cards)
 
 
-def exchange_limit(game: Tricky, seat: int) -> int | None:
+def exchange_limit(game: TrickyState, seat: int) -> int | None:
     """How many cards ``seat`` may exchange now, or None if it may not exchange now."""
     r = game.current
     if (r is None or r.phase != PREPARE or r.prediction is not None
@@ -216,7 +212,7 @@ def exchange_limit(game: Tricky, seat: int) -> int | None:
     return None
 
 
-def exchange(game: Tricky, event: dict[str, Any]) -> None:
+def exchange(game: TrickyState, event: dict[str, Any]) -> None:
     r = preparing(game, "exchanging cards")
     seat, count = event["seat"], event["count"]
     name, two_players = game.seats[seat], len(game.seats) == 2
@@ -244,7 +240,7 @@ def exchange(game: Tricky, event: dict[str, Any]) -> None:
     r.exchanged[seat] = count
 
 
-def _discard(game: Tricky, r: Round, seat: int, count: int, cards: list[str]) -> None:
+def _discard(game: TrickyState, r: Round, seat: int, count: int, cards: list[str]) -> None:
     """The face-up discards of the 2-player open exchange."""
     if len(game.seats) != 2:
         raise RuleViolation("exchange", _("With 3 or 4 players discards stay face down: give "
@@ -268,7 +264,7 @@ def _discard(game: Tricky, r: Round, seat: int, count: int, cards: list[str]) ->
     r.discards.extend(cards)
 
 
-def predict(game: Tricky, event: dict[str, Any]) -> None:
+def predict(game: TrickyState, event: dict[str, Any]) -> None:
     r = _heros_own(game, event, "seer", "predict", "the Seer's prediction",
                    N_("Only the Seer makes a prediction"),
                    N_("{active}, the Seer, predicts, not {seat}"))
@@ -284,7 +280,7 @@ def predict(game: Tricky, event: dict[str, Any]) -> None:
     r.prediction = count
 
 
-def events_now(game: Tricky, seat: int) -> list[str]:
+def events_now(game: TrickyState, seat: int) -> list[str]:
     """The event types ``seat`` may send now: a deal between rounds (nothing once the game
     is over), the hero from the active player, then before the first card the Troubadour's
     trump from the left neighbour, the Trickster's open cards and the Seer's prediction from

@@ -6,7 +6,7 @@ Each public function is one event of ``Tricky`` (``engine.py``) applied to the g
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.tricky.rules.heroes import Haul, hero_gold, trick_winner
 from companion.bundles.tricky.rules.round import (
@@ -20,11 +20,9 @@ from companion.bundles.tricky.rules.round import (
     Round,
     RoundResult,
 )
+from companion.bundles.tricky.rules.state import TrickyState
 from companion.errors import EventError, RuleViolation
 from companion.i18n import N_, _
-
-if TYPE_CHECKING:
-    from companion.bundles.tricky.rules.engine import Tricky
 
 #: What the table is told to do before the first card, by what it waits for.
 NEEDS = {"open-cards": N_("{seat} turns four cards face up before the first card"),
@@ -34,7 +32,7 @@ NEEDS = {"open-cards": N_("{seat} turns four cards face up before the first card
                        "card")}
 
 
-def play(game: Tricky, event: dict[str, Any]) -> None:
+def play(game: TrickyState, event: dict[str, Any]) -> None:
     r = game.playing_round()
     seat, n = event["seat"], len(game.seats)
     if r.phase == HERO:
@@ -71,7 +69,7 @@ def play(game: Tricky, event: dict[str, Any]) -> None:
         _end_trick(game, r)
 
 
-def _played_suit(game: Tricky, r: Round, seat: int, event: dict[str, Any]) -> str:
+def _played_suit(game: TrickyState, r: Round, seat: int, event: dict[str, Any]) -> str:
     """The suit of a play; the Ninja's cards go face down with only their suit told."""
     face_down = event.get("face_down", False)
     ninja = r.hero == "ninja" and seat == r.active
@@ -94,7 +92,7 @@ def _played_suit(game: Tricky, r: Round, seat: int, event: dict[str, Any]) -> st
     return game.deck.suit(event["card"])
 
 
-def _check_unplayed(game: Tricky, r: Round, seat: int, card: str) -> None:
+def _check_unplayed(game: TrickyState, r: Round, seat: int, card: str) -> None:
     if card in r.played:
         raise RuleViolation("card-played", _("{card} was already played in trick "
                                              "{trick}").format(card=card, trick=r.played[card]))
@@ -107,7 +105,7 @@ def _check_unplayed(game: Tricky, r: Round, seat: int, card: str) -> None:
                                          .format(card=card, active=game.seats[r.active]))
 
 
-def _check_follow(game: Tricky, r: Round, seat: int, suit: str) -> None:
+def _check_follow(game: TrickyState, r: Round, seat: int, suit: str) -> None:
     """Refuse what the companion can see; flag a revoke it can only see afterwards."""
     trick = r.trick_number()
     led = r.lead_suit(game.deck)
@@ -126,7 +124,7 @@ def _check_follow(game: Tricky, r: Round, seat: int, suit: str) -> None:
         voids.setdefault(led, trick)
 
 
-def reveal(game: Tricky, event: dict[str, Any]) -> None:
+def reveal(game: TrickyState, event: dict[str, Any]) -> None:
     r = game.playing_round()
     seat, card = event["seat"], event["card"]
     hidden = [p for p in r.trick if p.seat == seat and p.card is None]
@@ -148,7 +146,7 @@ def reveal(game: Tricky, event: dict[str, Any]) -> None:
     _end_trick(game, r)
 
 
-def _end_trick(game: Tricky, r: Round) -> None:
+def _end_trick(game: TrickyState, r: Round) -> None:
     cards = [p.card or "" for p in r.trick]
     index = trick_winner(cards, r.hero or "", r.trump, game.deck, game.options["trump_order"])
     winner = r.trick[index].seat
@@ -162,7 +160,7 @@ def _end_trick(game: Tricky, r: Round) -> None:
         _end_round(game, r, winner)
 
 
-def _end_round(game: Tricky, r: Round, last_winner: int) -> None:
+def _end_round(game: TrickyState, r: Round, last_winner: int) -> None:
     active, n = r.active, len(game.seats)
     haul = Haul(tricks=r.won[active], cards=tuple(r.collected[active]),
                 won_last=last_winner == active, prediction=r.prediction)

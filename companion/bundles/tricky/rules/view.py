@@ -7,16 +7,13 @@ Ninja's face-down card is unknown to the companion until revealed, so no view ca
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.bundles.tricky.rules.heroes import title
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, WAITING, Round
+from companion.bundles.tricky.rules.state import TrickyState
 from companion.games.base import seat_view
 from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
-
-if TYPE_CHECKING:
-    from companion.bundles.tricky.rules.engine import Tricky
-
 
 #: The trump symbols and the phases, as the screens and the pages name them.
 SYMBOLS = (NP_("web", "spells"), NP_("web", "potions"), NP_("web", "torches"))
@@ -24,7 +21,7 @@ PHASES = (NP_("web", "deal"), NP_("web", "hero"), NP_("web", "prepare"), NP_("we
           NP_("web", "reveal"), NP_("web", "finished"))
 
 
-def phase(game: Tricky) -> str:
+def phase(game: TrickyState) -> str:
     """deal | hero | prepare | play | reveal | finished."""
     r = game.current
     if game.finished and game.history:
@@ -36,7 +33,7 @@ def phase(game: Tricky) -> str:
     return r.phase
 
 
-def view(game: Tricky, seat: int | None) -> dict[str, Any]:
+def view(game: TrickyState, seat: int | None) -> dict[str, Any]:
     public = public_view(game)
     return seat_view(public, seat, lambda seat: {
         "your_turn": public["to_play"] == seat,
@@ -46,14 +43,14 @@ def view(game: Tricky, seat: int | None) -> dict[str, Any]:
     })
 
 
-def referee_view(game: Tricky) -> dict[str, Any]:
+def referee_view(game: TrickyState) -> dict[str, Any]:
     everything = public_view(game)
     r = game.current
     everything["hero_pile"] = list(r.offers) if r else []
     return everything
 
 
-def public_view(game: Tricky) -> dict[str, Any]:
+def public_view(game: TrickyState) -> dict[str, Any]:
     r = game.current
     n = len(game.seats)
     done_tricks = [list(done.tricks) for done in game.history]
@@ -107,7 +104,7 @@ def _round_view(r: Round | None, n: int) -> dict[str, Any]:
     }
 
 
-def _prompt(game: Tricky, seat: int) -> str | None:
+def _prompt(game: TrickyState, seat: int) -> str | None:
     """A short line for the seat's 128x64 screen: what it should do now, or None."""
     now, r = phase(game), game.current
     if now == "finished":
@@ -164,7 +161,7 @@ def hero_and_trump(hero: str | None, trump: dict[str, Any] | None) -> str:
     return f"{title(hero)}, {trump_words(trump)}"
 
 
-def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
+def state_in_words(game: TrickyState, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
     lines = [pgettext("web", "round {n} of {total}, {phase}").format(
