@@ -312,7 +312,10 @@ class StillPicamera2:
         return {"main": main}
 
     def configure(self, config: dict) -> None:
-        pass
+        self.configured = config
+
+    def camera_configuration(self) -> dict:
+        return self.configured
 
     def start(self) -> None:
         pass

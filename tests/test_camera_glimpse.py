@@ -25,8 +25,9 @@ class FakePicamera2:
     YUV420 picture of the configured lores size, ``capture_array("main")`` the BGR frame,
     each of the table as it is when called; it counts both."""
 
-    def __init__(self, shoot: Any) -> None:
+    def __init__(self, shoot: Any, lores: tuple[int, int] | None = None) -> None:
         self.shoot = shoot
+        self.lores = lores  # the size libcamera makes of the lores stream asked for, if not it
         self.placed = FIRST
         self.configured: dict = {}
         self.captured = {"lores": 0, "main": 0}
@@ -40,6 +41,11 @@ class FakePicamera2:
 
     def configure(self, config: dict) -> None:
         self.configured = config
+        if self.lores is not None:
+            self.configured["lores"] = {**config["lores"], "size": self.lores}
+
+    def camera_configuration(self) -> dict:
+        return self.configured
 
     def start(self) -> None:
         self.started = True
@@ -78,6 +84,13 @@ def test_picamera2_is_configured_with_a_lores_yuv_stream_of_the_same_view():
     assert fake.captured == {"lores": 1, "main": 1}  # taken once per glimpse
     source.close()
     assert not fake.started
+
+
+def test_the_lores_size_in_force_is_the_one_watched():
+    fake = FakePicamera2(shooter(), lores=(336, 190))  # adjusted by libcamera, say
+    source = Picamera2Source(size=(1280, 720), picamera2=lambda: fake)
+    source.open()
+    assert source.glimpse().grey.shape == (190, 336)
 
 
 def test_a_still_table_is_watched_on_the_lores_stream_alone_once_read():

@@ -167,6 +167,8 @@ class Picamera2Source:
         camera.configure(camera.create_video_configuration(
             main={"size": self.size, "format": "RGB888"},
             lores={"size": self.lores, "format": "YUV420"}))
+        # libcamera may adjust a stream's size to what the ISP can make: the one in force.
+        self.lores = tuple(camera.camera_configuration()["lores"]["size"])
         # Stills at the sensor's full size, same field of view: read once a scene is still.
         self._still_config = camera.create_still_configuration(main={"format": "RGB888"})
         camera.start()
