@@ -158,6 +158,14 @@ BENCHMARKS = (
          Figure("idle CPU",
                 (rf"idle CPU\s+{n('v')} %.*?target (?P<goal>[^)]+)\)", "{v} % of a core"),
                 (rf"idle CPU.*?baseline idle 4 Hz loop: {n('b')} %", "a 4 Hz loop {b} %")),
+         Figure("watching a still table at 4 fps, beyond the source's own reading",
+                (rf"CPU beyond the source's own reading.*?every part on:\s+{n('f')} % of a "
+                 rf"core with.*?; {n('p')} % with Picamera2's lores stream.*?"
+                 r"\(target (?P<goal>[^)]+)\)$",
+                 "{f} % of a core (frames watched downscaled), {p} % (Picamera2's lores)"),
+                (rf"CPU beyond the source's own reading.*?baseline the source alone: "
+                 rf"{n('fs')} %.*?baseline the source alone: {n('ps')} %",
+                 "the source's own reading alone: {fs} % (frames), {ps} % (lores)")),
          Figure("watching a still table (4 fps, 2 once resting), every part on",
                 (rf"watching a still table.*?every part on\s+{n('v')} % of a core at "
                  rf"{n('fps')} fps.*?4 fps throughout: {n('four')} %.*?target (?P<goal>[^)]+)\)",
@@ -180,6 +188,18 @@ BENCHMARKS = (
                  rf"p99\s+{n('p99')} ms", "every screen drawn: p50 {p50} ms, p99 {p99} ms"))),
         quick=("--quick",),
         notes=("Pi 4 and Zero 2 W estimates from these figures: [docs/pi.md](pi.md).",)),
+    Benchmark(
+        "memory", "memory.py", (),
+        "the service with every part on (camera, screens, inputs, hub, web, voice) through a "
+        "long fed game: peak resident memory",
+        (Figure("peak resident memory, every part on, through a long game",
+                (rf"peak resident memory, every part on, through a {n('events')}-event game: "
+                 rf"{n('v')} MB \(the most through its second half {n('late')} MB.*?"
+                 r"goal (?P<goal>[^)]+)\)",
+                 "{v} MB over {events} events ({late} MB through the second half)"),
+                (rf"peak resident memory.*?no part on: {n('b')} MB; python \+ cv2: {n('c')} MB",
+                 "the same game with no part on {b} MB; python + cv2 {c} MB")),),
+        quick=("--quick",)),
     Benchmark(
         "web", "web.py", (),
         "8 seat pages and 4 table pages connected while 1,000 events are sent",

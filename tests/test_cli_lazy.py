@@ -1,9 +1,9 @@
 """Lazy commands (issue 43): the command line is built without importing what a command
 runs, and each command imports its own needs when it runs. ``companion --help`` loads no
 game, store, camera, plotting, web server or QR encoder; ``companion run`` without web pages
-loads no web server and no ``ssl``; the QR encoder is loaded only where a code is drawn.
-What they cost to start: benchmarks/startup.py. Each probe runs in a process of its own and
-reads its ``sys.modules``."""
+loads no web server, and with them no ``ssl`` (plain HTTP on the LAN); the QR encoder is
+loaded only where a code is drawn. What they cost to start: benchmarks/startup.py. Each
+probe runs in a process of its own and reads its ``sys.modules``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from companion.cli import main
 
 LOG = Path(__file__).parent / "logs" / "tricky" / "standard-4.jsonl"
 
-#: Runs the command line in process, then names which of the modules asked about it loaded.
+#: Runs the command line in process, then names which of the modules asked about it loaded
+#: (a None entry is an import refused, not a module loaded).
 PROBE = """
 import json, sys
 from companion.cli import main
@@ -29,7 +30,7 @@ try:
     code = main(sys.argv[1:])
 except SystemExit as exit:
     code = exit.code
-loaded = sorted(name for name in asked if name in sys.modules)
+loaded = sorted(name for name in asked if sys.modules.get(name) is not None)
 print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
 """
 
@@ -65,6 +66,17 @@ def test_run_fed_without_web_pages_loads_no_web_server_and_no_ssl(tmp_path):
     exported = subprocess.run([sys.executable, "-m", "companion.cli", "export", "--db", str(db)],
                               capture_output=True, text=True, timeout=120)
     assert exported.stdout.splitlines() == LOG.read_text().splitlines()
+
+
+def test_run_fed_with_web_pages_loads_no_ssl(tmp_path):
+    import socket
+
+    with socket.socket() as sock:  # a free port for the pages
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    db = tmp_path / "table.db"
+    assert loaded(("ssl", "_ssl", "companion.web.server"), "run", "--sim", "--feed", str(LOG),
+                  "--db", str(db), "--web", f"127.0.0.1:{port}") == ["companion.web.server"]
 
 
 @pytest.fixture

@@ -112,9 +112,9 @@ def test_black_frozen_and_dropped_frames_are_reported_and_the_camera_reopened():
     assert source.opened == 3  # the first open, then a reopen after each trouble...
     watch.next()
     assert source.opened == 4  # ...the last one at the next read
-    good = [frame for frame, trouble in got if frame is not None]
+    good = [glimpse for glimpse, trouble in got if glimpse is not None]
     assert len(good) == len(got) - 3
-    assert all(frame[1].mean() > 8 for frame in good)
+    assert all(glimpse.frame().mean() > 8 for glimpse in good)
 
 
 def test_an_image_folder_plays_as_a_camera(tmp_path):
@@ -143,7 +143,8 @@ def test_a_video_file_plays_through_opencv_capture(tmp_path):
     ticks = iter(range(100))
     watch = CameraWatch(VideoCapture(path, clock=lambda: next(ticks) / 10))
     got = [watch.next() for _ in range(6)]
-    assert [round(g[0][1].mean() / 30) for g in got[:5]] == [1, 2, 3, 4, 5]
+    assert [round(g[0].frame().mean() / 30) for g in got[:5]] == [1, 2, 3, 4, 5]
+    assert [g[0].at for g in got[:5]] == [0.0, 0.1, 0.2, 0.3, 0.4]
     assert got[5][0] is None and got[5][1].kind == "dropped"
 
 
@@ -156,3 +157,14 @@ def test_without_picamera2_the_pi_camera_says_what_to_install():
         pytest.skip("Picamera2 is installed here")
     with pytest.raises(CameraError, match="python3-picamera2"):
         Picamera2Source().open()
+
+
+def test_the_small_picture_is_halved_and_blurred_as_opencv_would():
+    import cv2
+
+    from companion.vision.settle import blurred, halved
+
+    grey = np.random.default_rng(3).integers(0, 255, (180, 320), dtype=np.uint8)
+    half = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(halved(grey), half)
+    assert np.array_equal(blurred(half), cv2.GaussianBlur(half, (5, 5), 0))

@@ -1,10 +1,12 @@
 """The camera's way into the daemon: frames -> settled scenes (camera thread) -> events (loop).
 
 The camera part only watches: it turns frames into settled ``TableScene`` s and puts them on
-the queue. The daemon's loop reads each scene against the one before with the game's mapper
-(its bundle's ``camera``), using only the public view (whose turn it is), and proposes the
-events it finds as ``Seen`` items. A game whose bundle has no camera (one entered with the
-dial) has no camera events.
+the queue. It watches a small grey picture of each moment (Picamera2's ``lores`` stream, or
+a downscaled copy of another source's frame: ``companion.vision.glimpse``) and takes the
+full frame only when the table is to be read. The daemon's loop reads each scene against
+the one before with the game's mapper (its bundle's ``camera``), using only the public view
+(whose turn it is), and proposes the events it finds as ``Seen`` items. A game whose bundle
+has no camera (one entered with the dial) has no camera events.
 """
 
 from __future__ import annotations
@@ -220,15 +222,20 @@ class Camera(Part):
                     return
                 continue
             troubles = 0
-            at, frame = got
-            scene = self.watcher.look(at, frame)
-            self.resting = self.watcher.resting(at) >= self.still_after
+            # The small grey picture is watched; the full frame is taken only to be read.
+            scene = self.watcher.glance(got)
+            resting = self.watcher.resting(got.at) >= self.still_after
+            if resting and not self.resting:
+                # Nothing to read until something moves: the faces need not stay resident.
+                self.watcher.recognizer.library.rest()
+            self.resting = resting
             if scene is not None:
                 sighting = self.watcher.last
                 self.scenes_sent += 1
                 submit(SceneSeen(scene, lowest_confidence(sighting.detections),
-                                 picture_of(self.watcher, frame)))
+                                 picture_of(self.watcher, got.frame())))
             self.frames_seen += 1
+            got = None  # its full frame let go before the wait, not once the next is read
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""
@@ -248,6 +255,8 @@ def picture_of(watcher: Any, frame: Any) -> Any:
     if it cannot be made: the scene is read all the same."""
     from companion.vision.evidence import settled
 
+    if frame is None:  # the camera gave no full frame of it
+        return None
     try:
         return settled(watcher, frame)
     except Exception as error:  # noqa: BLE001 - evidence only: the table plays on

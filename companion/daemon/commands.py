@@ -221,6 +221,7 @@ def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | Non
     from_config = config.web.enabled or args.web
     if not from_config and not (args.sim and not args.feed):
         return None
+    without_tls()
     from companion.web.part import WebPart
 
     if not from_config:
@@ -229,6 +230,15 @@ def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | Non
     if args.web:
         listen, port = parse_address(args.web)
     return WebPart(listen, port, db, sim=args.sim)
+
+
+def without_tls() -> None:
+    """Keep ``ssl`` out of the service: the pages are plain HTTP on the table's LAN, and
+    ``ssl`` maps libssl and libcrypto (about 5 MB resident) only because aiohttp, http.client
+    and urllib.request import it if they can. A None entry in ``sys.modules`` is Python's
+    documented way to refuse an import (the import system's module cache); they then work
+    as on a Python built without TLS. Left alone if something has imported ``ssl`` already."""
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -291,8 +291,12 @@ class CardLibrary:
         # The keypoints now (found, for a file without them: seconds, better at start than at
         # the first card seen in part); their search forest when first needed (``features``).
         self.sift  # noqa: B018
+        self.rest()
+
+    def rest(self) -> None:
+        """Let the faces read in place from the file leave the process's memory until they
+        are looked at again (from the page cache): at start, and while the table rests."""
         if self._mapped is not None and hasattr(mmap, "MADV_DONTNEED"):
-            # Faces read in place: out of memory until looked at again (the page cache).
             self._mapped.madvise(mmap.MADV_DONTNEED)
 
     @property

@@ -1,13 +1,14 @@
 """Where frames come from: Picamera2 (Pi only), OpenCV VideoCapture, a folder of images.
 
-Every source has ``open()``, ``read() -> (timestamp, frame) | None`` and ``close()``. A
+Every source has ``open()``, ``read() -> (timestamp, frame) | None`` and ``close()``; one with a
+small stream of its own (Picamera2) also ``glimpse()`` (``companion.vision.glimpse``). A
 ``CameraWatch`` wraps one and judges each frame: a dropped read, a black frame or a frozen
 picture is reported as a ``CameraTrouble`` and the source is reopened; such frames never
 reach the recognizer, so they never become events.
 
 >>> watch = CameraWatch(FrameList([np.zeros((8, 8, 3), np.uint8)]))
->>> frame, trouble = watch.next()
->>> frame is None, trouble.kind
+>>> glimpse, trouble = watch.next()
+>>> glimpse is None, trouble.kind
 (True, 'black')
 """
 
@@ -17,12 +18,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from companion.errors import CompanionError, PartUnusable
+from companion.vision.glimpse import WATCH_WIDTH, Glimpse, glimpses_of
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -140,29 +142,48 @@ class VideoCapture:
 
 
 class Picamera2Source:
-    """The Raspberry Pi camera through Picamera2, imported only when opened (Pi only)."""
+    """The Raspberry Pi camera through Picamera2, imported only when opened (Pi only).
+
+    Watched through its ``lores`` YUV stream (``glimpse``: the ISP scales it from the same
+    view at no CPU cost, and its luma plane is the grey picture watched, as in Picamera2's
+    own motion-detection examples); the ``main`` frame is read only when a glimpse's full
+    frame is asked for, the full-resolution ``still`` once a scene is still.
+    ``picamera2``: the Picamera2 class (None: imported from picamera2 at ``open``; tests
+    and benchmarks give a stand-in with the same public API)."""
 
     def __init__(self, size: tuple[int, int] = (1280, 720),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 picamera2: Callable[[], Any] | None = None) -> None:
         self.size = size
+        # The same view as main, WATCH_WIDTH wide (even sides, as YUV420 needs).
+        self.lores = (WATCH_WIDTH, 2 * round(size[1] * WATCH_WIDTH / size[0] / 2))
         self.clock = clock
-        self._camera = None
+        self.picamera2 = picamera2
+        self._camera: Any = None
 
     def open(self) -> None:
         self.close()
+        camera = self._make()
+        camera.configure(camera.create_video_configuration(
+            main={"size": self.size, "format": "RGB888"},
+            lores={"size": self.lores, "format": "YUV420"}))
+        # libcamera may adjust a stream's size to what the ISP can make: the one in force.
+        self.lores = tuple(camera.camera_configuration()["lores"]["size"])
+        # Stills at the sensor's full size, same field of view: read once a scene is still.
+        self._still_config = camera.create_still_configuration(main={"format": "RGB888"})
+        camera.start()
+        self._camera = camera
+
+    def _make(self) -> Any:
+        if self.picamera2 is not None:
+            return self.picamera2()
         from companion.picamera import picamera2_problem_once
 
         problem = picamera2_problem_once()  # any failure of the import, with its fix
         if problem is not None:
             raise PicameraUnusable(problem)
         from picamera2 import Picamera2  # only present on a Pi
-        camera = Picamera2()
-        camera.configure(camera.create_video_configuration(
-            main={"size": self.size, "format": "RGB888"}))
-        # Stills at the sensor's full size, same field of view: read once a scene is still.
-        self._still_config = camera.create_still_configuration(main={"format": "RGB888"})
-        camera.start()
-        self._camera = camera
+        return Picamera2()
 
     def still(self) -> np.ndarray | None:
         """A full-resolution picture of the same view (the camera switches mode for it and
@@ -174,15 +195,29 @@ class Picamera2Source:
         except RuntimeError:
             return None
 
-    def read(self) -> tuple[float, np.ndarray] | None:
+    def glimpse(self) -> Glimpse | None:
+        """The next moment: the luma plane of the ``lores`` stream; its ``main`` frame is
+        read only if asked for (the next one the camera makes: a moment later)."""
         if self._camera is None:
             return None
         try:
-            frame = self._camera.capture_array()
+            yuv = self._camera.capture_array("lores")
         except RuntimeError:
             return None
-        # Picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
-        return self.clock(), frame
+        width, height = self.lores
+        # YUV420 comes as (height * 3/2, stride) rows: the first ``height`` are the luma.
+        return Glimpse(self.clock(), yuv[:height, :width], self._main)
+
+    def _main(self) -> np.ndarray | None:
+        try:
+            # Picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+            return self._camera.capture_array("main") if self._camera is not None else None
+        except RuntimeError:
+            return None
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        frame = self._main()
+        return None if frame is None else (self.clock(), frame)
 
     def close(self) -> None:
         if self._camera is not None:
@@ -261,39 +296,38 @@ class CameraTrouble:
 class CameraWatch:
     """Reads a source, holds back bad frames, reports trouble and reopens the source.
 
-    Frozen means ``frozen_frames`` reads in a row with no pixel change at all: a live sensor
-    always carries some noise, a stuck driver repeats the same buffer.
+    What it judges is the small grey picture watched (``glimpse``): the full frame is not
+    touched. Frozen means ``frozen_frames`` reads in a row with no pixel change at all: a live
+    sensor always carries some noise, a stuck driver repeats the same buffer.
     """
 
     def __init__(self, source: FrameSource, black_level: float = 8.0, frozen_frames: int = 30,
                  report: Callable[[CameraTrouble], None] | None = None) -> None:
         self.source = source
+        self.watched = glimpses_of(source)
         self.black_level = black_level
         self.frozen_frames = frozen_frames
         self.report = report
         self.troubles: list[CameraTrouble] = []
         self._opened = False
         self._previous: np.ndarray | None = None
-        self._spare: np.ndarray | None = None  # the buffer the next frame's sample goes into
+        self._spare: np.ndarray | None = None  # the buffer the next picture goes into
         self._same = 0
 
-    def next(self) -> tuple[tuple[float, np.ndarray] | None, CameraTrouble | None]:
-        """The next good frame with its time, or (None, the trouble that held it back)."""
+    def next(self) -> tuple[Glimpse | None, CameraTrouble | None]:
+        """The next good moment, or (None, the trouble that held it back)."""
         if not self._opened:
-            self.source.open()
+            self.watched.open()
             self._opened = True
-        got = self.source.read()
-        if got is None:
+        glimpse = self.watched.glimpse()
+        if glimpse is None:
             return None, self._trouble("dropped", None, "the camera gave no frame")
-        at, frame = got
-        # One pixel in 7 each way, raw: its mean is the picture's brightness, and a live
-        # sensor's noise changes it at every frame (an average would hide the noise). Copied
-        # into one of two buffers kept for it: no full-frame pass, nothing allocated.
-        view = frame[::7, ::7]
+        at, grey = glimpse.at, glimpse.grey
+        # Copied into one of two buffers kept for it (the source may reuse its own).
         sample = self._spare
-        if sample is None or sample.shape != view.shape or sample.dtype != view.dtype:
-            sample = np.empty(view.shape, view.dtype)
-        np.copyto(sample, view)
+        if sample is None or sample.shape != grey.shape or sample.dtype != grey.dtype:
+            sample = np.empty(grey.shape, grey.dtype)
+        np.copyto(sample, grey)
         self._spare = sample
         if float(sample.mean()) < self.black_level:
             return None, self._trouble("black", at, "the camera sees only black "
@@ -306,14 +340,14 @@ class CameraWatch:
         else:
             self._same = 0
         self._previous, self._spare = sample, self._previous
-        return (at, frame), None
+        return glimpse, None
 
     def _trouble(self, kind: str, at: float | None, message: str) -> CameraTrouble:
         trouble = CameraTrouble(kind, at, message)
         self.troubles.append(trouble)
         if self.report:
             self.report(trouble)
-        self.source.close()
+        self.watched.close()
         self._opened = False
         self._previous = None
         return trouble

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.vision.finder import TableBackground
+from companion.vision.glimpse import Glimpse
 from companion.vision.library import CardLibrary
 from companion.vision.markers import CORNER_IDS, MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
@@ -51,7 +52,9 @@ class TableWatcher:
     shown the same scene for ``settle_seconds`` (or once the sharper still was read), only a
     small grey copy of each frame is compared with the one of the frame last read; the full
     work is done again only once something has moved (hands over the table, or the picture
-    drifted past the motion limit since, e.g. the light changed).
+    drifted past the motion limit since, e.g. the light changed). Fed ``Glimpse`` s
+    (``glance``), the watcher measures motion on their small grey picture and takes a full
+    frame only to read it: none while the table stays as read.
     """
 
     def __init__(self, library: CardLibrary, layout: TableLayout,
@@ -112,7 +115,17 @@ class TableWatcher:
 
     def look(self, at: float, frame: np.ndarray) -> TableScene | None:
         """Feed one frame taken at ``at`` seconds; the scene when it has just settled."""
-        motion = self.motion.measure(frame)
+        return self._watch(at, frame, lambda: frame)
+
+    def glance(self, glimpse: Glimpse) -> TableScene | None:
+        """Feed one glimpse: its small grey picture is watched, its full frame taken only
+        when the table must be read (never while it stays as read); the scene when it has
+        just settled."""
+        return self._watch(glimpse.at, glimpse.grey, glimpse.frame)
+
+    def _watch(self, at: float, watched: np.ndarray,
+               frame: Callable[[], np.ndarray | None]) -> TableScene | None:
+        motion = self.motion.measure(watched)
         if motion > self.motion_limit:
             # Hands over the table: nothing to read until they are gone.
             self.gate.observe(at, motion, frozenset())
@@ -125,8 +138,11 @@ class TableWatcher:
                 self._resting = at
         else:
             self._resting = None
+            full = frame()
+            if full is None:  # the camera gave no full frame: read at the next one
+                return None
             sharper = self.still() if self.still is not None else None
-            sighting = self.see(frame, motion, sharper)
+            sighting = self.see(full, motion, sharper)
             self._read_small = self.motion.small
             self.reads += 1
             key = None if sighting.scene is None else sighting.scene.key()

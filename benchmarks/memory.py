@@ -1,0 +1,212 @@
+"""Memory benchmark: the service with every part on, through a long game, and its peak
+resident memory beside baselines measured in the same run.
+
+Run:  python benchmarks/memory.py [--quick]
+Goal: <= 100 MB resident (peak) through a long game with every part on.
+
+The daemon is built as `companion run --config FILE` builds it (the same functions of
+``companion.daemon.commands``, from a config with every part enabled), in a process of its
+own with systemd/companion.service's allocator settings; its hardware is what the tests use:
+gpiozero's mock pins for the inputs, a fake hub on a pseudo-terminal, luma's dummy device for
+each screen (``[screens] enabled = false``: drawn in memory), the camera on a folder of
+1280x720 JPEG frames of a still table (decoded at 4 fps as a files source is), the web pages
+served on a free port, the voice through espeak-ng if installed. A long Tricky game (about
+6,000 events; --quick: about 1,200) is fed as `--feed` feeds a log, each event stored before
+the next, while every part runs. Peak: the kernel's high-water mark of the process
+(VmHWM), read as the feed ends; also the most of a sample every 0.25 s through the second
+half of the game (past the start, where the card library is prepared). Baselines: the same
+service fed the same game with no part on (as `companion run --sim --feed` without web),
+and `python -c "import cv2"`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent))
+
+from daemon import UNIT_ENVIRONMENT, render_still_table, rss_mb  # noqa: E402
+
+#: Frames in the camera's folder: 4 fps for five minutes, hard links to three pictures.
+FRAMES = 1200
+
+
+def status_mb(field: str, pid: str | int = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {field}")
+
+
+def long_game(path: Path, rounds: int) -> int:
+    """A random Tricky game of ``rounds`` rounds per player, written as a table log."""
+    from companion.bundles.tricky.rules.sim import random_game
+    from companion.table.log import dump_event
+
+    header, events = random_game(0, 4, rounds_per_player=rounds)
+    path.write_text("\n".join([json.dumps(header), *map(dump_event, events)]) + "\n")
+    return len(events)
+
+
+def camera_folder(folder: Path, cache: Path) -> Path:
+    """A folder of JPEG frames of a still table, each picture under many names."""
+    import cv2
+    import numpy as np
+
+    render_still_table(cache / "still-table.npy")
+    frames = folder / "frames"
+    frames.mkdir()
+    pictures = []
+    for n, image in enumerate(np.load(cache / "still-table.npy")):
+        pictures.append(frames / f"picture-{n}.jpg")
+        cv2.imwrite(str(pictures[-1]), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    for n in range(FRAMES):
+        os.link(pictures[n % len(pictures)], frames / f"{n:05d}.jpg")
+    for picture in pictures:
+        picture.unlink()
+    return frames
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def every_part_config(folder: Path, frames: Path, hub: Path) -> Path:
+    config = folder / "every-part.toml"
+    config.write_text(
+        f'[table]\ngame = "tricky"\n'
+        f'[inputs]\nenabled = true\npin_factory = "mock"\n'
+        f'[screens]\nenabled = false\n'
+        f'[hub]\nenabled = true\nport = "{hub}"\n'
+        f'[camera]\nenabled = true\nsource = "files"\nfiles = "{frames}"\nfps = 4.0\n'
+        f'[web]\nenabled = true\nlisten = "127.0.0.1"\nport = {free_port()}\n'
+        f'[voice]\nenabled = true\n'
+        f'[daemon]\nlog_level = "warning"\n')
+    return config
+
+
+def serve(config_path: str, db: str, log: str) -> None:
+    """(In its own process) the daemon as `companion run --config` builds it, with the log
+    fed as --feed feeds it but every configured part kept running; prints its resident
+    memory (peak, and at the end) as JSON once the feed is over."""
+    from companion.daemon import commands
+    from companion.daemon.camera import Camera
+    from companion.daemon.config import load_config
+    from companion.daemon.feed import feed_session
+    from companion.daemon.sources import FeedSource
+    from companion.daemon.table import Daemon
+    from companion.i18n.choice import LanguageChoice
+    from companion.table import TableStore, read_log
+
+    config = load_config(config_path)
+    commands.setup_logging(config.daemon.log_level)
+    with TableStore(db) as store:
+        parts = commands.parts(config, False, Path(db).parent)
+        header, events = read_log(log)
+        table, done = feed_session(store, header, events)
+        parts.append(FeedSource(events[done:], config.daemon.retry_seconds))
+        web = commands.web_part(config, argparse.Namespace(web=None, sim=False, feed=None), db)
+        if web is not None:
+            parts.append(web)
+        daemon = Daemon(store, screens=commands.screens(config, False), parts=parts,
+                        language=LanguageChoice(Path(db), config.table.language),
+                        voice=commands.speaker(config),
+                        confirm_below=config.vision.confirm_below,
+                        retry_seconds=config.daemon.retry_seconds,
+                        peek_timeout_s=config.pinmap().peek_timeout_s,
+                        watching=False, geometry=config.vision.geometry())
+        if web is not None:
+            daemon.shown.watchers.append(web.watch)
+        for part in parts:
+            if isinstance(part, Camera):
+                part.after = daemon.ready
+        daemon.use_table(table)
+        commands.stop_on_signals(daemon)
+        samples: list[float] = []
+        threading.Thread(target=sample_rss, args=(daemon, samples), daemon=True).start()
+        code = daemon.run()
+    late = samples[len(samples) // 2:] or [status_mb("VmRSS")]
+    print(json.dumps({"code": code, "peak_mb": status_mb("VmHWM"), "late_mb": max(late),
+                      "end_mb": status_mb("VmRSS"), "events": len(events)}), flush=True)
+    os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
+
+
+def sample_rss(daemon: Any, samples: list[float]) -> None:
+    """The resident memory every 0.25 s once the daemon is READY."""
+    daemon.ready.wait()
+    while True:
+        samples.append(status_mb("VmRSS"))
+        time.sleep(0.25)
+
+
+def run_served(config: Path, db: Path, log: Path) -> dict:
+    env = {**os.environ, **UNIT_ENVIRONMENT}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, str(HERE), "--serve", str(config), str(db),
+                           str(log)], env=env, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise SystemExit(f"the daemon failed:\n{done.stderr[-3000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["seconds"] = time.perf_counter() - started
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a shorter game (~1,200 events)")
+    parser.add_argument("--serve", nargs=3, metavar=("CONFIG", "DB", "LOG"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(*args.serve)
+        return
+    from companion import bundles
+    from companion.daemon.camera import library_for
+    from companion.hardware.hubfake import FakeHub
+
+    print("command: python benchmarks/memory.py" + (" --quick" if args.quick else ""))
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        log = folder / "long-game.jsonl"
+        events = long_game(log, 10 if args.quick else 50)
+        frames = camera_folder(folder, folder)
+        # Enrolled once and kept beside the store, as the service's first start leaves it.
+        library_for(bundles.card_games(), "", folder)
+        with FakeHub(folder / "hub").plug():
+            config = every_part_config(folder, frames, folder / "hub")
+            ours = run_served(config, folder / "every-part.db", log)
+        bare_config = folder / "no-part.toml"
+        bare_config.write_text('[daemon]\nlog_level = "warning"\n')
+        bare = run_served(bare_config, folder / "no-part.db", log)
+        shutil.rmtree(frames)
+    probe = subprocess.Popen([sys.executable, "-c", "import cv2, time; time.sleep(30)"])
+    time.sleep(2.0)
+    cv2_mb = rss_mb(probe.pid)
+    probe.kill()
+    probe.wait()
+    print(f"peak resident memory, every part on, through a {events:,}-event game: "
+          f"{ours['peak_mb']:.1f} MB (the most through its second half {ours['late_mb']:.1f} "
+          f"MB, at its end {ours['end_mb']:.1f} MB; fed in {ours['seconds']:.0f} s; camera, "
+          f"screens, inputs, hub, web, voice)  "
+          f"(baseline, the same game with no part on: {bare['peak_mb']:.1f} MB; python + cv2: "
+          f"{cv2_mb:.1f} MB; goal <= 100 MB)")
+    print(f"espeak-ng {'installed' if shutil.which('espeak-ng') else 'not installed: voice off'}")
+
+
+if __name__ == "__main__":
+    main()
