@@ -181,7 +181,15 @@ class FaceIndex:
     #: Weight of the difference in tint (a share of brightness per cell) against the pattern.
     TINT_WEIGHT = 2.0
 
-    def __init__(self, faces: Sequence[np.ndarray]) -> None:
+    #: Rows of the patterns compared at once in ``nearest``: a few megabytes of float32
+    #: at a time instead of every row, every row turned and an N x N matrix.
+    BLOCK = 16
+
+    def __init__(self, faces: Sequence[np.ndarray],
+                 done: Callable[[np.ndarray], None] | None = None) -> None:
+        """``faces``: each enrolled face, upright. ``done``: called with each face once its
+        pattern is made (the library lets a face read in place leave memory): the faces are
+        read one by one, so that building never holds every face's pattern at once."""
         self.classes: list[_ShapeClass] = []
         #: Quads compared (``scores``) and lined up (``align``) so far: the recogniser bounds
         #: its work per frame by it.
@@ -194,21 +202,40 @@ class FaceIndex:
                                    for f in faces), default=1.0)
         #: How much the plainest face has printed on it (``print_level``), for telling a
         #: patch of bare table from part of a card.
-        self.least_print = min((print_level(g, np.full(g.shape, 255, np.uint8)) for g in (
-            cv2.cvtColor(cv2.resize(f, CARD_GRID), cv2.COLOR_BGR2GRAY) for f in faces)),
-            default=0.0)
-        for entries in _classes_by_aspect(faces):
-            aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
-            size = grid_for(float(np.median(aspects)))
-            grids = [cv2.resize(faces[n], size, interpolation=cv2.INTER_AREA) for n in entries]
-            planes = [pattern(g) for g in grids]
-            # The full-size patterns, compared only with the few likeliest faces, are kept
-            # at half precision (half the memory; a correlation moves by ~1e-5).
-            self.classes.append(_ShapeClass(
-                size, entries, np.stack([unit(p) for p in planes]).astype(np.float16),
-                np.stack([unit(coarse(p)) for p in planes]), np.stack([tint(g) for g in grids]),
-                min(detail(g, p) for g, p in zip(grids, planes, strict=True)),
-                planes[0].shape))
+        self.least_print = 0.0
+        prints = [self._add_class(entries, done) for entries in _classes_by_aspect(faces)]
+        self.least_print = min(prints, default=0.0)
+
+    def _add_class(self, entries: list[int], done: Callable[[np.ndarray], None] | None
+                   ) -> float:
+        """The faces of one shape as rows of preallocated arrays, written face by face;
+        returns the least ``print_level`` among them."""
+        faces = self._faces
+        aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
+        size = grid_for(float(np.median(aspects)))
+        shape: _ShapeClass | None = None
+        least_print = math.inf
+        for row, n in enumerate(entries):
+            face = faces[n]
+            grey = cv2.cvtColor(cv2.resize(face, CARD_GRID), cv2.COLOR_BGR2GRAY)
+            least_print = min(least_print, print_level(grey, np.full(grey.shape, 255, np.uint8)))
+            grid = cv2.resize(face, size, interpolation=cv2.INTER_AREA)
+            if done is not None:
+                done(face)
+            planes = pattern(grid)
+            full, half, colour = unit(planes), unit(coarse(planes)), tint(grid)
+            if shape is None:
+                # The full-size patterns, compared only with the few likeliest faces, are
+                # kept at half precision (half the memory; a correlation moves by ~1e-5).
+                shape = _ShapeClass(size, entries, np.empty((len(entries), full.size), np.float16),
+                                    np.empty((len(entries), half.size), np.float32),
+                                    np.empty((len(entries), colour.size), np.float32),
+                                    math.inf, planes.shape)
+            shape.rows[row], shape.quick[row], shape.tints[row] = full, half, colour
+            shape.least_detail = min(shape.least_detail, detail(grid, planes))
+        assert shape is not None  # a class has at least one face
+        self.classes.append(shape)
+        return least_print
 
     @property
     def least_detail(self) -> float:
@@ -218,15 +245,27 @@ class FaceIndex:
         """How alike a face is to the most alike other face of its shape (-1 if alone)."""
         if not self._nearest:
             for shape in self.classes:
-                rows = widened(shape.rows)
-                turned = np.stack([r.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
-                                   for r in rows])
-                alike = np.maximum(rows @ rows.T, rows @ turned.T)
-                np.fill_diagonal(alike, -1.0)
-                for row, e in enumerate(shape.entries):
-                    self._nearest[e] = float(alike[row].max()) if len(shape.entries) > 1 \
-                        else -1.0
+                for e, alike in zip(shape.entries, self._most_alike(shape), strict=True):
+                    self._nearest[e] = float(alike) if len(shape.entries) > 1 else -1.0
         return self._nearest[entry]
+
+    def _most_alike(self, shape: _ShapeClass) -> np.ndarray:
+        """Each face's likeness (either way round) to the most alike other face of its shape,
+        compared a block of rows against a block at a time."""
+        count, block = len(shape.entries), self.BLOCK
+        most = np.full(count, -np.inf, np.float32)
+        for start in range(0, count, block):
+            rows = widened(shape.rows[start:start + block])
+            turned = np.ascontiguousarray(
+                rows.reshape(-1, *shape.pattern_shape)[:, ::-1, ::-1].reshape(len(rows), -1))
+            for other in range(0, count, block):
+                others = widened(shape.rows[other:other + block])
+                alike = np.maximum(rows @ others.T, turned @ others.T)
+                if other == start:
+                    np.fill_diagonal(alike, -1.0)
+                np.maximum(most[start:start + len(rows)], alike.max(axis=1),
+                           out=most[start:start + len(rows)])
+        return most
 
     def likeness(self, first: int, second: int) -> float:
         """How alike two faces are (their patterns' correlation, either way round); -1 for

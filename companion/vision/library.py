@@ -299,11 +299,22 @@ class CardLibrary:
         if self._mapped is not None and hasattr(mmap, "MADV_DONTNEED"):
             self._mapped.madvise(mmap.MADV_DONTNEED)
 
+    def rest_face(self, face: np.ndarray) -> None:
+        """``rest`` for one face read in place: its pages leave the process's memory (and
+        the pages it shares with its neighbours in the file, read again when looked at)."""
+        if self._mapped is None or not hasattr(mmap, "MADV_DONTNEED") or face.base is not \
+                self._mapped:
+            return
+        start = face.ctypes.data - np.ndarray((1,), np.uint8, buffer=self._mapped).ctypes.data
+        first = start - start % mmap.PAGESIZE
+        end = min(start + face.nbytes, len(self._mapped))
+        self._mapped.madvise(mmap.MADV_DONTNEED, first, end - first)
+
     @property
     def index(self) -> FaceIndex:
         """The faces as patterns, for the fast comparison."""
         if self._index is None:
-            self._index = FaceIndex(self.faces)
+            self._index = FaceIndex(self.faces, done=self.rest_face)
         return self._index
 
     @property
