@@ -49,6 +49,34 @@ def status_mb(field: str, pid: str | int = "self") -> float:
     raise RuntimeError(f"no {field}")
 
 
+def resident_by_holder(pid: str | int = "self") -> dict[str, float]:
+    """The process's resident memory (MB) by what holds it, from /proc/PID/smaps: the heap
+    and anonymous mappings (Python's objects, numpy's arrays, the libraries' buffers), the
+    card library file read in place, each package's shared libraries, the rest of the files
+    (Python's and the system's libraries)."""
+    held: dict[str, float] = {}
+    holder = ""
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        fields = line.split()
+        if "-" in fields[0] and not fields[0].endswith(":"):
+            holder = mapping_holder(fields[5] if len(fields) > 5 else "")
+        elif fields[0] == "Rss:":
+            held[holder] = held.get(holder, 0.0) + int(fields[1]) / 1024
+    return dict(sorted(held.items(), key=lambda item: -item[1]))
+
+
+def mapping_holder(path: str) -> str:
+    if not path or path.startswith("[heap]") or path.startswith("[anon"):
+        return "heap and anonymous"
+    if path.endswith(".npz"):
+        return "card library file"
+    if "site-packages/" in path:
+        package = path.split("site-packages/", 1)[1].split("/", 1)[0]
+        package = package.removesuffix(".libs").split(".")[0].split("-")[0]
+        return "cv2" if package.startswith("opencv") else package
+    return "other files" if path.startswith("/") else path
+
+
 def long_game(path: Path, rounds: int) -> int:
     """A random Tricky game of ``rounds`` rounds per player, written as a table log."""
     from companion.bundles.tricky.rules.sim import random_game
@@ -142,7 +170,9 @@ def serve(config_path: str, db: str, log: str) -> None:
         code = daemon.run()
     late = samples[len(samples) // 2:] or [status_mb("VmRSS")]
     print(json.dumps({"code": code, "peak_mb": status_mb("VmHWM"), "late_mb": max(late),
-                      "end_mb": status_mb("VmRSS"), "events": len(events)}), flush=True)
+                      "ready_mb": samples[0] if samples else status_mb("VmRSS"),
+                      "end_mb": status_mb("VmRSS"), "events": len(events),
+                      "held": resident_by_holder()}), flush=True)
     os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
 
 
@@ -205,6 +235,11 @@ def main() -> None:
           f"screens, inputs, hub, web, voice)  "
           f"(baseline, the same game with no part on: {bare['peak_mb']:.1f} MB; python + cv2: "
           f"{cv2_mb:.1f} MB; goal <= 100 MB)")
+    print(f"resident memory at READY {ours['ready_mb']:.1f} MB, at the end {ours['end_mb']:.1f} "
+          f"MB (the same game with no part on: {bare['ready_mb']:.1f} MB at READY, "
+          f"{bare['end_mb']:.1f} MB at the end)")
+    print("held at the end, every part on: " + ", ".join(
+        f"{holder} {mb:.1f} MB" for holder, mb in ours["held"].items() if mb >= 0.5))
     print(f"espeak-ng {'installed' if shutil.which('espeak-ng') else 'not installed: voice off'}")
 
 
