@@ -16,7 +16,10 @@ the next, while every part runs. Peak: the kernel's high-water mark of the proce
 (VmHWM), read as the feed ends; also the most of a sample every 0.25 s through the second
 half of the game (past the start, where the card library is prepared). Baselines: the same
 service fed the same game with no part on (as `companion run --sim --feed` without web),
-and `python -c "import cv2"`.
+and `python -c "import cv2"`. Also printed, to see what holds the memory and what grows: the
+resident memory at READY and at the end of both runs, and what holds it at the end with every
+part on, by mapping (/proc/self/smaps: the heap and anonymous mappings, each package's shared
+libraries, the card library file, the other files).
 """
 
 from __future__ import annotations
