@@ -13,6 +13,7 @@ import re
 import aiohttp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from page_state import state_after
 from web_table import LiveTable, random_game, wait_for
 
 from companion.daemon.vocabulary import Words
@@ -79,8 +80,8 @@ async def next_state(ws, events, seen):
     while True:
         message = await asyncio.wait_for(ws.receive(), 60)
         assert message.type == aiohttp.WSMsgType.TEXT, message
-        seen.append(message.data)
-        data = json.loads(message.data)
+        seen.append(message.data)  # what was sent, a change or a whole channel
+        data = state_after(ws, message.data)
         if data.get("kind") != "links" and data.get("events") == events:
             return
 
