@@ -17,6 +17,9 @@ from the channel's top to the value changed:
 - ``["drop", path, n]``: the list at ``path`` loses its first ``n`` items (a window that
   slides, such as the feed of the latest events).
 
+Values are compared as Python compares them, where ``1``, ``1.0`` and ``True`` are equal: a
+channel never holds one where it held another (a count stays a number, a flag a bool).
+
 >>> old = {"events": 3, "feed": [1, 2, 3], "api": {"rounds": [[1, 0]]}}
 >>> new = {"events": 4, "feed": [2, 3, 4], "api": {"rounds": [[1, 0], [0, 2]]}}
 >>> ops = changes(old, new)
@@ -29,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,14 +54,19 @@ def _compare(old: Any, new: Any, path: Path, ops: list[list[Any]]) -> None:
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
-                ops.append(["set", [*path, key], value])
+                ops.append(["set", [*path, _named(key)], value])
             elif old[key] != value:
-                _compare(old[key], value, [*path, key], ops)
-        ops.extend(["del", [*path, key]] for key in old if key not in new)
+                _compare(old[key], value, [*path, _named(key)], ops)
+        ops.extend(["del", [*path, _named(key)]] for key in old if key not in new)
     elif type(old) is list and type(new) is list:
         _compare_lists(old, new, path, ops)
     elif old != new or type(old) is not type(new):
         ops.append(["set", path, new])
+
+
+def _named(key: Any) -> str:
+    """A key as JSON names it (an object's keys are strings: ``{1: x}`` is ``{"1": x}``)."""
+    return key if isinstance(key, str) else json.dumps(key)
 
 
 def _compare_lists(old: list[Any], new: list[Any], path: Path, ops: list[list[Any]]) -> None:
@@ -81,6 +90,9 @@ def _compare_lists(old: list[Any], new: list[Any], path: Path, ops: list[list[An
     if kept != now:
         ops.append(["set", path, new])
         return
+    if old[:-1] == new[:-1]:  # the latest item alone changed (the round being played)
+        _compare(old[-1], new[-1], [*path, kept - 1], ops)
+        return
     for index, (was, value) in enumerate(zip(old, new, strict=True)):
         if was != value:  # same length: the items that changed (a trick won, a flag)
             _compare(was, value, [*path, index], ops)
@@ -90,25 +102,31 @@ def apply(state: Any, ops: list[list[Any]]) -> Any:
     """``state`` with ``ops`` applied (in place where it can be; the new state returned)."""
     for op in ops:
         kind, path = op[0], op[1]
-        if not path:  # the whole channel replaced
+        if kind == "set" and not path:  # the whole value replaced
             state = op[2]
             continue
-        parent = state
-        for key in path[:-1]:
-            parent = parent[key]
-        last = path[-1]
-        if kind == "set":
-            parent[last] = op[2]
-        elif kind == "del":
-            del parent[last]
-        elif kind == "add":
-            parent[last].extend(op[2])
+        if kind in ("set", "del"):
+            parent = _at(state, path[:-1])
+            if kind == "set":
+                parent[path[-1]] = op[2]
+            else:
+                del parent[path[-1]]
+            continue
+        items = _at(state, path)
+        if kind == "add":
+            items.extend(op[2])
         elif kind == "cut":
-            del parent[last][op[2]:]
+            del items[op[2]:]
         elif kind == "drop":
-            del parent[last][:op[2]]
+            del items[:op[2]]
         else:
             raise ValueError(f"unknown operation {kind!r}")
+    return state
+
+
+def _at(state: Any, path: Path) -> Any:
+    for key in path:
+        state = state[key]
     return state
 
 

@@ -60,16 +60,14 @@ function replace(id, ...children) {
 // The server's operations on a channel (companion/web/delta.py, docs/web.md): each names
 // the path of keys and indices to the value it changes.
 function applyChanges(state, ops) {
+  const at = (path) => path.reduce((value, key) => value[key], state);
   for (const [kind, path, value] of ops) {
-    if (path.length === 0) { state = value; continue; }
-    let parent = state;
-    for (const key of path.slice(0, -1)) parent = parent[key];
-    const last = path[path.length - 1];
-    if (kind === "set") parent[last] = value;
-    else if (kind === "del") delete parent[last];
-    else if (kind === "add") parent[last].push(...value);
-    else if (kind === "cut") parent[last].splice(value);
-    else if (kind === "drop") parent[last].splice(0, value);
+    if (kind === "set" && path.length === 0) { state = value; continue; }
+    if (kind === "set") at(path.slice(0, -1))[path[path.length - 1]] = value;
+    else if (kind === "del") delete at(path.slice(0, -1))[path[path.length - 1]];
+    else if (kind === "add") at(path).push(...value);
+    else if (kind === "cut") at(path).splice(value);
+    else if (kind === "drop") at(path).splice(0, value);
     else throw new Error(`unknown change ${kind}`);
   }
   return state;

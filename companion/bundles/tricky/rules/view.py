@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bundles.tricky.rules.heroes import title
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.games.base import seat_view
+from companion.games.views import score_of, view_of
 from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
@@ -37,7 +38,8 @@ def phase(game: Tricky) -> str:
 
 
 def view(game: Tricky, seat: int | None) -> dict[str, Any]:
-    public = public_view(game)
+    # A seat's view is the public one (worked out once per state) and the seat's own part.
+    public = public_view(game) if seat is None else dict(view_of(game, None))
     return seat_view(public, seat, lambda seat: {
         "your_turn": public["to_play"] == seat,
         "prompt": _prompt(game, seat),
@@ -59,6 +61,7 @@ def public_view(game: Tricky) -> dict[str, Any]:
     done_tricks = [list(done.tricks) for done in game.history]
     playing = r is not None and r.phase != OVER
     variant = game.options["variant"]
+    score = score_of(game)
     view: dict[str, Any] = {
         "variant": variant,
         "hero_set": None if variant == "random" else game.options["hero_set"],
@@ -67,13 +70,13 @@ def public_view(game: Tricky) -> dict[str, Any]:
         "rounds_total": game.rounds_to_play(),
         "tricks_per_round": game.hand_size(),
         "to_play": game.to_play(),
-        "gold": game.totals(),
-        "round_gold": game.rounds(),
+        "gold": score.totals,
+        "round_gold": score.rounds,
         "heroes_played": [{"active": done.active, "hero": done.hero} for done in game.history],
         "heroes_used": [list(used) for used in game.heroes_used],
         "tricks": done_tricks + ([list(r.won)] if playing and r else []),
         "revokes": [revoke.shown() for revoke in game.revokes],
-        "winners": game.winners(),
+        "winners": score.winners,
     }
     # Between rounds the screens keep showing the round just finished.
     view.update(_round_view(r, n))
