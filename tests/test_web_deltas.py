@@ -48,6 +48,16 @@ def test_a_list_that_slides_or_grows_is_sent_as_its_new_items(items, moved, adde
         assert len(json.dumps(ops)) <= len(json.dumps(added)) + 60  # never the whole list
 
 
+@given(st.lists(LEAVES, max_size=40), st.lists(LEAVES, max_size=3),
+       st.lists(LEAVES, max_size=3), st.lists(LEAVES, min_size=30, max_size=60))
+def test_lines_that_come_or_go_in_the_middle_are_sent_alone(head, gone, came, tail):
+    old = {"words": [*head, *gone, *tail]}
+    new = {"words": [*head, *came, *tail]}
+    ops = changes(old, new)
+    assert apply(copy.deepcopy(old), as_sent(ops)) == new
+    assert len(json.dumps(ops)) <= len(json.dumps([gone, came])) + 80  # never the rest
+
+
 def test_a_page_follows_versions_and_refuses_a_change_it_missed():
     page = PageState()
     page.take(json.loads(full_message("table", 4, {"kind": "table", "events": 1})))

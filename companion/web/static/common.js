@@ -68,6 +68,7 @@ function applyChanges(state, ops) {
     else if (kind === "add") at(path).push(...value);
     else if (kind === "cut") at(path).splice(value);
     else if (kind === "drop") at(path).splice(0, value);
+    else if (kind === "splice") at(path).splice(value[0], value[1], ...value[2]);
     else throw new Error(`unknown change ${kind}`);
   }
   return state;

@@ -13,7 +13,7 @@ from companion.bundles.tricky.rules.heroes import title
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.games.base import seat_view
 from companion.games.views import score_of, view_of
-from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
+from companion.i18n import NP_, _, current, npgettext, pgettext, translated, translated_in
 
 if TYPE_CHECKING:
     from companion.bundles.tricky.rules.engine import Tricky
@@ -55,10 +55,35 @@ def referee_view(game: Tricky) -> dict[str, Any]:
     return everything
 
 
+class _History:
+    """The finished rounds as the views list them, worked out once per history: a history
+    (a tuple of finished rounds) is shared by every state until the next round ends, so the
+    views of a long game do not read every round again at every event."""
+
+    def __init__(self, history: tuple[Any, ...]) -> None:
+        self.history = history  # kept: its id stays its own while this is kept
+        self.tricks = [list(done.tricks) for done in history]
+        self.heroes = [{"active": done.active, "hero": done.hero} for done in history]
+        self.lines: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+
+
+_HISTORIES: dict[int, _History] = {}
+
+
+def history_of(game: Tricky) -> _History:
+    found = _HISTORIES.get(id(game.history))
+    if found is None or found.history is not game.history:
+        if len(_HISTORIES) >= 64:
+            _HISTORIES.clear()
+        found = _HISTORIES[id(game.history)] = _History(game.history)
+    return found
+
+
 def public_view(game: Tricky) -> dict[str, Any]:
     r = game.current
     n = len(game.seats)
-    done_tricks = [list(done.tricks) for done in game.history]
+    done = history_of(game)
+    done_tricks = done.tricks
     playing = r is not None and r.phase != OVER
     variant = game.options["variant"]
     score = score_of(game)
@@ -72,7 +97,7 @@ def public_view(game: Tricky) -> dict[str, Any]:
         "to_play": game.to_play(),
         "gold": score.totals,
         "round_gold": score.rounds,
-        "heroes_played": [{"active": done.active, "hero": done.hero} for done in game.history],
+        "heroes_played": done.heroes,
         "heroes_used": [list(used) for used in game.heroes_used],
         "tricks": done_tricks + ([list(r.won)] if playing and r else []),
         "revokes": [revoke.shown() for revoke in game.revokes],
@@ -167,6 +192,27 @@ def hero_and_trump(hero: str | None, trump: dict[str, Any] | None) -> str:
     return f"{title(hero)}, {trump_words(trump)}"
 
 
+def rounds_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
+    """A line per finished round; said once per history, language and names when ``state``
+    lists the game's own history (its view's), else every time."""
+    names = game.seats
+
+    def said() -> list[str]:
+        return [pgettext("web", "round {n}: {player} as the {hero}, gold {gold}").format(
+            n=number, player=names[done["active"]], hero=title(done["hero"]),
+            gold=", ".join(map(str, state["round_gold"][number - 1])))
+            for number, done in enumerate(state["heroes_played"], start=1)]
+
+    done = history_of(game)
+    if state["heroes_played"] is not done.heroes:
+        return said()
+    key = (current(), tuple(names))
+    lines = done.lines.get(key)
+    if lines is None:
+        lines = done.lines[key] = said()
+    return lines
+
+
 def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
@@ -181,10 +227,7 @@ def state_in_words(game: Tricky, state: dict[str, Any]) -> list[str]:
         lines.append(trump_words(state["trump"]))
     if state["to_play"] is not None:
         lines.append(pgettext("web", "{player} to play").format(player=names[state["to_play"]]))
-    for number, done in enumerate(state["heroes_played"], start=1):
-        lines.append(pgettext("web", "round {n}: {player} as the {hero}, gold {gold}").format(
-            n=number, player=names[done["active"]], hero=title(done["hero"]),
-            gold=", ".join(map(str, state["round_gold"][number - 1]))))
+    lines += rounds_in_words(game, state)
     for revoke in state["revokes"]:
         lines.append(pgettext("web", "revoke: {player} played {suit} in round {n} after "
                               "showing out in trick {trick}").format(
