@@ -58,6 +58,16 @@ def test_lines_that_come_or_go_in_the_middle_are_sent_alone(head, gone, came, ta
     assert len(json.dumps(ops)) <= len(json.dumps([gone, came])) + 80  # never the rest
 
 
+@given(st.lists(LEAVES, min_size=1, max_size=3), st.lists(LEAVES, min_size=1, max_size=3),
+       st.lists(LEAVES, min_size=30, max_size=60), st.lists(LEAVES, max_size=3))
+def test_a_new_first_line_and_lines_added_at_the_end_are_sent_alone(was, now, lines, added):
+    old = {"words": [*was, *lines]}
+    new = {"words": [*now[:len(was)], *was[len(now):], *lines, *added]}
+    ops = changes(old, new)
+    assert apply(copy.deepcopy(old), as_sent(ops)) == new
+    assert len(json.dumps(ops)) <= len(json.dumps([now, added])) + 120
+
+
 def test_a_page_follows_versions_and_refuses_a_change_it_missed():
     page = PageState()
     page.take(json.loads(full_message("table", 4, {"kind": "table", "events": 1})))

@@ -90,6 +90,13 @@ def _compare_lists(old: list[Any], new: list[Any], path: Path, ops: list[list[An
             elif now < kept - moved:
                 ops.append(["cut", path, now])
             return
+    for moved in range(1, min(SLIDE, kept, now) + 1):  # the first items changed, more added
+        if now >= kept and new[moved:kept] == old[moved:]:
+            for index in range(moved):
+                _compare(old[index], new[index], [*path, index], ops)
+            if now > kept:
+                ops.append(["add", path, new[kept:]])
+            return
     same = min(kept, now)
     first = _longest(same, lambda n: old[:n] == new[:n])
     last = _longest(same - first, lambda n: old[kept - n:] == new[now - n:])

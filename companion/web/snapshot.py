@@ -118,6 +118,26 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
+#: Each game's events as a phone's forms, per language and seat names (``event_forms``).
+_FORMS: dict[tuple[str, tuple[str, ...], str], list[dict[str, Any]]] = {}
+
+
+def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every event of the game as a phone's form draws it, in the language current: the same
+    all game, worked out once per language and seat names (shared: never changed)."""
+    key = (game.name, tuple(names), current())
+    found = _FORMS.get(key)
+    if found is None:
+        if len(_FORMS) >= 64:
+            _FORMS.clear()
+        found = _FORMS[key] = [
+            {"type": kind, "label": event_word(kind), "own": "seat" in fields,
+             "fields": [field_form(name, spec, names)
+                        for name, spec in fields.items() if name != "seat"]}
+            for kind, fields in game.EVENTS.items()]
+    return found
+
+
 def seat_actions(game: Game, names: Sequence[str], seat: int, likely: Expected
                  ) -> list[dict[str, Any]]:
     """The events a seat's page may send: its own (the seat is filled in by the server) and
@@ -126,12 +146,8 @@ def seat_actions(game: Game, names: Sequence[str], seat: int, likely: Expected
     comes first (``likely``, the bundle's ``expected_entry``, when it is this seat's or the
     table's), then the others of now, then the rest (sent only as a table-log line)."""
     allowed = game.events_now(seat)
-    actions = []
-    for kind, fields in game.EVENTS.items():
-        actions.append({"type": kind, "label": event_word(kind), "own": "seat" in fields,
-                        "now": allowed is None or kind in allowed,
-                        "fields": [field_form(name, spec, names)
-                                   for name, spec in fields.items() if name != "seat"]})
+    actions = [{**form, "now": allowed is None or form["type"] in allowed}
+               for form in event_forms(game, names)]
 
     def rank(action: dict[str, Any]) -> tuple[bool, bool]:
         first = action["now"] and action["type"] == likely[0] and likely[1] in (None, seat)
