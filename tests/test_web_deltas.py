@@ -179,3 +179,29 @@ def test_an_undo_then_the_same_event_again_keeps_the_pages_in_step(tmp_path):
     header, events = random_game("tricky", 3, 3)
     with LiveTable(tmp_path, header) as table:
         asyncio.run(follow(table, events[:40], {5, 17, 30}))
+
+
+@given(st.lists(st.integers(0, 9), max_size=80), st.data())
+def test_lines_changed_here_and_there_are_sent_as_a_few_splices(lines, data):
+    new = list(lines)
+    for _ in range(data.draw(st.integers(0, 4))):  # a few lines changed, put in, taken out
+        where = data.draw(st.integers(0, len(new)))
+        how = data.draw(st.sampled_from(["in", "out", "change"]))
+        if how == "in":
+            new.insert(where, data.draw(st.integers(10, 19)))
+        elif new and where < len(new):
+            if how == "out":
+                del new[where]
+            else:
+                new[where] = data.draw(st.integers(10, 19))
+    ops = changes({"words": lines}, {"words": new})
+    assert apply({"words": list(lines)}, as_sent(ops)) == {"words": new}
+
+
+def test_a_new_first_line_a_line_gone_and_one_added_are_three_small_changes():
+    rounds = [f"round {n}: gold {n % 4}" for n in range(1, 180)]
+    old = {"words": ["round 179, play", "Cy is active", "Bob to play", *rounds]}
+    new = {"words": ["round 179, deal", "Cy is active", *rounds, "round 180: gold 0"]}
+    ops = changes(old, new)
+    assert apply(copy.deepcopy(old), as_sent(ops)) == new
+    assert len(json.dumps(ops)) < 200, ops

@@ -90,23 +90,50 @@ def _compare_lists(old: list[Any], new: list[Any], path: Path, ops: list[list[An
             elif now < kept - moved:
                 ops.append(["cut", path, now])
             return
-    for moved in range(1, min(SLIDE, kept, now) + 1):  # the first items changed, more added
-        if now >= kept and new[moved:kept] == old[moved:]:
-            for index in range(moved):
-                _compare(old[index], new[index], [*path, index], ops)
-            if now > kept:
-                ops.append(["add", path, new[kept:]])
-            return
     same = min(kept, now)
     first = _longest(same, lambda n: old[:n] == new[:n])
     last = _longest(same - first, lambda n: old[kept - n:] == new[now - n:])
-    if first == 0 and last == 0:
-        ops.append(["set", path, new])
-    elif kept == now and kept - first - last <= SLIDE:  # a few items changed in place
+    if kept == now and kept - first - last <= SLIDE:  # a few items changed in place
         for index in range(first, kept - last):
             _compare(old[index], new[index], [*path, index], ops)
-    else:  # items put in or taken out in the middle (a line of words that came or went)
-        ops.append(["splice", path, [first, kept - first - last, new[first:now - last]]])
+        return
+    # Items put in or taken out here and there (a line of words that came or went, a new
+    # first line, a line added at the end): a few splices, the last first so that each one's
+    # place is counted in the list as it was.
+    splices: list[tuple[int, int, list[Any]]] = []
+    _splices(old, new, first, kept - last, first, now - last, splices)
+    if len(splices) == 1 and splices[0][:2] == (0, kept):
+        ops.append(["set", path, new])
+        return
+    # The last first (of two at one place, the one further on in the list first).
+    for start, count, items in reversed(splices):
+        ops.append(["splice", path, [start, count, items]])
+
+
+def _splices(old: list[Any], new: list[Any], start: int, stop: int, begin: int, end: int,
+             splices: list[tuple[int, int, list[Any]]]) -> None:
+    """The splices turning ``old[start:stop]`` into ``new[begin:end]`` (each at its place in
+    ``old``): their common ends kept, then split where an item in the middle of ``old`` is
+    found again, a little shifted, in ``new``."""
+    first = _longest(min(stop - start, end - begin),
+                     lambda n: old[start:start + n] == new[begin:begin + n])
+    start, begin = start + first, begin + first
+    last = _longest(min(stop - start, end - begin),
+                    lambda n: old[stop - n:stop] == new[end - n:end])
+    stop, end = stop - last, end - last
+    if stop - start <= 2 * SLIDE or end - begin <= 2 * SLIDE:
+        if stop > start or end > begin:
+            splices.append((start, stop - start, new[begin:end]))
+        return
+    middle = (start + stop) // 2
+    shift = begin - start
+    for moved in sorted(range(-2 * SLIDE, 2 * SLIDE + 1), key=abs):
+        at = middle + shift + moved
+        if begin < at < end - 2 and new[at:at + 3] == old[middle:middle + 3]:
+            _splices(old, new, start, middle, begin, at, splices)
+            _splices(old, new, middle, stop, at, end, splices)
+            return
+    splices.append((start, stop - start, new[begin:end]))
 
 
 def _longest(most: int, holds: Callable[[int], bool]) -> int:
