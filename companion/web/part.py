@@ -143,7 +143,7 @@ class WebPart(Part):
         self.server, self.loop = server, loop
         if self.sent:  # a restart: the pages get the state as it is
             server.deliver([Update(name, self.versions[name], value, None)
-                            for name, value in self.sent.items()])
+                            for name, value in list(self.sent.items())])
         checker = loop.create_task(self._check_tokens(server))
         # A line that stays under the --sim board: what a small terminal's user needs.
         log.info("web pages at %s%s", self.url, " (simulator: /sim)" if self.sim else "",
