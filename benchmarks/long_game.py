@@ -53,7 +53,7 @@ def serve(mode: str, db: str, log: str) -> None:
     from companion.daemon.config import load_config
     from companion.daemon.displays import PanelScreen
     from companion.daemon.feed import feed_session
-    from companion.daemon.items import Fed, Stop
+    from companion.daemon.items import FedEvent, Stop
     from companion.daemon.table import Daemon
     from companion.table import TableStore, read_log
 
@@ -80,7 +80,7 @@ def serve(mode: str, db: str, log: str) -> None:
             sys.stdin.readline()  # go
             cpu = []
             for line, event in events:
-                fed = Fed(line, event)
+                fed = FedEvent(line, event)
                 daemon.submit(fed)
                 fed.done.wait()
                 cpu.append(time.process_time())

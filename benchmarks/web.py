@@ -51,7 +51,7 @@ def game(events: int) -> tuple[object, list[dict]]:
 def serve(mode: str, db: str, events: int) -> None:
     """The daemon on ``db``'s unfinished game: with the web part on a free port (``web``), or
     without it, taking the game's events from a fed log (``plain``). Stops when stdin closes."""
-    from companion.daemon.items import Fed, Stop
+    from companion.daemon.items import FedEvent, Stop
     from companion.daemon.table import Daemon
     from companion.table import TableStore
 
@@ -76,7 +76,7 @@ def serve(mode: str, db: str, events: int) -> None:
             daemon.ready.wait()
             took = []
             for line, event in enumerate(game(events)[1], start=2):
-                fed = Fed(line, event)
+                fed = FedEvent(line, event)
                 started = time.perf_counter()
                 daemon.submit(fed)
                 fed.done.wait()

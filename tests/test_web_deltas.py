@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from page_state import next_page_state, page_of
 from web_table import LiveTable, random_game, wait_for
 
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.web import server as web_server
 from companion.web.delta import PageState, Update, apply, changes, full_message, ops_message
 
@@ -142,11 +142,11 @@ async def follow(table: LiveTable, events: list[dict], undos: set[int]) -> None:
             page_of(ws).take(first)
         stored = table.stored()
         for number, event in enumerate(events):
-            table.daemon.submit(Seen(event, 1.0))
+            table.daemon.submit(CameraProposal(event, 1.0))
             stored += 1
             if number in undos:  # taken back, then given again: the game goes on as played
-                table.daemon.submit(Seen({"type": "undo"}, 1.0))
-                table.daemon.submit(Seen(event, 1.0))
+                table.daemon.submit(CameraProposal({"type": "undo"}, 1.0))
+                table.daemon.submit(CameraProposal(event, 1.0))
                 stored += 2
         await asyncio.to_thread(wait_for, lambda: table.stored() == stored, "the events")
         await asyncio.to_thread(wait_for, lambda: all(

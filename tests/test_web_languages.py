@@ -13,7 +13,7 @@ from web_table import LiveTable, act, get_json, random_game, request, wait_for
 from companion.bundles.bundle import component_data
 from companion.bundles.deathtrap.rules.deck import WILDS, Pack, default_deck
 from companion.bundles.rumble.rules import data as rumble_data
-from companion.daemon.items import Seen, Stop
+from companion.daemon.items import CameraProposal, Stop
 from companion.errors import RuleViolation
 from companion.i18n import LANGUAGES, translator, use, using
 from companion.i18n.extract import WEB
@@ -194,7 +194,7 @@ def french_names(ids, names):
 def played(table, events):
     """The table takes ``events`` as if seen at the table; wait until all are stored."""
     for event in events:
-        table.daemon.submit(Seen(event, 1.0))
+        table.daemon.submit(CameraProposal(event, 1.0))
     wait_for(lambda: table.stored() == len(events), "the events stored")
 
 

@@ -23,7 +23,7 @@ import urllib.request
 import pytest
 from web_table import LiveTable, browser_or_skip, random_game, request, wait_for
 
-from companion.daemon.items import Named, Redraw, Seen
+from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.hardware.events import InputEvent
 from companion.web.server import SECURITY_HEADERS
 
@@ -149,11 +149,12 @@ def attempts(table):
 
 def inputs(handed) -> list:
     """What reached the daemon as an action: inputs, sightings, names."""
-    return [item for item in handed if isinstance(item, InputEvent | Seen | Named)]
+    return [item for item in handed if isinstance(item, InputEvent | CameraProposal | SeatNaming)]
 
 
 def acted(handed) -> list:
-    return [item for item in handed if isinstance(item, InputEvent | Seen | Named | Redraw)]
+    return [item for item in handed
+            if isinstance(item, InputEvent | CameraProposal | SeatNaming | Redraw)]
 
 
 @pytest.mark.parametrize("where", ["another-origin", "dns-rebinding"])

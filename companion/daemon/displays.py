@@ -294,7 +294,7 @@ def screen_text(image: Image.Image) -> list[str]:
 
 
 def acting_seat(shown: Any) -> int | None:
-    """The seat whose screen matters now (a ``Shown``): a menu on its screen, its refusal
+    """The seat whose screen matters now (a ``TableDisplay``): a menu on its screen, its refusal
     showing, else the seat the game waits for (its bundle's ``expected_entry``)."""
     menu, table = shown.menu, shown.table
     if menu is not None and menu.seat is not None:

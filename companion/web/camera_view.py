@@ -27,7 +27,7 @@ from companion.daemon.vocabulary import Words
 from companion.i18n import current, pgettext
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import Shown
+    from companion.daemon.shown import TableDisplay
 
 #: Pictures the server keeps for the controls page (the latest looks).
 KEPT = 4
@@ -83,7 +83,7 @@ def deck(game: Any) -> list[dict[str, str]]:
     return found
 
 
-def earlier(shown: Shown) -> list[dict[str, Any]]:
+def earlier(shown: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
     from companion.web.snapshot import event_in_words
@@ -96,7 +96,7 @@ def earlier(shown: Shown) -> list[dict[str, Any]]:
             for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
 
-def pictured_channel(shown: Shown, camera: dict[str, Any]) -> dict[str, Any]:
+def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, Any]:
     """The ``pictured`` channel: every event of the game being played that keeps the
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
@@ -114,7 +114,7 @@ def pictured_channel(shown: Shown, camera: dict[str, Any]) -> dict[str, Any]:
             "states": camera.get("states", {})}
 
 
-def camera_channel(shown: Shown) -> dict[str, Any]:
+def camera_channel(shown: TableDisplay) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none."""
     table, look = shown.table, shown.camera
     if table is None or look is None:

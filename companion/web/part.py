@@ -20,7 +20,7 @@ from aiohttp import web
 from PIL import Image
 
 from companion.daemon.parts import Part, Submit
-from companion.daemon.shown import Shown
+from companion.daemon.shown import TableDisplay
 from companion.web.address import page_url
 from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel, pictured_channel
@@ -67,7 +67,7 @@ class WebPart(Part):
 
     # --- the daemon's side ---------------------------------------------------------------
 
-    def watch(self, shown: Shown, images: dict[str, Image.Image]) -> None:
+    def watch(self, shown: TableDisplay, images: dict[str, Image.Image]) -> None:
         """The daemon's redraw hook (its thread): the changed channels to the server."""
         loop, server = self.loop, self.server
         try:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from companion.daemon.items import Named, Redraw, Seen
+from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, _, current, pgettext, using
@@ -154,7 +154,7 @@ class SeatPages:
         elif own is not None and "seat" in event:
             return web.json_response({"error": f"a {event['type']} event has no seat"},
                                      status=400)
-        self.submit(Seen(event, 1.0))  # sure: the seat itself says so
+        self.submit(CameraProposal(event, 1.0))  # sure: the seat itself says so
         known = event["type"] if own is not None else "unknown"  # never a user's text raw
         log.info("seat %d sent a %s event", seat + 1, known)
         return web.json_response({"sent": event["type"]})
@@ -172,7 +172,7 @@ class SeatPages:
                 name_taken(self.seat_names(), seat, name)
         except CompanionError as error:
             return web.json_response({"error": str(error)}, status=400)
-        named = Named(seat, name)
+        named = SeatNaming(seat, name)
         self.submit(named)
         stored = await asyncio.get_running_loop().run_in_executor(None, named.done.wait,
                                                                   NAME_WAIT)

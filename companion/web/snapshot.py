@@ -27,7 +27,7 @@ from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import Shown
+    from companion.daemon.shown import TableDisplay
     from companion.table.session import TableSession
 
 #: How many of the latest events the public feed lists.
@@ -217,7 +217,7 @@ class Snapshot:
         self.publics: dict[str, dict[str, Any]] = {}
         self.feed = Feed()  # the feed's entries in words, said once
 
-    def build(self, showing: Shown, images: Mapping[str, Image.Image]) -> dict[str, Any]:
+    def build(self, showing: TableDisplay, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         """Every channel, from what the table shows (``Daemon.shown``) and its images."""
         channels: dict[str, Any] = {}
         table = showing.table
