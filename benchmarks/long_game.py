@@ -69,9 +69,8 @@ def serve(mode: str, db: str, log: str) -> None:
             parts.append(web)
         pinmap = config.pinmap()
         screens = [PanelScreen(wiring.name, pinmap, simulate=True) for wiring in pinmap.screens]
-        daemon = Daemon(store, screens=screens, parts=parts)
-        if web is not None:
-            daemon.shown.watchers.append(web.watch)
+        daemon = Daemon(store, screens=screens, parts=parts,
+                        watchers=[web.watch] if web is not None else [])
         daemon.use_table(table)
 
         def feed() -> None:

@@ -120,6 +120,7 @@ async def pages(db: str, events: list[dict], idle: float, daemon_pid: int
                 ) -> tuple[list[float], int, float]:
     import aiohttp
 
+    from companion.web.delta import PageState
     from companion.web.seats import seat_links
 
     deadline = time.monotonic() + 60
@@ -136,9 +137,10 @@ async def pages(db: str, events: list[dict], idle: float, daemon_pid: int
     progress = asyncio.Condition()
 
     async def reader(ws: aiohttp.ClientWebSocketResponse, index: int) -> None:
+        page = PageState()  # built from the changes, as the browser's page builds it
         async for message in ws:
-            data = json.loads(message.data)
-            if "events" in data:
+            data = page.take(json.loads(message.data))
+            if isinstance(data, dict) and "events" in data:
                 arrived[index].setdefault(data["events"], time.perf_counter())
                 async with progress:
                     progress.notify_all()

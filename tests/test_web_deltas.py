@@ -181,6 +181,39 @@ def test_an_undo_then_the_same_event_again_keeps_the_pages_in_step(tmp_path):
         asyncio.run(follow(table, events[:40], {5, 17, 30}))
 
 
+def test_a_burst_of_events_reaches_the_pages_in_a_few_changes_ending_on_the_latest(
+        tmp_path, monkeypatch):
+    """Events faster than the pages' rest: the channels are held back, and built once the
+    rest is up (a redraw the web part asks of the daemon), whether or not more come."""
+    from companion.web import part as web_part
+
+    monkeypatch.setattr(web_part, "MOST_OFTEN", 0.5)
+    monkeypatch.setattr(web_part, "REST_PER_BUILD", 1e6)  # always the longest rest
+    header, events = random_game("tricky", 5, 3)
+    burst = events[:30]
+
+    async def watch(table: LiveTable) -> list[dict]:
+        async with aiohttp.ClientSession() as client, \
+                client.ws_connect(table.url.replace("http", "ws", 1) + "/ws") as ws:
+            page = page_of(ws)
+            page.take(json.loads((await ws.receive(timeout=30)).data))
+            stored = table.stored() + len(burst)
+            for event in burst:
+                table.daemon.submit(CameraProposal(event, 1.0))
+            states: list[dict] = []
+            while not states or states[-1].get("events") != stored:
+                state = await next_page_state(ws, timeout=30)
+                if isinstance(state, dict) and state.get("kind") == "table":
+                    states.append(state)
+            return states
+
+    with LiveTable(tmp_path, header) as table:
+        states = asyncio.run(watch(table))
+        assert table.failure is None
+        assert len(states) < len(burst)  # a few changes, not one per event
+        assert states[-1] == as_sent(table.web.sent["table"])  # the latest, in full
+
+
 @given(st.lists(st.integers(0, 9), max_size=80), st.data())
 def test_lines_changed_here_and_there_are_sent_as_a_few_splices(lines, data):
     new = list(lines)

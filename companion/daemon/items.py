@@ -56,8 +56,9 @@ class JoinLinks:
 
 @dataclass(frozen=True)
 class Redraw:
-    """Draw the screens and the pages again (a seat's page changed its language); like any
-    item, it makes the loop redraw, and asks nothing else."""
+    """Draw the screens and the pages again (a seat's page changed its language, or the pages'
+    channels were held back after a burst of events); like any item, it makes the loop
+    redraw, and asks nothing else."""
 
 
 @dataclass(frozen=True)
