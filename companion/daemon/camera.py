@@ -128,6 +128,11 @@ class SceneReader:
         self.table = geometry.table(len(game.seats))
         self.mapper = bundles.get(game.name).scene_mapper(game, geometry)
 
+    def read_from(self, scene: Any) -> None:
+        """Read the next scene against ``scene`` (the table as it really was, once a reading
+        has been corrected)."""
+        self.before = scene
+
     def read(self, scene: Any, game: Game, confidence: float) -> list[CameraProposal]:
         """The events that turn the previous settled scene into this one (SceneError if the
         change cannot be read without guessing; the scene is remembered either way)."""

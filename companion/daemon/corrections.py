@@ -166,7 +166,7 @@ class Corrector:
         for seq, event in zip(seqs[withdrawn:], events, strict=True):
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(table, look, seq)
-        reader.before = scene  # the next scene is read against the table as it really was
+        reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
     def plan(self, table: StoredSession, look: Look, scene: Any, mapper: Any

@@ -170,8 +170,8 @@ class WebPart(Part):
             started.set()
             return
         port = runner.addresses[0][1] if runner.addresses else self.port
-        self.url = server.url = page_url(self.listen, port)
-        server.hosts = HostNames(self.listen, self.url)  # the names it answers to
+        self.url = page_url(self.listen, port)
+        server.serving_at(self.url, HostNames(self.listen, self.url))
         tokens.set_url(self.url)
         self.server, self.loop = server, loop
         if self.sent:  # a restart: the pages get the state as it is

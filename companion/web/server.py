@@ -217,6 +217,11 @@ class WebServer(SeatPages, CameraRoutes):
 
     # --- updates from the daemon ---------------------------------------------------------
 
+
+    def serving_at(self, url: str, hosts: HostNames) -> None:
+        """Where the pages are served, once the port is bound (the links are made with it),
+        and the host names the server answers to there."""
+        self.url, self.hosts = url, hosts
     def deliver(self, updates: list[Update]) -> None:
         """The channels that changed (built and compared in the daemon's thread): each page
         gets what changed in the ones it listens to, in order."""
