@@ -51,6 +51,14 @@ class Screen(Part):
     def show(self, image: Image.Image) -> None:
         raise NotImplementedError
 
+    def show_if_changed(self, image: Image.Image) -> None:
+        """``show`` the image unless it is the one last shown (raises as ``show`` does: the
+        image is then still to show)."""
+        data = image.tobytes()
+        if data != self.shown:
+            self.show(image)
+            self.shown = data
+
 
 class PanelScreen(Screen):
     """A screen of the pin map, through ``companion.screens`` (``simulate``: a dummy device)."""
