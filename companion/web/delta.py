@@ -54,11 +54,13 @@ def changes(old: Any, new: Any) -> list[list[Any]]:
 
 
 def _compare(old: Any, new: Any, path: Path, ops: list[list[Any]]) -> None:
+    if old is new:  # a part shared from one build to the next (a finished round's lines)
+        return
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
                 ops.append(["set", [*path, _named(key)], value])
-            elif old[key] != value:
+            elif old[key] is not value and old[key] != value:
                 _compare(old[key], value, [*path, _named(key)], ops)
         ops.extend(["del", [*path, _named(key)]] for key in old if key not in new)
     elif type(old) is list and type(new) is list:
