@@ -223,6 +223,29 @@ BENCHMARKS = (
                  "{b} % without the web part"))),
         quick=("--events", "200", "--idle", "3")),
     Benchmark(
+        "long_game", "long_game.py", (),
+        "a 6,177-event Tricky game fed to the daemon, with the web part and 12 pages and "
+        "without it: CPU per event and bytes per page, first vs last 1,000 events (issue 43)",
+        (Figure("CPU per event with the web part and 12 pages, first -> last 1,000",
+                (rf"with the web part and 12 pages\s+first\s+{n('f')} ms\s+last\s+{n('l')} ms"
+                 rf"\s+last/first\s+{n('x')}x\s+\(goal (?P<goal>[^)]+)\)",
+                 "{f} -> {l} ms ({x}x)"),
+                (rf"replay of the same log, µs/event\s+first\s+{n('f')}\s+last\s+{n('l')}\s+"
+                 rf"last/first\s+{n('x')}x", "replay {f} -> {l} µs ({x}x)")),
+         Figure("CPU per event without the web part, first -> last 1,000",
+                (rf"without the web part\s+first\s+{n('f')} ms\s+last\s+{n('l')} ms"
+                 rf"\s+last/first\s+{n('x')}x\s+\(goal (?P<goal>[^)]+)\)",
+                 "{f} -> {l} ms ({x}x)"),
+                (rf"replay of the same log, µs/event\s+first\s+{n('f')}\s+last\s+{n('l')}\s+"
+                 rf"last/first\s+{n('x')}x", "replay {f} -> {l} µs ({x}x)")),
+         Figure("with the web part over without it, last 1,000 events",
+                (rf"with the web part over without it, last 1000\s+{n('x')}x\s+\(first 1000: "
+                 rf"{n('f')}x; goal (?P<goal>[^)]+)\)", "{x}x (first 1,000: {f}x)")),
+         Figure("bytes per event per page, first -> last 1,000",
+                (rf"bytes per event per page\s+first\s+{n('f')}\s+last\s+{n('l')}\s+"
+                 rf"last/first\s+{n('x')}x\s+\(goal: (?P<goal>[^)]+)\)", "{f} -> {l} ({x}x)"))),
+        quick=("--rounds", "10", "--runs", "1")),
+    Benchmark(
         "web_languages", "web_languages.py", (),
         "the web part's Snapshot.build per event, seats in French at an English table",
         (Figure("seats in French, table in English: mean build",

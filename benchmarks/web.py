@@ -51,7 +51,7 @@ def game(events: int) -> tuple[object, list[dict]]:
 def serve(mode: str, db: str, events: int) -> None:
     """The daemon on ``db``'s unfinished game: with the web part on a free port (``web``), or
     without it, taking the game's events from a fed log (``plain``). Stops when stdin closes."""
-    from companion.daemon.items import Fed, Stop
+    from companion.daemon.items import FedEvent, Stop
     from companion.daemon.table import Daemon
     from companion.table import TableStore
 
@@ -76,7 +76,7 @@ def serve(mode: str, db: str, events: int) -> None:
             daemon.ready.wait()
             took = []
             for line, event in enumerate(game(events)[1], start=2):
-                fed = Fed(line, event)
+                fed = FedEvent(line, event)
                 started = time.perf_counter()
                 daemon.submit(fed)
                 fed.done.wait()
@@ -120,6 +120,7 @@ async def pages(db: str, events: list[dict], idle: float, daemon_pid: int
                 ) -> tuple[list[float], int, float]:
     import aiohttp
 
+    from companion.web.delta import PageState
     from companion.web.seats import seat_links
 
     deadline = time.monotonic() + 60
@@ -136,9 +137,10 @@ async def pages(db: str, events: list[dict], idle: float, daemon_pid: int
     progress = asyncio.Condition()
 
     async def reader(ws: aiohttp.ClientWebSocketResponse, index: int) -> None:
+        page = PageState()  # built from the changes, as the browser's page builds it
         async for message in ws:
-            data = json.loads(message.data)
-            if "events" in data:
+            data = page.take(json.loads(message.data))
+            if isinstance(data, dict) and "events" in data:
                 arrived[index].setdefault(data["events"], time.perf_counter())
                 async with progress:
                     progress.notify_all()

@@ -12,7 +12,7 @@ import numpy as np
 from test_camera_rest import BOTH, FIRST, ITEMS, shooter
 from web_table import wait_for
 
-from companion.daemon.camera import Camera, SceneSeen
+from companion.daemon.camera import Camera, SceneSettled
 from companion.vision.glimpse import WATCH_WIDTH, Downscaled, Glimpse
 from companion.vision.sources import CameraWatch, FrameList, Picamera2Source
 from companion.vision.synthetic import demo_library
@@ -102,7 +102,7 @@ def test_a_still_table_is_watched_on_the_lores_stream_alone_once_read():
     camera.start(seen.put)
     try:
         first = seen.get(timeout=60)
-        assert isinstance(first, SceneSeen) and first.picture is not None
+        assert isinstance(first, SceneSettled) and first.picture is not None
         assert [p.item_id for p in first.scene.pieces] == [ITEMS[3].item_id]
         frames, mains = camera.frames_seen, fake.captured["main"]
         wait_for(lambda: camera.frames_seen >= frames + 8, "frames of the still table")

@@ -9,7 +9,7 @@ import time
 import numpy as np
 from web_table import wait_for
 
-from companion.daemon.camera import STILL_FPS, Camera, SceneSeen
+from companion.daemon.camera import STILL_FPS, Camera, SceneSettled
 from companion.vision.art import game_items
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer, demo_library
 from companion.vision.table import TableLayout
@@ -72,7 +72,7 @@ def test_a_card_laid_after_a_long_rest_is_seen_and_the_full_rate_comes_back():
     camera.start(lambda item: seen.put((item, camera.resting, source.reads)))
     try:
         first, resting, _ = seen.get(timeout=60)
-        assert isinstance(first, SceneSeen) and not resting
+        assert isinstance(first, SceneSettled) and not resting
         assert sorted(p.item_id for p in first.scene.pieces) == [ITEMS[3].item_id]
         wait_for(lambda: camera.resting, "the camera to take the table as resting")
         # A long rest: many frames at the still rate, all of them only compared.
@@ -85,7 +85,7 @@ def test_a_card_laid_after_a_long_rest_is_seen_and_the_full_rate_comes_back():
         second, resting, read_by_then = seen.get()
     finally:
         camera.stop()
-    assert isinstance(second, SceneSeen) and not resting
+    assert isinstance(second, SceneSettled) and not resting
     assert sorted(p.item_id for p in second.scene.pieces) == sorted(
         p.item.item_id for p in BOTH)
     assert watcher.reads > reads  # read in full again once it moved

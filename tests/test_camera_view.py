@@ -12,6 +12,7 @@ import aiohttp
 import cv2
 import numpy as np
 from camera_web import LiveCameraTable, tricky_before_first_play
+from page_state import next_page_state
 from web_table import get_json, request, wait_for
 
 
@@ -23,7 +24,7 @@ async def messages_until(ws, done, limit: int = 200) -> list[dict]:
     """Messages of a socket until ``done(message)`` (each one read as it comes)."""
     seen = []
     for _ in range(limit):
-        message = json.loads((await ws.receive(timeout=60)).data)
+        message = await next_page_state(ws)
         seen.append(message)
         if done(message):
             return seen

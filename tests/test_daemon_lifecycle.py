@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from companion.daemon import items
-from companion.daemon.camera import Camera, SceneSeen
+from companion.daemon.camera import Camera, SceneSettled
 from companion.daemon.corrections import Correct
 from companion.daemon.dispatch import Dispatch, Handling
-from companion.daemon.items import Named, Redraw, Stop
+from companion.daemon.items import Redraw, SeatNaming, Stop
 from companion.daemon.lifecycle import Handler, Lifecycle, Moment
 from companion.daemon.parts import Part, Submit
 from companion.daemon.questions import Answer
@@ -30,9 +30,9 @@ PATIENCE = 60.0
 
 #: Every kind of item the loop acted on when it was a chain of isinstance; and which of them
 #: carry a ``done`` their sender waits on.
-HANDLED = [InputEvent, items.Seen, SceneSeen, items.Fed, Correct, Answer, Named,
-           items.JoinLinks, items.FeedFinished, items.PartFailed, Stop]
-ANSWERED = {items.Fed, Correct, Answer, Named}
+HANDLED = [InputEvent, items.CameraProposal, SceneSettled, items.FedEvent, Correct, Answer,
+           SeatNaming, items.JoinLinks, items.FeedFinished, items.PartFailed, Stop]
+ANSWERED = {items.FedEvent, Correct, Answer, SeatNaming}
 
 
 class Listening(Part):
@@ -237,11 +237,11 @@ def test_every_item_of_the_queue_has_a_handling(tmp_path):
 
 
 def test_an_answered_item_is_done_even_when_its_handler_raises():
-    def refuse(item: Named) -> None:
+    def refuse(item: SeatNaming) -> None:
         raise ValueError("refused")
 
-    dispatch = Dispatch({Named: Handling(refuse, answered=True)})
-    named = Named(0, "Ann")
+    dispatch = Dispatch({SeatNaming: Handling(refuse, answered=True)})
+    named = SeatNaming(0, "Ann")
     with pytest.raises(ValueError, match="refused"):
         dispatch.handle(named)
     assert named.done.is_set()
@@ -250,7 +250,7 @@ def test_an_answered_item_is_done_even_when_its_handler_raises():
 def test_a_seat_named_without_a_game_is_answered_by_the_daemon(tmp_path):
     with TableStore(tmp_path / "table.db") as store:
         daemon = Daemon(store)
-        named = Named(0, "Ann")
+        named = SeatNaming(0, "Ann")
         daemon.handle(named)
     assert named.done.is_set() and named.error is not None
 

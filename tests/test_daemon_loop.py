@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from table_driver import daemon_for, give, hold, tap, turn
 
 from companion.bundles.rumble.rules.sim import random_game
-from companion.daemon.camera import SceneSeen, TableGeometry
+from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
-from companion.daemon.items import Fed, Seen
+from companion.daemon.items import CameraProposal, FedEvent
 from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
@@ -108,7 +108,7 @@ def test_the_unfinished_session_is_resumed(table):
 
 def test_a_long_press_of_the_menu_button_undoes_the_latest_event(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
-    give(daemon, Seen({"type": "deal"}))
+    give(daemon, CameraProposal({"type": "deal"}))
     assert len(daemon.table.session.in_force) == 1
     give(daemon, hold("menu"))
     assert daemon.table.session.in_force == []
@@ -120,7 +120,7 @@ def test_a_long_press_of_the_menu_button_undoes_the_latest_event(table):
 
 def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog):
     daemon, screens = daemon_for(table, header=DEATHTRAP)
-    give(daemon, Seen({"type": "deal"}))
+    give(daemon, CameraProposal({"type": "deal"}))
     seat2_before = screens["seat:2"].images[-1].tobytes()
     seat1_before = screens["seat:1"].images[-1].tobytes()
     with caplog.at_level(logging.INFO, logger="companion"):
@@ -135,14 +135,14 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
 
 def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, confirm_below=0.8)
-    give(daemon, Seen({"type": "deal"}, confidence=0.5))
+    give(daemon, CameraProposal({"type": "deal"}, confidence=0.5))
     assert daemon.shown.asks == "confirm" and daemon.table.session.in_force == []
     choose(daemon, True)
     assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
-    give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
+    give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
     choose(daemon, False)
     assert len(daemon.table.session.in_force) == 1 and daemon.shown.menu is None
-    give(daemon, Seen({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
+    give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
     assert len(daemon.table.session.in_force) == 2
 
 
@@ -171,11 +171,12 @@ def test_a_long_press_leaves_a_menu_without_storing_anything(table):
 def test_camera_scenes_become_events_through_the_loop(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, watching=True, confirm_below=0.5)
     assert daemon.watching  # a reader of its scenes: the scene below becomes an event
-    give(daemon, Seen({"type": "deal"}), Seen({"type": "pig", "seat": 0, "discard": "orc"}))
+    give(daemon, CameraProposal({"type": "deal"}),
+         CameraProposal({"type": "pig", "seat": 0, "discard": "orc"}))
     turn_seat = daemon.table.game.view(None)["turn"]
     zone = TableGeometry().table(len(DEATHTRAP.seats)).seat_position(turn_seat)
     cards = TableScene((Piece("troll", zone, None), Piece("troll", zone, None)))
-    give(daemon, SceneSeen(cards, 0.9))
+    give(daemon, SceneSettled(cards, 0.9))
     assert daemon.table.session.in_force[-1]["cards"] == ["troll", "troll"]
     assert daemon.table.session.in_force[-1]["seat"] == turn_seat
 
@@ -199,7 +200,8 @@ def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
     daemon.shown.refresh()
     table_before = others[0].images[-1].tobytes()
     flaky.broken = True
-    give(daemon, Seen({"type": "deal"}), tap("seat:1"))  # a refusal to show on seat 1's screen
+    # A refusal to show on seat 1's screen:
+    give(daemon, CameraProposal({"type": "deal"}), tap("seat:1"))
     assert daemon.supervisor.failures() == {"seat:1": "no answer on the bus"}
     assert others[0].images[-1].tobytes() != table_before, "the table screen shows the failure"
     assert len(daemon.table.session.in_force) == 1, "the game goes on"
@@ -220,7 +222,7 @@ def test_the_log_names_event_types_and_seats_but_no_secret(table, caplog):
     daemon, _ = daemon_for(table, seats=3, header=Header.from_json(header))
     with caplog.at_level(logging.DEBUG, logger="companion"):
         for line, event in enumerate(events, start=2):
-            fed = Fed(line, event)
+            fed = FedEvent(line, event)
             give(daemon, fed)
             assert fed.error is None and fed.done.is_set()
     words = {value for event in events for key, value in event.items()

@@ -8,7 +8,7 @@ import pytest
 from companion.daemon.config import parse_config
 from companion.daemon.dialogues import LANGUAGE
 from companion.daemon.displays import MemoryScreen
-from companion.daemon.items import Fed
+from companion.daemon.items import FedEvent
 from companion.daemon.table import SWITCH, Daemon
 from companion.errors import ConfigError, RuleViolation
 from companion.hardware.events import InputEvent
@@ -66,7 +66,7 @@ def test_switching_at_the_table_redraws_every_screen_and_the_choice_outlives_a_r
         daemon.use_table(store.new_session(TRAPS))
         game_events = [{"type": "trigger", "seat": 1, "square": "T2", "clicks": 1}]
         for line, event in enumerate(game_events, start=2):
-            daemon.handle(Fed(line, event))
+            daemon.handle(FedEvent(line, event))
         daemon.shown.refresh()
         english = {name: screen.images[-1].tobytes() for name, screen in screens.items()}
         press(daemon, "press", SWITCH)

@@ -6,7 +6,7 @@ from table_driver import daemon_for, give, hold, tap, turn
 
 from companion.bundles.rumble.rules.options import character_word
 from companion.daemon.dialogues import DONE
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.daemon.pages import Page, draw
 from companion.errors import CompanionError
 from companion.i18n import current, using
@@ -46,7 +46,7 @@ def choose(daemon, value):
 
 def test_a_refusal_reaches_a_french_seats_page_in_french(store):
     daemon, screens = daemon_for(store, Header("rumble", SEATS, 6))
-    give(daemon, Seen(OUT_OF_TURN, 1.0))
+    give(daemon, CameraProposal(OUT_OF_TURN, 1.0))
     english, french = refusal(daemon, OUT_OF_TURN, "en"), refusal(daemon, OUT_OF_TURN, "fr")
     assert english.startswith("it is Cy's turn") and french.startswith("c'est à Cy")
     # The table's screens are in the table's language: Bob's screen says it in English.

@@ -18,7 +18,7 @@ import sandbox
 from companion.bundles.rumble.rules.sim import random_game as rumble_game
 from companion.bundles.traps.rules.sim import random_game
 from companion.daemon.displays import MemoryScreen
-from companion.daemon.items import Fed, FeedFinished, Seen
+from companion.daemon.items import CameraProposal, FedEvent, FeedFinished
 from companion.daemon.sources import FeedSource
 from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
@@ -83,7 +83,7 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
     fill_up(store)
     for n in range(5000):
         before = daemon.stored
-        daemon.handle(Seen(UNDO if n % 2 else EXPOSE))
+        daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
         daemon.shown.refresh()
         if daemon.stored == before:
             break
@@ -96,7 +96,7 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
     assert [dict(e, t=None) for e in stored(store.path, daemon.table.id)] == [
         dict(e, t=None) for e in entries]
     make_room(store)
-    daemon.handle(Seen(UNDO if n % 2 else EXPOSE))
+    daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
     assert daemon.shown.table_notice == "" and len(daemon.table.session.entries) == len(entries) + 1
     assert len(stored(store.path, daemon.table.id)) == len(entries) + 1
 
@@ -131,7 +131,7 @@ def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(
         for n in range(5000):
             daemon.table.append(UNDO if n % 2 else EXPOSE)
     event = {**(UNDO if n % 2 else EXPOSE), "t": "x" * 300}
-    fed = Fed(2, event)
+    fed = FedEvent(2, event)
     daemon.handle(fed)
     assert isinstance(fed.error, StorageFull) and fed.done.is_set()
     assert not daemon.stopping and daemon.shown.table_notice == "storage full: not recorded"
@@ -140,7 +140,7 @@ def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(
 
     def submit(item):  # the daemon's queue, with room made after the third try
         given.append(item)
-        if isinstance(item, Fed):
+        if isinstance(item, FedEvent):
             if len(given) == 3:
                 make_room(store)
             daemon.handle(item)

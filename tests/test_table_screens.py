@@ -13,7 +13,7 @@ from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps import screens as traps
 from companion.bundles.tricky import screens as tricky
 from companion.bundles.tricky.rules import sim as tricky_sim
-from companion.daemon.items import Fed
+from companion.daemon.items import FedEvent
 from companion.errors import RuleViolation
 from companion.screens.canvas import FINE, blank
 from companion.screens.common import final_place, paragraph, placing, seat_header
@@ -31,7 +31,7 @@ TRAPS = Header("traps", ("Ann", "Bob", "Cy"), 3, {
 
 def feed(daemon, events):
     for line, event in enumerate(events, start=2):
-        daemon.handle(Fed(line, event))
+        daemon.handle(FedEvent(line, event))
         daemon.shown.refresh()
 
 

@@ -7,7 +7,7 @@ import logging
 from table_driver import type_keys as keys
 
 from companion.daemon.displays import MemoryScreen
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header
@@ -31,7 +31,8 @@ def dealt(store):
 def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     daemon, _ = dealt(store)
     turn = daemon.table.game.view(None)["turn"]
-    daemon.handle(Seen({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]}, 0.5))
+    daemon.handle(CameraProposal({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]},
+                                 0.5))
     daemon.shown.refresh()
     title = daemon.shown.menu.title_and_lines()[0]
     assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"

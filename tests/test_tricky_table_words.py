@@ -10,7 +10,7 @@ from table_driver import daemon_for
 
 from companion.bundles.tricky import screens as tricky
 from companion.bundles.tricky.rules.view import hero_and_trump
-from companion.daemon.items import Fed
+from companion.daemon.items import FedEvent
 from companion.i18n import using
 from companion.table import Header
 
@@ -41,7 +41,7 @@ def table_words(daemon, screens, written) -> list[str]:
 
 def test_while_the_hero_is_chosen_the_table_says_no_hero_yet(store, written):
     daemon, screens = daemon_for(store, HEADER)
-    daemon.handle(Fed(2, {"type": "deal", "active": 0}))
+    daemon.handle(FedEvent(2, {"type": "deal", "active": 0}))
     daemon.shown.refresh()
     words = table_words(daemon, screens, written)
     assert "Ann" in words and "no hero yet" in words
@@ -52,7 +52,7 @@ def test_once_chosen_the_table_names_the_hero_and_its_trump(store, written):
     daemon, screens = daemon_for(store, HEADER)
     for line, event in enumerate([{"type": "deal", "active": 0},
                                   {"type": "hero", "seat": 0, "hero": "wizard"}], start=2):
-        daemon.handle(Fed(line, event))
+        daemon.handle(FedEvent(line, event))
     daemon.shown.refresh()
     words = table_words(daemon, screens, written)
     assert "Wizard, trump spells" in words, words

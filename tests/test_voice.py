@@ -16,7 +16,7 @@ from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.config import parse_config
-from companion.daemon.items import Fed
+from companion.daemon.items import FedEvent
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.games import engine
@@ -84,7 +84,7 @@ def test_the_daemon_goes_on_while_the_voice_speaks(tmp_path):
         daemon = Daemon(store, voice=voice)
         daemon.use_table(store.new_session(Header(**header)))
         for line, event in enumerate(events, start=2):
-            fed = Fed(line, event)  # every event is stored while the first words are said
+            fed = FedEvent(line, event)  # every event is stored while the first words are said
             daemon.handle(fed)
             assert fed.seq is not None and fed.error is None
         assert daemon.table.game.finished
@@ -160,10 +160,10 @@ def test_the_voice_speaks_the_tables_language_and_a_refusal_says_nothing(tmp_pat
         daemon = Daemon(store, voice=voice)
         daemon.use_table(store.new_session(header))
         use("es")
-        refused = Fed(2, {"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
+        refused = FedEvent(2, {"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
                           "dice": [6, 6]})
         daemon.handle(refused)
         assert refused.error is not None  # refused: not exposed yet
-        daemon.handle(Fed(3, {"type": "trigger", "seat": 1, "square": "T1", "clicks": 1}))
+        daemon.handle(FedEvent(3, {"type": "trigger", "seat": 1, "square": "T1", "clicks": 1}))
         voice.close()
     assert spoken == [("es", "¡Charca de ácido venenoso sobre Bob!")]

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from web_table import LiveTable, random_game, request, wait_for
 
-from companion.daemon.items import Named, Redraw, Seen
+from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.hardware.events import InputEvent
 from companion.web.guard import MAX_DEPTH, BadBody, depth, flat_json
 
@@ -28,7 +28,8 @@ def spy_on(table) -> list:
 
 
 def acted(handed) -> list:
-    return [item for item in handed if isinstance(item, InputEvent | Seen | Named | Redraw)]
+    return [item for item in handed
+            if isinstance(item, InputEvent | CameraProposal | SeatNaming | Redraw)]
 
 
 def post(url: str, text: str) -> tuple[int, dict]:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from page_state import next_page_state
 from web_table import LiveTable, act, get_json, random_game, request, wait_for
 
 from companion.table import Header, TableStore
@@ -158,7 +159,7 @@ def table_socket_messages(url, count):
 
     async def read():
         async with aiohttp.ClientSession() as client, client.ws_connect(url) as ws:
-            return [json.loads((await ws.receive(timeout=60)).data) for _ in range(count)]
+            return [await next_page_state(ws) for _ in range(count)]
     return asyncio.run(read())
 
 
@@ -175,7 +176,7 @@ def test_the_tables_controls_link_works_the_dial_and_menu_only(tmp_path):
         assert request(control)[0] == 200
         assert request(table.url + "/t/" + "x" * 32)[0] == 403
         assert request(control + "/input", {"kind": "press", "control": "seat:0"})[0] == 403
-        screen = lambda: json.loads(table.web.sent["table"])["screen"]  # noqa: E731
+        screen = lambda: table.web.sent["table"]["screen"]  # noqa: E731
         before = screen()
         for kind in ("press", "release"):  # a tap of the menu button: the scores page
             assert request(control + "/input", {"kind": kind, "control": "menu"})[0] == 200
@@ -204,19 +205,3 @@ def test_the_join_codes_reach_the_tables_token_only_not_a_table_page_on_any_mach
         assert [m["kind"] for m in local] == ["links", "table"]
         status, page = request(control + "/table")  # the table page with the join codes
         assert status == 200 and b"/static/table.js" in page
-
-
-def test_a_page_too_far_behind_is_closed_to_reconnect_and_catch_up(monkeypatch):
-    import asyncio
-
-    from companion.web import server
-
-    monkeypatch.setattr(server, "BACKLOG", 3)
-
-    async def pushed():
-        client = server.Client(None, "table", None)
-        for n in range(4):
-            client.push(str(n))
-        return [client.queue.get_nowait() for _ in range(client.queue.qsize())]
-
-    assert asyncio.run(pushed()) == [None]  # its pump closes the socket; the page reconnects

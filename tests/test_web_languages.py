@@ -2,6 +2,7 @@
 seat's page switched to French is French while another seat's stays English, the choice is
 kept for that seat (a reload, a restart), and the table page follows the table's language."""
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -12,13 +13,14 @@ from web_table import LiveTable, act, get_json, random_game, request, wait_for
 from companion.bundles.bundle import component_data
 from companion.bundles.deathtrap.rules.deck import WILDS, Pack, default_deck
 from companion.bundles.rumble.rules import data as rumble_data
-from companion.daemon.items import Seen, Stop
+from companion.daemon.items import CameraProposal, Stop
 from companion.errors import RuleViolation
 from companion.i18n import LANGUAGES, translator, use, using
 from companion.i18n.extract import WEB
 from companion.screens.common import error_screen
 from companion.table import Header
 from companion.table.session import TableSession
+from companion.web.delta import PageState
 from companion.web.snapshot import PRIVATE_KEYS, Pictures, key_words, private_part
 from companion.web.words import marked, page_words
 
@@ -134,9 +136,16 @@ def test_a_refusal_of_a_french_seat_shows_on_its_page_in_french(browser, tmp_pat
         link = table.links()[1]
         assert request(link + "/language", {"lang": "fr"})[0] == 200
         page = browser.new_page()
-        frames = []  # every channel the page is sent
-        page.on("websocket", lambda socket: socket.on(
-            "framereceived", lambda frame: frames.append(json.loads(frame))))
+        frames, states = [], []  # every message the page is sent; its channel after each
+
+        def follow(socket) -> None:
+            held = PageState()  # a socket (re)opened starts from the whole channel
+
+            def received(frame) -> None:
+                frames.append(frame)
+                states.append(copy.deepcopy(held.take(json.loads(frame))))
+            socket.on("framereceived", received)
+        page.on("websocket", follow)
         page.goto(link)
         page.wait_for_selector("#connection:has-text('en direct')", timeout=WAIT_MS)
         # Every text the page's refusal line shows, however briefly (a refusal goes after
@@ -154,7 +163,7 @@ def test_a_refusal_of_a_french_seat_shows_on_its_page_in_french(browser, tmp_pat
         def refusal_sent():
             # Playwright hands over the frames received only while it is called.
             page.wait_for_timeout(20)
-            return next((f for f in frames if f.get("error")), None)
+            return next((state for state in states if state.get("error")), None)
 
         sent = wait_for(refusal_sent, "the refusal sent to the page")
         assert sent["error"] == said["fr"] and sent["screen"] == french_screen
@@ -185,7 +194,7 @@ def french_names(ids, names):
 def played(table, events):
     """The table takes ``events`` as if seen at the table; wait until all are stored."""
     for event in events:
-        table.daemon.submit(Seen(event, 1.0))
+        table.daemon.submit(CameraProposal(event, 1.0))
     wait_for(lambda: table.stored() == len(events), "the events stored")
 
 

@@ -16,7 +16,7 @@ import pytest
 from web_table import LiveTable, random_game, request, wait_for
 
 from companion.daemon.dialogues import seat_names
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.i18n import LANGUAGES, translator
 from companion.table import Header
 from companion.table.session import TableSession
@@ -32,7 +32,7 @@ def played(table: LiveTable, events: list[dict]) -> None:
     """The table takes ``events`` (after those it has) as if seen; wait until stored."""
     done = table.stored()
     for event in events[done:]:
-        table.daemon.submit(Seen(event, 1.0))
+        table.daemon.submit(CameraProposal(event, 1.0))
     wait_for(lambda: table.stored() == len(events), "the events stored")
 
 

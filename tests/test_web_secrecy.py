@@ -13,6 +13,7 @@ import re
 import aiohttp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from page_state import state_after
 from web_table import LiveTable, random_game, wait_for
 
 from companion.daemon.vocabulary import Words
@@ -79,8 +80,9 @@ async def next_state(ws, events, seen):
     while True:
         message = await asyncio.wait_for(ws.receive(), 60)
         assert message.type == aiohttp.WSMsgType.TEXT, message
-        seen.append(message.data)
-        data = json.loads(message.data)
+        data = state_after(ws, message.data)
+        # What was sent (a change or a whole channel), with the state the page then shows.
+        seen.append((message.data, data.get("events")))
         if data.get("kind") != "links" and data.get("events") == events:
             return
 
@@ -92,11 +94,14 @@ def all_views(session, seats):
 
 
 def check(texts, reader, history, tokens, game):
-    """Each text (a message, or an answer at the latest state) against the views of the
-    state it shows: no fact of another seat's, no other seat's token."""
-    for text in texts:
+    """Each text (a message with the event count its page shows once it has it, or an answer
+    at the latest state) against the views of that state: no fact of another seat's, no other
+    seat's token."""
+    for item in texts:
+        text, count = item if isinstance(item, tuple) else (item, None)
         data = json.loads(text)
-        count = data.get("events", len(history) - 1) if isinstance(data, dict) else -1
+        if count is None:
+            count = data.get("events", len(history) - 1) if isinstance(data, dict) else -1
         views = history[count]
         text = json.dumps(data, ensure_ascii=False)  # names as the page reads them
         for seat in range(len(tokens)):
@@ -141,7 +146,8 @@ async def play(table, header, events, languages):
                 async with client.get(link + "/api") as response:
                     mine[seat].append(await response.text())
             # The join codes go to a browser on the daemon's machine only (test_web_lan.py).
-            public = [text for text in public if '"kind": "links"' not in text]
+            public = [item for item in public if '"kind": "links"' not in (
+                item[0] if isinstance(item, tuple) else item)]
             check(public, None, history, tokens, session.game)
             for seat in range(len(links)):
                 check(mine[seat], seat, history, tokens, session.game)

@@ -23,7 +23,7 @@ import urllib.request
 import pytest
 from web_table import LiveTable, browser_or_skip, random_game, request, wait_for
 
-from companion.daemon.items import Named, Redraw, Seen
+from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.hardware.events import InputEvent
 from companion.web.server import SECURITY_HEADERS
 
@@ -149,11 +149,12 @@ def attempts(table):
 
 def inputs(handed) -> list:
     """What reached the daemon as an action: inputs, sightings, names."""
-    return [item for item in handed if isinstance(item, InputEvent | Seen | Named)]
+    return [item for item in handed if isinstance(item, InputEvent | CameraProposal | SeatNaming)]
 
 
 def acted(handed) -> list:
-    return [item for item in handed if isinstance(item, InputEvent | Seen | Named | Redraw)]
+    return [item for item in handed
+            if isinstance(item, InputEvent | CameraProposal | SeatNaming | Redraw)]
 
 
 @pytest.mark.parametrize("where", ["another-origin", "dns-rebinding"])
@@ -215,7 +216,7 @@ def test_another_origin_gets_no_link_no_secret_and_no_action(rebinding_browser, 
         assert public["open"] and json.loads(public["messages"][0])["kind"] == "table"
         assert control["open"] and json.loads(control["messages"][0])["kind"] == "links"
         assert guessed["closed"] == 1006 and not guessed["open"]  # a guessed link: 403
-        assert seat["open"] and "peek" in json.loads(seat["messages"][0])
+        assert seat["open"] and "peek" in json.loads(seat["messages"][0])["full"]
         assert all(answer["status"] == 200 for answer in mine["reads"])
         plain = board.evaluate(PROBE, {"base": table.url, "sockets": [], "reads": [], "posts": [
             [f"/t/{table_token(table)}/input", "text/plain", tries["posts"][0][2], "cors"]]})

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from companion.arguments import game_names, later
 from companion.commands import db_option
-from companion.commands.table import open_store
 from companion.errors import CompanionError
 from companion.paths import default_db
 from companion.terminal import json_shown, shown
@@ -69,6 +68,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _read_store(path: str | None) -> TableStore:
+    from companion.table.store import open_store
+
     return open_store(path, read_only=True)
 
 
@@ -79,6 +80,7 @@ def run_players(args: argparse.Namespace) -> int:
         return _list_players(args)
     from companion.table import players as player_table
     from companion.table.faults import guard
+    from companion.table.store import open_store
 
     path = Path(args.db) if args.db else default_db()
     if not path.exists():

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from companion.arguments import game_names, later
 from companion.commands import db_option
 from companion.errors import CompanionError, LogError, OptionError
-from companion.paths import default_db
 from companion.terminal import json_shown, shown
 
 if TYPE_CHECKING:  # the engines and the store are loaded by the commands that use them
@@ -142,19 +141,9 @@ def render_result(result: dict[str, Any], game: Game) -> str:
 
 # --- store commands ----------------------------------------------------------------------
 
-def open_store(path: str | None, read_only: bool = False) -> TableStore:
-    """The store of ``--db`` (default: the state directory's); read-only for commands that
-    only read, so that they never create or change it and work on a read-only mount. A
-    store named with ``--db`` that is not there is a mistyped name, not an empty store."""
-    from companion.table.store import TableStore
-
-    if path and read_only and not Path(path).exists():
-        raise CompanionError(f"--db: no table store at {path} (a store is made by companion "
-                             "run or companion import)")
-    return TableStore(Path(path) if path else default_db(), read_only=read_only)
-
-
 def run_export(args: argparse.Namespace) -> int:
+    from companion.table.store import open_store
+
     if (args.bgstats or args.csv) and args.pictures:
         raise OptionError("--pictures: the camera's pictures go with the table log only, "
                           "not with --bgstats or --csv")
@@ -194,6 +183,7 @@ def export_pictures(store: TableStore, session_id: int, folder: Path) -> None:
 def run_import(args: argparse.Namespace) -> int:
     from companion.table.log import read_log
     from companion.table.session import TableSession
+    from companion.table.store import open_store
 
     header, events = read_log(args.log)
     try:
@@ -215,6 +205,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_sessions(args: argparse.Namespace) -> int:
     from companion.history.records import load_plays
     from companion.history.tables import score_line
+    from companion.table.store import open_store
 
     with open_store(args.db, read_only=True) as store:
         infos = store.sessions()

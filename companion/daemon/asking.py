@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.daemon.menus import Dialogue, Steps
 from companion.i18n import current
 
@@ -46,7 +46,7 @@ class MenuShown:
         return self.title, self.lines
 
 
-class Asking:
+class OpenDialogue:
     """The one open dialogue and the queue of sightings to confirm."""
 
     def __init__(self) -> None:
@@ -54,7 +54,7 @@ class Asking:
         self._done: Done | None = None
         self._purpose = ""
         self._step = 0
-        self._unsure: list[Seen] = []
+        self._unsure: list[CameraProposal] = []
         self._numbers: list[int] = []  # each sighting's number, as it was queued
         self._queued = 0
         #: While a closed dialogue's decision is acted on, what it showed stays shown.
@@ -113,27 +113,27 @@ class Asking:
     # --- the camera's unsure sightings ------------------------------------------------
 
     @property
-    def sightings(self) -> Sequence[Seen]:
+    def sightings(self) -> Sequence[CameraProposal]:
         return tuple(self._unsure)
 
-    def queue(self, seen: Seen) -> None:
+    def queue(self, seen: CameraProposal) -> None:
         self._queued += 1
         self._unsure.append(seen)
         self._numbers.append(self._queued)
 
     @property
-    def asked(self) -> tuple[int, Seen] | None:
+    def asked(self) -> tuple[int, CameraProposal] | None:
         """The sighting the confirm step asks about now, and its number (each sighting queued
         gets the next one: an answer names the question it answers)."""
         if self._unsure and self._dialogue is not None and self._purpose == CONFIRM:
             return self._numbers[0], self._unsure[0]
         return None
 
-    def next_sighting(self) -> Seen | None:
+    def next_sighting(self) -> CameraProposal | None:
         """The sighting to ask about next, if none is being asked about."""
         return self._unsure[0] if self._unsure and self._dialogue is None else None
 
-    def answered(self) -> Seen:
+    def answered(self) -> CameraProposal:
         self._numbers.pop(0)
         return self._unsure.pop(0)
 

@@ -5,8 +5,8 @@ the queue. It watches a small grey picture of each moment (Picamera2's ``lores``
 a downscaled copy of another source's frame: ``companion.vision.glimpse``) and takes the
 full frame only when the table is to be read. The daemon's loop reads each scene against
 the one before with the game's mapper (its bundle's ``camera``), using only the public view
-(whose turn it is), and proposes the events it finds as ``Seen`` items. A game whose bundle
-has no camera (one entered with the dial) has no camera events.
+(whose turn it is), and proposes the events it finds as ``CameraProposal`` items. A game
+whose bundle has no camera (one entered with the dial) has no camera events.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
-from companion.daemon.items import PartFailed, Seen
+from companion.daemon.items import CameraProposal, PartFailed
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
@@ -66,7 +66,7 @@ class TableGeometry:
 
 
 @dataclass(frozen=True)
-class SceneSeen:
+class SceneSettled:
     """A table scene that has just settled, and the recogniser's lowest confidence in it."""
 
     scene: Any  # companion.vision.scene.TableScene
@@ -128,7 +128,12 @@ class SceneReader:
         self.table = geometry.table(len(game.seats))
         self.mapper = bundles.get(game.name).scene_mapper(game, geometry)
 
-    def read(self, scene: Any, game: Game, confidence: float) -> list[Seen]:
+    def read_from(self, scene: Any) -> None:
+        """Read the next scene against ``scene`` (the table as it really was, once a reading
+        has been corrected)."""
+        self.before = scene
+
+    def read(self, scene: Any, game: Game, confidence: float) -> list[CameraProposal]:
         """The events that turn the previous settled scene into this one (SceneError if the
         change cannot be read without guessing; the scene is remembered either way)."""
         from companion.vision.scene import TableScene
@@ -142,7 +147,7 @@ class SceneReader:
             return []
         before, self.before = self.before or TableScene(()), scene
         found = self.mapper.events(before, scene, game.view(None))
-        return [Seen(event, confidence) for event in found]
+        return [CameraProposal(event, confidence) for event in found]
 
 
 def lowest_confidence(detections: list[Any]) -> float:
@@ -232,7 +237,7 @@ class Camera(Part):
             if scene is not None:
                 sighting = self.watcher.last
                 self.scenes_sent += 1
-                submit(SceneSeen(scene, lowest_confidence(sighting.detections),
+                submit(SceneSettled(scene, lowest_confidence(sighting.detections),
                                  picture_of(self.watcher, got.frame())))
             self.frames_seen += 1
             got = None  # its full frame let go before the wait, not once the next is read

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import bundles
-from companion.daemon.asking import CONFIRM, Asking
+from companion.daemon.asking import CONFIRM, OpenDialogue
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, Look, Looks
 from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
-from companion.daemon.record import Playing, Recorder, event_in_words, now_iso
+from companion.daemon.record import CurrentGame, Recorder, event_in_words, now_iso
 from companion.errors import CompanionError
 from companion.i18n import pgettext
 from companion.table import StoredSession
@@ -94,7 +94,7 @@ def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
 class Corrector:
     """Carries out ``Correct`` items in the daemon's loop."""
 
-    def __init__(self, playing: Playing, asking: Asking, recorder: Recorder, looks: Looks,
+    def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder, looks: Looks,
                  close: Callable[[Any, bool], None]) -> None:
         self.playing = playing
         self.asking = asking
@@ -166,7 +166,7 @@ class Corrector:
         for seq, event in zip(seqs[withdrawn:], events, strict=True):
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(table, look, seq)
-        reader.before = scene  # the next scene is read against the table as it really was
+        reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
     def plan(self, table: StoredSession, look: Look, scene: Any, mapper: Any

@@ -1,9 +1,9 @@
 """Which handler acts on each kind of item taken off the daemon's queue.
 
 The table is keyed by the item's class (a subclass is handled as its class is). An item whose
-sender waits for it (it carries a ``done`` Event: ``Fed``, ``Correct``, ``Answer``, ``Named``)
-is declared ``answered``, and ``Dispatch.handle`` sets it done once it is acted on, whether
-its handler stored it, refused it or raised.
+sender waits for it (it carries a ``done`` Event: ``FedEvent``, ``Correct``, ``Answer``,
+``SeatNaming``) is declared ``answered``, and ``Dispatch.handle`` sets it done once it is
+acted on, whether its handler stored it, refused it or raised.
 
 >>> from companion.daemon.items import Stop
 >>> dispatch = Dispatch({Stop: Handling(lambda stop: print("stopping:", stop.reason))})

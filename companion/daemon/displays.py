@@ -51,6 +51,14 @@ class Screen(Part):
     def show(self, image: Image.Image) -> None:
         raise NotImplementedError
 
+    def show_if_changed(self, image: Image.Image) -> None:
+        """``show`` the image unless it is the one last shown (raises as ``show`` does: the
+        image is then still to show)."""
+        data = image.tobytes()
+        if data != self.shown:
+            self.show(image)
+            self.shown = data
+
 
 class PanelScreen(Screen):
     """A screen of the pin map, through ``companion.screens`` (``simulate``: a dummy device)."""
@@ -294,7 +302,7 @@ def screen_text(image: Image.Image) -> list[str]:
 
 
 def acting_seat(shown: Any) -> int | None:
-    """The seat whose screen matters now (a ``Shown``): a menu on its screen, its refusal
+    """The seat whose screen matters now (a ``TableDisplay``): a menu on its screen, its refusal
     showing, else the seat the game waits for (its bundle's ``expected_entry``)."""
     menu, table = shown.menu, shown.table
     if menu is not None and menu.seat is not None:

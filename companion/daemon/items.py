@@ -14,7 +14,7 @@ from companion.errors import CompanionError
 
 
 @dataclass(frozen=True)
-class Seen:
+class CameraProposal:
     """A table event proposed by the vision pipeline, with how sure it is (0 to 1)."""
 
     event: dict[str, Any]
@@ -24,7 +24,7 @@ class Seen:
 
 
 @dataclass
-class Fed:
+class FedEvent:
     """One event of a fed table log; ``done`` is set once it is stored (or refused)."""
 
     line: int
@@ -35,7 +35,7 @@ class Fed:
 
 
 @dataclass
-class Named:
+class SeatNaming:
     """A seat gives itself a name (its web page); ``done`` is set once it is stored (the name
     kept in ``name``) or refused (``error``)."""
 
@@ -56,8 +56,9 @@ class JoinLinks:
 
 @dataclass(frozen=True)
 class Redraw:
-    """Draw the screens and the pages again (a seat's page changed its language); like any
-    item, it makes the loop redraw, and asks nothing else."""
+    """Draw the screens and the pages again (a seat's page changed its language, or the pages'
+    channels were held back after a burst of events); like any item, it makes the loop
+    redraw, and asks nothing else."""
 
 
 @dataclass(frozen=True)

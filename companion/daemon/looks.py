@@ -7,7 +7,7 @@ out, corrected, not a card), and the sequence numbers of the events stored from 
 event the camera makes keeps its look's picture in the store (``companion.table.pictures``),
 right after the event itself is stored: a picture never stands for an event the store lacks.
 
-The daemon's own thread only (the loop, and ``Shown`` for the pages).
+The daemon's own thread only (the loop, and ``TableDisplay`` for the pages).
 """
 
 from __future__ import annotations

@@ -124,14 +124,9 @@ class Presenter:
         for name, screen in self.screens.items():
             if name in failures:
                 continue
-            image = images.get(name) or blank()
-            data = image.tobytes()
-            if data == screen.shown:
-                continue
             try:
-                screen.show(image)
+                screen.show_if_changed(images.get(name) or blank())
             except Exception as error:  # noqa: BLE001 - any screen error: retry later
                 self.supervisor.failed(name, describe(error), self.clock())
                 return False
-            screen.shown = data
         return True

@@ -3,7 +3,7 @@ seat's page and the controls page show the crop of the reading and the choices, 
 table screen's yes / no. Whichever answers first wins (``Answer``, in the loop); the others
 close, since the question is gone from what the table shows.
 
-A question is the confirm step's sighting (``Asking.asked``): its number, its seat, the
+A question is the confirm step's sighting (``OpenDialogue.asked``): its number, its seat, the
 look it came from and the readings of that look it is about (the cards it puts down), a
 JPEG crop of the picture round them (made once per question), and the other faces its one
 reading looked most like (a choice of those is the reading corrected to it).
@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.daemon.asking import Asking
+from companion.daemon.asking import OpenDialogue
 from companion.daemon.looks import Look, Looks
 from companion.errors import CompanionError
 from companion.i18n import _, pgettext
@@ -108,7 +108,7 @@ def build(number: int, event: dict[str, Any], look: Look | None) -> Question:
 class Questions:
     """The question asked now, made once per question (its crop: one decode and encode)."""
 
-    def __init__(self, asking: Asking, looks: Looks) -> None:
+    def __init__(self, asking: OpenDialogue, looks: Looks) -> None:
         self.asking, self.looks = asking, looks
         self._made: Question | None = None
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.daemon.camera import SceneReader
-from companion.daemon.items import Fed
+from companion.daemon.items import FedEvent
 from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
@@ -97,7 +97,7 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
 
 
 @dataclass
-class Playing:
+class CurrentGame:
     """The session being played and its controls (shared by the daemon's parts)."""
 
     table: StoredSession | None = None
@@ -109,7 +109,7 @@ class Recorder:
     """Checks and stores events; a refusal is shown on the screens, never raised. With a
     ``voice``, each accepted event is announced from the public views before and after it."""
 
-    def __init__(self, playing: Playing, presenter: Presenter, clock: Any,
+    def __init__(self, playing: CurrentGame, presenter: Presenter, clock: Any,
                  voice: Speaker | None = None) -> None:
         self.playing = playing
         self.presenter = presenter
@@ -199,7 +199,7 @@ class Recorder:
             self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
                                     else str(error), self.clock())
 
-    def fed(self, fed: Fed) -> CompanionError | None:
+    def fed(self, fed: FedEvent) -> CompanionError | None:
         """Store one event of a fed log; the error that must stop the daemon, if any (the
         caller sets ``fed.done`` once it has acted on it)."""
         try:

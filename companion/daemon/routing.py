@@ -15,8 +15,8 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from companion.daemon.asking import CONFIRM, ENTRY, Asking
-from companion.daemon.camera import SceneSeen
+from companion.daemon.asking import CONFIRM, ENTRY, OpenDialogue
+from companion.daemon.camera import SceneSettled
 from companion.daemon.dialogues import (
     JOIN,
     LANGUAGE,
@@ -25,9 +25,15 @@ from companion.daemon.dialogues import (
     confirm,
     manual_entry,
 )
-from companion.daemon.items import Seen
+from companion.daemon.items import CameraProposal
 from companion.daemon.looks import Looks
-from companion.daemon.record import Playing, Recorder, event_in_words, now_iso, sighting_in_words
+from companion.daemon.record import (
+    CurrentGame,
+    Recorder,
+    event_in_words,
+    now_iso,
+    sighting_in_words,
+)
 from companion.daemon.sessions import Sessions
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
@@ -46,7 +52,7 @@ def is_switch(control: str) -> bool:
 
 
 class Router:
-    def __init__(self, playing: Playing, asking: Asking, recorder: Recorder,
+    def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
                  sessions: Sessions, clock: Any, confirm_below: float,
                  looks: Looks | None = None) -> None:
         self.playing = playing
@@ -170,7 +176,7 @@ class Router:
 
     # --- the camera ------------------------------------------------------------------------
 
-    def on_seen(self, seen: Seen) -> None:
+    def on_seen(self, seen: CameraProposal) -> None:
         if self.playing.table is None:
             return
         if seen.confidence >= self.confirm_below:
@@ -181,7 +187,7 @@ class Router:
         self.asking.queue(seen)
         self.next_confirmation()
 
-    def store_seen(self, seen: Seen) -> int | None:
+    def store_seen(self, seen: CameraProposal) -> int | None:
         """Store a sighting; its look's picture is kept with it."""
         seq = self.recorder.append({**seen.event, "t": now_iso()})
         table = self.playing.table
@@ -189,7 +195,7 @@ class Router:
             self.looks.stored(table, self.looks.get(seen.look, table.id), seq)
         return seq
 
-    def on_scene(self, seen: SceneSeen) -> None:
+    def on_scene(self, seen: SceneSettled) -> None:
         table, reader = self.playing.table, self.playing.reader
         if table is None or reader is None:
             return

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, Asking
+from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
-from companion.daemon.items import Named
+from companion.daemon.items import SeatNaming
 from companion.daemon.presenter import Presenter
-from companion.daemon.record import Playing, storage_notice
+from companion.daemon.record import CurrentGame, storage_notice
 from companion.daemon.ui import TableUI
 from companion.errors import CompanionError, LogError
 from companion.i18n import _, use
@@ -38,7 +38,7 @@ class NewGames:
 
 
 class Sessions:
-    def __init__(self, store: TableStore, playing: Playing, asking: Asking,
+    def __init__(self, store: TableStore, playing: CurrentGame, asking: OpenDialogue,
                  presenter: Presenter, settings: NewGames, language: LanguageChoice) -> None:
         self.store = store
         self.playing = playing
@@ -110,7 +110,7 @@ class Sessions:
         if table is not None:
             self.play(self.store.open_session(table.id, seated=True))
 
-    def name_seat(self, named: Named) -> None:
+    def name_seat(self, named: SeatNaming) -> None:
         """A seat's own name (its page): stored, then the game read again with it, so that
         every screen, page and announcement says it; a refusal is kept in ``named.error``."""
         table = self.playing.table

@@ -21,29 +21,29 @@ from typing import Any
 
 from PIL import Image
 
-from companion.daemon.asking import Asking, MenuShown
+from companion.daemon.asking import MenuShown, OpenDialogue
 from companion.daemon.items import JoinLinks
 from companion.daemon.looks import Look, Looks
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Question, Questions
-from companion.daemon.record import Playing
+from companion.daemon.record import CurrentGame
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
 
-#: Called after each redraw with the Shown and every screen's image (e.g. ``WebPart.watch``).
-ShownWatcher = Callable[["Shown", dict[str, Image.Image]], None]
+#: Called after each redraw with the TableDisplay and every screen's image (e.g. ``WebPart.watch``).
+DisplayWatcher = Callable[["TableDisplay", dict[str, Image.Image]], None]
 
 
-class Shown:
+class TableDisplay:
     """What the table shows now (see the module docstring); the daemon's own thread only."""
 
-    def __init__(self, playing: Playing, asking: Asking, presenter: Presenter,
+    def __init__(self, playing: CurrentGame, asking: OpenDialogue, presenter: Presenter,
                  looks: Looks | None = None, questions: Questions | None = None,
-                 watchers: Iterable[ShownWatcher] = ()) -> None:
+                 watchers: Iterable[DisplayWatcher] = ()) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
         self._looks, self._questions = looks, questions
         #: Called after each redraw with this and every screen's image (the web pages).
-        self.watchers: list[ShownWatcher] = list(watchers)
+        self.watchers: list[DisplayWatcher] = list(watchers)
 
     @property
     def table(self) -> StoredSession | None:  # None while a new game is being chosen

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from companion.daemon.items import Fed, FeedFinished, PartFailed, Stop
+from companion.daemon.items import FedEvent, FeedFinished, PartFailed, Stop
 from companion.daemon.parts import Part, Submit, describe
 from companion.hardware.events import InputEvent
 from companion.hardware.pins import PinMap
@@ -233,7 +233,7 @@ class FeedSource(Part):
         """Give every event on this thread, each once it is stored (what ``start`` runs in
         the background)."""
         for line, event in self.events:
-            fed = Fed(line, event)
+            fed = FedEvent(line, event)
             while True:
                 submit(fed)
                 while not fed.done.wait(0.1):
@@ -241,7 +241,7 @@ class FeedSource(Part):
                         return
                 if not isinstance(fed.error, StorageFull) or self._stop.wait(self.retry_s):
                     break
-                fed = Fed(line, event)
+                fed = FedEvent(line, event)
             if fed.error is not None:
                 return
         submit(FeedFinished())

@@ -5,7 +5,7 @@ show the vision pipeline instead of real cards.
 clear, ``Stage.picture`` any placements and marker tokens (a game's bundle draws its own board
 with it, e.g. a board's tiles and the markers its pieces wear).
 ``InlineVision`` runs pictures through the real pipeline (markers, rectification,
-recognition, settle gate) into the ``SceneSeen`` items the camera part would queue; each
+recognition, settle gate) into the ``SceneSettled`` items the camera part would queue; each
 picture is held still for two frames, as a real table is between plays.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from companion import bundles
 from companion.daemon.camera import (
-    SceneSeen,
+    SceneSettled,
     library_for,
     lowest_confidence,
     picture_of,
@@ -93,7 +93,7 @@ class InlineVision:
                                     piles=pile_cards())
         self.clock = 0.0
 
-    def look(self, picture: np.ndarray) -> list[SceneSeen]:
+    def look(self, picture: np.ndarray) -> list[SceneSettled]:
         seen = []
         # The first frame after a change moves (not read), the next is read, the one after
         # confirms it: the gate lets a scene through once it held for two read frames.
@@ -102,6 +102,6 @@ class InlineVision:
             scene = self.watcher.look(self.clock, picture)
             if scene is not None:
                 last = self.watcher.last
-                seen.append(SceneSeen(scene, lowest_confidence(last.detections if last else []),
+                seen.append(SceneSettled(scene, lowest_confidence(last.detections if last else []),
                                       picture_of(self.watcher, picture)))
         return seen

@@ -22,18 +22,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion import bundles
-from companion.daemon.asking import Asking
-from companion.daemon.camera import SceneSeen, TableGeometry
+from companion.daemon.asking import OpenDialogue
+from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.dispatch import Dispatch, Handling
 from companion.daemon.items import (
-    Fed,
+    CameraProposal,
+    FedEvent,
     FeedFinished,
     JoinLinks,
-    Named,
     PartFailed,
     Redraw,
-    Seen,
+    SeatNaming,
     Stop,
 )
 from companion.daemon.lifecycle import Lifecycle, Moment
@@ -42,10 +42,10 @@ from companion.daemon.notify import Notifier
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Answer, Questions
-from companion.daemon.record import Playing, Recorder
+from companion.daemon.record import CurrentGame, Recorder
 from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
-from companion.daemon.shown import Shown, ShownWatcher
+from companion.daemon.shown import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, use
@@ -66,14 +66,14 @@ class Daemon:
     ``run`` returns the exit code. A fed log's illegal event raises LogError from ``run``.
     Each part's ``listens`` is registered in ``lifecycle``, which ``run`` tells READY once the
     parts are started and the screens drawn, and STOPPING once the loop ends.
-    ``watchers``: given every screen's image after each redraw (``Shown.watchers``: the web
+    ``watchers``: given every screen's image after each redraw (``TableDisplay.watchers``: the web
     pages, the --sim board). ``language``: where the table's language is kept (the config's,
     or the one chosen at the table); ``voice``: spoken announcements of the public views
     (None: silent).
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
-                 parts: Iterable[Part] = (), watchers: Iterable[ShownWatcher] = (),
+                 parts: Iterable[Part] = (), watchers: Iterable[DisplayWatcher] = (),
                  default_game: str = "",
                  default_seats: Sequence[str] = ("Ann", "Bob", "Cy"),
                  options: Mapping[str, Mapping[str, Any]] | None = None,
@@ -100,7 +100,7 @@ class Daemon:
         self.language = language or LanguageChoice(None, DEFAULT)
         use(self.language.load())
         self.voice = voice
-        self._playing, self._asking = Playing(), Asking()
+        self._playing, self._asking = CurrentGame(), OpenDialogue()
         self._presenter = Presenter(screens, self.supervisor, clock)
         self.screens = self._presenter.screens  # by name: what each one shows
         self._recorder = Recorder(self._playing, self._presenter, clock, voice)
@@ -112,7 +112,7 @@ class Daemon:
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
                                     self._router.close)
         self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
-        self.shown = Shown(self._playing, self._asking, self._presenter,
+        self.shown = TableDisplay(self._playing, self._asking, self._presenter,
                            self._looks, self._questions, watchers)  # what it shows
         self.stopping = False
         self.exit_code = 0
@@ -189,15 +189,15 @@ class Daemon:
         """How each kind of item on the queue is acted on (``dispatch.py``)."""
         return {
             InputEvent: Handling(self._router.on_input),
-            Seen: Handling(self._router.on_seen),
-            SceneSeen: Handling(self._read_scene),
-            Fed: Handling(self._store_fed, answered=True),
+            CameraProposal: Handling(self._router.on_seen),
+            SceneSettled: Handling(self._read_scene),
+            FedEvent: Handling(self._store_fed, answered=True),
             # a reading put right on the controls page
             Correct: Handling(self._corrector.handle, answered=True),
             # the camera's question answered
             Answer: Handling(lambda answer: self._corrector.answer(answer, self._questions),
                              answered=True),
-            Named: Handling(self._sessions.name_seat, answered=True),
+            SeatNaming: Handling(self._sessions.name_seat, answered=True),
             # shown on the seats' screens when the table asks
             JoinLinks: Handling(self._presenter.keep_joins),
             Redraw: Handling(lambda _redraw: None),  # the loop redraws after any item
@@ -207,13 +207,13 @@ class Daemon:
             Stop: Handling(self._stop),
         }
 
-    def _read_scene(self, scene: SceneSeen) -> None:
+    def _read_scene(self, scene: SceneSettled) -> None:
         try:
             self._router.on_scene(scene)
         finally:
             self.scenes_read += 1  # counted once it has been acted on
 
-    def _store_fed(self, fed: Fed) -> None:
+    def _store_fed(self, fed: FedEvent) -> None:
         self.error = self._recorder.fed(fed) or self.error
         self.stopping = self.stopping or self.error is not None
 

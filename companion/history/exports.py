@@ -27,7 +27,7 @@ def _finished(store: TableStore, session: int | None, plays: list[Play]) -> Play
 
 
 def run_play_export(args: argparse.Namespace) -> int:
-    from companion.commands.table import open_store
+    from companion.table.store import open_store
 
     with open_store(args.db, read_only=True) as store:
         plays = load_plays(store)

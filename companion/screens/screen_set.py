@@ -7,7 +7,9 @@ Drawing is the costly part of an update (type fitted and rendered: about 1 ms a 
 and most events change one or two screens' views: each image is kept in :class:`Drawings`
 under everything it is drawn from (the view, the seat names, the UI state of that screen), so
 a screen whose inputs did not change is not drawn again. The image is a function of that key
-alone, so a kept image can never carry more than its own view.
+alone, so a kept image can never carry more than its own view. A game's screen module may
+name the keys of the view its screens read (``TABLE_KEYS``, ``SEAT_KEYS``): they are then
+drawn from those alone, and a history that grows all game long is not part of the key.
 
 >>> from companion.daemon.ui import TableUI
 >>> from companion.bundles.deathtrap.rules.engine import Deathtrap
@@ -26,6 +28,7 @@ from PIL import Image
 
 from companion import bundles
 from companion.games.base import Game
+from companion.games.views import view_of
 from companion.i18n import _, current
 from companion.screens.common import TABLE, error_screen, scoreboard
 
@@ -69,6 +72,14 @@ class Drawings:
         return image
 
 
+def drawn(view: dict[str, Any], keys: tuple[str, ...] | None) -> dict[str, Any]:
+    """The part of ``view`` a screen draws: the ``keys`` its game's screen module names
+    (``TABLE_KEYS``, ``SEAT_KEYS``), else all of it. A screen is drawn from this part alone,
+    so its image is a function of it: the key of its drawing stays small however long the
+    game's history grows."""
+    return view if keys is None else {key: view[key] for key in keys if key in view}
+
+
 #: The drawings of the running process (a key holds everything its image is drawn from).
 DRAWINGS = Drawings()
 
@@ -87,7 +98,7 @@ def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> I
         totals = tuple(game.totals())
         return drawings.get(("scores", seats, repr(totals)),
                             lambda: scoreboard(_("Scores"), game.seats, totals))
-    view = game.view(None)
+    view = drawn(view_of(game, None), getattr(screens, "TABLE_KEYS", None))
     return drawings.get(("table", game.name, seats, repr(view)),
                         lambda: screens.table(view, game.seats))
 
@@ -99,7 +110,8 @@ def seat_image(game: Game, ui: Controls, seat: int, drawings: Drawings | None = 
     if message is not None:
         return error_screen(message, ui.error_age(seat))
     screens = bundles.get(game.name).screen_module()
-    view, peeking = game.view(seat), ui.peeking(seat)
+    view = drawn(view_of(game, seat), getattr(screens, "SEAT_KEYS", None))
+    peeking = ui.peeking(seat)
     return drawings.get(("seat", game.name, tuple(game.seats), repr(view), peeking),
                         lambda: screens.seat(view, game.seats, peeking))
 

@@ -29,6 +29,7 @@ from typing import Any
 from companion.errors import EventError, RuleViolation
 from companion.games import engine
 from companion.games.base import Game
+from companion.games.views import score_of, view_of
 from companion.i18n import _
 from companion.table.log import Header, lone_surrogate
 
@@ -160,17 +161,17 @@ class TableSession:
     # --- results, as `companion replay --json` prints them ---------------------------
 
     def result(self, seat: int | None = None, referee: bool = False) -> dict[str, Any]:
+        """``companion replay --json``'s object; its views and score are worked out once per
+        state and shared (``games.views``): read it, never change it."""
         game = self.game
-        if referee:
-            state = game.referee_view()
-        else:
-            state = game.view(seat)
+        state = game.referee_view() if referee else view_of(game, seat)
+        score = score_of(game)
         return {
             "game": self.header.game,
             "seats": list(self.header.seats),
-            "finished": game.finished,
-            "totals": game.totals(),
-            "rounds": game.rounds(),
-            "winners": game.winners(),
+            "finished": score.finished,
+            "totals": score.totals,
+            "rounds": score.rounds,
+            "winners": score.winners,
             "state": state,
         }

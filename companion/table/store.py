@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.errors import CompanionError, LogError
 from companion.table import players, results
 from companion.table.faults import StorageFull, StoreDamaged, StoreError, damaged, guard
@@ -431,3 +432,12 @@ class StoredSession:
         """The session as a table log: the header line, then every stored entry."""
         return [dump_event(self.header.to_json())] + [dump_event(e) for e in self.session.entries]
 
+
+def open_store(path: str | None, read_only: bool = False) -> TableStore:
+    """The store of ``--db`` (default: the state directory's); read-only for commands that
+    only read, so that they never create or change it and work on a read-only mount. A
+    store named with ``--db`` that is not there is a mistyped name, not an empty store."""
+    if path and read_only and not Path(path).exists():
+        raise CompanionError(f"--db: no table store at {path} (a store is made by companion "
+                             "run or companion import)")
+    return TableStore(Path(path) if path else paths.default_db(), read_only=read_only)

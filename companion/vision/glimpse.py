@@ -16,13 +16,10 @@ must, and a ``Downscaled`` copy of it, grey and small, is watched.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import cv2
 import numpy as np
-
-if TYPE_CHECKING:
-    from companion.vision.sources import FrameSource
 
 #: The width of the small grey picture watched (Picamera2's ``lores`` stream is this wide).
 WATCH_WIDTH = 320
@@ -46,6 +43,17 @@ class Glimpse:
         if self._frame is None:
             self._frame = self._take()
         return self._frame
+
+
+class FrameSource(Protocol):
+    """Anything that yields timestamped BGR frames."""
+
+    def open(self) -> None: ...
+
+    def read(self) -> tuple[float, np.ndarray] | None:
+        """The next frame and its time (seconds), or None if the read failed."""
+
+    def close(self) -> None: ...
 
 
 class GlimpseSource(Protocol):

@@ -1,25 +1,19 @@
 """Hands crossing a synthetic table: an arm reaching in from behind a seat, and how it is
 drawn over the frame (it hides what it covers).
 
-Split from companion/vision/synthetic.py (which re-exports ``Hand`` and ``reach_from_seat``).
+Used by companion/vision/synthetic.py (which re-exports ``Hand`` and ``reach_from_seat``)
+to draw a play's frames (``play_frames``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from companion.vision.conditions import Conditions
 from companion.vision.table import TableLayout
-
-if TYPE_CHECKING:
-    from companion.vision.placing import Placement
-    from companion.vision.synthetic import Scene, SceneRenderer
 
 SKIN_TONES = ((120, 160, 215), (90, 125, 180), (60, 85, 125), (150, 185, 230))
 
@@ -87,32 +81,3 @@ def reach_from_seat(layout: TableLayout, seat: int, target_mm: tuple[float, floa
     x = start[0] + (target_mm[0] - start[0]) * progress
     y = start[1] + (target_mm[1] - start[1]) * progress
     return Hand(start, (x, y), tone)
-
-
-def play_frames(renderer: SceneRenderer, rng: np.random.Generator,
-                before: Sequence[Placement], played: Sequence[Placement], seat: int,
-                fps: float = 10.0, still_before: int = 5, reach: int = 8, still_after: int = 15,
-                conditions: Conditions | None = None, start: float = 0.0,
-                table_to_image: np.ndarray | None = None) -> list[tuple[float, Scene]]:
-    """A seat reaches in, lays ``played`` down and pulls back, as timestamped frames.
-
-    The hand covers the cards while they go down (they appear halfway through the reach),
-    like a real play; the camera and lighting stay fixed over the sequence.
-    """
-    cond = conditions or Conditions()
-    camera = renderer.camera(rng) if table_to_image is None else table_to_image
-    target = tuple(np.mean([p.centre_mm for p in played], axis=0)) if played else (400.0, 280.0)
-    frames: list[tuple[float, Scene]] = []
-    steps = [(list(before), None)] * still_before
-    for k in range(reach):
-        # In, then out again: progress rises to 1 and falls back to 0.
-        progress = 1 - abs(2 * (k + 1) / (reach + 1) - 1)
-        on_table = list(before) + (list(played) if k >= reach // 2 else [])
-        steps.append((on_table, reach_from_seat(renderer.layout, seat, target, progress)))
-    steps += [(list(before) + list(played), None)] * still_after
-    for n, (on_table, hand) in enumerate(steps):
-        # Each frame has its own sensor noise, as a live camera would.
-        frame_rng = np.random.default_rng(int(rng.integers(0, 2**31)))
-        scene = renderer.render(on_table, frame_rng, cond, camera, [hand] if hand else [])
-        frames.append((start + n / fps, scene))
-    return frames

@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.errors import CompanionError, PartUnusable
-from companion.vision.glimpse import WATCH_WIDTH, Glimpse, glimpses_of
+from companion.vision.glimpse import WATCH_WIDTH, FrameSource, Glimpse, glimpses_of
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -35,17 +35,6 @@ class CameraError(CompanionError):
 
 class PicameraUnusable(CameraError, PartUnusable):
     """Picamera2 cannot be imported here: retrying will not help until it is fixed."""
-
-
-class FrameSource(Protocol):
-    """Anything that yields timestamped BGR frames."""
-
-    def open(self) -> None: ...
-
-    def read(self) -> tuple[float, np.ndarray] | None:
-        """The next frame and its time (seconds), or None if the read failed."""
-
-    def close(self) -> None: ...
 
 
 class FrameList:

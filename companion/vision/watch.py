@@ -23,7 +23,7 @@ from companion.vision.table import Rectifier, TableLayout
 
 
 @dataclass(frozen=True)
-class Sighting:
+class FrameReading:
     """What one frame showed, before gating."""
 
     detections: list[Detection]
@@ -77,7 +77,7 @@ class TableWatcher:
         self.motion_limit = motion_limit
         self.still = still
         self.background: TableBackground | None = None
-        self.last: Sighting | None = None
+        self.last: FrameReading | None = None
         self._read_small: np.ndarray | None = None  # the small copy of the frame last read
         self._steady: tuple[object, float] | None = None  # the scene read, since when
         self._resting: float | None = None  # since when frames were only compared
@@ -85,7 +85,7 @@ class TableWatcher:
         self.reads = 0  # frames read in full (for tests and benchmarks)
 
     def see(self, frame: np.ndarray, motion: float | None = None,
-            sharper: np.ndarray | None = None) -> Sighting:
+            sharper: np.ndarray | None = None) -> FrameReading:
         """Rectify and recognise one frame (no gating). ``sharper``: the same view at a
         higher resolution, to identify the cards from."""
         motion = self.motion.measure(frame) if motion is None else motion
@@ -104,7 +104,7 @@ class TableWatcher:
             detections, tokens, view, self.rectifier.layout)
         if not detections and motion <= self.motion_limit:
             self._learn_background(frame)
-        self.last = Sighting(detections, scene, motion)
+        self.last = FrameReading(detections, scene, motion)
         return self.last
 
     def _is_token(self, marker_id: int) -> bool:
@@ -133,7 +133,7 @@ class TableWatcher:
             return None
         if self._known(at):
             # Still since the scene was read: what it showed stands.
-            sighting = self.last = Sighting(self.last.detections, self.last.scene, motion)
+            sighting = self.last = FrameReading(self.last.detections, self.last.scene, motion)
             if self._resting is None:
                 self._resting = at
         else:

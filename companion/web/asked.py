@@ -16,7 +16,7 @@ from companion.daemon.vocabulary import Words
 from companion.i18n import _, current, using
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import Shown
+    from companion.daemon.shown import TableDisplay
 
 
 class Crops:
@@ -46,7 +46,7 @@ def question_view(question: Question, game: Any, crop: str | None) -> dict[str, 
             "crop": crop, "choices": choices}
 
 
-def add_question(channels: dict[str, Any], shown: Shown, crops: Crops,
+def add_question(channels: dict[str, Any], shown: TableDisplay, crops: Crops,
                  languages: Mapping[tuple[int, int], str]) -> None:
     """The question asked now into the acting seat's channel and the camera's (the controls
     page's); nothing into any other channel."""

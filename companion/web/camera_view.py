@@ -17,16 +17,17 @@ its "What happened" list offers each one's picture on tap; never to the public t
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from companion import bundles
 from companion.daemon.vocabulary import Words
-from companion.i18n import pgettext
+from companion.i18n import current, pgettext
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import Shown
+    from companion.daemon.shown import TableDisplay
 
 #: Pictures the server keeps for the controls page (the latest looks).
 KEPT = 4
@@ -64,14 +65,25 @@ def state_words() -> dict[str, str]:
             "not a card": pgettext("web", "not a card")}
 
 
-def deck(game: Any, words: Words) -> list[dict[str, str]]:
-    """Every card or tile of the game the camera knows, by name, for the page to choose from."""
-    items = bundles.get(game.name).art_items()
-    return sorted(({"id": item.item_id, "name": words.display("card", item.item_id)}
-                   for item in items), key=lambda entry: entry["name"])
+#: Each game's deck by name, per language and options: the same all game, worked out once.
+_DECKS: dict[tuple[str, str, str], list[dict[str, str]]] = {}
 
 
-def earlier(shown: Shown) -> list[dict[str, Any]]:
+def deck(game: Any) -> list[dict[str, str]]:
+    """Every card or tile of the game the camera knows, by name, for the page to choose from
+    (one list per game, options and language, shared: read it, never change it)."""
+    key = (game.name, current(), json.dumps(game.options, sort_keys=True, default=str))
+    found = _DECKS.get(key)
+    if found is None:
+        words = Words(game)
+        items = bundles.get(game.name).art_items()
+        found = _DECKS[key] = sorted(
+            ({"id": item.item_id, "name": words.display("card", item.item_id)}
+             for item in items), key=lambda entry: entry["name"])
+    return found
+
+
+def earlier(shown: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
     from companion.web.snapshot import event_in_words
@@ -84,7 +96,7 @@ def earlier(shown: Shown) -> list[dict[str, Any]]:
             for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
 
-def pictured_channel(shown: Shown, camera: dict[str, Any]) -> dict[str, Any]:
+def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, Any]:
     """The ``pictured`` channel: every event of the game being played that keeps the
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
@@ -102,13 +114,13 @@ def pictured_channel(shown: Shown, camera: dict[str, Any]) -> dict[str, Any]:
             "states": camera.get("states", {})}
 
 
-def camera_channel(shown: Shown) -> dict[str, Any]:
+def camera_channel(shown: TableDisplay) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none."""
     table, look = shown.table, shown.camera
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
                 "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
-                "deck": deck(table.game, Words(table.game)) if table else []}
+                "deck": deck(table.game) if table else []}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
@@ -124,5 +136,5 @@ def camera_channel(shown: Shown) -> dict[str, Any]:
     return {"kind": "camera", "session": table.id, "look": look.number, "watching": True,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
-            "events": len(table.session.entries), "deck": deck(table.game, words),
+            "events": len(table.session.entries), "deck": deck(table.game),
             "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said}

@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from companion.daemon.items import Named, Redraw, Seen
+from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, _, current, pgettext, using
 from companion.table.players import check_seat_name, name_taken
+from companion.web.delta import Update
 from companion.web.guard import BadBody, flat_json
 from companion.web.snapshot import seat_screen
 from companion.web.tokens import Throttle, TokenBook
@@ -61,9 +62,10 @@ class SeatPages:
     tokens: TokenBook
     throttle: Throttle
     submit: Callable[[Any], None]
-    latest: dict[str, str]
+    latest: dict[str, Update]
     languages: dict[tuple[int, int], str]
-    screens: dict[str, bytes]
+    screens: dict[tuple[str, int], bytes]
+    value: Callable[[str], Any]
     page: Callable[[str], web.Response]
     socket: Callable[..., Any]
 
@@ -81,10 +83,10 @@ class SeatPages:
         return value
 
     def seat_actions(self, seat: int) -> dict[str, bool]:
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
+        channel = self.value(f"seat:{seat}")
+        if channel is None:
             return {}
-        return {action["type"]: action["own"] for action in json.loads(text)["actions"]}
+        return {action["type"]: action["own"] for action in channel["actions"]}
 
     async def seat_of(self, request: web.Request) -> int:
         """The seat of the token in the path, or 403 (slowly, for an address that keeps
@@ -100,25 +102,26 @@ class SeatPages:
 
     async def seat_api(self, request: web.Request) -> web.Response:
         seat = await self.seat_of(request)
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
+        channel = self.value(f"seat:{seat}")
+        if channel is None:
             return web.json_response({"error": "no game is being played"}, status=404)
-        return web.json_response(json.loads(text)["api"])
+        return web.json_response(channel["api"])
 
     async def seat_screen(self, request: web.Request) -> web.Response:
         """The seat's screen as its OLED shows it while peeking, drawn from its own view."""
         seat = await self.seat_of(request)
-        text = self.latest.get(f"seat:{seat}")
-        if text is None:
+        update = self.latest.get(f"seat:{seat}")
+        if update is None:
             raise web.HTTPNotFound()
-        png = self.screens.get(text)
+        key = (update.channel, update.version)
+        png = self.screens.get(key)
         if png is None:
             out = io.BytesIO()
-            seat_screen(json.loads(text)).convert("L").save(out, format="PNG")
+            seat_screen(update.value).convert("L").save(out, format="PNG")
             png = out.getvalue()
             if len(self.screens) >= 64:
                 self.screens.clear()
-            self.screens[text] = png
+            self.screens[key] = png
         return web.Response(body=png, content_type="image/png")
 
     async def seat_socket(self, request: web.Request) -> web.WebSocketResponse:
@@ -151,7 +154,7 @@ class SeatPages:
         elif own is not None and "seat" in event:
             return web.json_response({"error": f"a {event['type']} event has no seat"},
                                      status=400)
-        self.submit(Seen(event, 1.0))  # sure: the seat itself says so
+        self.submit(CameraProposal(event, 1.0))  # sure: the seat itself says so
         known = event["type"] if own is not None else "unknown"  # never a user's text raw
         log.info("seat %d sent a %s event", seat + 1, known)
         return web.json_response({"sent": event["type"]})
@@ -169,7 +172,7 @@ class SeatPages:
                 name_taken(self.seat_names(), seat, name)
         except CompanionError as error:
             return web.json_response({"error": str(error)}, status=400)
-        named = Named(seat, name)
+        named = SeatNaming(seat, name)
         self.submit(named)
         stored = await asyncio.get_running_loop().run_in_executor(None, named.done.wait,
                                                                   NAME_WAIT)
@@ -184,12 +187,12 @@ class SeatPages:
 
     def language_of(self, seat: int) -> str:
         """The language of the seat's page (its channel's: its choice, else the table's)."""
-        text = self.latest.get(f"seat:{seat}")
-        return json.loads(text).get("lang", current()) if text else current()
+        channel = self.value(f"seat:{seat}")
+        return channel.get("lang", current()) if channel else current()
 
     def seat_names(self) -> list[str]:
-        text = self.latest.get("table")
-        return json.loads(text).get("api", {}).get("seats", []) if text else []
+        table = self.value("table")
+        return table.get("api", {}).get("seats", []) if table else []
 
     async def seat_language(self, request: web.Request) -> web.Response:
         """The seat's page in another language, kept for that seat (its next visits too)."""

@@ -48,6 +48,7 @@ from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, pgettext
 from companion.web.camera_routes import CameraRoutes
 from companion.web.camera_view import Shots
+from companion.web.delta import Update, full_message
 from companion.web.guard import HostNames, same_origin
 from companion.web.seat_pages import SeatPages, json_body
 from companion.web.tokens import Throttle, TokenBook
@@ -58,8 +59,9 @@ log = logging.getLogger("companion.web")
 STATIC = resources.files("companion.web") / "static"
 #: Close code for a seat page whose link was re-issued or whose game ended (4000-4999: ours).
 REVOKED = 4403
-#: Updates waiting for one slow page before it is dropped (it reconnects, then catches up).
-BACKLOG = 2000
+#: Messages waiting for one slow page: past that, its queue is emptied and it gets the whole
+#: channels once more, so that the daemon never waits for it and nothing grows without bound.
+BACKLOG = 64
 #: Largest request body accepted (an event is a few hundred bytes).
 MAX_BODY = 16 * 1024
 SECURITY_HEADERS = {
@@ -93,20 +95,31 @@ def qr_svg(url: str) -> str:
 
 
 class Client:
-    """One open page: what it listens to, and its own queue of updates, sent in order."""
+    """One open page: the channels it listens to, and its own queue of messages, sent in
+    order. The queue is bounded (``BACKLOG``): a page that cannot keep up starts again from
+    the whole channels (``WebServer.send``), it is never waited for."""
 
     def __init__(self, ws: web.WebSocketResponse, channel: str, token: str | None,
                  links: bool = False, also: tuple[str, ...] = ()) -> None:
         self.ws, self.channel, self.token, self.links = ws, channel, token, links
         self.also = also  # more channels it listens to (the controls page: the camera's)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.restarts = 0  # times it fell behind and was sent the whole channels again
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        return (self.channel, *self.also)
 
     def push(self, text: str | None) -> None:
-        if self.queue.qsize() >= BACKLOG:  # too far behind: it reconnects and catches up
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            text = None
         self.queue.put_nowait(text)
+
+    def room(self, count: int) -> bool:
+        """Whether ``count`` more messages fit in its queue."""
+        return self.queue.qsize() + count <= BACKLOG
+
+    def clear(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
 
     async def pump(self) -> None:
         while True:
@@ -135,10 +148,11 @@ class WebServer(SeatPages, CameraRoutes):
         self.refused: Counter[str] = Counter()
         self.throttle = throttle or Throttle()
         self.languages = languages if languages is not None else {}
-        self.latest: dict[str, str] = {}  # channel -> its latest JSON text
+        self.latest: dict[str, Update] = {}  # channel -> its latest version
+        self.texts: dict[str, tuple[int, str]] = {}  # channel -> (version, its whole JSON)
         self.actions: dict[str, set[str]] = {"own": set(), "table": set()}
         self.clients: set[Client] = set()
-        self.screens: dict[str, bytes] = {}  # a seat channel's text -> its screen, drawn
+        self.screens: dict[tuple[str, int], bytes] = {}  # (seat channel, version) -> screen
         self.app = web.Application(client_max_size=MAX_BODY,
                                    middlewares=[self.security_headers, self.guard])
         self.app.add_routes([
@@ -203,20 +217,57 @@ class WebServer(SeatPages, CameraRoutes):
 
     # --- updates from the daemon ---------------------------------------------------------
 
-    def deliver(self, channels: dict[str, str]) -> None:
-        """New texts of the channels that changed (JSON, built by the daemon's thread)."""
-        table = channels.get("table")
-        if table is not None:
-            self.follow_session(json.loads(table))
-        for channel, text in channels.items():
-            self.latest[channel] = text
-        for client in list(self.clients):
-            for channel in (client.channel, *client.also):
-                text = channels.get(channel)
-                if text is not None:
-                    client.push(text)
 
-    def follow_session(self, table: dict[str, Any]) -> None:
+    def serving_at(self, url: str, hosts: HostNames) -> None:
+        """Where the pages are served, once the port is bound (the links are made with it),
+        and the host names the server answers to there."""
+        self.url, self.hosts = url, hosts
+    def deliver(self, updates: list[Update]) -> None:
+        """The channels that changed (built and compared in the daemon's thread): each page
+        gets what changed in the ones it listens to, in order."""
+        for update in updates:
+            if update.channel == "table":
+                self.follow_session(update)
+        changed = {update.channel: update for update in updates}
+        self.latest.update(changed)
+        for client in list(self.clients):
+            mine = [changed[name] for name in client.channels if name in changed]
+            if mine:
+                self.send(client, mine)
+
+    def send(self, client: Client, updates: list[Update]) -> None:
+        """``updates`` to one page: what changed, or, for a page too far behind (its queue
+        full), the whole of its channels once more instead of all that waits for it."""
+        if not client.room(len(updates)):
+            client.clear()
+            client.restarts += 1
+            log.info("a %s page fell behind: sent the whole page again",
+                     client.channel.split(":")[0])
+            if client.links and (links := self.links()) is not None:
+                client.push(links)
+            for name in client.channels:
+                if name in self.latest:
+                    client.push(self.whole(name))
+            return
+        for update in updates:
+            client.push(update.ops if update.ops is not None else self.whole(update.channel))
+
+    def whole(self, channel: str) -> str:
+        """The channel's latest version, whole, as JSON (serialised once per version)."""
+        update = self.latest[channel]
+        kept = self.texts.get(channel)
+        if kept is None or kept[0] != update.version:
+            kept = self.texts[channel] = (update.version, full_message(
+                str(update.value.get("kind", "")), update.version, update.value))
+        return kept[1]
+
+    def value(self, channel: str) -> Any:
+        """The channel's latest content (None: none yet)."""
+        update = self.latest.get(channel)
+        return update.value if update is not None else None
+
+    def follow_session(self, update: Update) -> None:
+        table = update.value
         session = table.get("session")
         if session == self.tokens.session:
             return
@@ -230,7 +281,7 @@ class WebServer(SeatPages, CameraRoutes):
         for channel in [c for c in self.latest if c.startswith("seat:")]:
             del self.latest[channel]
         self.revoke(lambda client: client.channel.startswith("seat:"))
-        self.latest["table"] = json.dumps(table)
+        self.latest["table"] = update
         self.push_links()
         self.send_joins()
         log.info("seat links ready for session %s", session)
@@ -286,8 +337,7 @@ class WebServer(SeatPages, CameraRoutes):
         return self.page("table.html")
 
     async def table_api(self, request: web.Request) -> web.Response:
-        text = self.latest.get("table")
-        table = json.loads(text) if text else {}
+        table = self.value("table") or {}
         if "api" not in table:
             return web.json_response({"error": "no game is being played"}, status=404)
         return web.json_response(table["api"])
@@ -311,10 +361,10 @@ class WebServer(SeatPages, CameraRoutes):
 
     def links(self) -> str | None:
         """The seats' links and join codes, for the table's own pages only."""
-        text = self.latest.get("table")
-        if not text or not self.url:
+        table = self.value("table")
+        if not table or not self.url:
             return None
-        seats = json.loads(text).get("api", {}).get("seats", [])
+        seats = table.get("api", {}).get("seats", [])
         links = [{"seat": seat, "name": name, "url": f"{self.url}/s/{token}",
                   "qr": qr_svg(self.join_url(seat) or f"{self.url}/s/{token}")}
                  for seat, name in enumerate(seats)
@@ -406,9 +456,9 @@ class WebServer(SeatPages, CameraRoutes):
         self.clients.add(client)
         if first is not None:
             client.push(first)
-        for name in (channel, *also):
+        for name in client.channels:  # the whole channels first, then what changes
             if name in self.latest:
-                client.push(self.latest[name])
+                client.push(self.whole(name))
         pump = asyncio.ensure_future(client.pump())
         try:
             async for message in ws:  # pages send nothing; this waits for the close

@@ -27,7 +27,7 @@ from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import Shown
+    from companion.daemon.shown import TableDisplay
     from companion.table.session import TableSession
 
 #: How many of the latest events the public feed lists.
@@ -118,6 +118,26 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
+#: Each game's events as a phone's forms, per language and seat names (``event_forms``).
+_FORMS: dict[tuple[str, tuple[str, ...], str], list[dict[str, Any]]] = {}
+
+
+def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every event of the game as a phone's form draws it, in the language current: the same
+    all game, worked out once per language and seat names (shared: never changed)."""
+    key = (game.name, tuple(names), current())
+    found = _FORMS.get(key)
+    if found is None:
+        if len(_FORMS) >= 64:
+            _FORMS.clear()
+        found = _FORMS[key] = [
+            {"type": kind, "index": index, "label": event_word(kind), "own": "seat" in fields,
+             "fields": [field_form(name, spec, names)
+                        for name, spec in fields.items() if name != "seat"]}
+            for index, (kind, fields) in enumerate(game.EVENTS.items())]
+    return found
+
+
 def seat_actions(game: Game, names: Sequence[str], seat: int, likely: Expected
                  ) -> list[dict[str, Any]]:
     """The events a seat's page may send: its own (the seat is filled in by the server) and
@@ -126,18 +146,45 @@ def seat_actions(game: Game, names: Sequence[str], seat: int, likely: Expected
     comes first (``likely``, the bundle's ``expected_entry``, when it is this seat's or the
     table's), then the others of now, then the rest (sent only as a table-log line)."""
     allowed = game.events_now(seat)
-    actions = []
-    for kind, fields in game.EVENTS.items():
-        actions.append({"type": kind, "label": event_word(kind), "own": "seat" in fields,
-                        "now": allowed is None or kind in allowed,
-                        "fields": [field_form(name, spec, names)
-                                   for name, spec in fields.items() if name != "seat"]})
+    actions = [{**form, "now": allowed is None or form["type"] in allowed}
+               for form in event_forms(game, names)]
 
     def rank(action: dict[str, Any]) -> tuple[bool, bool]:
         first = action["now"] and action["type"] == likely[0] and likely[1] in (None, seat)
         return not first, not action["now"]
 
     return sorted(actions, key=rank)
+
+
+def actions_and_order(ranked: list[dict[str, Any]]) -> dict[str, Any]:
+    """A seat's actions in the game's own order, and ``order``, their types as ranked: what
+    the page lists first changes with nearly every event, the actions themselves seldom, so
+    only the short ``order`` travels (docs/web.md, "The pages' protocol")."""
+    return {"actions": sorted(ranked, key=lambda action: action["index"]),
+            "order": [action["type"] for action in ranked]}
+
+
+class Feed:
+    """The feed's entries in words, each said once per language and seat names (an entry
+    stored never changes; a taken-back one's number is said again for what replaced it)."""
+
+    def __init__(self) -> None:
+        self.said: dict[tuple[int, str, tuple[str, ...]], tuple[Any, dict[str, Any]]] = {}
+
+    def entries(self, entries: Sequence[Mapping[str, Any]], first: int,
+                seats: Sequence[str]) -> list[dict[str, Any]]:
+        key_end = (current(), tuple(seats))
+        feed = []
+        for number, entry in enumerate(entries[first:], start=first + 1):
+            kept = self.said.get((number, *key_end))
+            if kept is None or kept[0] is not entry:
+                kept = self.said[(number, *key_end)] = (
+                    entry, {"n": number, "text": event_in_words(entry, seats)})
+            feed.append(kept[1])
+        if len(self.said) > 8 * FEED_LENGTH:
+            for key in [key for key in self.said if key[0] <= first]:
+                del self.said[key]
+        return feed
 
 
 def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,8 +215,9 @@ class Snapshot:
         #: The game read again in each language a seat's page reads and the table does not.
         self.mirrors = Mirrors()
         self.publics: dict[str, dict[str, Any]] = {}
+        self.feed = Feed()  # the feed's entries in words, said once
 
-    def build(self, showing: Shown, images: Mapping[str, Image.Image]) -> dict[str, Any]:
+    def build(self, showing: TableDisplay, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         """Every channel, from what the table shows (``Daemon.shown``) and its images."""
         channels: dict[str, Any] = {}
         table = showing.table
@@ -199,8 +247,7 @@ class Snapshot:
             "title": bundles.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
-            "feed": [{"n": first + n + 1, "text": event_in_words(entry, said.seats)}
-                     for n, entry in enumerate(entries[first:])],
+            "feed": self.feed.entries(entries, first, said.seats),
             "events": len(entries), "notice": showing.table_notice,
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
@@ -233,7 +280,7 @@ class Snapshot:
                     "peek": peek_lines(game.name, private, said.seats),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game),
-                    "actions": seat_actions(game, said.seats, seat, likely),
+                    **actions_and_order(seat_actions(game, said.seats, seat, likely)),
                     "events": len(entries)}
                 if read is not session:
                     channels[f"seat:{seat}"]["shown"] = shown

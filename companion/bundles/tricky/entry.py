@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.bundles.bundle import Expected, component_data
 from companion.games.base import Game
+from companion.games.views import view_of
 
 HEROES = ("thief", "assassin", "barbarian", "wizard", "witch", "dwarven-hunter", "trickster",
           "seer", "troubadour", "sorcerer", "knight", "ninja", "elvish-hunter", "nymph",
@@ -30,7 +31,7 @@ def candidates(game: Game, key: str) -> list[str]:
 
 
 def expected_entry(game: Game) -> Expected:
-    view = game.view(None)
+    view = view_of(game, None)
     phase, seat = view["phase"], view["to_play"]
     if phase == "prepare":
         active = view["active"]

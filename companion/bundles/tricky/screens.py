@@ -20,6 +20,11 @@ from companion.screens.common import (
     seat_screen,
 )
 
+#: The keys of the views the screens below read (``screen_set.drawn``): none of the history.
+TABLE_KEYS = ("phase", "round", "rounds_total", "gold", "winners", "to_play", "trick_number",
+              "hero", "trump")
+SEAT_KEYS = ("seat", "gold", "hero_choices", "phase", "prompt", "won", "trump")
+
 
 def hero(name: str | None) -> str:
     return title(name) if name else "-"

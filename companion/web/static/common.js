@@ -57,7 +57,25 @@ function replace(id, ...children) {
   return node;
 }
 
-// Opens path (relative to the page) as a WebSocket; onMessage gets each parsed message.
+// The server's operations on a channel (companion/web/delta.py, docs/web.md): each names
+// the path of keys and indices to the value it changes.
+function applyChanges(state, ops) {
+  const at = (path) => path.reduce((value, key) => value[key], state);
+  for (const [kind, path, value] of ops) {
+    if (kind === "set" && path.length === 0) { state = value; continue; }
+    if (kind === "set") at(path.slice(0, -1))[path[path.length - 1]] = value;
+    else if (kind === "del") delete at(path.slice(0, -1))[path[path.length - 1]];
+    else if (kind === "add") at(path).push(...value);
+    else if (kind === "cut") at(path).splice(value);
+    else if (kind === "drop") at(path).splice(0, value);
+    else if (kind === "splice") at(path).splice(value[0], value[1], ...value[2]);
+    else throw new Error(`unknown change ${kind}`);
+  }
+  return state;
+}
+
+// Opens path (relative to the page) as a WebSocket; onMessage gets each channel as it stands
+// after each message (a channel comes whole on connecting, then as what changed in it).
 // Reconnects after a drop, unless the server closed it for good (onGone gets the code).
 function live(path, onMessage, onGone) {
   const state = document.getElementById("connection");
@@ -69,8 +87,17 @@ function live(path, onMessage, onGone) {
     socket.onopen = () => { wait = 500; if (state) say(state, mark("live")); };
     // In order, each drawn once the words of its language are there.
     let chain = Promise.resolve();
+    const channels = {}, versions = {};  // by kind: each channel as it stands, its version
     socket.onmessage = (message) => {
-      const data = JSON.parse(message.data);
+      let data = JSON.parse(message.data);
+      if ("full" in data || "ops" in data) {
+        const kind = data.kind;
+        if ("full" in data) channels[kind] = data.full;
+        else if (versions[kind] === data.v - 1) channels[kind] = applyChanges(channels[kind], data.ops);
+        else { socket.close(); return; }  // a change missed: reconnect, whole again
+        versions[kind] = data.v;
+        data = structuredClone(channels[kind]);  // the page keeps it as it was shown
+      }
       chain = chain.then(() => useLanguage(data.lang)).catch(() => {}).then(() => onMessage(data));
     };
     socket.onclose = (closed) => {

@@ -41,10 +41,11 @@ function show(seat) {
   const tapbox = document.getElementById("tapbox");
   tapbox.hidden = !seat.tap;
   replace("tap", seat.tap || "");
-  const signature = JSON.stringify(seat.actions);
+  const signature = JSON.stringify([seat.actions, seat.order]);
   if (signature !== shownActions) {
     shownActions = signature;
-    showActions(seat.actions);
+    // The actions come in the game's own order; ``order`` ranks them (the likeliest first).
+    showActions(seat.order.map((type) => seat.actions.find((a) => a.type === type)));
   }
 }
 

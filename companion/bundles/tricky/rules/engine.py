@@ -167,7 +167,8 @@ class Tricky(Game):
         return self.options["variant"] == "race" and any(t >= target for t in self.totals())
 
     def totals(self) -> list[int]:
-        return [sum(gold[seat] for gold in self.rounds()) for seat in range(len(self.seats))]
+        return [sum(gold) for gold in zip(*(done.gold for done in self.history),
+                                          strict=True)] or [0] * len(self.seats)
 
     def rounds(self) -> list[list[int]]:
         return [list(done.gold) for done in self.history]

@@ -13,7 +13,8 @@ from companion.bundles.tricky.rules.heroes import title
 from companion.bundles.tricky.rules.round import HERO, OVER, PLAY, PREPARE, WAITING, Round
 from companion.bundles.tricky.rules.state import TrickyState
 from companion.games.base import seat_view
-from companion.i18n import NP_, _, npgettext, pgettext, translated, translated_in
+from companion.games.views import score_of, view_of
+from companion.i18n import NP_, _, current, npgettext, pgettext, translated, translated_in
 
 #: The trump symbols and the phases, as the screens and the pages name them.
 SYMBOLS = (NP_("web", "spells"), NP_("web", "potions"), NP_("web", "torches"))
@@ -34,7 +35,8 @@ def phase(game: TrickyState) -> str:
 
 
 def view(game: TrickyState, seat: int | None) -> dict[str, Any]:
-    public = public_view(game)
+    # A seat's view is the public one (worked out once per state) and the seat's own part.
+    public = public_view(game) if seat is None else dict(view_of(game, None))
     return seat_view(public, seat, lambda seat: {
         "your_turn": public["to_play"] == seat,
         "prompt": _prompt(game, seat),
@@ -50,12 +52,38 @@ def referee_view(game: TrickyState) -> dict[str, Any]:
     return everything
 
 
+class _History:
+    """The finished rounds as the views list them, worked out once per history: a history
+    (a tuple of finished rounds) is shared by every state until the next round ends, so the
+    views of a long game do not read every round again at every event."""
+
+    def __init__(self, history: tuple[Any, ...]) -> None:
+        self.history = history  # kept: its id stays its own while this is kept
+        self.tricks = [list(done.tricks) for done in history]
+        self.heroes = [{"active": done.active, "hero": done.hero} for done in history]
+        self.lines: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+
+
+_HISTORIES: dict[int, _History] = {}
+
+
+def history_of(game: TrickyState) -> _History:
+    found = _HISTORIES.get(id(game.history))
+    if found is None or found.history is not game.history:
+        if len(_HISTORIES) >= 64:
+            _HISTORIES.clear()
+        found = _HISTORIES[id(game.history)] = _History(game.history)
+    return found
+
+
 def public_view(game: TrickyState) -> dict[str, Any]:
     r = game.current
     n = len(game.seats)
-    done_tricks = [list(done.tricks) for done in game.history]
+    done = history_of(game)
+    done_tricks = done.tricks
     playing = r is not None and r.phase != OVER
     variant = game.options["variant"]
+    score = score_of(game)
     view: dict[str, Any] = {
         "variant": variant,
         "hero_set": None if variant == "random" else game.options["hero_set"],
@@ -64,13 +92,13 @@ def public_view(game: TrickyState) -> dict[str, Any]:
         "rounds_total": game.rounds_to_play(),
         "tricks_per_round": game.hand_size(),
         "to_play": game.to_play(),
-        "gold": game.totals(),
-        "round_gold": game.rounds(),
-        "heroes_played": [{"active": done.active, "hero": done.hero} for done in game.history],
+        "gold": score.totals,
+        "round_gold": score.rounds,
+        "heroes_played": done.heroes,
         "heroes_used": [list(used) for used in game.heroes_used],
         "tricks": done_tricks + ([list(r.won)] if playing and r else []),
         "revokes": [revoke.shown() for revoke in game.revokes],
-        "winners": game.winners(),
+        "winners": score.winners,
     }
     # Between rounds the screens keep showing the round just finished.
     view.update(_round_view(r, n))
@@ -161,6 +189,27 @@ def hero_and_trump(hero: str | None, trump: dict[str, Any] | None) -> str:
     return f"{title(hero)}, {trump_words(trump)}"
 
 
+def rounds_in_words(game: TrickyState, state: dict[str, Any]) -> list[str]:
+    """A line per finished round; said once per history, language and names when ``state``
+    lists the game's own history (its view's), else every time."""
+    names = game.seats
+
+    def said() -> list[str]:
+        return [pgettext("web", "round {n}: {player} as the {hero}, gold {gold}").format(
+            n=number, player=names[done["active"]], hero=title(done["hero"]),
+            gold=", ".join(map(str, state["round_gold"][number - 1])))
+            for number, done in enumerate(state["heroes_played"], start=1)]
+
+    done = history_of(game)
+    if state["heroes_played"] is not done.heroes:
+        return said()
+    key = (current(), tuple(names))
+    lines = done.lines.get(key)
+    if lines is None:
+        lines = done.lines[key] = said()
+    return lines
+
+
 def state_in_words(game: TrickyState, state: dict[str, Any]) -> list[str]:
     """The public view as lines a person reads, in the language drawn (the web pages)."""
     names = game.seats
@@ -175,10 +224,7 @@ def state_in_words(game: TrickyState, state: dict[str, Any]) -> list[str]:
         lines.append(trump_words(state["trump"]))
     if state["to_play"] is not None:
         lines.append(pgettext("web", "{player} to play").format(player=names[state["to_play"]]))
-    for number, done in enumerate(state["heroes_played"], start=1):
-        lines.append(pgettext("web", "round {n}: {player} as the {hero}, gold {gold}").format(
-            n=number, player=names[done["active"]], hero=title(done["hero"]),
-            gold=", ".join(map(str, state["round_gold"][number - 1]))))
+    lines += rounds_in_words(game, state)
     for revoke in state["revokes"]:
         lines.append(pgettext("web", "revoke: {player} played {suit} in round {n} after "
                               "showing out in trick {trick}").format(
