@@ -6,7 +6,9 @@ the rounds and the winners. Each is a pure function of the state, and a state is
 changed behind its ``__dict__`` (``Game.apply`` gives the object a new one; a session keeps
 each state as a new object), so each is worked out once per state and shared.
 
-Shared: a caller reads what it gets and never changes it.
+Shared: a caller reads what it gets and never changes it. Kept for the latest few states
+only (``KEPT_STATES``): a session keeps a state every few events for undo, and the views of
+each of those would grow with the game.
 
 >>> from companion.bundles.traps.rules.engine import Traps
 >>> game = Traps(["Ann", "Bob"], seed=1)
@@ -20,7 +22,9 @@ False
 
 from __future__ import annotations
 
+import threading
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,14 +50,25 @@ class _Kept:
         self.score: Score | None = None
 
 
-_KEPT: weakref.WeakKeyDictionary[Game, _Kept] = weakref.WeakKeyDictionary()
+#: The states whose views and score are kept: the one being played, a copy checked before
+#: a correction, the one an undo goes back to.
+KEPT_STATES = 8
+_KEPT: OrderedDict[int, tuple[weakref.ref[Game], _Kept]] = OrderedDict()
+_LOCK = threading.Lock()  # the web server's thread draws a seat's screen when it peeks
 
 
 def _kept(game: Game) -> _Kept:
-    kept = _KEPT.get(game)
-    if kept is None or kept.state is not game.__dict__:
-        kept = _KEPT[game] = _Kept(game.__dict__)
-    return kept
+    with _LOCK:
+        found = _KEPT.get(id(game))
+        if found is not None and found[0]() is game and found[1].state is game.__dict__:
+            _KEPT.move_to_end(id(game))
+            return found[1]
+        kept = _Kept(game.__dict__)
+        _KEPT[id(game)] = (weakref.ref(game), kept)
+        _KEPT.move_to_end(id(game))
+        while len(_KEPT) > KEPT_STATES:
+            _KEPT.popitem(last=False)
+        return kept
 
 
 def view_of(game: Game, seat: int | None) -> dict[str, Any]:

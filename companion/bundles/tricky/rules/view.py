@@ -64,13 +64,15 @@ class _History:
         self.lines: dict[tuple[str, tuple[str, ...]], list[str]] = {}
 
 
+#: Histories kept: the latest few rounds' (an undo may go back over a round's end).
+HISTORIES_KEPT = 8
 _HISTORIES: dict[int, _History] = {}
 
 
 def history_of(game: TrickyState) -> _History:
     found = _HISTORIES.get(id(game.history))
     if found is None or found.history is not game.history:
-        if len(_HISTORIES) >= 64:
+        if len(_HISTORIES) >= HISTORIES_KEPT:
             _HISTORIES.clear()
         found = _HISTORIES[id(game.history)] = _History(game.history)
     return found
