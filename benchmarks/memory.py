@@ -136,7 +136,6 @@ def serve(config_path: str, db: str, log: str) -> None:
     fed as --feed feeds it but every configured part kept running; prints its resident
     memory (peak, and at the end) as JSON once the feed is over."""
     from companion.daemon import commands
-    from companion.daemon.camera import Camera
     from companion.daemon.config import load_config
     from companion.daemon.feed import feed_session
     from companion.daemon.sources import FeedSource
@@ -155,17 +154,13 @@ def serve(config_path: str, db: str, log: str) -> None:
         if web is not None:
             parts.append(web)
         daemon = Daemon(store, screens=commands.screens(config, False), parts=parts,
+                        watchers=[] if web is None else [web.watch],
                         language=LanguageChoice(Path(db), config.table.language),
                         voice=commands.speaker(config),
                         confirm_below=config.vision.confirm_below,
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=False, geometry=config.vision.geometry())
-        if web is not None:
-            daemon.shown.watchers.append(web.watch)
-        for part in parts:
-            if isinstance(part, Camera):
-                part.after = daemon.ready
         daemon.use_table(table)
         commands.stop_on_signals(daemon)
         samples: list[float] = []
