@@ -41,7 +41,7 @@ def test_the_report_writes_each_figure_with_its_baseline_and_command(tmp_path):
     assert "python benchmarks/report.py --quick --only startup,table_log" in text
     assert "This run took" in text  # how long it took, said on the page
     # What was not run is named with its command: the real photos, the other benchmarks.
-    assert "`python benchmarks/vision.py --real`" in text
+    assert "`python benchmarks/vision.py --real --separate " in text
     assert "`python benchmarks/daemon.py`" in text
 
 
