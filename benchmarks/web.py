@@ -51,10 +51,12 @@ def game(events: int) -> tuple[object, list[dict]]:
 def serve(mode: str, db: str, events: int) -> None:
     """The daemon on ``db``'s unfinished game: with the web part on a free port (``web``), or
     without it, taking the game's events from a fed log (``plain``). Stops when stdin closes."""
+    from companion.daemon.commands import without_tls
     from companion.daemon.items import FedEvent, Stop
     from companion.daemon.table import Daemon
     from companion.table import TableStore
 
+    without_tls()  # as `companion run` serves the pages: plain HTTP on the LAN
     with TableStore(db) as store:
         parts, web = [], None
         if mode == "web":

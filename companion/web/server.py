@@ -40,7 +40,6 @@ from importlib import resources
 from ipaddress import ip_address
 from typing import Any
 
-import segno
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from companion.daemon.items import JoinLinks, Redraw
@@ -91,6 +90,9 @@ def is_local(request: web.Request) -> bool:
 
 
 def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG (the QR encoder loaded only when a code is drawn)."""
+    import segno
+
     return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
 
 
