@@ -1,7 +1,8 @@
 """Lazy commands (issue 43): the command line is built without importing what a command
 runs, and each command imports its own needs when it runs. ``companion --help`` loads no
 game, store, camera, plotting, web server or QR encoder; ``companion run`` without web pages
-loads no web server, and with them no ``ssl`` (plain HTTP on the LAN); the QR encoder is
+loads no web server, and with them no ``ssl`` (plain HTTP on the LAN); without the camera it
+loads no OpenCV nor numpy (the table's size is checked without them); the QR encoder is
 loaded only where a code is drawn. What they cost to start: benchmarks/startup.py. Each
 probe runs in a process of its own and reads its ``sys.modules``."""
 
@@ -60,9 +61,12 @@ def test_the_parser_loads_nothing_a_command_runs(argv):
     assert loaded(NOT_FOR_THE_PARSER, *argv) == []
 
 
-def test_run_fed_without_web_pages_loads_no_web_server_and_no_ssl(tmp_path):
+def test_run_fed_without_web_pages_or_camera_loads_no_web_server_ssl_or_opencv(tmp_path):
     db = tmp_path / "table.db"
-    assert loaded(WEB, "run", "--sim", "--feed", str(LOG), "--db", str(db)) == []
+    config = tmp_path / "companion.toml"  # the table's size checked, as every start checks it
+    config.write_text("[vision]\ntable_width_mm = 900\ntable_height_mm = 600\n")
+    assert loaded(WEB + ("cv2", "numpy"), "run", "--sim", "--feed", str(LOG), "--db", str(db),
+                  "--config", str(config)) == []
     exported = subprocess.run([sys.executable, "-m", "companion.cli", "export", "--db", str(db)],
                               capture_output=True, text=True, timeout=120)
     assert exported.stdout.splitlines() == LOG.read_text().splitlines()

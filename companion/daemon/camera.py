@@ -59,7 +59,7 @@ class TableGeometry:
 
     def table(self, seats: int = 4) -> Any:
         """The vision TableLayout for ``seats`` seats (ConfigError if the sizes do not fit)."""
-        from companion.vision.table import TableLayout
+        from companion.vision.layout import TableLayout
 
         return TableLayout(width_mm=self.width_mm, height_mm=self.height_mm,
                            marker_mm=self.marker_mm, seats=seats)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
@@ -27,24 +26,33 @@ from PIL import Image
 #: columns; the SH1106 has 132 and the glass sits at 2 (we open it with that offset).
 COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
 
-# Bit weights of the 8 rows of a page: the top row is the least significant bit.
-_ROW_BITS = (1 << np.arange(8, dtype=np.uint8)).reshape(8, 1)
+
+def pages(image: Image.Image) -> list[bytes]:
+    """The controller's memory layout of an image (its height a multiple of 8): one bytes per
+    8-pixel-high page, a byte per column, the page's top row in the least significant bit.
+    Turned a quarter clockwise, a one-bit image's rows are its columns read from the bottom
+    up, and PIL packs them eight pixels to a byte, the first in the most significant bit:
+    each byte is one column of one page, the pages from the bottom up."""
+    one = image.convert("1")
+    width, height = one.size
+    columns = one.transpose(Image.Transpose.ROTATE_270).tobytes()
+    count = height // 8
+    return [columns[count - 1 - page::count][:width] for page in range(count)]
 
 
-def pages(image: Image.Image) -> np.ndarray:
-    """The controller's memory layout of a one-bit image: [page, column] -> byte."""
-    pixels = np.asarray(image.convert("1"), dtype=np.uint8) & 1
-    height, width = pixels.shape
-    stacked = pixels.reshape(height // 8, 8, width)
-    return (stacked * _ROW_BITS).sum(axis=1, dtype=np.uint16).astype(np.uint8)
-
-
-def changed_spans(before: np.ndarray, after: np.ndarray) -> list[tuple[int, int, int]]:
-    """(page, first column, last column + 1) of every page that differs."""
+def changed_spans(before: list[bytes] | None, after: list[bytes]) -> list[tuple[int, int, int]]:
+    """(page, first column, last column + 1) of every page that differs (every page, whole,
+    if nothing was written before)."""
     spans = []
-    for page in np.flatnonzero((before != after).any(axis=1)):
-        columns = np.flatnonzero(before[page] != after[page])
-        spans.append((int(page), int(columns[0]), int(columns[-1]) + 1))
+    for page, now in enumerate(after):
+        if before is None:
+            spans.append((page, 0, len(now)))
+            continue
+        if before[page] == now:
+            continue
+        changed = [column for column, (a, b) in enumerate(zip(before[page], now, strict=True))
+                   if a != b]
+        spans.append((page, changed[0], changed[-1] + 1))
     return spans
 
 
@@ -55,7 +63,7 @@ class Panel:
         self.device = device
         self.device.persist = persist
         self.shown: Image.Image | None = None
-        self._memory: np.ndarray | None = None  # what the controller holds, as pages
+        self._memory: list[bytes] | None = None  # what the controller holds, as pages
 
     def show(self, image: Image.Image) -> bool:
         """Put ``image`` on the screen; False (and nothing sent) if it is already there."""
@@ -71,10 +79,9 @@ class Panel:
 
     def _write_changes(self, image: Image.Image) -> None:
         memory = pages(image)
-        before = self._memory if self._memory is not None else ~memory  # first: every page
-        for page, start, end in changed_spans(before, memory):
+        for page, start, end in changed_spans(self._memory, memory):
             self._address(page, start, end)
-            self.device.data(memory[page, start:end].tolist())
+            self.device.data(list(memory[page][start:end]))
         self._memory = memory
 
     def _address(self, page: int, start: int, end: int) -> None:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.layout import CORNER_IDS
+
 #: 4x4 bits keep the cells large, so a marker reads from far with a cheap camera.
 DICTIONARY = cv2.aruco.DICT_4X4_50
-#: Table corners, clockwise from top-left as seen by the camera mounted over seat 0's far side.
-CORNER_IDS = (0, 1, 2, 3)
 #: Frames this long (pixels, either side) are read at half size first.
 HALF_FIRST = 1200
 
