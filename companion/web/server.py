@@ -452,7 +452,7 @@ class WebServer(SeatPages, CameraRoutes):
     async def socket(self, request: web.Request, channel: str, token: str | None,
                      first: str | None = None, links: bool = False,
                      also: tuple[str, ...] = ()) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(heartbeat=30)
+        ws = web.WebSocketResponse(heartbeat=30, compress=False)
         await ws.prepare(request)
         client = Client(ws, channel, token, links, also)
         self.clients.add(client)
