@@ -150,6 +150,8 @@ def serve(config_path: str, db: str, log: str) -> None:
         header, events = read_log(log)
         table, done = feed_session(store, header, events)
         parts.append(FeedSource(events[done:], config.daemon.retry_seconds))
+        count = len(events)
+        del events  # as `companion run --feed` lets them go
         web = commands.web_part(config, argparse.Namespace(web=None, sim=False, feed=None), db)
         if web is not None:
             parts.append(web)
@@ -169,7 +171,7 @@ def serve(config_path: str, db: str, log: str) -> None:
     late = samples[len(samples) // 2:] or [status_mb("VmRSS")]
     print(json.dumps({"code": code, "peak_mb": status_mb("VmHWM"), "late_mb": max(late),
                       "ready_mb": samples[0] if samples else status_mb("VmRSS"),
-                      "end_mb": status_mb("VmRSS"), "events": len(events),
+                      "end_mb": status_mb("VmRSS"), "events": count,
                       "held": resident_by_holder()}), flush=True)
     os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
 

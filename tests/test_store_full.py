@@ -217,3 +217,33 @@ def test_on_a_tiny_volume_the_write_ahead_log_stays_small_and_the_feed_resumes(t
     assert "Traceback" not in output and result["code"] == 0, output
     assert [json.loads(line) for line in result["exported"]] == [header, *events]
     assert result["wal_bytes"] <= WAL_LIMIT
+
+
+class Event(dict):
+    """A fed event that can be watched going away (a plain dict cannot be)."""
+
+
+def test_the_feed_lets_each_event_go_once_it_is_stored(tmp_path):
+    import gc
+    import weakref
+
+    store = TableStore(tmp_path / "t.db")
+    daemon = daemon_on(store, TRAPS)
+    events = [(n + 2, Event(EXPOSE if n % 2 == 0 else UNDO)) for n in range(6)]
+    alive = [weakref.ref(event) for _, event in events]
+    source = FeedSource(events, retry_s=0.01)
+    del events
+    seen: list = []
+
+    def submit(item):  # the daemon's queue; what is still held after each event stored
+        if isinstance(item, FedEvent):
+            daemon.handle(item)
+            gc.collect()
+            seen.append(sum(ref() is not None for ref in alive))
+
+    source.feed(submit)
+    # While an event waits to be stored, it and those after it are held; none before it.
+    assert seen == [6, 5, 4, 3, 2, 1]
+    gc.collect()
+    assert not any(ref() is not None for ref in alive)
+    assert len(daemon.table.session.entries) == 6

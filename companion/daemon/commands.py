@@ -189,6 +189,7 @@ def run_daemon(args: argparse.Namespace) -> int:
                 "feeding %s into session %d: %d of %d events already stored",
                 args.feed, table.id, done, len(events))
             daemon_parts = [FeedSource(events[done:], config.daemon.retry_seconds)]
+            del events  # the feed holds what is left to give, each event until it is stored
         web = web_part(config, args, str(db))
         if web is not None:
             daemon_parts = [*daemon_parts, web]

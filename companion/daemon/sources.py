@@ -9,6 +9,7 @@ import contextlib
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -213,12 +214,14 @@ class FeedSource(Part):
 
     An event the store has no room for is given again every ``retry_s`` seconds until it is
     stored: the feed waits for space like the table does, and ends with every event once.
+    Each event is let go once stored (the table's session keeps its own copy): a long log
+    fed does not stay in memory beside the game it became.
     """
 
     name = "feed"
 
     def __init__(self, events: Sequence[tuple[int, Any]], retry_s: float = 1.0) -> None:
-        self.events = list(events)
+        self.events = deque(events)
         self.retry_s = retry_s
         self._stop = threading.Event()
         self._started = False
@@ -232,7 +235,8 @@ class FeedSource(Part):
     def feed(self, submit: Submit) -> None:
         """Give every event on this thread, each once it is stored (what ``start`` runs in
         the background)."""
-        for line, event in self.events:
+        while self.events:
+            line, event = self.events[0]
             fed = FedEvent(line, event)
             while True:
                 submit(fed)
@@ -244,6 +248,8 @@ class FeedSource(Part):
                 fed = FedEvent(line, event)
             if fed.error is not None:
                 return
+            self.events.popleft()
+            del fed, event  # not held while the next one waits to be stored
         submit(FeedFinished())
 
     def stop(self) -> None:
