@@ -181,9 +181,9 @@ class FaceIndex:
     #: Weight of the difference in tint (a share of brightness per cell) against the pattern.
     TINT_WEIGHT = 2.0
 
-    #: Rows of the patterns compared at once in ``nearest``: a few megabytes of float32
+    #: Rows of the patterns compared at once in ``nearest``: about a megabyte of float32
     #: at a time instead of every row, every row turned and an N x N matrix.
-    BLOCK = 16
+    BLOCK = 4
 
     def __init__(self, faces: Sequence[np.ndarray],
                  done: Callable[[np.ndarray], None] | None = None) -> None:

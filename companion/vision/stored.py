@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import logging
 import mmap
+import os
 import struct
 import zipfile
 from dataclasses import dataclass
@@ -99,24 +100,31 @@ def mapped_arrays(path: str | Path, names: list[str]
         members = [archive.getinfo(f"{name}.npy") for name in names]
         if not members or any(m.compress_type != zipfile.ZIP_STORED for m in members):
             return None, None
+        # The headers are read from the file, not through the mapping: no page of the
+        # arrays is brought into the process's memory before it is looked at.
+        places = [_array_place(file.fileno(), member) for member in members]
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    arrays = {}
-    for member in members:
-        start = member.header_offset
-        local = mapped[start:start + 30]
-        if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            raise ValueError(f"{member.filename} is not where the archive says")
-        name, extra = struct.unpack("<HH", local[26:30])
-        begin = start + 30 + name + extra
-        stream = io.BytesIO(mapped[begin:begin + min(member.file_size, 65536)])
-        version = np.lib.format.read_magic(stream)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran, dtype = read_header(stream)
-        offset = begin + stream.tell()
-        size = int(np.prod(shape)) * dtype.itemsize
-        if fortran or dtype.hasobject or offset + size > begin + member.file_size:
-            raise ValueError(f"{member.filename} is not a plain array")
-        arrays[member.filename.removesuffix(".npy")] = np.ndarray(shape, dtype, buffer=mapped,
-                                                                  offset=offset)
+    arrays = {member.filename.removesuffix(".npy"): np.ndarray(shape, dtype, buffer=mapped,
+                                                               offset=offset)
+              for member, (offset, shape, dtype) in zip(members, places, strict=True)}
     return mapped, arrays
+
+
+def _array_place(fd: int, member: zipfile.ZipInfo) -> tuple[int, tuple[int, ...], np.dtype]:
+    """Where a stored .npy member's array starts in the file, its shape and its type."""
+    start = member.header_offset
+    local = os.pread(fd, 30, start)
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        raise ValueError(f"{member.filename} is not where the archive says")
+    name, extra = struct.unpack("<HH", local[26:30])
+    begin = start + 30 + name + extra
+    stream = io.BytesIO(os.pread(fd, min(member.file_size, 65536), begin))
+    version = np.lib.format.read_magic(stream)
+    read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                   else np.lib.format.read_array_header_2_0)
+    shape, fortran, dtype = read_header(stream)
+    offset = begin + stream.tell()
+    size = int(np.prod(shape)) * dtype.itemsize
+    if fortran or dtype.hasobject or offset + size > begin + member.file_size:
+        raise ValueError(f"{member.filename} is not a plain array")
+    return offset, shape, dtype
