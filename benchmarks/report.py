@@ -187,7 +187,8 @@ BENCHMARKS = (
                 (rf"detent -> bus bytes, wall:.*?every update: p50\s+{n('p50')} ms, "
                  rf"p99\s+{n('p99')} ms", "every screen drawn: p50 {p50} ms, p99 {p99} ms"))),
         quick=("--quick",),
-        notes=("Pi 4 and Zero 2 W estimates from these figures: [docs/pi.md](pi.md).",)),
+        notes=("On a Pi: a Pi 4 core is about 3x slower than one here, a Zero 2 W's 4-8x "
+               "([docs/pi.md](pi.md)).",)),
     Benchmark(
         "memory", "memory.py", (),
         "the service with every part on (camera, screens, inputs, hub, web, voice) through a "
