@@ -17,9 +17,11 @@ the next, while every part runs. Peak: the kernel's high-water mark of the proce
 half of the game (past the start, where the card library is prepared). Baselines: the same
 service fed the same game with no part on (as `companion run --sim --feed` without web),
 and `python -c "import cv2"`. Also printed, to see what holds the memory and what grows: the
-resident memory at READY and at the end of both runs, and what holds it at the end with every
+resident memory at READY and at the end of both runs, what holds it at the end with every
 part on, by mapping (/proc/self/smaps: the heap and anonymous mappings, each package's shared
-libraries, the card library file, the other files).
+libraries, the card library file, the other files), and each part's share of the peak: the
+peak of the short game (about 1,200 events) with every part on, less its peak with that part
+off.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from daemon import UNIT_ENVIRONMENT, render_still_table, rss_mb  # noqa: E402
 
 #: Frames in the camera's folder: 4 fps for five minutes, hard links to three pictures.
 FRAMES = 1200
+#: The parts whose share of the peak is measured (each left off in turn).
+PARTS = ("camera", "web", "inputs", "hub", "voice")
 
 
 def status_mb(field: str, pid: str | int = "self") -> float:
@@ -117,16 +121,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def every_part_config(folder: Path, frames: Path, hub: Path) -> Path:
-    config = folder / "every-part.toml"
+def every_part_config(folder: Path, frames: Path, hub: Path, off: str = "") -> Path:
+    """The config with every part on, but ``off`` (one of PARTS)."""
+    config = folder / f"every-part{'-but-' + off if off else ''}.toml"
+    on = {part: str(part != off).lower() for part in PARTS}
     config.write_text(
         f'[table]\ngame = "tricky"\n'
-        f'[inputs]\nenabled = true\npin_factory = "mock"\n'
+        f'[inputs]\nenabled = {on["inputs"]}\npin_factory = "mock"\n'
         f'[screens]\nenabled = false\n'
-        f'[hub]\nenabled = true\nport = "{hub}"\n'
-        f'[camera]\nenabled = true\nsource = "files"\nfiles = "{frames}"\nfps = 4.0\n'
-        f'[web]\nenabled = true\nlisten = "127.0.0.1"\nport = {free_port()}\n'
-        f'[voice]\nenabled = true\n'
+        f'[hub]\nenabled = {on["hub"]}\nport = "{hub}"\n'
+        f'[camera]\nenabled = {on["camera"]}\nsource = "files"\nfiles = "{frames}"\n'
+        f'fps = 4.0\n'
+        f'[web]\nenabled = {on["web"]}\nlisten = "127.0.0.1"\nport = {free_port()}\n'
+        f'[voice]\nenabled = {on["voice"]}\n'
         f'[daemon]\nlog_level = "warning"\n')
     return config
 
@@ -217,9 +224,17 @@ def main() -> None:
         frames = camera_folder(folder, folder)
         # Enrolled once and kept beside the store, as the service's first start leaves it.
         library_for(bundles.card_games(), "", folder)
+        short = folder / "short-game.jsonl"
+        short_events = long_game(short, 10)
         with FakeHub(folder / "hub").plug():
             config = every_part_config(folder, frames, folder / "hub")
             ours = run_served(config, folder / "every-part.db", log)
+            # Each part's share: the short game with every part on, then with it off.
+            every = run_served(config, folder / "short.db", short)["peak_mb"]
+            shares = {part: every - run_served(every_part_config(folder, frames, folder / "hub",
+                                                                 part),
+                                               folder / f"short-{part}.db", short)["peak_mb"]
+                      for part in PARTS}
         bare_config = folder / "no-part.toml"
         bare_config.write_text('[daemon]\nlog_level = "warning"\n')
         bare = run_served(bare_config, folder / "no-part.db", log)
@@ -238,6 +253,9 @@ def main() -> None:
     print(f"resident memory at READY {ours['ready_mb']:.1f} MB, at the end {ours['end_mb']:.1f} "
           f"MB (the same game with no part on: {bare['ready_mb']:.1f} MB at READY, "
           f"{bare['end_mb']:.1f} MB at the end)")
+    print(f"each part's share of the peak (a {short_events:,}-event game with every part "
+          f"on, less with that part off; every part on: {every:.1f} MB): " + ", ".join(
+              f"{part} {mb:.1f} MB" for part, mb in sorted(shares.items(), key=lambda s: -s[1])))
     print("held at the end, every part on: " + ", ".join(
         f"{holder} {mb:.1f} MB" for holder, mb in ours["held"].items() if mb >= 0.5))
     print(f"espeak-ng {'installed' if shutil.which('espeak-ng') else 'not installed: voice off'}")

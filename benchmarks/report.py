@@ -199,7 +199,13 @@ BENCHMARKS = (
                  r"goal (?P<goal>[^)]+)\)",
                  "{v} MB over {events} events ({late} MB through the second half)"),
                 (rf"peak resident memory.*?no part on: {n('b')} MB; python \+ cv2: {n('c')} MB",
-                 "the same game with no part on {b} MB; python + cv2 {c} MB")),),
+                 "the same game with no part on {b} MB; python + cv2 {c} MB")),
+         Figure("each part's share of the peak (a short game with every part on, less with "
+                "that part off)",
+                (rf"each part's share of the peak \(a {n('events')}-event game.*?every part on: "
+                 rf"{n('every')} MB\): (?P<shares>[^\n]+)", "{shares}"),
+                (rf"each part's share of the peak \(a {n('events')}-event game.*?every part on: "
+                 rf"{n('every')} MB\)", "every part on: {every} MB ({events} events)"))),
         quick=("--quick",)),
     Benchmark(
         "web", "web.py", (),
