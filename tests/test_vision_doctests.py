@@ -7,9 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "deck", "edges", "events", "library", "markers", "optics", "photo", "piles",
-           "placing", "recognize", "settle", "sheet", "sources", "suits", "surfaces", "synthetic",
-           "table", "twins", "watch"]
+MODULES = ["art", "deck", "edges", "events", "layout", "library", "markers", "optics", "photo",
+           "piles", "placing", "recognize", "settle", "sheet", "sources", "suits", "surfaces",
+           "synthetic", "twins", "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)
