@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.errors import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The ArUco ids of the table's corner markers, clockwise from top-left as seen by the camera
 #: mounted over seat 0's far side.
@@ -85,12 +88,13 @@ class TableLayout:
         step = 2 * math.pi / self.seats
         return round(((angle - math.pi / 2) % (2 * math.pi)) / step) % self.seats
 
-    def marker_corners_mm(self, marker_id: int) -> Any:
-        """The four corners of a corner marker in table mm, in ArUco corner order."""
-        x, y = [(0, 0), (self.width_mm, 0), (self.width_mm, self.height_mm),
-                (0, self.height_mm)][CORNER_IDS.index(marker_id)]
+    def marker_corners_mm(self, marker_id: int) -> np.ndarray:
+        """The four corners of a corner marker in table mm, in ArUco corner order (numpy is
+        loaded here: only the camera asks)."""
         import numpy as np
 
+        x, y = [(0, 0), (self.width_mm, 0), (self.width_mm, self.height_mm),
+                (0, self.height_mm)][CORNER_IDS.index(marker_id)]
         h = self.marker_mm / 2
         return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]],
                         np.float32)
