@@ -242,9 +242,9 @@ def render_still_table(path: Path, frames: int = 3) -> None:
     import cv2
 
     from companion.vision.art import game_items
+    from companion.vision.layout import TableLayout
     from companion.vision.sources import Picamera2Source
     from companion.vision.synthetic import Conditions, Placement, SceneRenderer
-    from companion.vision.table import TableLayout
 
     items = game_items("tricky")
     placed = [Placement(items[3], (300, 250), 15), Placement(items[9], (520, 330), 80)]
@@ -391,7 +391,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
     from companion.daemon.table import Daemon
     from companion.hardware.pins import load_pinmap
     from companion.table import Header, TableStore
-    from companion.vision.table import TableLayout
+    from companion.vision.layout import TableLayout
     from companion.vision.watch import TableWatcher
 
     if full_reads:  # the baseline: every frame read in full, as before

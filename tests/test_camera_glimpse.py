@@ -14,9 +14,9 @@ from web_table import wait_for
 
 from companion.daemon.camera import Camera, SceneSettled
 from companion.vision.glimpse import WATCH_WIDTH, Downscaled, Glimpse
+from companion.vision.layout import TableLayout
 from companion.vision.sources import CameraWatch, FrameList, Picamera2Source
 from companion.vision.synthetic import demo_library
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 

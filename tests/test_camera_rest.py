@@ -11,8 +11,8 @@ from web_table import wait_for
 
 from companion.daemon.camera import STILL_FPS, Camera, SceneSettled
 from companion.vision.art import game_items
+from companion.vision.layout import TableLayout
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer, demo_library
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 ITEMS = game_items("tricky")

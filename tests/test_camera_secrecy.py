@@ -11,8 +11,8 @@ import numpy as np
 from companion import bundles
 from companion.daemon.camera import library_for
 from companion.vision import evidence
+from companion.vision.layout import TableLayout
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 LAYOUT = TableLayout(seats=4)

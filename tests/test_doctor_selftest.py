@@ -95,8 +95,8 @@ def test_each_screen_shows_its_seat_number_in_turn():
 
 
 def test_one_camera_picture_with_its_markers_drawn(tmp_path: Path):
+    from companion.vision.layout import TableLayout
     from companion.vision.synthetic import Conditions, SceneRenderer
-    from companion.vision.table import TableLayout
 
     renderer = SceneRenderer(TableLayout(), size=(1280, 720))
     rng = np.random.default_rng(1)

@@ -12,7 +12,8 @@ from PIL import Image
 
 from companion.cli import main
 from companion.vision.art import game_items
-from companion.vision.markers import CORNER_IDS, MarkerFinder
+from companion.vision.layout import CORNER_IDS
+from companion.vision.markers import MarkerFinder
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer
 
 

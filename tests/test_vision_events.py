@@ -17,10 +17,10 @@ from companion.bundles.rumble.camera import (
 from companion.bundles.rumble.pieces import CHEST_ID, character_marker
 from companion.bundles.tricky.camera import tricky_events
 from companion.vision.events import SceneError
+from companion.vision.layout import TableLayout
 from companion.vision.library import CardLibrary
 from companion.vision.scene import Piece, TableScene
 from companion.vision.synthetic import Conditions, SceneRenderer, Token
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 ROOMS = [f"{r}{c}" for r in "ABC" for c in "1234"]

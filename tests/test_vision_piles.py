@@ -75,8 +75,8 @@ def test_without_the_pile_search_only_the_top_card_is_read(library):
 
 def test_a_pile_put_down_in_a_seat_s_zone_is_that_seat_s_play_of_every_copy(library):
     from companion.bundles.deathtrap.camera import deathtrap_events
+    from companion.vision.layout import TableLayout
     from companion.vision.synthetic import Placement
-    from companion.vision.table import TableLayout
     from companion.vision.watch import TableWatcher
 
     renderer = SceneRenderer(TableLayout(seats=4), size=(1280, 720))

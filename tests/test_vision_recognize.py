@@ -135,7 +135,7 @@ def test_enrolment_refuses_an_image_that_is_not_a_card():
 
 
 def test_cards_enrolled_from_photos_on_the_table_are_recognised():
-    from companion.vision.table import TableLayout
+    from companion.vision.layout import TableLayout
 
     items = game_items("tricky")
     close_up = SceneRenderer(TableLayout(width_mm=200, height_mm=150, marker_mm=10),

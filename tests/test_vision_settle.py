@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion.bundles.tricky.camera import tricky_events
 from companion.vision.art import game_items
+from companion.vision.layout import TableLayout
 from companion.vision.scene import TableScene
 from companion.vision.settle import MotionMeter, SettleGate
 from companion.vision.sources import CameraWatch, FrameList, ImageFolder
@@ -20,7 +21,6 @@ from companion.vision.synthetic import (
     demo_library,
     play_frames,
 )
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 frames = st.lists(st.tuples(st.floats(0, 0.3), st.booleans(), st.integers(0, 2)),

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from companion.bundles.rumble.pieces import character_marker
 from companion.errors import ConfigError
-from companion.vision.markers import CORNER_IDS, MarkerFinder, marker_image
+from companion.vision.layout import CORNER_IDS, TableLayout
+from companion.vision.markers import MarkerFinder, marker_image
 from companion.vision.synthetic import Conditions, SceneRenderer
-from companion.vision.table import Rectifier, TableLayout
+from companion.vision.table import Rectifier
 
 
 @pytest.fixture(scope="module")

@@ -117,8 +117,8 @@ def try_camera(grab: Callable[[], Any], out: Path, layout: Any = None) -> list[F
     import cv2
 
     from companion.vision.calibration import draw_calibration
+    from companion.vision.layout import TableLayout
     from companion.vision.library import CardLibrary
-    from companion.vision.table import TableLayout
     from companion.vision.watch import TableWatcher
 
     try:

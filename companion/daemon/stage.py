@@ -24,9 +24,9 @@ from companion.daemon.camera import (
     pile_cards,
 )
 from companion.vision.art import ArtItem
+from companion.vision.layout import TableLayout
 from companion.vision.library import CardLibrary
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer, Token
-from companion.vision.table import TableLayout
 from companion.vision.watch import TableWatcher
 
 #: Where a seat's cards lie: this fraction of the way from its table edge to the centre.

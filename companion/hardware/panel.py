@@ -43,16 +43,14 @@ def pages(image: Image.Image) -> list[bytes]:
 def changed_spans(before: list[bytes] | None, after: list[bytes]) -> list[tuple[int, int, int]]:
     """(page, first column, last column + 1) of every page that differs (every page, whole,
     if nothing was written before)."""
+    if before is None:
+        return [(page, 0, len(now)) for page, now in enumerate(after)]
     spans = []
-    for page, now in enumerate(after):
-        if before is None:
-            spans.append((page, 0, len(now)))
-            continue
-        if before[page] == now:
-            continue
-        changed = [column for column, (a, b) in enumerate(zip(before[page], now, strict=True))
-                   if a != b]
-        spans.append((page, changed[0], changed[-1] + 1))
+    for page, (was, now) in enumerate(zip(before, after, strict=True)):
+        if was != now:
+            changed = [column for column, (a, b) in enumerate(zip(was, now, strict=True))
+                       if a != b]
+            spans.append((page, changed[0], changed[-1] + 1))
     return spans
 
 

@@ -164,9 +164,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.vision.calibration import draw_calibration, grab
+    from companion.vision.layout import TableLayout
     from companion.vision.library import CardLibrary
     from companion.vision.sources import read_image
-    from companion.vision.table import TableLayout
     from companion.vision.watch import TableWatcher
 
     frame = read_image(args.image) if args.image else grab(args.camera)

@@ -21,9 +21,10 @@ import numpy as np
 
 from companion.vision.detection import Detection, intersect, near, touches
 from companion.vision.finder import TableBackground
+from companion.vision.layout import TableLayout
 from companion.vision.quads import Blob, order_corners, uncovered
 from companion.vision.recognize import Recognizer
-from companion.vision.table import TableLayout, TableView
+from companion.vision.table import TableView
 from companion.vision.watch import TableWatcher
 
 #: The picture's width in pixels (its height follows the table's proportions: 640 x 448 for

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.vision.layout import TableLayout
 from companion.vision.markers import MarkerSighting
 from companion.vision.recognize import Detection
-from companion.vision.table import TableLayout, TableView
+from companion.vision.table import TableView
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 
 from companion import bundles
-from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.layout import CORNER_IDS
+from companion.vision.markers import marker_image
 
 A4_MM = (210.0, 297.0)
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")

@@ -32,7 +32,8 @@ from companion.vision.hands import (  # noqa: F401 (re-exported)
     outside,
     reach_from_seat,
 )
-from companion.vision.markers import CORNER_IDS, marker_image
+from companion.vision.layout import CORNER_IDS, TableLayout
+from companion.vision.markers import marker_image
 from companion.vision.placing import (
     Placement,
     Token,
@@ -45,7 +46,6 @@ from companion.vision.placing import (
     view_polygon,
 )
 from companion.vision.surfaces import surface
-from companion.vision.table import TableLayout
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
            "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat"]

@@ -11,8 +11,6 @@ import numpy as np
 from companion.vision.layout import CORNER_IDS, TableLayout
 from companion.vision.markers import MarkerFinder, MarkerSighting
 
-__all__ = ["Rectifier", "TableLayout", "TableView"]
-
 
 @dataclass(frozen=True)
 class TableView:

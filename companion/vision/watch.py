@@ -14,12 +14,13 @@ import numpy as np
 
 from companion.vision.finder import TableBackground
 from companion.vision.glimpse import Glimpse
+from companion.vision.layout import CORNER_IDS, TableLayout
 from companion.vision.library import CardLibrary
-from companion.vision.markers import CORNER_IDS, MarkerFinder
+from companion.vision.markers import MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
 from companion.vision.scene import TableScene, table_scene
 from companion.vision.settle import MotionMeter, SettleGate
-from companion.vision.table import Rectifier, TableLayout
+from companion.vision.table import Rectifier
 
 
 @dataclass(frozen=True)
