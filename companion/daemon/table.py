@@ -26,6 +26,7 @@ from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.dispatch import Dispatch, Handling
+from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import (
     CameraProposal,
     FedEvent,
@@ -120,6 +121,7 @@ class Daemon:
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
         self.dispatch = Dispatch(self._handlings())
+        self.heap = HeapTrim(malloc_trim())  # freed pages given back now and then (heap.py)
 
     def submit(self, item: Any) -> None:
         """Thread-safe, and safe in a signal handler: any source may call it at any time."""
@@ -164,12 +166,14 @@ class Daemon:
                     item = None
                 if item is not None:
                     self.handle(item)
+                    self.heap.worked()
                 changed = self.supervisor.tick(self.clock()) or item is not None
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
                     ui.tick(self.clock())  # peeks and refusals shown for a while only
                     self.shown.refresh()
                 self.notifier.watchdog()
+                self.heap.after_work(self.clock(), idle=self.queue.empty())
         finally:
             self.notifier.stopping()
             self.lifecycle.send(Moment.STOPPING)
