@@ -39,9 +39,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parent))
-
-from daemon import UNIT_ENVIRONMENT, render_still_table, rss_mb  # noqa: E402
+sys.path.insert(0, str(HERE.parent))  # the daemon benchmark's helpers, imported where used:
+# the measured process (``--serve``) imports none of them (numpy), only what the service does
 
 #: Frames in the camera's folder: 4 fps for five minutes, hard links to three pictures.
 FRAMES = 1200
@@ -98,6 +97,7 @@ def camera_folder(folder: Path, cache: Path) -> Path:
     """A folder of JPEG frames of a still table, each picture under many names."""
     import cv2
     import numpy as np
+    from daemon import render_still_table
 
     render_still_table(cache / "still-table.npy")
     frames = folder / "frames"
@@ -192,6 +192,8 @@ def sample_rss(daemon: Any, samples: list[float]) -> None:
 
 
 def run_served(config: Path, db: Path, log: Path) -> dict:
+    from daemon import UNIT_ENVIRONMENT
+
     env = {**os.environ, **UNIT_ENVIRONMENT}
     started = time.perf_counter()
     done = subprocess.run([sys.executable, str(HERE), "--serve", str(config), str(db),
@@ -241,6 +243,8 @@ def main() -> None:
         shutil.rmtree(frames)
     probe = subprocess.Popen([sys.executable, "-c", "import cv2, time; time.sleep(30)"])
     time.sleep(2.0)
+    from daemon import rss_mb
+
     cv2_mb = rss_mb(probe.pid)
     probe.kill()
     probe.wait()
