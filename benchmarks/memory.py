@@ -16,12 +16,13 @@ the next, while every part runs. Peak: the kernel's high-water mark of the proce
 (VmHWM), read as the feed ends; also the most of a sample every 0.25 s through the second
 half of the game (past the start, where the card library is prepared). Baselines: the same
 service fed the same game with no part on (as `companion run --sim --feed` without web),
-and `python -c "import cv2"`. Also printed, to see what holds the memory and what grows: the
-resident memory at READY and at the end of both runs, what holds it at the end with every
-part on, by mapping (/proc/self/smaps: the heap and anonymous mappings, each package's shared
-libraries, the card library file, the other files), and each part's share of the peak: the
-peak of the short game (about 1,200 events) with every part on, less its peak with that part
-off.
+and `python -c "import cv2"`. Also printed, to see what holds the memory and what grows:
+the resident memory at READY and at the end of both runs; how much of it at the end is
+anonymous (RssAnon) and how much files (RssFile); what holds it at the end with every part
+on, by mapping (/proc/self/smaps: the heap and anonymous mappings, each package's shared
+libraries, the card library file, the other files); and each part's share of the peak: the
+peak of the short game (about 1,200 events) with every part on, less its peak with that
+part off.
 """
 
 from __future__ import annotations
@@ -179,6 +180,7 @@ def serve(config_path: str, db: str, log: str) -> None:
     print(json.dumps({"code": code, "peak_mb": status_mb("VmHWM"), "late_mb": max(late),
                       "ready_mb": samples[0] if samples else status_mb("VmRSS"),
                       "end_mb": status_mb("VmRSS"), "events": count,
+                      "anon_mb": status_mb("RssAnon"), "file_mb": status_mb("RssFile"),
                       "held": resident_by_holder()}), flush=True)
     os._exit(0)  # the camera thread may be inside OpenCV: no interpreter shutdown under it
 
@@ -260,6 +262,10 @@ def main() -> None:
     print(f"each part's share of the peak (a {short_events:,}-event game with every part "
           f"on, less with that part off; every part on: {every:.1f} MB): " + ", ".join(
               f"{part} {mb:.1f} MB" for part, mb in sorted(shares.items(), key=lambda s: -s[1])))
+    print(f"at the end, every part on: {ours['anon_mb']:.1f} MB anonymous (the heap, Python's "
+          f"objects, buffers: what the Pi must keep in memory), {ours['file_mb']:.1f} MB of "
+          f"files (libraries' code and data, the card library: pages the kernel may drop and "
+          f"read again)")
     print("held at the end, every part on: " + ", ".join(
         f"{holder} {mb:.1f} MB" for holder, mb in ours["held"].items() if mb >= 0.5))
     print(f"espeak-ng {'installed' if shutil.which('espeak-ng') else 'not installed: voice off'}")

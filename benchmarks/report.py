@@ -205,7 +205,12 @@ BENCHMARKS = (
                 (rf"each part's share of the peak \(a {n('events')}-event game.*?every part on: "
                  rf"{n('every')} MB\): (?P<shares>[^\n]+)", "{shares}"),
                 (rf"each part's share of the peak \(a {n('events')}-event game.*?every part on: "
-                 rf"{n('every')} MB\)", "every part on: {every} MB ({events} events)"))),
+                 rf"{n('every')} MB\)", "every part on: {every} MB ({events} events)")),
+         Figure("at the end of the long game, every part on: anonymous and file-backed",
+                (rf"at the end, every part on: {n('anon')} MB anonymous.*?{n('file')} MB of "
+                 r"files", "{anon} MB anonymous, {file} MB of files"),
+                (rf"resident memory at READY.*?at the end {n('end')} MB \(",
+                 "{end} MB resident at the end"))),
         quick=("--quick",)),
     Benchmark(
         "web", "web.py", (),
