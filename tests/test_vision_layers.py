@@ -184,6 +184,22 @@ def test_the_corners_of_a_cluster_are_where_its_cards_corners_are():
         or len(points) == 6 and (200, 180) not in points and (150, 240) not in points
 
 
+def test_a_rounded_corner_cut_off_by_the_outlines_polygon_is_still_a_corner():
+    """A card seen large: its rounded corner spans more than the polygon's tolerance, which
+    cuts it off with a short chamfer (two vertices of about 135 degrees). The corner is
+    where the sides either side of the chamfer meet, and both are whole sides."""
+    mask = np.zeros((800, 600), np.uint8)
+    outline = np.int32([[100, 100], [460, 100], [460, 630], [430, 660], [100, 660]])
+    cv2.fillPoly(mask, [outline], 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    corners = outline_corners(contours[0])
+    cut = [c for c in corners if np.linalg.norm(c.point - np.float32([460, 660])) < 4]
+    assert len(cut) == 1, [c.point.round().tolist() for c in corners]
+    assert sorted(round(s) for s in cut[0].seen) == pytest.approx([330, 530], abs=12)
+    assert cut[0].whole == (True, True)
+    assert len(corners) == 4  # the chamfer's own ends are no corners
+
+
 def test_the_work_beyond_the_cards_read_whole_is_bounded_per_frame():
     """Clutter cannot blow a frame's time up: with no work allowed beyond the cards read
     whole, the covered card is left out (never guessed) and no more is compared."""

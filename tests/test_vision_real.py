@@ -58,6 +58,19 @@ def test_the_table_photos_read_at_least_33_of_34_cards_and_invent_none(enrolled)
     assert right >= 33, f"{right}/{total}"
 
 
+def test_a_photo_read_at_full_size_gives_its_card_whose_rounded_corner_the_outline_cut(
+        enrolled):
+    """Cards on a laptop, the 4 of hearts nearest the camera, its upper half on the pale
+    touchpad: only its lower part makes a cluster, and it is read from that part's corner,
+    which at full size (worked at 2048 px) the cluster's outline cuts off with a short
+    chamfer."""
+    library, _ = enrolled
+    truth = json.loads((DECK / "truth.json").read_text())
+    photo = read_image(DECK / "scenes" / "Cards_7.jpg")
+    got = Counter(d.item_id for d in Recognizer(library).recognize(photo, []))
+    assert got == Counter(truth["Cards_7.jpg"])
+
+
 def test_a_folder_of_awkward_real_photos_is_enrolled_and_the_empty_one_named(tmp_path,
                                                                              capsys):
     """From real photos: one vignetted, one cropped so the card touches the edge, one cut

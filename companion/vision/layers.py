@@ -7,7 +7,8 @@ a stretch of each side running from it; a person reads a covered card from there
 
 1. The *corners* of the cluster's outline: two straight stretches meeting at 60-120 degrees
    (a card seen in perspective), convex, the corner put where the lines fitted to the two
-   stretches meet (a card's corner is rounded, its face's is not).
+   stretches meet (a card's corner is rounded, its face's is not); also where a short
+   chamfer between two such stretches is a rounded corner the outline's polygon cut off.
 2. At each corner, a *card laid* along its two sides: sized by the stretches themselves
    where a stretch runs from this corner to the next (a whole side), else by the card read
    nearest to it (same camera, same distance: same shape), else by the nearest whole side.
@@ -50,6 +51,9 @@ LINE_UP_REACH = 0.25
 SIZE_STEPS = (0.9, 1.1)
 #: Two sides of a card are one way round (parallel) within this cosine.
 PARALLEL = 0.96
+#: A stretch of outline this short against the stretches on either side (share of the
+#: shorter) is a card's rounded corner cut off by the polygon, not a side.
+CHAMFER = 0.25
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,15 @@ def _meet(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndar
     return p + t * u
 
 
+def _convex(polygon: np.ndarray, vertex: np.ndarray, previous: np.ndarray,
+            following: np.ndarray) -> bool:
+    """Does the polygon bulge out at ``vertex`` (a point just inside the angle its two
+    sides make is in the polygon)?"""
+    to_prev, to_next = previous - vertex, following - vertex
+    probe = vertex + (to_prev / np.linalg.norm(to_prev) + to_next / np.linalg.norm(to_next)) * 3
+    return cv2.pointPolygonTest(polygon, (float(probe[0]), float(probe[1])), False) > 0
+
+
 def outline_corners(contour: np.ndarray) -> list[Corner]:
     """The corners a card makes on a cluster's outline (see the module's text)."""
     points = contour.reshape(-1, 2).astype(np.float32)
@@ -98,31 +111,48 @@ def outline_corners(contour: np.ndarray) -> list[Corner]:
         middle = stretch[trim:-trim] if len(stretch) > 2 * trim + 2 else stretch
         lines.append(_fit_line(middle) if len(middle) >= 3 else None)
     polygon = poly.reshape(-1, 1, 2).astype(np.float32)
-    found: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, float, float]] = {}
-    for i in range(n):
-        before, after = lines[i - 1], lines[i]
+
+    def corner(first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float,
+                                               float] | None:
+        """The corner made where the stretch ending at vertex ``first`` and the one starting
+        at vertex ``last`` meet (the same vertex, or the two ends of a chamfer)."""
+        before, after = lines[first - 1], lines[last]
         if before is None or after is None:
-            continue
-        to_prev, to_next = poly[i - 1] - poly[i], poly[(i + 1) % n] - poly[i]
+            return None
+        to_prev, to_next = poly[first - 1] - poly[first], poly[(last + 1) % n] - poly[last]
         la, lb = float(np.linalg.norm(to_prev)), float(np.linalg.norm(to_next))
-        if min(la, lb) < 1.0:
-            continue
+        if min(la, lb) < 1.0 or float(np.linalg.norm(poly[last] - poly[first])) > CHAMFER * min(
+                la, lb):
+            return None
         to_prev, to_next = to_prev / la, to_next / lb
         angle = float(np.degrees(np.arccos(np.clip(to_prev @ to_next, -1.0, 1.0))))
         if not CORNER_ANGLES[0] < angle < CORNER_ANGLES[1]:
-            continue
-        probe = poly[i] + (to_prev + to_next) * 3
-        if cv2.pointPolygonTest(polygon, (float(probe[0]), float(probe[1])), False) <= 0:
-            continue  # a notch between two cards, not a card's corner
+            return None
+        if not all(_convex(polygon, poly[k], poly[k - 1], poly[(k + 1) % n])
+                   for k in {first, last}):
+            return None  # a notch between two cards, not a card's corner
         point = _meet(before[0], before[1], after[0], after[1])
         if point is None:
-            continue
+            return None
         u = before[1] if float(before[1] @ to_prev) > 0 else -before[1]
         v = after[1] if float(after[1] @ to_next) > 0 else -after[1]
-        found[i] = (point, u, v, la, lb)
+        return point, u, v, la, lb
+
+    # (first vertex, last vertex) -> the corner: one vertex; else two where the polygon cut
+    # a rounded corner off with a short chamfer (a card seen large: its rounding spans more
+    # than the polygon's tolerance), the corner then where the stretches either side meet.
+    found = {(i, i): made for i in range(n) if (made := corner(i, i)) is not None}
+    if n >= 4:
+        singles = {i for i, _ in found}
+        found |= {(i, (i + 1) % n): made for i in range(n)
+                  if not {i, (i + 1) % n} & singles
+                  and (made := corner(i, (i + 1) % n)) is not None}
+    firsts = {first for first, _ in found}
+    lasts = {last for _, last in found}
     corners = []
-    for i, (point, u, v, la, lb) in found.items():
-        whole = ((i - 1) % n in found, (i + 1) % n in found)
+    for (first, last), (point, u, v, la, lb) in found.items():
+        # A stretch is a whole side if a corner lies at its other end too.
+        whole = ((first - 1) % n in lasts, (last + 1) % n in firsts)
         if float(u[0] * v[1] - u[1] * v[0]) < 0:  # keep the image's handedness
             u, v, la, lb, whole = v, u, lb, la, whole[::-1]
         corners.append(Corner(point, (u, v), (la, lb), whole))
