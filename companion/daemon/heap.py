@@ -26,7 +26,7 @@ def malloc_trim() -> Callable[[], object] | None:
     """glibc's ``malloc_trim(0)``, or None where the process's C library has none."""
     try:
         trim = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, TypeError):  # no such symbol; no process library to open
         return None
     trim.argtypes = [ctypes.c_size_t]
     trim.restype = ctypes.c_int
