@@ -1,11 +1,16 @@
 """Driving a daemon in the test's own thread as a table does: the same InputEvents the dial,
-the buttons and the keyboard of ``--sim`` send, and the screens it draws in memory."""
+the buttons and the keyboard of ``--sim`` send, and the screens it draws in memory; or
+running its own loop in a thread of its own (``Running``)."""
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 from companion.daemon.displays import MemoryScreen
+from companion.daemon.items import Stop
+from companion.daemon.parts import Part
 from companion.daemon.sources import KeyPresses
 from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
@@ -55,3 +60,36 @@ def hold(control: str) -> list[InputEvent]:
 
 def turn(detents: int) -> list[InputEvent]:
     return [InputEvent("dial", "encoder:0", 1 if detents > 0 else -1)] * abs(detents)
+
+
+#: A bound on waiting, never a timing check.
+PATIENCE = 60.0
+
+
+class Running:
+    """A daemon run in its own thread (its store opened there), with these parts."""
+
+    def __init__(self, db: Path, parts: list[Part]) -> None:
+        self.db, self.parts = db, parts
+        self.daemon: Daemon | None = None
+        self.built = threading.Event()
+        self.exit_code: int | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with TableStore(self.db) as store:
+            self.daemon = Daemon(store, parts=self.parts)
+            self.built.set()
+            self.exit_code = self.daemon.run()
+
+    def __enter__(self) -> Daemon:
+        self.thread.start()
+        assert self.built.wait(PATIENCE), "the daemon was not built"
+        assert self.daemon is not None
+        return self.daemon
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.daemon is not None
+        self.daemon.submit(Stop("test over"))
+        self.thread.join(PATIENCE)
+        assert not self.thread.is_alive(), "the daemon did not stop"

@@ -9,9 +9,9 @@ import doctest
 import importlib
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 import pytest
+from table_driver import PATIENCE, Running
 
 from companion.daemon import items
 from companion.daemon.camera import Camera, SceneSettled
@@ -24,9 +24,6 @@ from companion.daemon.questions import Answer
 from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import TableStore
-
-#: A bound on waiting, never a timing check.
-PATIENCE = 60.0
 
 #: Every kind of item the loop acted on when it was a chain of isinstance; and which of them
 #: carry a ``done`` their sender waits on.
@@ -59,35 +56,6 @@ class Listening(Part):
 
     def _on_stopping(self) -> None:
         self.heard.append("stopping")
-
-
-class Running:
-    """A daemon run in its own thread (its store opened there), with these parts."""
-
-    def __init__(self, db: Path, parts: list[Part]) -> None:
-        self.db, self.parts = db, parts
-        self.daemon: Daemon | None = None
-        self.built = threading.Event()
-        self.exit_code: int | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        with TableStore(self.db) as store:
-            self.daemon = Daemon(store, parts=self.parts)
-            self.built.set()
-            self.exit_code = self.daemon.run()
-
-    def __enter__(self) -> Daemon:
-        self.thread.start()
-        assert self.built.wait(PATIENCE), "the daemon was not built"
-        assert self.daemon is not None
-        return self.daemon
-
-    def __exit__(self, *exc: object) -> None:
-        assert self.daemon is not None
-        self.daemon.submit(Stop("test over"))
-        self.thread.join(PATIENCE)
-        assert not self.thread.is_alive(), "the daemon did not stop"
 
 
 def test_a_part_listening_to_ready_is_told_once_the_daemon_is_ready(tmp_path):

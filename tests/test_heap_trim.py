@@ -9,11 +9,11 @@ import sys
 import threading
 
 import pytest
+from table_driver import PATIENCE, Running
 
 from companion.daemon import heap
 from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import Redraw
-from tests.test_daemon_lifecycle import PATIENCE, Running
 
 
 def test_docstring_examples():

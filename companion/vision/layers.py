@@ -121,8 +121,8 @@ def outline_corners(contour: np.ndarray) -> list[Corner]:
             return None
         to_prev, to_next = poly[first - 1] - poly[first], poly[(last + 1) % n] - poly[last]
         la, lb = float(np.linalg.norm(to_prev)), float(np.linalg.norm(to_next))
-        if min(la, lb) < 1.0 or float(np.linalg.norm(poly[last] - poly[first])) > CHAMFER * min(
-                la, lb):
+        chamfer = float(np.linalg.norm(poly[last] - poly[first]))  # 0 at a single vertex
+        if min(la, lb) < 1.0 or chamfer > CHAMFER * min(la, lb):
             return None
         to_prev, to_next = to_prev / la, to_next / lb
         angle = float(np.degrees(np.arccos(np.clip(to_prev @ to_next, -1.0, 1.0))))
