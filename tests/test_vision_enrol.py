@@ -235,3 +235,48 @@ def test_a_full_disk_or_a_read_only_folder_leaves_the_library_there_whole(tmp_pa
     assert out.count("kept ['old']") == 2, out
     assert "cannot write the library" in out and "Traceback" not in out, out
     assert ".tmp" not in out, out
+
+
+def _set_like_crop(shape: str, count: int, rng: np.random.Generator) -> np.ndarray:
+    """A tight crop of a white card printed with plain shapes, as a phone photo cropped to
+    the card gives it: a warm cast, the rim a little darker than the middle (vignetting)."""
+    import cv2
+
+    h, w = 300, 450
+    ys, xs = np.mgrid[0:h, 0:w]
+    shade = 1 - 0.12 * (((xs - w / 2) / w) ** 2 + ((ys - h / 2) / h) ** 2) * 4
+    card_image = (np.float32([214, 222, 232])[None, None] * shade[..., None]).astype(np.uint8)
+    colour = [(40, 150, 40), (140, 40, 120), (40, 60, 220)][int(rng.integers(3))]
+    for k in range(count):
+        cx = int(w / 2 + (k - (count - 1) / 2) * 120)
+        if shape == "diamond":
+            cv2.fillConvexPoly(card_image, np.int32([[cx, 70], [cx + 45, 150], [cx, 230],
+                                                     [cx - 45, 150]]), colour)
+        else:
+            cv2.rectangle(card_image, (cx - 40, 75), (cx + 40, 225), colour, cv2.FILLED)
+    return cv2.GaussianBlur(card_image, (3, 3), 0)
+
+
+def test_tight_crops_of_a_deck_printed_with_plain_shapes_are_enrolled_as_whole_cards():
+    """SET-like crops: the image is the card; a printed rhombus or bar is never the card,
+    and a rim a little darker than the middle still reads as the card's own."""
+    rng = np.random.default_rng(3)
+    crops = {f"{shape}-{count}": _set_like_crop(shape, count, rng)
+             for shape in ("diamond", "bar") for count in (1, 2, 3)}
+    result = enrol_images([(i, lambda image=image: image) for i, image in crops.items()])
+    assert result.skipped == []
+    for face in result.library.faces:
+        assert face.shape[:2] == (448, 299)  # the whole 450x300 crop, upright
+        for rim in (face[:6], face[-6:], face[:, :6], face[:, -6:]):
+            assert rim.mean() > 150  # the card's light rim, not a shape's colour
+
+
+def test_a_deck_photographed_on_light_wood_is_enrolled_card_by_card_not_as_whole_photos():
+    rng = np.random.default_rng(12)
+    photos = [(item_id, enrolment_photo(draw_standard_face(card(item_id)), rng, size=(600, 800),
+                                        surface_kind="wood", cut=False).image)
+              for item_id in CARDS]
+    result = enrol_images([(i, lambda image=image: image) for i, image in photos])
+    assert result.skipped == []
+    for item_id, face in zip(result.library.ids, result.library.faces, strict=True):
+        assert corner_error(face, item_id) < 0.12, item_id

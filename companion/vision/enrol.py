@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.vision.library import CardLibrary, cut_out
+from companion.vision.library import CardInPhoto, CardLibrary, face_of, look_at
 
 #: A card touching the photo's edge whose shape differs from the others' by more than this
 #: share was cut by the edge: its face would be part of a card (photos of one deck differ by
@@ -37,20 +37,50 @@ class Enrolment:
 def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
                  progress: Callable[[int, str], None] | None = None) -> Enrolment:
     """Enrol each (id, load) in turn; one photo that fails never stops the rest. ``load``
-    reads the image (a CompanionError from it skips that photo, naming why)."""
+    reads the image (a CompanionError from it skips that photo, naming why).
+
+    An image that may be the card alone (a light rim, print inside) but has a card-shaped
+    outline in it is either a tight crop (the outline is printed on the card) or a photo
+    (the outline is the card): the deck tells, since its cards share one shape. Such an
+    image is read the way whose shape is nearer the shape of the cards the other images
+    show plainly."""
     result = Enrolment()
     touching: list[str] = []
+    open_to_deck: list[tuple[str, CardInPhoto]] = []
+
+    def enrol(item_id: str, seen: CardInPhoto, whole: bool) -> None:
+        try:
+            face, edge = face_of(item_id, seen, whole)
+        except CompanionError as exc:
+            result.skipped.append((item_id, str(exc)))
+            return
+        result.library.add_face(item_id, face)
+        if edge:
+            touching.append(item_id)
+
+    plain: list[float] = []
     for done, (item_id, load) in enumerate(photos, start=1):
         try:
-            face, edge = cut_out(item_id, load())
+            seen = look_at(item_id, load())
         except CompanionError as exc:
             result.skipped.append((item_id, str(exc)))
         else:
-            result.library.add_face(item_id, face)
-            if edge:
-                touching.append(item_id)
+            if seen.decided:
+                whole = seen.outline is None
+                if seen.outline is not None or seen.may_be_alone:
+                    plain.append(seen.aspect(whole))
+                enrol(item_id, seen, whole)
+            else:
+                open_to_deck.append((item_id, seen))
         if progress is not None:
             progress(done, item_id)
+    deck = float(np.median(plain)) if plain else None
+    for item_id, seen in open_to_deck:
+        if deck is None:
+            whole = seen.surely_alone  # no other card to ask: as for an image alone
+        else:
+            whole = abs(np.log(seen.aspect(True) / deck)) < abs(np.log(seen.aspect(False) / deck))
+        enrol(item_id, seen, whole)
     _drop_cut_cards(result, touching)
     return result
 

@@ -27,6 +27,7 @@ import mmap
 import os
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -61,6 +62,13 @@ MAX_FACE_SIDE = 2048
 #: with one pip (the ace of diamonds: 1.7 in a scan, 0.56 drawn small) has it; a blank sheet
 #: with camera noise has ~0.2.
 PRINTED_CARD = 0.45
+#: Most a corner of a card photographed to be enrolled may differ from square (degrees): a
+#: card seen from above, in a phone's perspective; a printed rhombus (a SET card's diamond,
+#: 50 and 130 degrees) is not a card.
+ENROL_SKEW = 30.0
+#: An outline this much of the image or more is the card even in an image that could be the
+#: card alone (a tight crop with a sliver of the surface on a side).
+FILLS_IMAGE = 0.8
 
 
 class LibraryError(CompanionError):
@@ -106,7 +114,7 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
         finder = QuadFinder(min_fraction=0.04, max_fraction=0.95, contrast=contrast)
         quads += [b.outline for b in finder.find(grey) if b.outline is not None]
     quads = [q for q in quads if max(quad_sides(q)) <= 2 * min(quad_sides(q))
-             and limits[0] <= cv2.contourArea(q) <= limits[1]]
+             and limits[0] <= cv2.contourArea(q) <= limits[1] and _square_enough(q)]
     if not quads:
         return None
     # The largest outline that stands out from what lies round it: the card's, not the art
@@ -176,20 +184,38 @@ def _border_contrast(lab: np.ndarray, quad: np.ndarray) -> float:
     return min(sides)
 
 
-def _all_card(image: np.ndarray) -> bool:
+def _square_enough(quad: np.ndarray) -> bool:
+    """Are all four corners of the outline within ``ENROL_SKEW`` of square?"""
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cosine = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
+        if abs(90.0 - float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))) > ENROL_SKEW:
+            return False
+    return True
+
+
+def _all_card(image: np.ndarray, sure: bool = True) -> bool:
     """Is the image itself a card (a scan or artwork cut to its edge): shaped like one, with
-    an even light rim all round and print inside?"""
+    a light rim all round and print inside? ``sure``: the rim as light as the card's middle
+    and plainly light (a scan). Else a rim a little darker than the middle or the lightest
+    part (a crop from a photo: a colour cast, a glare spot on the face, a dim room) may still
+    be the card's: whether it is, is then for the deck to tell (``enrol_images``)."""
     h, w = image.shape[:2]
     if max(h, w) > 2.0 * min(h, w):
         return False
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     band = max(1, min(h, w) // 40)
-    edge = np.concatenate([grey[:band].ravel(), grey[-band:].ravel(),
-                           grey[:, :band].ravel(), grey[:, -band:].ravel()])
+    edge = float(np.median(np.concatenate([grey[:band].ravel(), grey[-band:].ravel(),
+                                           grey[:, :band].ravel(), grey[:, -band:].ravel()])))
     small = cv2.resize(image, (96, 134) if h >= w else (134, 96), interpolation=cv2.INTER_AREA)
-    printed = float(np.abs(pattern(small)).mean())
-    return (float(np.median(edge)) > 150 and float(np.median(edge)) >= float(np.median(grey))
-            and printed > PRINTED_CARD)
+    if float(np.abs(pattern(small)).mean()) <= PRINTED_CARD:
+        return False
+    middle = float(np.median(grey))
+    if sure:
+        return edge > 150 and edge >= middle
+    # The paper's lightness: most of a card is its paper, the print and any glare the rest.
+    paper = float(np.percentile(grey, 90))
+    return edge >= 0.7 * paper and edge >= middle - 0.1 * paper
 
 
 def touches_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -210,18 +236,58 @@ def crop(item_id: str, image: np.ndarray) -> np.ndarray:
     return cut_out(item_id, image)[0]
 
 
-def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
-    """``crop``, and whether the card's outline runs along the photo's edge somewhere (it
-    may be cut by it: see ``Enrolment``)."""
+@dataclass(frozen=True)
+class CardInPhoto:
+    """What an image to enrol shows: the outline of the card found in it (None: none), the
+    share of the image it covers, and whether the image may be the card alone (a scan, a
+    tight crop) and surely is (see ``_all_card``)."""
+
+    image: np.ndarray
+    outline: np.ndarray | None
+    fills: float
+    may_be_alone: bool
+    surely_alone: bool
+
+    @property
+    def decided(self) -> bool:
+        """Is there one reading of the image only (else the deck tells: ``enrol_images``)?"""
+        return (self.outline is None or not self.may_be_alone or self.fills >= FILLS_IMAGE)
+
+    def aspect(self, whole: bool) -> float:
+        """Long side over short of the card, the whole image or the outline found."""
+        if whole:
+            h, w = self.image.shape[:2]
+            return max(h, w) / min(h, w)
+        top, side = quad_sides(self.outline)
+        return max(top, side) / max(1e-6, min(top, side))
+
+
+def look_at(item_id: str, image: np.ndarray) -> CardInPhoto:
+    """The card an image to enrol may show (a LibraryError if it is no colour image)."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         raise LibraryError(f"{item_id}: not a colour image of a card")
     quad = find_card(image)
-    if quad is not None and _all_card(image) and (
-            cv2.contourArea(quad) < 0.8 * image.shape[0] * image.shape[1]):
-        quad = None  # a scan: what was found is a frame printed on the card
+    fills = 0.0 if quad is None else cv2.contourArea(quad) / (image.shape[0] * image.shape[1])
+    return CardInPhoto(image, quad, fills, _all_card(image, sure=False), _all_card(image))
+
+
+def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
+    """``crop``, and whether the card's outline runs along the photo's edge somewhere (it
+    may be cut by it: see ``Enrolment``). An image alone: one that may be the card alone
+    and has an outline in it is the card alone only if it surely is (a scan: the outline is
+    a frame printed on the card); ``enrol_images`` asks the rest of the deck instead."""
+    seen = look_at(item_id, image)
+    whole = seen.outline is None or (seen.surely_alone and seen.fills < FILLS_IMAGE)
+    return face_of(item_id, seen, whole)
+
+
+def face_of(item_id: str, seen: CardInPhoto, whole: bool) -> tuple[np.ndarray, bool]:
+    """The face, from the whole image or the outline found, and whether the outline runs
+    along the image's edge; a LibraryError naming the id if there is no card."""
+    image, quad = seen.image, None if whole else seen.outline
     edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
-        if not _all_card(image):
+        if not seen.may_be_alone:
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
                                "plain surface of another colour, filling at least a tenth of "
                                "the frame)")
