@@ -280,3 +280,17 @@ def test_a_deck_photographed_on_light_wood_is_enrolled_card_by_card_not_as_whole
     assert result.skipped == []
     for item_id, face in zip(result.library.ids, result.library.faces, strict=True):
         assert corner_error(face, item_id) < 0.12, item_id
+
+
+def test_a_bare_light_table_among_tight_crops_is_named_and_skipped_not_enrolled():
+    """A light rim and a grain do not make a photo of a bare wooden table a card: it is not
+    shaped like the deck's cards."""
+    from companion.vision.conditions import Conditions
+    from companion.vision.synthetic import SceneRenderer
+
+    rng = np.random.default_rng(4)
+    crops = {f"diamond-{count}": _set_like_crop("diamond", count, rng) for count in (1, 2, 3)}
+    crops["table"] = SceneRenderer(size=(400, 300)).render([], rng, Conditions("wood")).image
+    result = enrol_images([(i, lambda image=image: image) for i, image in crops.items()])
+    assert sorted(result.library.ids) == ["diamond-1", "diamond-2", "diamond-3"]
+    assert [item for item, _ in result.skipped] == ["table"]

@@ -24,6 +24,9 @@ from companion.vision.library import CardInPhoto, CardLibrary, face_of, look_at
 #: share was cut by the edge: its face would be part of a card (photos of one deck differ by
 #: 1.5 % at most: perspective).
 CUT_TOLERANCE = 0.025
+#: An image that may be a card alone is one if shaped like the deck's cards within this
+#: (log) share: crops of one deck differ by a few per cent; a photo of a bare table is 4:3.
+DECK_SHAPE = 0.04
 
 
 @dataclass
@@ -39,11 +42,11 @@ def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
     """Enrol each (id, load) in turn; one photo that fails never stops the rest. ``load``
     reads the image (a CompanionError from it skips that photo, naming why).
 
-    An image that may be the card alone (a light rim, print inside) but has a card-shaped
-    outline in it is either a tight crop (the outline is printed on the card) or a photo
-    (the outline is the card): the deck tells, since its cards share one shape. Such an
-    image is read the way whose shape is nearer the shape of the cards the other images
-    show plainly."""
+    An image that may be the card alone (a light rim, print inside) is a tight crop or a
+    photo: the deck tells, since its cards share one shape. One that also holds a
+    card-shaped outline is read the way (whole, or the outline) whose shape is nearer the
+    shape of the cards the other images show plainly; one without is the card if shaped
+    like them (a bare light table is not)."""
     result = Enrolment()
     touching: list[str] = []
     open_to_deck: list[tuple[str, CardInPhoto]] = []
@@ -65,24 +68,38 @@ def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
         except CompanionError as exc:
             result.skipped.append((item_id, str(exc)))
         else:
-            if seen.decided:
-                whole = seen.outline is None
-                if seen.outline is not None or seen.may_be_alone:
-                    plain.append(seen.aspect(whole))
-                enrol(item_id, seen, whole)
-            else:
+            if seen.plain is None:
                 open_to_deck.append((item_id, seen))
+            else:
+                if seen.plain or seen.outline is not None:
+                    plain.append(seen.aspect(seen.plain))
+                enrol(item_id, seen, seen.plain)
         if progress is not None:
             progress(done, item_id)
-    deck = float(np.median(plain)) if plain else None
+    deck = _deck_shape(plain, [seen for _, seen in open_to_deck])
     for item_id, seen in open_to_deck:
-        if deck is None:
-            whole = seen.surely_alone  # no other card to ask: as for an image alone
+        if seen.outline is not None:
+            whole = seen.surely_alone if deck is None else bool(
+                abs(np.log(seen.aspect(True) / deck)) < abs(np.log(seen.aspect(False) / deck)))
         else:
-            whole = abs(np.log(seen.aspect(True) / deck)) < abs(np.log(seen.aspect(False) / deck))
+            whole = deck is not None and abs(np.log(seen.aspect(True) / deck)) < DECK_SHAPE
         enrol(item_id, seen, whole)
     _drop_cut_cards(result, touching)
     return result
+
+
+def _deck_shape(plain: list[float], open_to_deck: list[CardInPhoto]) -> float | None:
+    """The deck's long side over short: the median of the cards shown plainly; else, for a
+    deck of crops none of which is plainly a card alone (dim, tinted), the shape most of
+    them share, if three or more do; else None."""
+    if plain:
+        return float(np.median(plain))
+    crops = [seen.aspect(True) for seen in open_to_deck if seen.outline is None]
+    if len(crops) < 3:
+        return None
+    shape = float(np.median(crops))
+    alike = sum(abs(np.log(a / shape)) < DECK_SHAPE for a in crops)
+    return shape if alike * 2 > len(crops) else None
 
 
 def _drop_cut_cards(result: Enrolment, touching: list[str]) -> None:

@@ -54,6 +54,9 @@ PARALLEL = 0.96
 #: A stretch of outline this short against the stretches on either side (share of the
 #: shorter) is a card's rounded corner cut off by the polygon, not a side.
 CHAMFER = 0.25
+#: Two whole stretches at a corner whose proportions differ from the cards' by more than this
+#: factor are not a whole card: one runs on under a card on top.
+OFF_SHAPE = 1.15
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,14 @@ def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequen
     for k in (0, 1):
         if not lengths[k] and lengths[1 - k]:
             lengths[k] = [x * f for x in lengths[1 - k][:1] for f in (aspect, 1 / aspect)]
+    if all(corner.whole):
+        # Two whole stretches not shaped like a card: the part in view of a card lying under
+        # another that cuts it straight across; the shorter runs on under the card on top.
+        short = int(corner.seen[1] < corner.seen[0])
+        if max(corner.seen) / max(min(corner.seen), 1.0) < aspect / OFF_SHAPE:
+            lengths[short] += [corner.seen[1 - short] / aspect]
+        elif max(corner.seen) / max(min(corner.seen), 1.0) > aspect * OFF_SHAPE:
+            lengths[short] += [corner.seen[1 - short] * aspect, corner.seen[1 - short] / aspect]
     p, (u, v) = corner.point, corner.along
     quads: list[np.ndarray] = []
     for a in lengths[0]:
@@ -219,11 +230,14 @@ class LayerReader:
 
     def read(self, image: np.ndarray, blob: Blob, known: Sequence[Detection],
              identify: Identify, more: Callable[[], bool] = lambda: True,
-             explained: Callable[[Sequence[Detection]], bool] = lambda cards: False
-             ) -> list[Detection]:
+             explained: Callable[[Sequence[Detection]], bool] = lambda cards: False,
+             around: Sequence[Detection] = ()) -> list[Detection]:
         """The cards in ``blob`` besides those ``known`` (read already, lying on top), while
         ``more()`` says there is work left in the frame's bound, until ``explained(cards)``
-        says the cards read leave nothing of the cluster that could be another card."""
+        says the cards read leave nothing of the cluster that could be another card.
+        ``around``: cards read elsewhere in the frame; one of them may still lie on a card of
+        this cluster (a dark rim between them splits the two clusters), and the nearest
+        sizes a card laid here (same camera, same distance: same shape)."""
         corners = outline_corners(blob.contour)
         if not corners:
             return []
@@ -236,7 +250,7 @@ class LayerReader:
         read: list[Detection] = []
         tried: dict[tuple, Detection | None] = {}
         while True:
-            cards = [*known, *read]
+            cards = [*known, *read, *around]
             models = [d.corners for d in cards]
             best: Detection | None = None
             for corner in corners:

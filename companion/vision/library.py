@@ -249,9 +249,14 @@ class CardInPhoto:
     surely_alone: bool
 
     @property
-    def decided(self) -> bool:
-        """Is there one reading of the image only (else the deck tells: ``enrol_images``)?"""
-        return (self.outline is None or not self.may_be_alone or self.fills >= FILLS_IMAGE)
+    def plain(self) -> bool | None:
+        """How the image reads on its own: True the whole image is the card, False the
+        outline found is; None if the rest of the deck must tell (``enrol_images``): an
+        outline in an image that may be a tight crop, or an image that may be the card alone
+        but not surely."""
+        if self.outline is not None:
+            return None if self.may_be_alone and self.fills < FILLS_IMAGE else False
+        return True if self.surely_alone else None
 
     def aspect(self, whole: bool) -> float:
         """Long side over short of the card, the whole image or the outline found."""
@@ -277,7 +282,7 @@ def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
     and has an outline in it is the card alone only if it surely is (a scan: the outline is
     a frame printed on the card); ``enrol_images`` asks the rest of the deck instead."""
     seen = look_at(item_id, image)
-    whole = seen.outline is None or (seen.surely_alone and seen.fills < FILLS_IMAGE)
+    whole = seen.plain if seen.plain is not None else seen.surely_alone
     return face_of(item_id, seen, whole)
 
 
@@ -287,7 +292,7 @@ def face_of(item_id: str, seen: CardInPhoto, whole: bool) -> tuple[np.ndarray, b
     image, quad = seen.image, None if whole else seen.outline
     edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
-        if not seen.may_be_alone:
+        if not whole or not seen.may_be_alone:
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
                                "plain surface of another colour, filling at least a tenth of "
                                "the frame)")

@@ -185,7 +185,7 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
-        layered = [hit for hit in self._layers(image, blob, known, more)
+        layered = [hit for hit in self._layers(image, blob, known, more, detections)
                    if not any(overlaps(hit, d) for d in detections)]
         found = list(layered)
         if self._explained(image, blob, known + found) or not more():
@@ -229,7 +229,8 @@ class Recognizer:
         return found
 
     def _layers(self, image: np.ndarray, blob: Blob, known: Sequence[Detection],
-                more: Callable[[], bool]) -> list[Detection]:
+                more: Callable[[], bool], around: Sequence[Detection] = ()
+                ) -> list[Detection]:
         """The cards of a cluster read layer by layer from the top (``layers.py``)."""
         aspects = [self.library.aspect(n) for n in range(len(self.library))]
         reader = LayerReader(self.library.index,
@@ -241,7 +242,8 @@ class Recognizer:
                                  least_in_view=LEAST_IN_VIEW, in_part=bool(on_top))
 
         return reader.read(image, blob, known, identify, more,
-                           lambda cards: self._explained(image, blob, [*known, *cards]))
+                           lambda cards: self._explained(image, blob, [*known, *cards]),
+                           [d for d in around if not any(d is k for k in known)])
 
     def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
                 tops: Sequence[Detection], detections: Sequence[Detection],
