@@ -75,6 +75,9 @@ MOST_LINED = 24
 #: A blob is searched for a pile if the cards read leave this much of it uncovered (share of
 #: a card's short side squared; ``uncovered``'s default, 0.15, is what a card could hide in).
 PILE_LEFT = 0.1
+#: A card read whole whose box comes this near a cluster's box (share of the cluster's
+#: longer side) may lie on a card of the cluster (a dark rim between them splits the two).
+NEAR_BY = 0.1
 
 
 class Recognizer:
@@ -185,7 +188,9 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
-        layered = [hit for hit in self._layers(image, blob, known, more, detections)
+        near_by = [d for d in detections if not any(d is k for k in known)
+                   and _boxes_meet(d.corners, blob.box, NEAR_BY)]
+        layered = [hit for hit in self._layers(image, blob, known, more, near_by)
                    if not any(overlaps(hit, d) for d in detections)]
         found = list(layered)
         if self._explained(image, blob, known + found) or not more():
@@ -243,7 +248,7 @@ class Recognizer:
 
         return reader.read(image, blob, known, identify, more,
                            lambda cards: self._explained(image, blob, [*known, *cards]),
-                           [d for d in around if not any(d is k for k in known)])
+                           around)
 
     def _copies(self, image: np.ndarray, blob: Blob, cards: Sequence[Detection],
                 tops: Sequence[Detection], detections: Sequence[Detection],
@@ -576,3 +581,12 @@ class Recognizer:
         return max(min_score, bar)
 
     # --- fallback ----------------------------------------------------------------------
+
+
+def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:
+    """Does the box round ``corners`` meet ``box`` (x, y, w, h) grown by ``grow`` of its
+    longer side?"""
+    x, y, w, h = box
+    pad = grow * max(w, h)
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    return bool(x0 <= x + w + pad and x1 >= x - pad and y0 <= y + h + pad and y1 >= y - pad)
