@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.vision.changes import ChangeReader
 from companion.vision.finder import TableBackground
 from companion.vision.glimpse import Glimpse
 from companion.vision.layout import CORNER_IDS, TableLayout
@@ -73,6 +74,8 @@ class TableWatcher:
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library, piles=piles)
+        self.changes = ChangeReader(
+            lambda crop: self.recognizer.recognize(crop, [], whole_only=True))
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
         self.motion_limit = motion_limit
@@ -83,7 +86,8 @@ class TableWatcher:
         self._steady: tuple[object, float] | None = None  # the scene read, since when
         self._resting: float | None = None  # since when frames were only compared
         self._pictured: np.ndarray | None = None  # the small copy of the last scene reported
-        self.reads = 0  # frames read in full (for tests and benchmarks)
+        self.reads = 0  # frames read (for tests and benchmarks)
+        self.full_reads = 0  # of those, read whole rather than where they changed
 
     def see(self, frame: np.ndarray, motion: float | None = None,
             sharper: np.ndarray | None = None) -> FrameReading:
@@ -98,8 +102,15 @@ class TableWatcher:
             markers = [replace(m, corners=m.corners / scale) for m in sightings]
             detections = [replace(d, corners=(d.corners * scale).astype(np.float32))
                           for d in self.recognizer.recognize(sharper, markers)]
+            self.changes.forget()
         else:
-            detections = self.recognizer.recognize(frame, sightings, self._background(frame))
+            # Only what changed since the frame last read, where the cards laid explain it.
+            detections = self.changes.read(frame)
+            if detections is None:
+                detections = self.recognizer.recognize(frame, sightings,
+                                                       self._background(frame))
+                self.full_reads += 1
+            self.changes.remember(frame, detections)
         tokens = [s for s in sightings if self._is_token(s.marker_id)]
         scene = None if view is None else table_scene(
             detections, tokens, view, self.rectifier.layout)
@@ -107,6 +118,11 @@ class TableWatcher:
             self._learn_background(frame)
         self.last = FrameReading(detections, scene, motion)
         return self.last
+
+    def read_afresh(self) -> None:
+        """Read the next frame whole, not only where it changed (the library was taught a
+        sample: what was read before may read otherwise now)."""
+        self.changes.forget()
 
     def _is_token(self, marker_id: int) -> bool:
         """Is ``marker_id`` one a piece wears (see ``tokens``)?"""
