@@ -36,6 +36,9 @@ class FrameReading:
 #: Pixels of the motion meter's small copy that may differ (past sensor noise) from the frame
 #: last read while the scene still counts as unchanged: fewer than a marker or a card covers.
 STILL_PIXELS = 6
+#: Comparisons (``Thresholds.most_compared``) spent reading the cluster a card was laid on
+#: where the table changed: the card on top is read first, in a few dozen.
+CHANGE_BOUND = 100
 
 
 class TableWatcher:
@@ -74,8 +77,15 @@ class TableWatcher:
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
         self.recognizer = Recognizer(library, piles=piles)
+        # Where the table changed, the card laid on top is read first: a small bound of
+        # work finds it, or the frame is read whole.
+        changed = Recognizer(library, piles=piles, use_features=False,
+                             thresholds=replace(self.recognizer.limits,
+                                                most_compared=CHANGE_BOUND))
         self.changes = ChangeReader(
-            lambda crop: self.recognizer.recognize(crop, [], whole_only=True))
+            lambda crop: self.recognizer.recognize(crop, [], whole_only=True),
+            lambda crop: changed.recognize(crop, []),
+            lambda frame, outline: self.recognizer.identify(frame, outline, outline=True))
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
         self.motion_limit = motion_limit
