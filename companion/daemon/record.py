@@ -134,6 +134,25 @@ class Recorder:
                 event=event_in_words(withdrawn[0], table.header.seats)))
         return seq
 
+    def append_all(self, events: list[dict[str, Any]]) -> list[int]:
+        """Store ``events`` as one step (a correction: undos and what replaces them), all or
+        none; a refusal of the session or the store is said as ``append`` says it, then
+        raised."""
+        table = self.playing.table
+        if table is None:
+            raise CompanionError("no game is being played")
+        before = self.public_view()
+        try:
+            seqs = table.append_all(events)
+        except CompanionError as error:
+            self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
+            raise
+        for event, seq in zip(events, seqs, strict=True):
+            self.accepted(event, seq)
+        if before is not None:
+            self.announce(before)
+        return seqs
+
     def public_view(self) -> dict[str, Any] | None:
         """The public view before an event, when the voice will compare it with the next."""
         table = self.playing.table

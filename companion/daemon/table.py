@@ -111,7 +111,7 @@ class Daemon:
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    self._router.close)
+                                    self._router.close, self._router.ask)
         self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
                            self._looks, self._questions, watchers)  # what it shows

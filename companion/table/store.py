@@ -311,16 +311,18 @@ class TableStore:
         all (e.g. renaming a player everywhere)."""
         return _Transaction(self.db)
 
-    def _append(self, session_id: int, seq: int, event: Any, finished: bool,
+    def _append(self, session_id: int, seq: int, events: list[Any], finished: bool,
                 result: str | None = None) -> None:
-        """One entry, the session's finished flag and its result (None: not finished)."""
+        """Entries ``seq``, ``seq + 1``... (all of them or none), the session's finished flag
+        and its result (None: not finished)."""
         with guard(self.path), self.transaction():
-            self.db.execute("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
-                            (session_id, seq, dump_event(event)))
+            self.db.executemany("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
+                                [(session_id, seq + n, dump_event(event))
+                                 for n, event in enumerate(events)])
             self.db.execute("UPDATE sessions SET finished = ? WHERE id = ?",
                             (int(finished), session_id))
             if self._keeps_results():
-                self._write_result(session_id, seq, result)
+                self._write_result(session_id, seq + len(events) - 1, result)
 
     def _keeps_results(self) -> bool:
         # Asked once per connection, not once per stored event: the schema only changes when
@@ -404,18 +406,30 @@ class StoredSession:
         Raises the engine's error (nothing changed) or a store error (the session put back
         where it was: ``TableSession.mark`` and ``restore``).
         """
-        step = self.session.prepare(event)
-        mark = self.session.mark()
-        self.session.commit(step)
-        seq = len(self.session.entries)
+        return self.append_all([event])[0]
+
+    def append_all(self, events: list[Any]) -> list[int]:
+        """Check each entry after the ones before it, then store them all in one transaction
+        (a correction: undos and the events that replace them): all of them durable, or none
+        and nothing changed. Their sequence numbers, in order."""
+        if not events:
+            return []
+        marks = []
         try:
+            for event in events:
+                step = self.session.prepare(event)
+                marks.append(self.session.mark())
+                self.session.commit(step)
+            first = len(self.session.entries) - len(events) + 1
             game = self.session.game
             result = self.result_line(results.now_iso()) if game.finished else None
-            self.store._append(self.id, seq, step.entry, game.finished, result)
+            self.store._append(self.id, first, self.session.entries[first - 1:],
+                               game.finished, result)
         except BaseException:
-            self.session.restore(mark)
+            for mark in reversed(marks):  # each takes back the one entry committed after it
+                self.session.restore(mark)
             raise
-        return seq
+        return list(range(first, first + len(events)))
 
     def result_line(self, now: str | None = None) -> str:
         """The session's result as stored (a finished session only)."""
