@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from companion import bundles
 from companion.daemon.items import CameraProposal, PartFailed
 from companion.daemon.lifecycle import Handler, Moment
-from companion.daemon.parts import Part, Submit, describe
+from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
@@ -196,8 +196,10 @@ class Camera(Part):
         self.source.open()
         self.source.close()
         watch = CameraWatch(self.source)
-        self._thread = threading.Thread(target=self._run, args=(watch, submit, self.source),
-                                        name="camera", daemon=True)
+        source = self.source
+        self._thread = threading.Thread(
+            target=supervised(self.name, submit, lambda: self._run(watch, submit, source)),
+            name="camera", daemon=True)
         self._thread.start()
 
     def _run(self, watch: Any, submit: Submit, source: Any) -> None:

@@ -206,8 +206,8 @@ class Daemon:
             JoinLinks: Handling(self._presenter.keep_joins),
             Redraw: Handling(lambda _redraw: None),  # the loop redraws after any item
             FeedFinished: Handling(self._feed_finished),
-            PartFailed: Handling(
-                lambda failed: self.supervisor.failed(failed.name, failed.reason, self.clock())),
+            PartFailed: Handling(lambda failed: self.supervisor.failed(
+                failed.name, failed.reason, self.clock(), crashed=failed.crashed)),
             Stop: Handling(self._stop),
         }
 
