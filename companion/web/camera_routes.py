@@ -99,7 +99,10 @@ class CameraRoutes:
         """A look's picture, for the controls page only (the table's token)."""
         await self.table_controls(request)
         look = request.match_info["look"]
-        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
+        # ASCII digits only: str.isdigit takes "²" (which int() refuses) and "１" (which it
+        # reads as 1).
+        jpeg = self.shots.get(int(look)) if look.isascii() and look.isdigit() \
+            and len(look) < 12 else None
         if jpeg is None:
             raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
         return web.Response(body=jpeg, content_type="image/jpeg")

@@ -34,6 +34,7 @@ from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel, pictured_channel
 from companion.web.delta import Update, changes, ops_message
 from companion.web.guard import HostNames
+from companion.web.malformed import request_logger
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
 from companion.web.tokens import Throttle, TokenBook
@@ -154,7 +155,7 @@ class WebPart(Part):
         server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle,
                            languages=self.languages, shots=self.shots)
         runner = web.AppRunner(server.app, access_log=None, handle_signals=False,
-                               keepalive_timeout=IDLE_SECONDS)
+                               keepalive_timeout=IDLE_SECONDS, logger=request_logger())
         listening: asyncio.Server | None = None
         try:
             loop.run_until_complete(runner.setup())

@@ -21,6 +21,7 @@ from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, _, current, pgettext, using
+from companion.table.faults import StorageFull, StoreError
 from companion.table.players import check_seat_name, name_taken
 from companion.web.delta import Update
 from companion.web.guard import BadBody, flat_json
@@ -187,6 +188,13 @@ class SeatPages:
             with using(self.language_of(seat)):
                 why = pgettext("web", "the table did not answer: try again")
             return web.json_response({"error": why}, status=503)
+        if isinstance(named.error, StoreError):  # the disk, not the name: no path to a phone
+            log.warning("seat %d's name not kept: %s", seat + 1, named.error)
+            full = isinstance(named.error, StorageFull)
+            with using(self.language_of(seat)):
+                why = (_("storage full: {what}") if full else _("store error: {what}")).format(
+                    what=_("not recorded"))
+            raise refused(507 if full else 503, why)
         if named.error is not None:
             return web.json_response({"error": str(named.error)}, status=409)
         log.info("seat %d gave its name", seat + 1)
