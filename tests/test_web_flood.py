@@ -15,6 +15,7 @@ import doctest
 import errno
 import json
 import logging
+import os
 import re
 import resource
 import socket
@@ -61,16 +62,19 @@ def companion(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=PATIENCE)
 
 
-def answers_in_time(url: str) -> None:
-    """The seat's page and its view, each within ``ANSWER_WITHIN`` seconds."""
+def answers_in_time(url: str, took: list[float] | None = None) -> None:
+    """The seat's page and its view, each within ``ANSWER_WITHIN`` seconds (noted in
+    ``took``)."""
     for address in (url, url + "/api"):
         began = time.monotonic()
         # Waiting longer than the promise only to fail: a timeout is a failure too.
         with urllib.request.urlopen(address, timeout=5 * ANSWER_WITHIN) as answer:
             assert answer.status == 200
             answer.read()
-        took = time.monotonic() - began
-        assert took <= ANSWER_WITHIN, f"{address.split('/s/')[0]}/s/... took {took:.1f} s"
+        seconds = time.monotonic() - began
+        assert seconds <= ANSWER_WITHIN, f"{address.split('/s/')[0]}/s/... took {seconds:.1f} s"
+        if took is not None:
+            took.append(seconds)
 
 
 def test_a_flood_of_idle_and_half_sent_connections_cannot_stop_the_table(tmp_path: Path):
@@ -107,16 +111,24 @@ def test_a_flood_of_idle_and_half_sent_connections_cannot_stop_the_table(tmp_pat
         # The first wave, held while the game goes on an event at a time.
         floods.append(Flood(("127.0.0.1", port), IDLE, HALF))
         deadline = time.monotonic() + PATIENCE
+        took: list[float] = []
+        most_files = 0
         while floods[0].opening or floods[0].held:
             assert time.monotonic() < deadline, (
                 f"{len(floods[0].opened)} opened, {len(floods[0].up)} up, "
                 f"{floods[0].held} still open")
             floods[0].more()
             floods[0].watch(0.05)
-            answers_in_time(url)
+            answers_in_time(url, took)
             assert daemon.poll() is None
+            most_files = max(most_files, len(os.listdir(f"/proc/{daemon.pid}/fd")))
             brake.step()
         assert floods[0].longest_open() <= CLOSED_WITHIN, floods[0].longest_open()
+        took.sort()
+        print(f"\nfirst wave: {len(floods[0].opened)} connections, the longest open "
+              f"{floods[0].longest_open():.1f} s; the daemon's open files at most {most_files}; "
+              f"{len(took)} seat page and /api requests meanwhile: slowest "
+              f"{took[-1] * 1000:.0f} ms, median {took[len(took) // 2] * 1000:.0f} ms")
         assert brake.events() < len(events), "the game ended before the second wave"
 
         # The second wave, held while the game runs to its end (the game-over screen drawn).
@@ -155,6 +167,7 @@ def test_a_flood_of_idle_and_half_sent_connections_cannot_stop_the_table(tmp_pat
     lines = (tmp_path / "daemon.out").read_text().splitlines() + errors.splitlines()
     more = [line for line in lines if not EXPECTED.match(line)]
     assert len(more) <= 6, more[:20]
+    print("log lines besides the game's:", *more, sep="\n  ")
 
 
 #: In a process of its own: a type size never used before, drawn with no file left to open.
