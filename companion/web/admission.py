@@ -45,8 +45,10 @@ log = logging.getLogger("companion.web")
 #: A connection with no whole request (none yet, or half of one) is closed after this long,
 #: and so is one idle this long after its last answer (aiohttp's ``keepalive_timeout``).
 IDLE_SECONDS = 15.0
-#: Connections from one address at most: a phone's page keeps one socket and a few requests.
-PER_ADDRESS = 32
+#: Connections from one address at most: a browser keeps a socket per page and up to six
+#: requests' connections to a host (a laptop with the table page, the controls and a seat's
+#: page in three windows holds about 20; Chromium with six pages, 40).
+PER_ADDRESS = 64
 #: Connections in all at most, whatever the open-file limit.
 MOST = 256
 #: The kernel's queue of connections not yet accepted: each accept wakes up takes at most
@@ -65,7 +67,7 @@ def limits(open_files: int | None = None) -> tuple[int, int]:
     soft limit): the pages take at most half of what is left beside the daemon's own.
 
     >>> limits(1024), limits(65536), limits(200)
-    ((32, 256), (32, 256), (8, 8))
+    ((64, 256), (64, 256), (8, 8))
     """
     if open_files is None:
         open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
