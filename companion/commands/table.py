@@ -151,16 +151,25 @@ def run_export(args: argparse.Namespace) -> int:
         from companion.history.exports import run_play_export  # the table log needs none of it
 
         return run_play_export(args)
+    from companion.table.faults import StoreDamaged
     from companion.table.log import dump_event
 
-    with open_store(args.db, read_only=True) as store:
+    # A damaged store's sound sessions can still be exported (`companion check` lists them):
+    # the session is written whole, then the damage is said, exit 2.
+    with open_store(args.db, read_only=True, damaged_ok=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
         header, entries = store.load(session_id)
         if args.pictures:
             export_pictures(store, session_id, Path(args.pictures))
+        damage = store.damage
     sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
+    if damage:
+        sys.stdout.flush()
+        raise StoreDamaged(f"the table store {store.path} is damaged ({damage}): session "
+                           f"{session_id} was read whole and written; `companion check --db "
+                           f"{store.path}` says which other sessions can still be exported")
     return 0
 
 

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from companion import bundles
 from companion.daemon.items import CameraProposal, PartFailed
 from companion.daemon.lifecycle import Handler, Moment
-from companion.daemon.parts import Part, Submit, describe
+from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
@@ -36,6 +36,9 @@ Still = Callable[[], Any]
 #: which something moved or that had to be read in full brings the configured rate back.
 STILL_AFTER = 5.0
 STILL_FPS = 2.0
+#: How long a stop waits for the camera's thread (a frame being read, a library loading):
+#: well within systemd's stop timeout (90 s).
+JOIN_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ class Camera(Part):
         self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def listens(self) -> Mapping[Moment, Handler]:
         return {Moment.READY: self._daemon_ready.set}
@@ -192,8 +196,11 @@ class Camera(Part):
         self.source.open()
         self.source.close()
         watch = CameraWatch(self.source)
-        threading.Thread(target=self._run, args=(watch, submit, self.source), name="camera",
-                         daemon=True).start()
+        source = self.source
+        self._thread = threading.Thread(
+            target=supervised(self.name, submit, lambda: self._run(watch, submit, source)),
+            name="camera", daemon=True)
+        self._thread.start()
 
     def _run(self, watch: Any, submit: Submit, source: Any) -> None:
         try:
@@ -248,7 +255,16 @@ class Camera(Part):
         return None if source is None else source.still()
 
     def stop(self) -> None:
+        """Stop the camera's thread, wait for it, then close the source: in that order, so
+        that the source is never closed under a read, nor OpenCV torn down (at the end of
+        the run) under a thread still in it, which aborts the process ("terminate called
+        without an active exception", exit 134)."""
         self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(JOIN_SECONDS)
+            if thread.is_alive():
+                log.warning("camera: its thread did not stop within %gs", JOIN_SECONDS)
         if self.source is not None:
             with contextlib.suppress(Exception):  # a dead camera may fail to close too
                 self.source.close()

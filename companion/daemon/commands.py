@@ -76,9 +76,10 @@ def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
     import logging
 
     from companion.daemon.displays import BoardLog
+    from companion.daemon.logline import OneLine
 
     handler: logging.Handler = BoardLog(board) if board else logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("companion: %(message)s"))
+    handler.setFormatter(OneLine("companion: %(message)s"))  # one line each, escaped
     logger = logging.getLogger("companion")
     logger.handlers[:] = [handler]
     logger.setLevel(level.upper())

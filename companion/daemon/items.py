@@ -68,10 +68,12 @@ class FeedFinished:
 
 @dataclass(frozen=True)
 class PartFailed:
-    """A hardware part stopped working while running (a screen, the hub, the camera)."""
+    """A hardware part stopped working while running (a screen, the hub, the camera);
+    ``crashed``: its thread died on an unexpected error (restarted with backoff)."""
 
     name: str
     reason: str
+    crashed: bool = False
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,19 @@ SURE, ASKED, LEFT_OUT, CORRECTED, NOT_A_CARD = "sure", "asked", "left out", "cor
     "not a card"
 
 
+@dataclass(frozen=True)
+class Before:
+    """What a correction replaced, to take it back exactly: the look's scene, readings and
+    states, its events then in force (as stored) and its sightings then waiting to be
+    confirmed (an unsure reading is asked again, never stored)."""
+
+    scene: Any
+    readings: list[Any]
+    states: list[str]
+    events: list[dict[str, Any]]
+    sightings: list[Any]
+
+
 @dataclass
 class Look:
     """One settled scene read by the daemon (see the module docstring).
@@ -49,7 +62,7 @@ class Look:
     readings: list[Any]
     states: list[str]
     seqs: list[int] = field(default_factory=list)
-    earlier: list[tuple[Any, list[Any], list[str]]] = field(default_factory=list)
+    earlier: list[Before] = field(default_factory=list)
 
     def about(self) -> dict[str, Any]:
         """The picture's size and its readings as they stand, as the store keeps them."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import FedEvent
+from companion.daemon.logline import QUOTED, quoted
 from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
@@ -55,11 +56,14 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     'open cards by Bob'
     >>> event_in_words({"type": "open_cards", "seat": 1})
     'open_cards seat 2'
+    >>> event_in_words({"type": "x\\ncompanion: stored #21", "seat": 0})
+    'x\\\\x0acompanion: stored #21 seat 1'
     """
     seat = event.get("seat")
-    if not seats:
-        return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
-    kind = event_word(str(event.get("type")))
+    if not seats:  # the journal: the type as sent, escaped and cut (it may be anyone's text)
+        return quoted(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int)
+                                            else "")
+    kind = event_word(str(event.get("type"))[:QUOTED])
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return _("{event} by {player}").format(event=kind, player=seats[seat])
     return kind
@@ -133,6 +137,25 @@ class Recorder:
             self.presenter.tell(_("undone: {event}").format(
                 event=event_in_words(withdrawn[0], table.header.seats)))
         return seq
+
+    def append_all(self, events: list[dict[str, Any]]) -> list[int]:
+        """Store ``events`` as one step (a correction: undos and what replaces them), all or
+        none; a refusal of the session or the store is said as ``append`` says it, then
+        raised."""
+        table = self.playing.table
+        if table is None:
+            raise CompanionError("no game is being played")
+        before = self.public_view()
+        try:
+            seqs = table.append_all(events)
+        except CompanionError as error:
+            self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
+            raise
+        for event, seq in zip(events, seqs, strict=True):
+            self.accepted(event, seq)
+        if before is not None:
+            self.announce(before)
+        return seqs
 
     def public_view(self) -> dict[str, Any] | None:
         """The public view before an event, when the voice will compare it with the next."""

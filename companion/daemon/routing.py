@@ -184,6 +184,10 @@ class Router:
             return
         log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
                  event_in_words(seen.event))
+        self.ask(seen)
+
+    def ask(self, seen: CameraProposal) -> None:
+        """Ask the table to confirm ``seen`` (in turn, after the sightings waiting)."""
         self.asking.queue(seen)
         self.next_confirmation()
 

@@ -111,7 +111,7 @@ class Daemon:
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    self._router.close)
+                                    self._router.close, self._router.ask)
         self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
                            self._looks, self._questions, watchers)  # what it shows
@@ -206,8 +206,8 @@ class Daemon:
             JoinLinks: Handling(self._presenter.keep_joins),
             Redraw: Handling(lambda _redraw: None),  # the loop redraws after any item
             FeedFinished: Handling(self._feed_finished),
-            PartFailed: Handling(
-                lambda failed: self.supervisor.failed(failed.name, failed.reason, self.clock())),
+            PartFailed: Handling(lambda failed: self.supervisor.failed(
+                failed.name, failed.reason, self.clock(), crashed=failed.crashed)),
             Stop: Handling(self._stop),
         }
 

@@ -31,7 +31,9 @@ log = logging.getLogger("companion.web")
 CORRECT_WAIT = 60.0
 #: What a card's id looks like (the games' ids: ``green-4``, ``rat-man``).
 CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
-FIELDS = ("look", "reading", "id", "undo")
+FIELDS = ("look", "reading", "id", "undo", "request")
+#: A page's id for one correction (a repeat of it is answered as the first, not stored again).
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 class BadRequest(Exception):
@@ -54,17 +56,21 @@ def correction(body: Any) -> Correct:
     if unknown:
         raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: {', '.join(FIELDS)})")
     look = number(body, "look")
+    request = body.get("request")
+    if request is not None and (not isinstance(request, str)
+                                or not REQUEST_ID.fullmatch(request)):
+        raise BadRequest(f"request: 8 to 64 letters, digits, - or _, got {request!r}"[:120])
     if "undo" in body:
         if body["undo"] is not True or {"reading", "id"} & set(body):
             raise BadRequest("undo: true, alone with look, takes the look's correction back")
-        return Correct(look, undo=True)
+        return Correct(look, undo=True, request=request)
     reading = number(body, "reading")
     if "id" not in body:
         raise BadRequest("id: the card it is, or null for not a card")
     item_id = body["id"]
     if item_id is not None and (not isinstance(item_id, str) or not CARD_ID.fullmatch(item_id)):
         raise BadRequest(f"id: a card's id such as green-4, or null, got {item_id!r}"[:120])
-    return Correct(look, reading, item_id)
+    return Correct(look, reading, item_id, request=request)
 
 
 def answer_of(body: Any, seat: int | None) -> Answer:
@@ -93,7 +99,10 @@ class CameraRoutes:
         """A look's picture, for the controls page only (the table's token)."""
         await self.table_controls(request)
         look = request.match_info["look"]
-        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
+        # ASCII digits only: str.isdigit takes "²" (which int() refuses) and "１" (which it
+        # reads as 1).
+        jpeg = self.shots.get(int(look)) if look.isascii() and look.isdigit() \
+            and len(look) < 12 else None
         if jpeg is None:
             raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
         return web.Response(body=jpeg, content_type="image/jpeg")
@@ -121,7 +130,8 @@ class CameraRoutes:
 
     async def camera_correct(self, request: web.Request) -> web.Response:
         """A reading put right (``{"look", "reading", "id"}``, ``id`` null: not a card), or
-        the look's latest correction taken back (``{"look", "undo": true}``)."""
+        the look's latest correction taken back (``{"look", "undo": true}``); ``request``
+        (optional): the page's id for it, so that a repeat stores nothing again."""
         await self.table_controls(request)
         try:
             item = correction(await json_body(request))

@@ -207,7 +207,7 @@ class WebServer(SeatPages, CameraRoutes):
             raise web.HTTPMisdirectedRequest(text="This is not a name of this table's "
                                                   "server: open it by its address.\n")
         origin = request.headers.get("Origin")
-        if origin is not None and not same_origin(origin, host):
+        if origin is not None and not same_origin(origin, host, request.scheme):
             self.refused["origin"] += 1
             raise web.HTTPForbidden(text="Another site's page may not use this table.\n")
         if request.method not in SAFE_METHODS and request.content_type != "application/json":

@@ -58,11 +58,17 @@ function closeChooser() {
   for (const node of document.querySelectorAll(".reading.chosen")) node.classList.remove("chosen");
 }
 
+// A new id for each correction tapped: the daemon stores a correction sent twice once.
+function requestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));  // randomUUID needs HTTPS
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function sendCorrection(body) {
   const status = document.getElementById("camera-status");
   status.textContent = t("correcting...");
   try {
-    await post(cameraBase + "camera/correct", body);
+    await post(cameraBase + "camera/correct", {...body, request: requestId()});
     status.textContent = t("corrected");
     closeChooser();
   } catch (error) {
