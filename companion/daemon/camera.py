@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
-from companion.daemon.items import CameraProposal, PartFailed
+from companion.daemon.items import CameraProposal, PartFailed, PartFinished
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
@@ -216,8 +216,9 @@ class Camera(Part):
             except Exception as error:  # noqa: BLE001 - a camera gone: reported, retried
                 submit(PartFailed(self.name, describe(error)))
                 return
-            if got is None and _consumed(self.source):
-                log.info("camera: every frame of the folder has been seen")
+            if got is None and getattr(source, "ended", False):
+                # A folder of frames played once: said once, never opened again.
+                submit(PartFinished(self.name, ended_words(source)))
                 return
             if got is None:
                 self.resting = False
@@ -269,19 +270,25 @@ def picture_of(watcher: Any, frame: Any) -> Any:
         return None
 
 
-def _consumed(source: Any) -> bool:
-    """A folder of frames read to its end (a real camera never is)."""
-    files = getattr(source, "files", None)
-    return files is not None and source.position >= len(files)
+def ended_words(source: Any) -> str:
+    """What the log says of a folder of frames played to its end."""
+    count = len(source.files or [])
+    return (f"every frame of {source.folder} has been shown ({count} frames): the camera "
+            "reads no more ([camera] loop = true plays the folder again)")
 
 
-def open_camera(source: str, device: int, files: str) -> Callable[[], Any]:
-    """A function making the configured frame source (called at each start or retry)."""
+def open_camera(source: str, device: int, files: str, loop: bool = False
+                ) -> Callable[[], Any]:
+    """A function making the configured frame source (called at each start or retry). A
+    folder of frames is one source for the whole run: a retry goes on where it was, so the
+    folder is played once (or looped, with ``loop``), never again from its start."""
     from companion.vision import sources
 
+    folder = sources.ImageFolder(Path(files), loop=loop) if source == "files" else None
+
     def opener() -> Any:
-        if source == "files":
-            return sources.ImageFolder(Path(files))
+        if folder is not None:
+            return folder
         if source == "picamera":
             return sources.Picamera2Source()
         return sources.VideoCapture(device)

@@ -152,7 +152,7 @@ def camera(config: Config, cache: Path | None = None) -> Part:
                             piles=pile_cards())
 
     cam = config.camera
-    return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,
+    return Camera(open_camera(cam.source, cam.device, cam.files, cam.loop), None, cam.fps,
                   make_watcher=make_watcher)
 
 

@@ -93,6 +93,12 @@ class TableDisplay:
         return self._questions.current(table.id)
 
     @property
+    def finished(self) -> dict[str, str]:
+        """The parts done for good, each with what ended (a camera's folder of frames played
+        once)."""
+        return self._presenter.supervisor.finished_parts()
+
+    @property
     def table_notice(self) -> str:
         return self._presenter.notice
 

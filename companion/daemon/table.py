@@ -33,6 +33,7 @@ from companion.daemon.items import (
     FeedFinished,
     JoinLinks,
     PartFailed,
+    PartFinished,
     Redraw,
     SeatNaming,
     Stop,
@@ -49,7 +50,7 @@ from companion.daemon.sessions import NewGames, Sessions
 from companion.daemon.shown import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import DEFAULT, use
+from companion.i18n import DEFAULT, _, use
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
 from companion.voice.speaker import Speaker
@@ -208,6 +209,7 @@ class Daemon:
             FeedFinished: Handling(self._feed_finished),
             PartFailed: Handling(
                 lambda failed: self.supervisor.failed(failed.name, failed.reason, self.clock())),
+            PartFinished: Handling(self._part_finished),
             Stop: Handling(self._stop),
         }
 
@@ -224,6 +226,12 @@ class Daemon:
     def _feed_finished(self, _finished: FeedFinished) -> None:
         log.info("the fed log is consumed")
         self.stopping = True
+
+    def _part_finished(self, finished: PartFinished) -> None:
+        """A part done for good (a folder of frames played once): the log and the table
+        screen say so once; the controls page keeps saying it (``TableDisplay.finished``)."""
+        if self.supervisor.finished(finished.name, finished.reason):
+            self._presenter.tell(_("{part}: no more frames").format(part=finished.name))
 
     def _stop(self, stop: Stop) -> None:
         log.info("stopping: %s", stop.reason or "asked to")

@@ -114,13 +114,22 @@ def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, A
             "states": camera.get("states", {})}
 
 
+def ended(shown: TableDisplay) -> str | None:
+    """What the page says once the camera has no more frames to read (a folder of frames,
+    played once), else None."""
+    if "camera" not in shown.finished:
+        return None
+    return pgettext("web", "The camera has shown every frame of its folder: it reads no "
+                           "more. [camera] loop = true in the config plays the folder again.")
+
+
 def camera_channel(shown: TableDisplay) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none."""
     table, look = shown.table, shown.camera
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
                 "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
-                "deck": deck(table.game) if table else []}
+                "deck": deck(table.game) if table else [], "ended": ended(shown)}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
@@ -137,4 +146,5 @@ def camera_channel(shown: TableDisplay) -> dict[str, Any]:
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game),
-            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said}
+            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said,
+            "ended": ended(shown)}

@@ -142,6 +142,10 @@ function showCamera(view) {
   // A table with no camera shows no camera's view (nor an empty one).
   document.getElementById("camera").hidden = !view.watching && view.look === null;
   document.getElementById("camera-undo").hidden = !view.can_undo || viewing !== null;
+  // A folder of frames played to its end: said for as long as the page is open.
+  const ended = document.getElementById("camera-ended");
+  ended.hidden = !view.ended;
+  ended.textContent = view.ended || "";
   showAsked(view.asked, cameraBase + "camera/answer");  // the camera's question, if any
   replace("camera-earlier", ...(view.earlier || []).map((event) => el("button", {
     type: "button", "data-seq": event.seq}, `#${event.seq}: ${event.text}`)));
