@@ -24,6 +24,7 @@ from PIL import Image
 from companion.daemon.asking import MenuShown, OpenDialogue
 from companion.daemon.items import JoinLinks
 from companion.daemon.looks import Look, Looks
+from companion.daemon.offers import Offers
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Question, Questions
 from companion.daemon.record import CurrentGame
@@ -39,9 +40,10 @@ class TableDisplay:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, presenter: Presenter,
                  looks: Looks | None = None, questions: Questions | None = None,
-                 watchers: Iterable[DisplayWatcher] = ()) -> None:
+                 watchers: Iterable[DisplayWatcher] = (), offers: Offers | None = None
+                 ) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
-        self._looks, self._questions = looks, questions
+        self._looks, self._questions, self._offers = looks, questions, offers
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[DisplayWatcher] = list(watchers)
 
@@ -71,6 +73,12 @@ class TableDisplay:
         look, table = self._looks.latest if self._looks else None, self.table
         return look if look is not None and table is not None and look.session == table.id \
             else None
+
+    def offers(self, look: Look) -> list[list[str]] | None:
+        """Per reading of ``look`` (the latest), the cards it may be corrected to: the game's
+        own that its rules allow there now, the likeliest first (``offers.py``; for the
+        controls page only). None: no camera reads this game."""
+        return self._offers.of(look) if self._offers is not None else None
 
     def pictures_kept(self) -> list[int]:
         """The events of the game being played that keep the camera's picture (for the

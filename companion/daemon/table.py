@@ -41,6 +41,7 @@ from companion.daemon.items import (
 from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
+from companion.daemon.offers import Offers
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Answer, Questions
@@ -113,9 +114,13 @@ class Daemon:
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
                                     self._router.close)
-        self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
+        # What a reading may be corrected to: the game's cards its rules allow there now.
+        self._offers = Offers(self._playing)
+        # The camera's, for the pages.
+        self._questions = Questions(self._asking, self._looks, self._offers.of)
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
-                           self._looks, self._questions, watchers)  # what it shows
+                                  self._looks, self._questions, watchers,
+                                  self._offers)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
