@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from companion import bundles
 from companion.daemon.items import CameraProposal, PartFailed, PartFinished
+from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe
 from companion.games.base import Game
@@ -73,6 +74,12 @@ class SceneSettled:
     confidence: float = 1.0
     #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
     picture: Any = None
+    #: The frame itself and where the table lies in it (``companion.vision.table.TableView``):
+    #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
+    frame: Any = None
+    view: Any = None
+    #: The version of the table's library it was read with (``library.TableLibrary``).
+    library: int = 0
 
 
 def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
@@ -161,13 +168,17 @@ class Camera(Part):
 
     def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
                  make_watcher: Callable[[Still | None], Any] | None = None,
-                 still_after: float = STILL_AFTER) -> None:
+                 still_after: float = STILL_AFTER, library: TableLibrary | None = None
+                 ) -> None:
         """``watcher``: the TableWatcher (used as it is); or None and ``make_watcher`` builds
         it in the camera's thread once the daemon is READY (its card library loaded there, so
         loading it does not slow the start), given the source's sharper still if it has one
         (``TableWatcher(still=...)``). ``still_after``: seconds of a resting table before
-        frames are taken at STILL_FPS."""
+        frames are taken at STILL_FPS. ``library``: the table's library, a deck enrolled at
+        the table read from the next frame on."""
         self.open_source = open_source
+        self.library = library
+        self._library_version = 0  # the version of the table's library read with
         self.watcher = watcher
         self.make_watcher = make_watcher
         self._daemon_ready = threading.Event()  # set by the daemon's READY (``listens``)
@@ -228,6 +239,7 @@ class Camera(Part):
                     return
                 continue
             troubles = 0
+            self._newer_library()
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
             resting = self.watcher.resting(got.at) >= self.still_after
@@ -239,9 +251,18 @@ class Camera(Part):
                 sighting = self.watcher.last
                 self.scenes_sent += 1
                 submit(SceneSettled(scene, lowest_confidence(sighting.detections),
-                                 picture_of(self.watcher, got.frame())))
+                                    picture_of(self.watcher, got.frame()), got.frame(),
+                                    self.watcher.rectifier.last_view, self._library_version))
             self.frames_seen += 1
             got = None  # its full frame let go before the wait, not once the next is read
+
+    def _newer_library(self) -> None:
+        """A deck enrolled at the table since the last frame: read with it from now on."""
+        newer = self.library.newer(self._library_version) if self.library else None
+        if newer is not None:
+            self._library_version, library = newer
+            self.watcher.use_library(library)
+            log.info("camera: reading with the cards enrolled at the table")
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""

@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.asking import MenuShown, OpenDialogue
+from companion.daemon.enrolling import Enrolling
 from companion.daemon.items import JoinLinks
 from companion.daemon.looks import Look, Looks
 from companion.daemon.offers import Offers
@@ -40,10 +41,11 @@ class TableDisplay:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, presenter: Presenter,
                  looks: Looks | None = None, questions: Questions | None = None,
-                 watchers: Iterable[DisplayWatcher] = (), offers: Offers | None = None
-                 ) -> None:
+                 watchers: Iterable[DisplayWatcher] = (), offers: Offers | None = None,
+                 enrolling: Enrolling | None = None) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
         self._looks, self._questions, self._offers = looks, questions, offers
+        self._enrolling = enrolling
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[DisplayWatcher] = list(watchers)
 
@@ -79,6 +81,13 @@ class TableDisplay:
         own that its rules allow there now, the likeliest first (``offers.py``; for the
         controls page only). None: no camera reads this game."""
         return self._offers.of(look) if self._offers is not None else None
+
+    @property
+    def enrolling(self) -> Enrolling | None:
+        """The deck of the game on the table enrolled with the camera (its state, to be
+        read, for the controls page only); None where the table has no camera library."""
+        return self._enrolling if self._enrolling is not None and \
+            self._enrolling.library is not None else None
 
     def pictures_kept(self) -> list[int]:
         """The events of the game being played that keep the camera's picture (for the

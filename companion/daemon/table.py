@@ -26,6 +26,7 @@ from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.dispatch import Dispatch, Handling
+from companion.daemon.enrolling import Enrol, Enrolling
 from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import (
     CameraProposal,
@@ -38,6 +39,7 @@ from companion.daemon.items import (
     SeatNaming,
     Stop,
 )
+from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
@@ -72,7 +74,8 @@ class Daemon:
     ``watchers``: given every screen's image after each redraw (``TableDisplay.watchers``: the web
     pages, the --sim board). ``language``: where the table's language is kept (the config's,
     or the one chosen at the table); ``voice``: spoken announcements of the public views
-    (None: silent).
+    (None: silent); ``library``: the camera's card library, where a deck enrolled at the
+    table is written (None: no enrolment at the table).
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
@@ -85,6 +88,7 @@ class Daemon:
                  geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
                  language: LanguageChoice | None = None, voice: Speaker | None = None,
+                 library: TableLibrary | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -118,9 +122,11 @@ class Daemon:
         self._offers = Offers(self._playing)
         # The camera's, for the pages.
         self._questions = Questions(self._asking, self._looks, self._offers.of)
+        # The deck of the game on the table enrolled with the camera, when the page asks.
+        self._enrolling = Enrolling(self._playing, library)
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
                                   self._looks, self._questions, watchers,
-                                  self._offers)  # what it shows
+                                  self._offers, self._enrolling)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -201,6 +207,8 @@ class Daemon:
             InputEvent: Handling(self._router.on_input),
             CameraProposal: Handling(self._router.on_seen),
             SceneSettled: Handling(self._read_scene),
+            # the deck enrolled with the camera, from the controls page
+            Enrol: Handling(self._enrolling.handle, answered=True),
             FedEvent: Handling(self._store_fed, answered=True),
             # a reading put right on the controls page
             Correct: Handling(self._corrector.handle, answered=True),
@@ -220,7 +228,8 @@ class Daemon:
 
     def _read_scene(self, scene: SceneSettled) -> None:
         try:
-            self._router.on_scene(scene)
+            if not self._enrolling.settled(scene):  # while enrolling, no scene is a play
+                self._router.on_scene(scene)
         finally:
             self.scenes_read += 1  # counted once it has been acted on
 

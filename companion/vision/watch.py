@@ -72,6 +72,7 @@ class TableWatcher:
         # The pieces' markers are smaller than the corners': read them at full size.
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
+        self.piles = piles
         self.recognizer = Recognizer(library, piles=piles)
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
@@ -84,6 +85,14 @@ class TableWatcher:
         self._resting: float | None = None  # since when frames were only compared
         self._pictured: np.ndarray | None = None  # the small copy of the last scene reported
         self.reads = 0  # frames read in full (for tests and benchmarks)
+
+    def use_library(self, library: CardLibrary) -> None:
+        """Read with ``library`` from the next frame on (a deck enrolled at the table): the
+        table is read anew and its scene, once still, reported again as if first seen."""
+        self.recognizer = Recognizer(library, piles=self.piles)
+        self.gate = SettleGate(self.gate.settle_seconds, self.motion_limit)
+        self.last = None
+        self._read_small = self._steady = self._resting = self._pictured = None
 
     def see(self, frame: np.ndarray, motion: float | None = None,
             sharper: np.ndarray | None = None) -> FrameReading:

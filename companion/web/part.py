@@ -32,6 +32,7 @@ from companion.web.address import page_url
 from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel, pictured_channel
 from companion.web.delta import Update, changes, ops_message
+from companion.web.enrol_view import enrolment_view
 from companion.web.guard import HostNames
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
@@ -94,6 +95,7 @@ class WebPart(Part):
         try:
             channels = self.snapshot.build(shown, images)
             channels["camera"] = camera_channel(shown)
+            channels["camera"]["enrolment"] = enrolment_view(shown)
             channels["pictured"] = pictured_channel(shown, channels["camera"])
             add_question(channels, shown, self.crops, self.languages)
             look = shown.camera
