@@ -75,7 +75,8 @@ class Daemon:
     pages, the --sim board). ``language``: where the table's language is kept (the config's,
     or the one chosen at the table); ``voice``: spoken announcements of the public views
     (None: silent); ``library``: the camera's card library, where a deck enrolled at the
-    table is written (None: no enrolment at the table).
+    table is written (None: no enrolment at the table); the camera part must be given the
+    same one, which it reads the deck from.
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
