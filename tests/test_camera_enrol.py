@@ -12,6 +12,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 from camera_enrol import EnrolTable, spot
 from web_table import request, wait_for
 
@@ -19,7 +20,7 @@ from companion import bundles
 from companion.cli import main
 from companion.daemon.stage import Stage
 from companion.vision.art import draw_face
-from companion.vision.enrol_table import DeckEnrolment
+from companion.vision.enrol_table import DeckEnrolment, EnrolError
 from companion.vision.laid import LaidCards, reading_order
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
@@ -207,3 +208,22 @@ def test_a_terminal_enrolment_that_cannot_finish_writes_nothing(tmp_path, capsys
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_deck_is_ready_once_every_card_has_a_face_and_none_waits():
+    face = np.zeros((448, 320, 3), np.uint8)
+    deck = DeckEnrolment(["rat-man", "orc"])
+    [first] = deck.laid([face])
+    assert first.card == "rat-man"
+    extra, second = deck.laid([face, face])  # laid together: each waits for a name
+    assert (extra.card, second.card) == (None, None)
+    deck.name(second.number, "orc")
+    assert not deck.ready  # one still waits
+    deck.name(extra.number, "rat-man")  # the name moves: the first crop waits now
+    assert first.card is None and not deck.ready
+    for number, card, field in [(99, "orc", "crop"), (first.number, "green-4", "card")]:
+        with pytest.raises(EnrolError) as refused:
+            deck.name(number, card)
+        assert refused.value.field == field
+    deck.drop(first.number)
+    assert deck.ready and [t.card for t in deck.taken] == ["rat-man", "orc"]

@@ -128,6 +128,7 @@ class Enrolling:
             elif item.action == "drop":
                 self.deck.drop(self._number(item))
                 self.crops.pop(self._number(item), None)
+                self.complete()  # a crop too many dropped: every card may be in
             elif item.action == "name":
                 self.deck.name(self._number(item), item.card or "")
                 self.complete()
@@ -173,6 +174,8 @@ class Enrolling:
             return True
         if not self.active:
             return False
+        if seen.frame is None:  # the camera gave no full frame of it: nothing to cut
+            return True
         from companion.vision.laid import reading_order
 
         laid = reading_order(self._laid.settled(seen.frame, seen.view))
