@@ -65,6 +65,7 @@ def samples(lang: str) -> dict[str, str]:
         "event": tr.pgettext("event", "play"), "field": tr.pgettext("field", "cards"),
         "what": tr.gettext("not recorded"), "error": "12",
         "disarm": "6+", "page": "2", "pages": "3", "why": "",
+        "part": "camera",  # a part of the daemon, by its name (as its failures are named)
     }
     words.update(dict.fromkeys(PLAYER_KEYS, PLAYER))
     return words

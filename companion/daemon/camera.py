@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
-from companion.daemon.items import CameraProposal, PartFailed
+from companion.daemon.items import CameraProposal, PartFailed, PartFinished
+from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.games.base import Game
@@ -76,6 +77,12 @@ class SceneSettled:
     confidence: float = 1.0
     #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
     picture: Any = None
+    #: The frame itself and where the table lies in it (``companion.vision.table.TableView``):
+    #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
+    frame: Any = None
+    view: Any = None
+    #: The version of the table's library it was read with (``library.TableLibrary``).
+    library: int = 0
 
 
 def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
@@ -164,13 +171,17 @@ class Camera(Part):
 
     def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
                  make_watcher: Callable[[Still | None], Any] | None = None,
-                 still_after: float = STILL_AFTER) -> None:
+                 still_after: float = STILL_AFTER, library: TableLibrary | None = None
+                 ) -> None:
         """``watcher``: the TableWatcher (used as it is); or None and ``make_watcher`` builds
         it in the camera's thread once the daemon is READY (its card library loaded there, so
         loading it does not slow the start), given the source's sharper still if it has one
         (``TableWatcher(still=...)``). ``still_after``: seconds of a resting table before
-        frames are taken at STILL_FPS."""
+        frames are taken at STILL_FPS. ``library``: the table's library, a deck enrolled at
+        the table read from the next frame on."""
         self.open_source = open_source
+        self.library = library
+        self._library_version = 0  # the version of the table's library read with
         self.watcher = watcher
         self.make_watcher = make_watcher
         self._daemon_ready = threading.Event()  # set by the daemon's READY (``listens``)
@@ -223,8 +234,9 @@ class Camera(Part):
             except Exception as error:  # noqa: BLE001 - a camera gone: reported, retried
                 submit(PartFailed(self.name, describe(error)))
                 return
-            if got is None and _consumed(self.source):
-                log.info("camera: every frame of the folder has been seen")
+            if got is None and getattr(source, "ended", False):
+                # A folder of frames played once: said once, never opened again.
+                submit(PartFinished(self.name, ended_words(source)))
                 return
             if got is None:
                 self.resting = False
@@ -234,6 +246,7 @@ class Camera(Part):
                     return
                 continue
             troubles = 0
+            self._newer_library()
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
             resting = self.watcher.resting(got.at) >= self.still_after
@@ -245,9 +258,18 @@ class Camera(Part):
                 sighting = self.watcher.last
                 self.scenes_sent += 1
                 submit(SceneSettled(scene, lowest_confidence(sighting.detections),
-                                 picture_of(self.watcher, got.frame())))
+                                    picture_of(self.watcher, got.frame()), got.frame(),
+                                    self.watcher.rectifier.last_view, self._library_version))
             self.frames_seen += 1
             got = None  # its full frame let go before the wait, not once the next is read
+
+    def _newer_library(self) -> None:
+        """A deck enrolled at the table since the last frame: read with it from now on."""
+        newer = self.library.newer(self._library_version) if self.library else None
+        if newer is not None:
+            self._library_version, library = newer
+            self.watcher.use_library(library)
+            log.info("camera: reading with the cards enrolled at the table")
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""
@@ -285,19 +307,25 @@ def picture_of(watcher: Any, frame: Any) -> Any:
         return None
 
 
-def _consumed(source: Any) -> bool:
-    """A folder of frames read to its end (a real camera never is)."""
-    files = getattr(source, "files", None)
-    return files is not None and source.position >= len(files)
+def ended_words(source: Any) -> str:
+    """What the log says of a folder of frames played to its end."""
+    count = len(source.files or [])
+    return (f"every frame of {source.folder} has been shown ({count} frames): the camera "
+            "reads no more ([camera] loop = true plays the folder again)")
 
 
-def open_camera(source: str, device: int, files: str) -> Callable[[], Any]:
-    """A function making the configured frame source (called at each start or retry)."""
+def open_camera(source: str, device: int, files: str, loop: bool = False
+                ) -> Callable[[], Any]:
+    """A function making the configured frame source (called at each start or retry). A
+    folder of frames is one source for the whole run: a retry goes on where it was, so the
+    folder is played once (or looped, with ``loop``), never again from its start."""
     from companion.vision import sources
 
+    folder = sources.ImageFolder(Path(files), loop=loop) if source == "files" else None
+
     def opener() -> Any:
-        if source == "files":
-            return sources.ImageFolder(Path(files))
+        if folder is not None:
+            return folder
         if source == "picamera":
             return sources.Picamera2Source()
         return sources.VideoCapture(device)

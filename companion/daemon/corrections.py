@@ -77,9 +77,10 @@ class Correct:
     seqs: list[int] = field(default_factory=list)
 
 
-def deck_ids(game_name: str) -> set[str]:
-    """The ids the camera can read for a game (what a reading may be corrected to)."""
-    return {item.item_id for item in bundles.get(game_name).art_items()}
+def deck_ids(game: Any) -> set[str]:
+    """The ids the camera can read for a game (what a reading may be corrected to): its
+    bundle's cards, as its table plays it."""
+    return set(bundles.get(game.name).cards(game))
 
 
 def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
@@ -192,7 +193,7 @@ class Corrector:
             if not isinstance(index, int) or not 0 <= index < len(look.readings):
                 raise CorrectionRefused(
                     pgettext("web", "no reading {n} on this picture").format(n=index), "reading")
-            if item.item_id is not None and item.item_id not in deck_ids(table.header.game):
+            if item.item_id is not None and item.item_id not in deck_ids(table.game):
                 raise CorrectionRefused(pgettext("web", "{id} is not a card of this game").format(
                     id=item.item_id), "id")
             if already(look, index, item.item_id):

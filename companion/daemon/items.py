@@ -77,6 +77,15 @@ class PartFailed:
 
 
 @dataclass(frozen=True)
+class PartFinished:
+    """A part has done all it had to and stops for good (a camera's folder of frames played
+    to its end): said once, never retried. ``reason``: what ended, for the log."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Stop:
     """Finish cleanly (SIGTERM, end of a demo)."""
 

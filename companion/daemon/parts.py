@@ -99,6 +99,7 @@ class Supervisor:
         self._retry_at: dict[str, float] = {}
         self._started_at: dict[str, float] = {}  # when each part last started
         self._crashes: dict[str, int] = {}  # crashes in a row, each waiting twice as long
+        self._finished: dict[str, str] = {}
 
     def start_all(self, now: float) -> None:
         for name in self.parts:
@@ -142,6 +143,22 @@ class Supervisor:
         self.parts[name].stop()
         self._failed[name] = reason.split(";")[0].split(" (")[0]  # short, for the screens
         self._retry_at.pop(name, None)
+
+    def finished(self, name: str, reason: str) -> bool:
+        """A part that has done all it had to (a folder of frames played): logged once,
+        stopped, not retried, no failure. False if it had finished already."""
+        if name not in self.parts or name in self._finished:
+            return False
+        log.info("%s: %s", name, reason)
+        self.parts[name].stop()
+        self._finished[name] = reason
+        self._failed.pop(name, None)
+        self._retry_at.pop(name, None)
+        return True
+
+    def finished_parts(self) -> dict[str, str]:
+        """The parts that have finished (``finished``), each with what ended."""
+        return dict(self._finished)
 
     def tick(self, now: float) -> bool:
         """Retry the parts whose time has come; True if any part changed state."""

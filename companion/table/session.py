@@ -140,6 +140,19 @@ class TableSession:
         if old >= 0 and old % EVERY:
             self._kept.pop(old, None)
 
+    def game_before(self, latest: int) -> Game:
+        """The game as it stood before the ``latest`` events in force (0: the game now),
+        from the kept states (no more than ``EVERY - 1`` events replayed). Nothing changes.
+
+        >>> session = TableSession(Header("traps", ("Ann", "Bob"), seed=7))
+        >>> session.apply({"type": "expose", "seat": 0, "square": "T1", "clicks": 3})
+        >>> session.game_before(1).view(None)["squares"]["T1"]["status"]
+        'hidden'
+        """
+        if not 0 <= latest <= len(self.in_force):
+            raise ValueError(f"{latest} of {len(self.in_force)} events in force")
+        return self.game if latest == 0 else self._game_after(len(self.in_force) - latest)
+
     def _game_after(self, count: int) -> Game:
         """The game after the first ``count`` events in force (``count`` < their number)."""
         if count in self._kept:

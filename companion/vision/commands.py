@@ -35,15 +35,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     commands = vision.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
 
     enroll = commands.add_parser(
-        "enroll", help="build a card library from photos",
+        "enroll", help="build a card library from photos, or with the camera at the table",
         description="Every image file in the folder is one card or tile photographed alone; "
                     "its file name without extension is its id. A photo with no card, or "
                     "with the card cut by its edge, is skipped and named; a contact sheet "
-                    "of what was enrolled is written beside the library.")
-    enroll.add_argument("images", metavar="IMAGES_DIR")
+                    "of what was enrolled is written beside the library. With --camera (or "
+                    "--frames) instead of a folder, the deck of --game is enrolled at the "
+                    "table: lay each card it names on the play area, one at a time; the "
+                    "library is written once every card is in, its other faces kept.")
+    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
     enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
     enroll.add_argument("--sheet", metavar="PNG",
                         help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
+    enroll.add_argument("--camera", metavar="N|picamera",
+                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
+                             "CSI camera), watching the play area through its corner markers")
+    enroll.add_argument("--frames", metavar="DIR",
+                        help="enrol at the table from a folder of the camera's frames, read in "
+                             "name order (as [camera] source = \"files\")")
+    later(enroll.add_argument("--game", metavar="GAME",
+                              help="with --camera or --frames: the game whose deck is "
+                                   "enrolled (%(choices)s)"), choices=_card_games)
+    enroll.add_argument("--width-mm", type=float, default=800.0,
+                        help="with --camera: distance between the left and right marker "
+                             "centres")
+    enroll.add_argument("--height-mm", type=float, default=560.0,
+                        help="with --camera: distance between the top and bottom marker "
+                             "centres")
     enroll.set_defaults(func=run_enroll)
 
     recognize = commands.add_parser(
@@ -90,6 +108,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     art.set_defaults(func=run_art)
 
 
+def _card_games() -> list[str]:
+    from companion import bundles
+
+    return list(bundles.card_games())
+
+
 def _art_games() -> list[str]:
     from companion import bundles
 
@@ -114,6 +138,20 @@ def run_enroll(args: argparse.Namespace) -> int:
     from companion.vision.enrol import contact_sheet, enrol_images
     from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
+    live = args.camera is not None or args.frames is not None
+    if args.images is not None and live:
+        raise VisionError("give IMAGES_DIR (photos) or --camera / --frames (at the table), "
+                          "not both")
+    if args.camera is not None and args.frames is not None:
+        raise VisionError("--camera and --frames: give one of them")
+    if live:
+        return run_table_enroll(args)
+    if args.images is None:
+        raise VisionError("IMAGES_DIR: give a folder of photos, or --camera to enrol at the "
+                          "table")
+    if args.game is not None:
+        raise VisionError("--game: only with --camera or --frames (a photo's file name is "
+                          "its card's id)")
     folder = Path(args.images)
     if not folder.is_dir():
         raise VisionError(f"{folder}: not a folder")
@@ -134,6 +172,37 @@ def run_enroll(args: argparse.Namespace) -> int:
     skipped = f", skipped {len(result.skipped)}" if result.skipped else ""
     print(f"enrolled {len(result.library)} cards into {out}{skipped}; "
           f"check every crop in {sheet_path}")
+    return 0
+
+
+def run_table_enroll(args: argparse.Namespace) -> int:
+    """``enroll --camera`` / ``--frames``: the deck of ``--game`` laid card by card."""
+    import cv2
+
+    from companion.vision.enrol import contact_sheet
+    from companion.vision.enrol_camera import deck_of, enrol_at_table, frames_from
+    from companion.vision.layout import TableLayout
+    from companion.vision.library import CardLibrary
+
+    if args.game is None:
+        raise VisionError("--game: which game's deck to enrol at the table")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise VisionError(f"--out {out}: no such folder")
+    base = CardLibrary.load(out) if out.exists() else CardLibrary()  # read before watching
+    deck = deck_of(args.game)
+    layout = TableLayout(args.width_mm, args.height_mm)
+    source = frames_from(args.camera, args.frames)
+    source.open()  # a camera that cannot be opened is said before anything is laid
+    enrolment = enrol_at_table(deck, source, layout, lambda line: print(line, flush=True))
+    library = enrolment.library(base)
+    library.save(out)
+    sheet_path = Path(args.sheet) if args.sheet else out.with_suffix(".sheet.png")
+    mine = enrolment.library(CardLibrary())
+    if not cv2.imwrite(str(sheet_path), contact_sheet(mine)):
+        raise VisionError(f"{sheet_path}: cannot write the contact sheet")
+    print(f"enrolled the {len(deck.cards)} cards of {deck.game} into {out}; check every crop "
+          f"in {sheet_path}")
     return 0
 
 

@@ -76,6 +76,7 @@ class TableWatcher:
         # The pieces' markers are smaller than the corners': read them at full size.
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
+        self.piles = piles
         self.recognizer = Recognizer(library, piles=piles)
         # Where the table changed, the card laid on top is read first: a small bound of
         # work finds it, or the frame is read whole.
@@ -98,6 +99,14 @@ class TableWatcher:
         self._pictured: np.ndarray | None = None  # the small copy of the last scene reported
         self.reads = 0  # frames read (for tests and benchmarks)
         self.full_reads = 0  # of those, read whole rather than where they changed
+
+    def use_library(self, library: CardLibrary) -> None:
+        """Read with ``library`` from the next frame on (a deck enrolled at the table): the
+        table is read anew and its scene, once still, reported again as if first seen."""
+        self.recognizer = Recognizer(library, piles=self.piles)
+        self.gate = SettleGate(self.gate.settle_seconds, self.motion_limit)
+        self.last = None
+        self._read_small = self._steady = self._resting = self._pictured = None
 
     def see(self, frame: np.ndarray, motion: float | None = None,
             sharper: np.ndarray | None = None) -> FrameReading:

@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from companion.daemon.corrections import Correct, CorrectionRefused
+from companion.daemon.enrolling import ACTIONS, Enrol
 from companion.daemon.questions import Answer, AnswerRefused
 from companion.table.pictures import picture
 from companion.web.camera_view import Shots
@@ -71,6 +72,28 @@ def correction(body: Any) -> Correct:
     if item_id is not None and (not isinstance(item_id, str) or not CARD_ID.fullmatch(item_id)):
         raise BadRequest(f"id: a card's id such as green-4, or null, got {item_id!r}"[:120])
     return Correct(look, reading, item_id, request=request)
+
+
+def enrol_request(body: Any) -> Enrol:
+    """The ``Enrol`` a page's body asks for, or BadRequest naming the field."""
+    if not isinstance(body, dict):
+        raise BadRequest('body: send {"action": "start" | "stop"} or {"action": "name", '
+                         '"crop": N, "card": ID} or {"action": "drop", "crop": N}')
+    unknown = sorted(set(body) - {"action", "crop", "card"})
+    if unknown:
+        raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: action, crop, card)")
+    action = body.get("action")
+    if action not in ACTIONS:
+        raise BadRequest(f"action: one of {', '.join(ACTIONS)}, got {action!r}"[:120])
+    wanted = {"start": set(), "stop": set(), "drop": {"crop"}, "name": {"crop", "card"}}[action]
+    extra = sorted(set(body) - wanted - {"action"})
+    if extra:
+        raise BadRequest(f"{extra[0]}: not taken by {action}")
+    crop = number(body, "crop") if "crop" in wanted else None
+    card = body.get("card") if "card" in wanted else None
+    if "card" in wanted and (not isinstance(card, str) or not CARD_ID.fullmatch(card)):
+        raise BadRequest(f"card: a card's id such as rat-man, got {card!r}"[:120])
+    return Enrol(action, crop, card)
 
 
 def answer_of(body: Any, seat: int | None) -> Answer:
@@ -154,6 +177,24 @@ class CameraRoutes:
         self.submit(item)
         return await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
                                                                 CORRECT_WAIT)
+
+    async def camera_enrol(self, request: web.Request) -> web.Response:
+        """The deck of the game on the table enrolled with the camera: started, a face named
+        or dropped, stopped; answered once carried out (the deck written, when complete)."""
+        await self.table_controls(request)
+        try:
+            item = enrol_request(await json_body(request))
+        except BadRequest as error:
+            return _bad(error)
+        if not await self._handed_over(item):
+            return _no_answer()
+        error = item.error
+        field = getattr(error, "field", "")
+        if error is not None and field and field != "action":
+            return web.json_response({"error": str(error), "field": field}, status=400)
+        if error is not None:
+            return web.json_response({"error": str(error)}, status=409)
+        return web.json_response({"done": item.action})
 
     async def camera_answer(self, request: web.Request) -> web.Response:
         """The camera's question answered on the controls page."""

@@ -33,6 +33,7 @@ from companion.web.admission import ACCEPT_BACKLOG, IDLE_SECONDS, Admission, qui
 from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel, pictured_channel
 from companion.web.delta import Update, changes, ops_message
+from companion.web.enrol_view import enrolment_view
 from companion.web.guard import HostNames
 from companion.web.malformed import request_logger
 from companion.web.server import WebServer
@@ -96,6 +97,7 @@ class WebPart(Part):
         try:
             channels = self.snapshot.build(shown, images)
             channels["camera"] = camera_channel(shown)
+            channels["camera"]["enrolment"] = enrolment_view(shown)
             channels["pictured"] = pictured_channel(shown, channels["camera"])
             add_question(channels, shown, self.crops, self.languages)
             look = shown.camera

@@ -14,6 +14,8 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
   page opened with the table's token; never on ``/``, the public API or a seat's page.
 - ``POST /t/TOKEN/camera/answer``, ``POST /s/TOKEN/answer``: the camera's unsure sighting
   answered on the controls page or on the acting seat's own page (``asked.py``).
+- ``POST /t/TOKEN/camera/enrol``: the deck of the game on the table enrolled with the camera
+  (``enrol_view.py``, ``daemon/enrolling.py``), from the controls page alone.
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -181,6 +183,7 @@ class WebServer(SeatPages, CameraRoutes):
             web.get("/t/{token}/camera/event/{seq}.{kind:jpg|json}", self.camera_event),
             web.post("/t/{token}/camera/correct", self.camera_correct),
             web.post("/t/{token}/camera/answer", self.camera_answer),
+            web.post("/t/{token}/camera/enrol", self.camera_enrol),
             web.post("/s/{token}/answer", self.seat_answer),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
