@@ -255,3 +255,24 @@ def test_a_correction_is_one_transaction_a_full_disk_stores_none_of_it(tmp_path)
         table.store.db.execute("PRAGMA max_page_count = 1000000000")
         assert correct(table, look=look.number, reading=0, item_id=(card, other)[n % 2]
                        ).error is None
+
+
+def test_a_card_corrected_once_is_read_by_the_camera_from_the_next_picture_on(tmp_path):
+    """The camera learns its table: a card of another print run than the one enrolled is
+    left out; named with a tap, its crop is kept as a sample of it (``cards.samples.npz``
+    beside the library), and the next picture of it reads it, sure."""
+    card, _ = first_card()
+    with CameraTable(tmp_path, learns=True, other_print=(card,)) as table:
+        play = table.play_until_a_card()
+        table.put_down(play["seat"], [card])
+        look = table.daemon.shown.camera
+        assert card not in [r.item_id for r in look.readings]
+        left_out = next(n for n, r in enumerate(look.readings) if r.item_id is None)
+        assert correct(table, look=look.number, reading=left_out, item_id=card).error is None
+        # The same card before the camera again (elsewhere on the table).
+        table.put_down((play["seat"] + 1) % 4, [card])
+        look = table.daemon.shown.camera
+        read = {r.item_id: state for r, state in zip(look.readings, look.states, strict=True)}
+        assert read.get(card) == "sure"
+        assert [i for i, _ in table.eyes.watcher.recognizer.library.samples] == [card]
+        assert (tmp_path / "cards.samples.npz").exists()

@@ -247,6 +247,7 @@ class Camera(Part):
                 continue
             troubles = 0
             self._newer_library()
+            self._learn()
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
             resting = self.watcher.resting(got.at) >= self.still_after
@@ -270,6 +271,11 @@ class Camera(Part):
             self._library_version, library = newer
             self.watcher.use_library(library)
             log.info("camera: reading with the cards enrolled at the table")
+
+    def _learn(self) -> None:
+        """The samples corrections taught (or took back) since the last frame."""
+        if self.library is not None:
+            self.library.learn(self.watcher)
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""

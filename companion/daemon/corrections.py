@@ -42,6 +42,10 @@ from companion.i18n import _, pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
 
+#: The id a sample of "not a card" is taught under (``companion.vision.library``'s, which
+#: is loaded only with the camera).
+LIBRARY_NOT_A_CARD = "(not a card)"
+
 #: How many request ids of corrections carried out are remembered (a page's repeats come
 #: within seconds).
 REQUESTS_KEPT = 256
@@ -117,13 +121,16 @@ class Corrector:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
                  looks: Looks, close: Callable[[Any, bool], None],
-                 ask: Callable[[CameraProposal], None]) -> None:
+                 ask: Callable[[CameraProposal], None], library: Any = None) -> None:
+        """``library``: the table's card library (``TableLibrary``): a correction's crop is
+        taught to it as a sample of the card named (None: nothing is taught)."""
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
         self.looks = looks
         self.close = close
         self.ask = ask
+        self.library = library
         #: request id -> the entries its correction stored (the latest ones kept).
         self.carried_out: OrderedDict[str, list[int]] = OrderedDict()
 
@@ -201,8 +208,15 @@ class Corrector:
             scene, readings, states = corrected(look, index, item.item_id, reader.table.zone_of)
             events = self.events_of(table, look, scene, reader.mapper, len(standing))
             before = Before(look.scene, look.readings, look.states, standing,
-                            [seen for seen in self.asking.sightings if seen.look == look.number])
+                            [seen for seen in self.asking.sightings if seen.look == look.number],
+                            self.crop(look, index))
         seqs = self.carry_out(table, look, len(standing), events)
+        if self.library is not None and before.lesson is not None:
+            # The camera learns its table: this card under this light, from the next frame.
+            if item.undo:
+                self.library.unteach(before.lesson)
+            else:
+                self.library.teach(item.item_id or LIBRARY_NOT_A_CARD, before.lesson)
         if item.undo:
             look.earlier.pop()
         else:
@@ -217,6 +231,22 @@ class Corrector:
                 self.ask(seen)
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
+
+    def crop(self, look: Look, index: int) -> Any:
+        """Reading ``index`` of the look cut from the frame it was read from, as a sample
+        (``companion.vision.library.sample_of``); None without the frame or a library."""
+        if self.library is None or look.frame is None or look.view is None:
+            return None
+        import numpy as np
+
+        from companion.vision.library import sample_of
+
+        outline = look.view.to_image(np.array(look.readings[index].outline, np.float32))
+        try:
+            return sample_of(look.frame, outline)
+        except Exception as error:  # noqa: BLE001 - a sample is a bonus: the correction stands
+            log.info("no sample of the correction: %s", error)
+            return None
 
     def standing(self, table: StoredSession, look: Look) -> list[dict[str, Any]]:
         """The look's events still in force: the latest ones, or CorrectionRefused (later

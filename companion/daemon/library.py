@@ -14,9 +14,12 @@ from its next frame (``newer``); the next start reads the file.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("companion.daemon")
 
 #: The library's file name beside the table store when the config names none.
 ENROLLED = "cards.npz"
@@ -44,16 +47,74 @@ class TableLibrary:
         self.version = 0  # how many libraries were written by this run
         self._lock = threading.Lock()
         self._newer: Any = None
+        self._lessons: list[tuple[str | None, Any]] = []
 
     def load(self) -> Any:
         """The library as the file holds it (a LibraryError if it cannot be read), or the
-        demo art's while there is no file yet."""
+        demo art's while there is no file yet; with the samples the table taught it
+        (``teach``), unless their file cannot be read (said in the log, left out)."""
         from companion.daemon.camera import library_for
-        from companion.vision.library import CardLibrary
+        from companion.vision.library import CardLibrary, LibraryError, load_samples
 
         if self.configured or self.path.exists():
-            return CardLibrary.load(self.path)
-        return library_for(self.games, "", self.cache)
+            library = CardLibrary.load(self.path)
+        else:
+            library = library_for(self.games, "", self.cache)
+        try:
+            load_samples(library, self.samples)
+        except LibraryError as error:
+            log.warning("camera: the samples the table taught are not read (%s)", error)
+        return library
+
+    @property
+    def samples(self) -> Path:
+        """The file of the samples the table taught, beside the library's."""
+        from companion.vision.library import samples_path
+
+        return samples_path(self.path)
+
+    def teach(self, item_id: str, face: Any) -> None:
+        """A correction's crop, a sample of card ``item_id`` (or of NOT_A_CARD): the camera
+        keeps it with the library from its next frame on (``lessons``)."""
+        with self._lock:
+            self._lessons.append((item_id, face))
+
+    def unteach(self, face: Any) -> None:
+        """The sample ``face`` taught is dropped (its correction taken back)."""
+        with self._lock:
+            self._lessons.append((None, face))
+
+    def lessons(self) -> list[tuple[str | None, Any]]:
+        """The samples taught (id, face) and dropped (None, face) since last asked."""
+        with self._lock:
+            lessons, self._lessons = self._lessons, []
+        return lessons
+
+    def learn(self, watcher: Any) -> None:
+        """In the camera's thread: the samples taught (or taken back) since last asked kept
+        with the library the ``watcher`` reads with, and with its file; the table then read
+        whole again, with them."""
+        lessons = self.lessons()
+        if not lessons:
+            return
+        from companion.vision.library import LibraryError, save_samples
+
+        library = watcher.recognizer.library
+        for item_id, face in lessons:
+            try:
+                if item_id is not None:
+                    library.add_sample(item_id, face)
+                else:
+                    library.drop_sample(next(n for n, (_, kept) in enumerate(library.samples)
+                                             if kept is face))
+            except (LibraryError, StopIteration):
+                continue  # a card no longer enrolled, a sample gone already
+        try:
+            save_samples(library, self.samples)
+        except LibraryError as error:  # a full or read-only disk: used until the next start
+            log.warning("camera: the samples taught not kept (%s)", error)
+        watcher.read_afresh()
+        log.info("camera: %d samples the table taught in use", len(library.samples))
 
     def write(self, library: Any) -> None:
         """Write ``library`` atomically (a LibraryError, nothing changed, if it cannot be),

@@ -118,7 +118,7 @@ class Daemon:
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    self._router.close, self._router.ask)
+                                    self._router.close, self._router.ask, library)
         # What a reading may be corrected to: the game's cards its rules allow there now.
         self._offers = Offers(self._playing)
         # The camera's, for the pages.

@@ -78,15 +78,7 @@ class TableWatcher:
         self.rectifier = Rectifier(layout, self.finder)
         self.piles = piles
         self.recognizer = Recognizer(library, piles=piles)
-        # Where the table changed, the card laid on top is read first: a small bound of
-        # work finds it, or the frame is read whole.
-        changed = Recognizer(library, piles=piles, use_features=False,
-                             thresholds=replace(self.recognizer.limits,
-                                                most_compared=CHANGE_BOUND))
-        self.changes = ChangeReader(
-            lambda crop: self.recognizer.recognize(crop, [], whole_only=True),
-            lambda crop: changed.recognize(crop, []),
-            lambda frame, outline: self.recognizer.identify(frame, outline, outline=True))
+        self.changes = self._change_reader()
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
         self.motion_limit = motion_limit
@@ -100,10 +92,23 @@ class TableWatcher:
         self.reads = 0  # frames read (for tests and benchmarks)
         self.full_reads = 0  # of those, read whole rather than where they changed
 
+    def _change_reader(self) -> ChangeReader:
+        """Reading only where the table changed, with this watcher's recognizer."""
+        recognizer = self.recognizer
+        # Where the table changed, the card laid on top is read first: a small bound of
+        # work finds it, or the frame is read whole.
+        changed = Recognizer(recognizer.library, piles=self.piles, use_features=False,
+                             thresholds=replace(recognizer.limits, most_compared=CHANGE_BOUND))
+        return ChangeReader(
+            lambda crop: recognizer.recognize(crop, [], whole_only=True),
+            lambda crop: changed.recognize(crop, []),
+            lambda frame, outline: recognizer.identify(frame, outline, outline=True))
+
     def use_library(self, library: CardLibrary) -> None:
         """Read with ``library`` from the next frame on (a deck enrolled at the table): the
         table is read anew and its scene, once still, reported again as if first seen."""
         self.recognizer = Recognizer(library, piles=self.piles)
+        self.changes = self._change_reader()
         self.gate = SettleGate(self.gate.settle_seconds, self.motion_limit)
         self.last = None
         self._read_small = self._steady = self._resting = self._pictured = None
