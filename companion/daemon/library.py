@@ -48,6 +48,7 @@ class TableLibrary:
         self._lock = threading.Lock()
         self._newer: Any = None
         self._lessons: list[tuple[str | None, Any]] = []
+        self._samples_seen: tuple[int, int] | None = None  # the samples file as last read
 
     def load(self) -> Any:
         """The library as the file holds it (a LibraryError if it cannot be read), or the
@@ -64,6 +65,7 @@ class TableLibrary:
             load_samples(library, self.samples)
         except LibraryError as error:
             log.warning("camera: the samples the table taught are not read (%s)", error)
+        self._samples_seen = self._stamp()
         return library
 
     @property
@@ -72,6 +74,18 @@ class TableLibrary:
         from companion.vision.library import samples_path
 
         return samples_path(self.path)
+
+    def _stamp(self) -> tuple[int, int] | None:
+        """The samples file's modification time and size (None: no file)."""
+        try:
+            stat = self.samples.stat()
+        except OSError:
+            return None
+        return stat.st_mtime_ns, stat.st_size
+
+    def _samples_changed(self) -> bool:
+        """Has the samples file changed since this run read or wrote it?"""
+        return self._stamp() != self._samples_seen
 
     def teach(self, item_id: str, face: Any) -> None:
         """A correction's crop, a sample of card ``item_id`` (or of NOT_A_CARD): the camera
@@ -93,13 +107,23 @@ class TableLibrary:
     def learn(self, watcher: Any) -> None:
         """In the camera's thread: the samples taught (or taken back) since last asked kept
         with the library the ``watcher`` reads with, and with its file; the table then read
-        whole again, with them."""
+        whole again, with them. A samples file changed by someone else (``companion vision
+        samples --drop``) is read again first."""
+        from companion.vision.library import LibraryError, load_samples, save_samples
+
+        library = watcher.recognizer.library
+        if self._samples_changed():
+            try:
+                library.samples = []
+                load_samples(library, self.samples)
+            except LibraryError as error:
+                log.warning("camera: the samples the table taught are not read (%s)", error)
+            self._samples_seen = self._stamp()
+            watcher.read_afresh()
+            log.info("camera: %d samples the table taught read again", len(library.samples))
         lessons = self.lessons()
         if not lessons:
             return
-        from companion.vision.library import LibraryError, save_samples
-
-        library = watcher.recognizer.library
         for item_id, face in lessons:
             try:
                 if item_id is not None:
@@ -113,6 +137,7 @@ class TableLibrary:
             save_samples(library, self.samples)
         except LibraryError as error:  # a full or read-only disk: used until the next start
             log.warning("camera: the samples taught not kept (%s)", error)
+        self._samples_seen = self._stamp()
         watcher.read_afresh()
         log.info("camera: %d samples the table taught in use", len(library.samples))
 

@@ -73,6 +73,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     recognize.add_argument("--json", action="store_true", help="print a JSON array")
     recognize.set_defaults(func=run_recognize)
 
+    samples = commands.add_parser(
+        "samples", help="list the samples corrections taught a library, or drop one",
+        description="A correction on the controls page keeps the card's crop as a sample of "
+                    "the card named, beside the library (LIBRARY.samples.npz). List them, "
+                    "draw them, or drop a bad one: a running daemon reads the file again.")
+    samples.add_argument("--library", metavar="LIBRARY", required=True)
+    samples.add_argument("--drop", type=int, metavar="N", help="forget sample N (as listed)")
+    samples.add_argument("--sheet", metavar="PNG", help="draw every sample, numbered")
+    samples.set_defaults(func=run_samples)
+
     calibrate = commands.add_parser(
         "calibrate", help="draw what the camera sees: markers, zones, detections",
         description="Write an image of a camera frame with the corner markers, the table "
@@ -209,11 +219,13 @@ def run_table_enroll(args: argparse.Namespace) -> int:
 def run_recognize(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from companion.vision.library import CardLibrary
+    from companion.vision.library import CardLibrary, load_samples, samples_path
     from companion.vision.recognize import Recognizer
     from companion.vision.sources import read_image_scaled
 
-    recognizer = Recognizer(CardLibrary.load(args.library))
+    library = CardLibrary.load(args.library)
+    load_samples(library, samples_path(args.library))
+    recognizer = Recognizer(library)
     results = []
     for path in args.images:
         image, scale = read_image_scaled(path)
@@ -226,6 +238,39 @@ def run_recognize(args: argparse.Namespace) -> int:
         for result in results:
             names = ", ".join(f"{f['id']} ({f['confidence']:.2f})" for f in result["found"])
             print(f"{result['image']}: {names or 'nothing recognised'}")
+    return 0
+
+
+def run_samples(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.errors import OptionError
+    from companion.vision.enrol import contact_sheet
+    from companion.vision.library import CardLibrary, load_samples, samples_path, save_samples
+
+    library = CardLibrary.load(args.library)
+    path = samples_path(args.library)
+    load_samples(library, path)
+    if args.drop is not None:
+        if not 1 <= args.drop <= len(library.samples):
+            raise OptionError(f"--drop: no sample {args.drop} (there are "
+                             f"{len(library.samples)})")
+        item_id, _ = library.samples[args.drop - 1]
+        library.drop_sample(args.drop - 1)
+        save_samples(library, path)
+        print(f"dropped sample {args.drop} ({item_id}); {len(library.samples)} left in {path}")
+        return 0
+    if not library.samples:
+        print(f"no samples taught ({path})")
+    for number, (item_id, _) in enumerate(library.samples, start=1):
+        print(f"{number}: {item_id}")
+    if args.sheet:
+        taught = CardLibrary()
+        for number, (item_id, face) in enumerate(library.samples, start=1):
+            taught.ids.append(f"{number} {item_id}")
+            taught.faces.append(face)
+        if not cv2.imwrite(args.sheet, contact_sheet(taught)):
+            raise OptionError(f"--sheet: cannot write {args.sheet}")
     return 0
 
 
