@@ -15,6 +15,10 @@ Prints:
 - ``learning:`` cards of the other print run on the table, read before any correction and
   after one correction per card misread or missed (its crop kept as a sample: what a tap on
   the controls page does), on frames not seen before. Goal after: >= 0.98.
+- ``still table:`` the service (camera, screens, inputs, hub) watching a still table from a
+  folder of PNG frames as a user configures it, at 4 fps, less the folder's own decoding, in
+  processes of their own (``benchmarks/daemon.py``). Goal: <= 1 % of a core.
+- ``resident:`` that service's resident peak meanwhile.
 """
 
 from __future__ import annotations
@@ -50,12 +54,12 @@ PILES = pile_cards()
 
 
 def another_print(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The same card from another print run than the copy enrolled: its inks a little off
-    in hue, saturation and depth, printed a little softer."""
+    """The same card from another print run than the copy enrolled: its inks off in hue,
+    saturation and depth (another printer's), printed a little softer."""
     hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
-    hsv[..., 0] = (hsv[..., 0] + rng.uniform(-6, 6)) % 180
-    hsv[..., 1] *= rng.uniform(0.8, 1.1)
-    hsv[..., 2] = 255 * (hsv[..., 2] / 255) ** rng.uniform(0.85, 1.15)
+    hsv[..., 0] = (hsv[..., 0] + rng.uniform(-14, 14)) % 180
+    hsv[..., 1] *= rng.uniform(0.6, 1.1)
+    hsv[..., 2] = 255 * (hsv[..., 2] / 255) ** rng.uniform(0.7, 1.3)
     copy = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
     return cv2.GaussianBlur(copy, (0, 0), 1.2)
 
@@ -198,12 +202,51 @@ def learning(library: CardLibrary, items: list[ArtItem], count: int, seed: int) 
         library.drop_sample(0)
 
 
+def still_table(seconds: float) -> None:
+    """The service watching a still table from a folder of PNG frames (``source = "files"``,
+    looped) at 4 fps with every part on, against the folder decoded alone, each in a process
+    of its own (``benchmarks/daemon.py``'s runs); and the service's resident peak then."""
+    import json
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))
+    import daemon as service  # benchmarks/daemon.py
+
+    from companion import bundles
+    from companion.daemon.camera import library_for
+
+    with tempfile.TemporaryDirectory() as name:
+        cache = Path(name)
+        library_for(bundles.card_games(), "", cache)
+        service.render_still_table(cache / "still-table.npy")
+        env = {**os.environ, **service.UNIT_ENVIRONMENT}
+        runs = {}
+        for run in ("files", "files_source"):
+            done = subprocess.run([sys.executable, str(here / "daemon.py"), "--watch-still",
+                                   str(seconds), "--cache", str(cache),
+                                   *service.WATCH_RUNS[run]], env=env, capture_output=True,
+                                  text=True, check=True, timeout=900)
+            runs[run] = json.loads(done.stdout.strip().splitlines()[-1])
+    beyond = runs["files"]["cpu_percent"] - runs["files_source"]["cpu_percent"]
+    print(f"still table: {beyond:.2f} % of a core beyond decoding, files source "
+          f"({runs['files']['cpu_percent']:.2f} % watching, "
+          f"{runs['files_source']['cpu_percent']:.2f} % decoding alone; 4 fps, 1280x720 PNG)")
+    print(f"resident: {runs['files']['rss_mb']:.1f} MB peak, camera, screens, inputs and hub "
+          f"on, watching the still table (the long game with the web part too: "
+          f"benchmarks/memory.py)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tricks", type=int, default=40, help="tricks played (default 40)")
     parser.add_argument("--frames", type=int, default=12,
                         help="frames of the light table and of learning (default 12)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--still-seconds", type=float, default=20.0,
+                        help="seconds the still table is watched, each run (default 20)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print("command: " + " ".join(shlex.quote(a) for a in [sys.executable] + sys.argv))
@@ -215,6 +258,7 @@ def main() -> None:
     tricks(library, items, args.tricks, args.seed)
     light_table(args.frames, args.seed)
     learning(library, items, args.frames, args.seed)
+    still_table(args.still_seconds)
 
 
 if __name__ == "__main__":
