@@ -76,6 +76,9 @@ class Thresholds:
     align_reach: tuple[float, float] = (0.15, 0.25)
     detail: float = 0.35  # least share of the plainest enrolled face's print a quad must show
     min_inliers: int = 10
+    #: Most clusters per frame whose cards are looked for by their corner index (the
+    #: largest left unexplained first).
+    index_regions: int = 6
     feature_regions: int = 5  # most regions per frame given to the feature matcher
     #: Most quads compared or lined up per frame beyond the cards read whole (reading
     #: clusters, piles and what is left; ``FaceIndex.compared``, about 4 ms each here): a

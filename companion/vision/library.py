@@ -36,6 +36,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
+from companion.vision.indices import IndexReader
 from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
 from companion.vision.stored import (
     SIFT_KIND,
@@ -331,6 +332,7 @@ class CardLibrary:
         self.samples: list[tuple[str, np.ndarray]] = []
         self._index: FaceIndex | None = None
         self._twins: Twins | None = None
+        self._indices: IndexReader | None = None
         self._features: dict | None = None
         self._sift: Sift | None = None  # the faces' keypoints, compact (read or found)
         #: Did the file read hold the faces' keypoints (False: an older file, or none)?
@@ -402,6 +404,7 @@ class CardLibrary:
     def _changed(self) -> None:
         self._index = None
         self._twins = None
+        self._indices = None
         self._features = None
         self._sift = None
 
@@ -439,6 +442,14 @@ class CardLibrary:
             self._index = FaceIndex(self.entries, done=self.rest_face,
                                     cards=[self.entry_id(n) for n in range(len(self.entries))])
         return self._index
+
+    @property
+    def indices(self) -> IndexReader:
+        """The deck's corner indices, for cards of which only a corner shows (learnt from
+        the enrolled faces when first needed)."""
+        if self._indices is None:
+            self._indices = IndexReader(self.faces)
+        return self._indices
 
     @property
     def twins(self) -> Twins:

@@ -78,6 +78,9 @@ PILE_LEFT = 0.1
 #: A card read whole whose box comes this near a cluster's box (share of the cluster's
 #: longer side) may lie on a card of the cluster (a dark rim between them splits the two).
 NEAR_BY: float | None = 0.1
+#: A card read from its index is sure (confidence 1) once its index stands this clear of
+#: any other card's; at the first figure, not sure at all (the table is asked).
+INDEX_SURE = (0.04, 0.2)
 
 
 class Recognizer:
@@ -168,9 +171,16 @@ class Recognizer:
             found = self._read_cluster(image, blob, detections, card_long, more)
             detections += found
             known = [d for d in detections if touches(d.corners, blob)]
-            if self.use_features and not self._explained(image, blob, known):
+            if not self._explained(image, blob, known):
                 puzzling.append(blob)
-        if puzzling and more():
+        if puzzling and self.use_templates:
+            # Cards that show only a corner (a fan, a trick): read from their index.
+            puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
+            for blob in puzzling[:self.limits.index_regions]:
+                detections += self._by_index(image, blob, detections)
+            puzzling = [b for b in puzzling if not self._explained(
+                image, b, [d for d in detections if touches(d.corners, b)])]
+        if puzzling and self.use_features and more():
             # Cards partly under others, or in a heap: the feature matcher, on the largest
             # few regions only.
             grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -184,6 +194,38 @@ class Recognizer:
                     detections += self._copies(image, blob, known + found, found, detections,
                                                more)
         return detections
+
+    def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
+                  ) -> list[Detection]:
+        """The cards of a cluster whose corner index shows (``indices.py``), sized like the
+        cards read (else like the cluster's own width): each not where a card read lies."""
+        reader = self.library.indices
+        if not reader.windows:
+            return []
+        if detections:
+            shorts = [float(np.median([min(quad_sides(d.corners)) for d in detections]))]
+        else:  # no card read to size them by: a fan is about a card's length across
+            side = float(min(np.linalg.norm(blob.rect[1] - blob.rect[0]),
+                             np.linalg.norm(blob.rect[2] - blob.rect[1])))
+            aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
+            shorts = [side / aspect, side]
+        x, y, w, h = blob.box
+        pad = int(0.1 * max(w, h))
+        box = (x - pad, y - pad, w + 2 * pad, h + 2 * pad)
+        found: list[Detection] = []
+        for short in shorts:
+            for hit in reader.read(image, short, box):
+                if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
+                                            (float(hit.at[0]), float(hit.at[1])), False) >= 0
+                       for d in [*detections, *found]):
+                    continue  # the index of a card read, or print on one: no card of its own
+                confidence = float(np.clip((hit.margin - INDEX_SURE[0])
+                                           / (INDEX_SURE[1] - INDEX_SURE[0]), 0.0, 1.0))
+                found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
+                    np.float32), confidence, "index", hit.score))
+            if found:
+                break
+        return found
 
     def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
                       card_long: float | None, more: Callable[[], bool]) -> list[Detection]:

@@ -1,0 +1,369 @@
+"""Cards read from their corner index: where a card lies under others (a fan held or laid
+on the table, a trick, two cards overlapping) its corner often shows, and there, on most
+decks, its index. A person reads a fanned hand from those indices; so does this reader.
+
+What an index looks like is learnt from the deck's own enrolled faces: at each corner of each
+face, turned each quarter turn, the small print standing clear of the corner's other print
+(a rank over a suit, a number) is the index; a corner without such print (blank, or cut
+through by a big pip or the art) has none. The indices of one corner of one turn share a
+window, cut from every face at the same place from the card's corner, at a fixed size
+(``REFERENCE``: the card's short side in pixels).
+
+A region of a frame is looked at in the turns its straight edges show (a fan's cards lie
+within a few degrees of each other): turned upright at the reference size, each window's
+indices are compared everywhere in it at once through their few principal components
+(``COMPONENTS``: the print's likeness to any index of the deck), and where that is high, with
+every index of the window exactly (normalised correlation). An index that fits well and
+stands clear of every other card's places its card: the corner it lies at, the way round, the
+card's size. Each card is kept once, the best read first.
+
+>>> index = IndexReader([])
+>>> index.read(np.zeros((120, 160, 3), np.uint8), 60.0)
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: The card's short side at which indices are compared (pixels).
+REFERENCE = int(__import__("os").environ.get("REF", 72))
+#: Share of each side of a face looked at for an index at a corner.
+CORNER = 0.3
+#: How far a print's colour must lie from the card's paper (largest plane difference).
+INK = 45
+#: An index is at least this tall and wide (share of the face's long side): a speck is not.
+LEAST_INDEX = (0.05, 0.02)
+#: A glyph taller than this (share of the face's long side) is a pip or art, not an index.
+MOST_GLYPH = 0.14
+#: An index shows at a corner of a turn on at least this many faces, and this share of them
+#: (a deck prints its index at the same corners of all its cards): else it is a shadow or a
+#: speck of one photo.
+SHARED = (3, 0.25)
+#: Principal components of a window's indices compared everywhere.
+COMPONENTS = int(__import__("os").environ.get("COMP", 16))
+#: Where the print's share in the indices' components reaches this, the place is compared
+#: with every index exactly.
+LIKE_AN_INDEX = float(__import__("os").environ.get("LIKE", 0.55))
+#: An index read must correlate this well with its face's, and this much better than with
+#: any other card's.
+LEAST_SCORE = 0.78
+LEAST_MARGIN = 0.04
+#: The turns looked at: straight edges of at least this share of a card's short side, and a
+#: turn at least this share of the strongest (degrees, weighted by length).
+EDGE_LENGTH = 0.4
+LEAST_TURN = 0.12
+#: At most this many turns per region, this far apart (degrees): an index reads within a
+#: few degrees of upright.
+MOST_TURNS = 3
+TURN_APART = 6
+
+#: The corners of a card as seen, and which way its body lies from each (x, y).
+ANCHORS = {"tl": (1, 1), "tr": (-1, 1), "br": (-1, -1), "bl": (1, -1)}
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """A card read from its index: its face entry, its outline (the face's own corner
+    order, image pixels), how well its index fits and how clear of every other card's."""
+
+    entry: int
+    corners: np.ndarray
+    score: float
+    margin: float
+    at: np.ndarray  # the middle of the index (image pixels)
+
+
+@dataclass
+class _Window:
+    """The indices of one corner of one turn of the faces: where they lie from the card's
+    corner (``offset``: the window's top-left from the corner, reference pixels), and each
+    face's print there, flattened, zero-mean and unit length."""
+
+    turn: int
+    anchor: str
+    size: tuple[int, int]  # (w, h), reference pixels
+    offset: tuple[float, float]
+    entries: list[int]
+    rows: np.ndarray
+    basis: np.ndarray  # (components, w * h)
+    card: tuple[float, float]  # the turned card's (width, height), reference pixels
+
+
+def _paper_and_ink(face: np.ndarray) -> np.ndarray:
+    """Where a face is printed: the largest plane difference from its paper (its commonest
+    light colour) past ``INK``."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    light = face[grey >= np.percentile(grey, 70)]
+    paper = np.median(light, axis=0) if len(light) else np.full(3, 255.0)
+    return np.uint8(np.abs(face.astype(np.float32) - paper).max(axis=2) > INK)
+
+
+def _index_box(ink: np.ndarray, anchor: str, long_side: int
+               ) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) of the index in a corner's print (``ink``: the corner's
+    patch, the card's corner at ``anchor``), or None: the small glyphs wholly inside the
+    patch, the one nearest the corner and those beside or under it."""
+    h, w = ink.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    glyphs = []
+    for label in range(1, count):
+        x, y, gw, gh, area = stats[label]
+        if area < 4 or x == 0 or y == 0 or x + gw >= w or y + gh >= h:
+            continue  # a speck, or print running on past the corner's patch
+        if gh > MOST_GLYPH * long_side or gw > 0.6 * w:
+            continue  # a pip or the art
+        glyphs.append((x, y, x + gw, y + gh))
+    if not glyphs:
+        return None
+    boxes = np.array(glyphs, np.float32)
+    cx = 0 if anchor in ("tl", "bl") else w
+    cy = 0 if anchor in ("tl", "tr") else h
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    first = int(np.argmin(np.hypot(centres[:, 0] - cx, centres[:, 1] - cy)))
+    group = [boxes[first]]
+    for box in boxes:
+        if any((box == g).all() for g in group):
+            continue
+        for g in group:
+            width = max(g[2] - g[0], box[2] - box[0])
+            height = g[3] - g[1]
+            if (abs((box[0] + box[2]) / 2 - (g[0] + g[2]) / 2) < 1.2 * width
+                    and box[1] <= g[3] + 0.8 * height and box[3] >= g[1] - 0.8 * height):
+                group.append(box)
+                break
+    found = np.array(group)
+    x0, y0 = found[:, :2].min(axis=0)
+    x1, y1 = found[:, 2:].max(axis=0)
+    if y1 - y0 < LEAST_INDEX[0] * long_side or x1 - x0 < LEAST_INDEX[1] * long_side:
+        return None
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _unit_rows(patches: np.ndarray) -> np.ndarray:
+    rows = patches.reshape(len(patches), -1).astype(np.float32)
+    rows -= rows.mean(axis=1, keepdims=True)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6
+    return rows
+
+
+class IndexReader:
+    """The deck's corner indices (see the module), and reading cards from them."""
+
+    def __init__(self, faces: Sequence[np.ndarray]) -> None:
+        self.windows = self._windows(faces)
+
+    @staticmethod
+    def _windows(faces: Sequence[np.ndarray]) -> list[_Window]:
+        """Every corner and turn at which some faces show an index, with those faces'."""
+        found: dict[tuple[int, str], list[tuple[int, np.ndarray, tuple]]] = {}
+        for entry, face in enumerate(faces):
+            for turn in range(4):
+                turned = np.ascontiguousarray(np.rot90(face, -turn))
+                h, w = turned.shape[:2]
+                scale = REFERENCE / min(h, w)
+                grey = cv2.cvtColor(cv2.resize(turned, (max(1, round(w * scale)),
+                                                        max(1, round(h * scale))),
+                                               interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+                ink = _paper_and_ink(turned)
+                pw, ph = int(round(CORNER * w)), int(round(CORNER * h))
+                for anchor in ANCHORS:
+                    x0 = 0 if anchor in ("tl", "bl") else w - pw
+                    y0 = 0 if anchor in ("tl", "tr") else h - ph
+                    box = _index_box(ink[y0:y0 + ph, x0:x0 + pw], anchor, max(h, w))
+                    if box is None:
+                        continue
+                    # The box from the card's corner (reference pixels).
+                    corner = (0 if anchor in ("tl", "bl") else w, 0 if anchor in ("tl", "tr")
+                              else h)
+                    box_ref = tuple((v + (x0, y0)[k % 2] - corner[k % 2]) * scale
+                                    for k, v in enumerate(box))
+                    found.setdefault((turn, anchor), []).append((entry, grey, box_ref))
+        kept = {key: members for key, members in found.items()
+                if len(members) >= max(SHARED[0], SHARED[1] * len(faces))}
+        # The windows of one shape (turned the same way, up to a half turn) share a size and
+        # one set of principal components: their indices are compared everywhere at once.
+        margin = 0.04 * REFERENCE
+        spans: dict[tuple[int, str], np.ndarray] = {}
+        for key, members in kept.items():
+            boxes = np.array([m[2] for m in members], np.float32)
+            spans[key] = np.concatenate([boxes[:, :2].min(axis=0) - margin,
+                                         boxes[:, 2:].max(axis=0) + margin])
+        sizes = {}
+        for parity in (0, 1):
+            own = [span for (turn, _), span in spans.items() if turn % 2 == parity]
+            if own:
+                extent = np.max([span[2:] - span[:2] for span in own], axis=0)
+                sizes[parity] = (max(4, int(round(extent[0]))), max(4, int(round(extent[1]))))
+        windows = []
+        for (turn, anchor), members in kept.items():
+            size = sizes[turn % 2]
+            bx0, by0, bx1, by1 = spans[(turn, anchor)]
+            # Grown to the shared size into the card, away from its corner.
+            if anchor in ("tr", "br"):
+                bx0 = bx1 - size[0]
+            if anchor in ("bl", "br"):
+                by0 = by1 - size[1]
+            patches, entries = [], []
+            for entry, grey, _ in members:
+                h, w = grey.shape
+                cx = 0 if anchor in ("tl", "bl") else w
+                cy = 0 if anchor in ("tl", "tr") else h
+                x, y = cx + bx0, cy + by0
+                patches.append(cv2.getRectSubPix(grey, size, (x + size[0] / 2, y + size[1] / 2)))
+                entries.append(entry)
+            card = members[0][1].shape[1::-1]
+            windows.append(_Window(turn, anchor, size, (float(bx0), float(by0)), entries,
+                                   _unit_rows(np.array(patches)), np.empty((0, 0), np.float32),
+                                   (float(card[0]), float(card[1]))))
+        for parity in (0, 1):
+            own = [window for window in windows if window.turn % 2 == parity]
+            if own:
+                rows = np.concatenate([window.rows for window in own])
+                basis = np.linalg.svd(rows, full_matrices=False)[2][:COMPONENTS]
+                for window in own:
+                    window.basis = basis.astype(np.float32)
+        return windows
+
+    def read(self, image: np.ndarray, card_short: float, box: tuple[int, int, int, int] | None
+             = None) -> list[IndexHit]:
+        """The cards whose index shows in ``image`` (BGR; within ``box``, x, y, w, h, if
+        given), their short side about ``card_short`` pixels there; best first, each once."""
+        if not self.windows or card_short <= 0:
+            return []
+        x, y, w, h = box if box is not None else (0, 0, image.shape[1], image.shape[0])
+        crop = image[max(0, y):y + h, max(0, x):x + w]
+        if min(crop.shape[:2]) < 8:
+            return []
+        scale = REFERENCE / card_short
+        small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        hits: list[IndexHit] = []
+        origin = np.float32([max(0, x), max(0, y)])
+        for angle in _turns(grey):
+            rotated, back = _upright(grey, angle)
+            for parity in (0, 1):
+                windows = [window for window in self.windows if window.turn % 2 == parity]
+                for hit in self._in_windows(rotated, windows):
+                    corners = cv2.transform(hit.corners.reshape(-1, 1, 2), back).reshape(4, 2)
+                    at = cv2.transform(hit.at.reshape(-1, 1, 2), back).reshape(2)
+                    hits.append(IndexHit(hit.entry, corners / scale + origin, hit.score,
+                                         hit.margin, at / scale + origin))
+        return _once(hits, card_short)
+
+    def _in_windows(self, rotated: np.ndarray, windows: list[_Window]) -> list[IndexHit]:
+        """The indices of ``windows`` (of one size, sharing their components) in an upright
+        grey picture at the reference size."""
+        if not windows:
+            return []
+        w, h = windows[0].size
+        if rotated.shape[0] <= h or rotated.shape[1] <= w:
+            return []
+        picture = rotated.astype(np.float32)
+        count = float(w * h)
+        sums = cv2.boxFilter(picture, -1, (w, h), normalize=False, anchor=(0, 0),
+                             borderType=cv2.BORDER_CONSTANT)
+        squares = cv2.boxFilter(picture * picture, -1, (w, h), normalize=False, anchor=(0, 0),
+                                borderType=cv2.BORDER_CONSTANT)
+        rows, cols = picture.shape[0] - h + 1, picture.shape[1] - w + 1
+        spread = np.sqrt(np.maximum(squares[:rows, :cols]
+                                    - sums[:rows, :cols] ** 2 / count, 0.0))
+        projected = np.stack([cv2.matchTemplate(picture, component.reshape(h, w),
+                                                cv2.TM_CCORR) for component in windows[0].basis],
+                             axis=-1)
+        likeness = (projected ** 2).sum(axis=-1) / np.maximum(spread ** 2, 1e-6)
+        likeness[spread < 8.0 * np.sqrt(count)] = 0.0  # bare paper or table: no print
+        peaks = (likeness >= cv2.dilate(likeness, np.ones((3, 3), np.uint8))) & (
+            likeness > LIKE_AN_INDEX)
+        ys, xs = np.nonzero(peaks)
+        if len(ys) == 0:
+            return []
+        patches = _unit_rows(np.stack([picture[py:py + h, px:px + w]
+                                       for py, px in zip(ys, xs, strict=True)]))
+        # Every index of every window at each place: the best, and how clear of every other
+        # card's (whichever corner or way round).
+        scores = patches @ np.concatenate([window.rows for window in windows]).T
+        entries = np.concatenate([window.entries for window in windows])
+        owner = np.concatenate([[n] * len(window.entries) for n, window in enumerate(windows)])
+        found = []
+        for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
+            best = int(np.argmax(scores[k]))
+            score = float(scores[k, best])
+            others = scores[k][entries != entries[best]]
+            margin = score - (float(others.max()) if len(others) else 0.0)
+            if margin < LEAST_MARGIN:
+                continue
+            window = windows[int(owner[best])]
+            found.append(IndexHit(int(entries[best]),
+                                  self._card(window, float(xs[k]), float(ys[k])), score,
+                                  margin, np.float32([xs[k] + w / 2, ys[k] + h / 2])))
+        return found
+
+    @staticmethod
+    def _card(window: _Window, x: float, y: float) -> np.ndarray:
+        """The outline (the face's own corner order) of the card whose index window lies at
+        (x, y) of an upright picture."""
+        cx, cy = x - window.offset[0], y - window.offset[1]
+        sx, sy = ANCHORS[window.anchor]
+        cw, ch = window.card
+        x0, x1 = (cx, cx + cw) if sx > 0 else (cx - cw, cx)
+        y0, y1 = (cy, cy + ch) if sy > 0 else (cy - ch, cy)
+        turned = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+        # The face's own top-left is the turned card's corner ``turn`` places on.
+        return np.roll(turned, -(-window.turn % 4), axis=0) if window.turn else turned
+
+
+def _turns(grey: np.ndarray) -> list[float]:
+    """The turns (degrees, 0-90) of a picture's straight edges of a card's length: the
+    peaks of their lengths' histogram."""
+    found = cv2.createLineSegmentDetector().detect(grey)[0]
+    if found is None:
+        return [0.0]
+    lines = found.reshape(-1, 4)
+    length = np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1])
+    keep = length >= EDGE_LENGTH * REFERENCE
+    if not keep.any():
+        return [0.0]
+    angles = np.degrees(np.arctan2(lines[keep, 3] - lines[keep, 1],
+                                   lines[keep, 2] - lines[keep, 0])) % 90
+    histogram = np.bincount(angles.astype(int) % 90, weights=length[keep], minlength=90)
+    smooth = np.convolve(np.concatenate([histogram[-3:], histogram, histogram[:3]]),
+                         np.ones(5) / 5, "same")[3:-3]
+    turns: list[float] = []
+    for angle in np.argsort(-smooth):
+        if smooth[angle] < LEAST_TURN * smooth.max() or len(turns) == MOST_TURNS:
+            break
+        if all(min(abs(angle - t), 90 - abs(angle - t)) > TURN_APART for t in turns):
+            turns.append(float(angle))
+    return turns
+
+
+def _upright(grey: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The picture turned by ``angle`` degrees on a canvas that holds it all, and the affine
+    map from the turned picture back to it."""
+    h, w = grey.shape
+    side = int(np.ceil(np.hypot(h, w))) + 2
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    turn[:, 2] += [(side - w) / 2, (side - h) / 2]
+    rotated = cv2.warpAffine(grey, turn, (side, side), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return rotated, cv2.invertAffineTransform(turn)
+
+
+def _once(hits: list[IndexHit], card_short: float) -> list[IndexHit]:
+    """The best hit of each place and card: one index read at two turns or by two windows is
+    one read, and a card's two indices give one card."""
+    kept: list[IndexHit] = []
+    for hit in sorted(hits, key=lambda h: -h.score):
+        if any(np.linalg.norm(hit.at - k.at) < 0.15 * card_short for k in kept):
+            continue  # the same print read again
+        if any(k.entry == hit.entry and np.linalg.norm(
+                hit.corners.mean(axis=0) - k.corners.mean(axis=0)) < 0.5 * card_short
+               for k in kept):
+            continue  # the card's other index
+        kept.append(hit)
+    return kept
