@@ -51,16 +51,18 @@ COMPONENTS = int(__import__("os").environ.get("COMP", 16))
 LIKE_AN_INDEX = float(__import__("os").environ.get("LIKE", 0.55))
 #: An index read must correlate this well with its face's, and this much better than with
 #: any other card's.
-LEAST_SCORE = 0.78
-LEAST_MARGIN = 0.04
+LEAST_SCORE = float(__import__("os").environ.get("LS", 0.78))
+LEAST_MARGIN = float(__import__("os").environ.get("LM", 0.04))
 #: The turns looked at: straight edges of at least this share of a card's short side, and a
 #: turn at least this share of the strongest (degrees, weighted by length).
 EDGE_LENGTH = 0.4
 LEAST_TURN = 0.12
-#: At most this many turns per region, this far apart (degrees): an index reads within a
-#: few degrees of upright.
-MOST_TURNS = 3
-TURN_APART = 6
+#: Edges within this many degrees of each other's turn are one group, read at one turn (an
+#: index reads within a few degrees of upright); at most this many groups per region.
+TURN_APART = 4
+MOST_GROUPS = int(__import__("os").environ.get("MG", 16))
+#: A group's box is grown by this share of a card's short side (where its corner lies).
+GROW = 0.5
 
 #: The corners of a card as seen, and which way its body lies from each (x, y).
 ANCHORS = {"tl": (1, 1), "tr": (-1, 1), "br": (-1, -1), "bl": (1, -1)}
@@ -244,20 +246,25 @@ class IndexReader:
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         hits: list[IndexHit] = []
         origin = np.float32([max(0, x), max(0, y)])
-        for angle in _turns(grey):
-            rotated, back = _upright(grey, angle)
+        for angle, (px, py, pw, ph) in _edge_groups(grey):
+            # Where a card's straight edges lie at this turn, its corner is read upright.
+            part = grey[py:py + ph, px:px + pw]
+            rotated, back, inside = _upright(part, angle)
             for parity in (0, 1):
                 windows = [window for window in self.windows if window.turn % 2 == parity]
-                for hit in self._in_windows(rotated, windows):
+                for hit in self._in_windows(rotated, inside, windows):
                     corners = cv2.transform(hit.corners.reshape(-1, 1, 2), back).reshape(4, 2)
                     at = cv2.transform(hit.at.reshape(-1, 1, 2), back).reshape(2)
-                    hits.append(IndexHit(hit.entry, corners / scale + origin, hit.score,
-                                         hit.margin, at / scale + origin))
+                    shift = np.float32([px, py])
+                    hits.append(IndexHit(hit.entry, (corners + shift) / scale + origin,
+                                         hit.score, hit.margin, (at + shift) / scale + origin))
         return _once(hits, card_short)
 
-    def _in_windows(self, rotated: np.ndarray, windows: list[_Window]) -> list[IndexHit]:
+    def _in_windows(self, rotated: np.ndarray, inside: np.ndarray, windows: list[_Window]
+                    ) -> list[IndexHit]:
         """The indices of ``windows`` (of one size, sharing their components) in an upright
-        grey picture at the reference size."""
+        grey picture at the reference size (``inside``: where the picture is, not the canvas
+        round it)."""
         if not windows:
             return []
         w, h = windows[0].size
@@ -277,6 +284,10 @@ class IndexReader:
                              axis=-1)
         likeness = (projected ** 2).sum(axis=-1) / np.maximum(spread ** 2, 1e-6)
         likeness[spread < 8.0 * np.sqrt(count)] = 0.0  # bare paper or table: no print
+        # Only places wholly in the picture (the canvas round a turned picture is no print).
+        whole = cv2.erode(inside, np.ones((h, w), np.uint8), anchor=(0, 0),
+                          borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        likeness[whole[:rows, :cols] == 0] = 0.0
         peaks = (likeness >= cv2.dilate(likeness, np.ones((3, 3), np.uint8))) & (
             likeness > LIKE_AN_INDEX)
         ys, xs = np.nonzero(peaks)
@@ -317,41 +328,63 @@ class IndexReader:
         return np.roll(turned, -(-window.turn % 4), axis=0) if window.turn else turned
 
 
-def _turns(grey: np.ndarray) -> list[float]:
-    """The turns (degrees, 0-90) of a picture's straight edges of a card's length: the
-    peaks of their lengths' histogram."""
+def _edge_groups(grey: np.ndarray) -> list[tuple[float, tuple[int, int, int, int]]]:
+    """Where the straight edges of a card's length lie, by their turn (degrees, 0-90): the
+    edges within ``TURN_APART`` of each other's turn make a group; each group's turn and the
+    box (x, y, w, h) round its edges, grown by a card's corner (its index lies there). The
+    longest groups first, at most ``MOST_GROUPS``: a fan held in an arc gives a group a card
+    or two, a fan laid straight one or two in all."""
     found = cv2.createLineSegmentDetector().detect(grey)[0]
     if found is None:
-        return [0.0]
+        return []
     lines = found.reshape(-1, 4)
     length = np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1])
     keep = length >= EDGE_LENGTH * REFERENCE
-    if not keep.any():
-        return [0.0]
-    angles = np.degrees(np.arctan2(lines[keep, 3] - lines[keep, 1],
-                                   lines[keep, 2] - lines[keep, 0])) % 90
-    histogram = np.bincount(angles.astype(int) % 90, weights=length[keep], minlength=90)
-    smooth = np.convolve(np.concatenate([histogram[-3:], histogram, histogram[:3]]),
-                         np.ones(5) / 5, "same")[3:-3]
-    turns: list[float] = []
-    for angle in np.argsort(-smooth):
-        if smooth[angle] < LEAST_TURN * smooth.max() or len(turns) == MOST_TURNS:
+    lines, length = lines[keep], length[keep]
+    if not len(lines):
+        return []
+    angles = np.degrees(np.arctan2(lines[:, 3] - lines[:, 1], lines[:, 2] - lines[:, 0])) % 90
+    order = np.argsort(angles)
+    groups: list[list[int]] = []
+    for n in order:
+        if groups and angles[n] - angles[groups[-1][0]] <= TURN_APART:
+            groups[-1].append(int(n))
+        else:
+            groups.append([int(n)])
+    if len(groups) > 1 and angles[groups[0][0]] + 90 - angles[groups[-1][0]] <= TURN_APART:
+        groups[0] = groups.pop() + groups[0]  # 89 degrees and 1 are one turn
+    grow = int(GROW * REFERENCE)
+    h, w = grey.shape
+    found_groups = []
+    for members in sorted(groups, key=lambda g: -float(length[g].sum())):
+        if float(length[members].sum()) < LEAST_TURN * float(length.sum()) and found_groups:
             break
-        if all(min(abs(angle - t), 90 - abs(angle - t)) > TURN_APART for t in turns):
-            turns.append(float(angle))
-    return turns
+        ends = lines[members].reshape(-1, 2)
+        x0, y0 = np.floor(ends.min(axis=0)).astype(int) - grow
+        x1, y1 = np.ceil(ends.max(axis=0)).astype(int) + grow
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        weights = length[members]
+        turn = np.degrees(np.arctan2(
+            np.sum(weights * np.sin(np.radians(angles[members] * 4))),
+            np.sum(weights * np.cos(np.radians(angles[members] * 4))))) / 4 % 90
+        found_groups.append((float(turn), (int(x0), int(y0), int(x1 - x0), int(y1 - y0))))
+        if len(found_groups) == MOST_GROUPS:
+            break
+    return found_groups
 
 
-def _upright(grey: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
-    """The picture turned by ``angle`` degrees on a canvas that holds it all, and the affine
-    map from the turned picture back to it."""
+def _upright(grey: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The picture turned by ``angle`` degrees on a canvas that holds it all, the affine map
+    from the turned picture back to it, and where on the canvas the picture lies."""
     h, w = grey.shape
     side = int(np.ceil(np.hypot(h, w))) + 2
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     turn[:, 2] += [(side - w) / 2, (side - h) / 2]
     rotated = cv2.warpAffine(grey, turn, (side, side), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    return rotated, cv2.invertAffineTransform(turn)
+    inside = cv2.warpAffine(np.ones_like(grey, np.uint8), turn, (side, side),
+                            flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return rotated, cv2.invertAffineTransform(turn), inside
 
 
 def _once(hits: list[IndexHit], card_short: float) -> list[IndexHit]:
