@@ -35,12 +35,15 @@ class Terminal:
     """A program in a pseudo-terminal of ``columns`` x ``lines``, its screen as pyte reads
     it."""
 
-    def __init__(self, args: list[str], columns: int = 80, lines: int = 24) -> None:
+    def __init__(self, args: list[str], columns: int = 80, lines: int = 24,
+                 path: str | None = None) -> None:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = {key: value for key, value in os.environ.items()
                if key not in ("COLUMNS", "LINES")}
         env["TERM"] = "xterm"
+        if path is not None:  # e.g. a stand-in espeak-ng first
+            env["PATH"] = path
         self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
                                         env=env, start_new_session=True)
         os.close(slave)
@@ -98,10 +101,12 @@ def stored(folder: Path, game: str, seed: int, seats: int, count: int) -> Path:
     return db
 
 
-def simulator(db: Path, columns: int = 80, lines: int = 24, *more: str) -> Terminal:
-    """``companion run --sim --db DB`` (and ``more`` arguments) in a terminal of that size."""
+def simulator(db: Path, columns: int = 80, lines: int = 24, *more: str,
+              path: str | None = None) -> Terminal:
+    """``companion run --sim --db DB`` (and ``more`` arguments) in a terminal of that size
+    (``path``: the PATH it runs with)."""
     return Terminal([sys.executable, "-m", "companion.cli", "run", "--sim", "--db", str(db),
-                     *more], columns, lines)
+                     *more], columns, lines, path)
 
 
 def rule(name: str) -> re.Pattern[str]:

@@ -18,7 +18,7 @@ from companion.daemon.vocabulary import Words
 from companion.errors import RuleViolation
 from companion.games.base import Field, Game, names_a_seat
 from companion.i18n import LANGUAGES, NAMES, _, current, ngettext
-from companion.i18n.names import event_word, field_word
+from companion.i18n.names import event_word, field_word, seat_word, unnamed
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
 
@@ -82,17 +82,18 @@ def who_plays(names: Sequence[str], known: Sequence[str]) -> Steps:
     names = list(names)
     while True:
         seat = yield Menu(_("Who plays?"), [(_("start"), START),
-                                         *((f"{i + 1}: {name}", i) for i, name in
-                                           enumerate(names))])
+                                         *((f"{i + 1}: {seat_word(name)}", i)
+                                           for i, name in enumerate(names))])
         if seat is START:
             return tuple(names)
         names[seat] = yield from pick_player(names, seat, known)
 
 
 def pick_player(names: Sequence[str], seat: int, known: Sequence[str]) -> Steps:
-    """A known player not at another seat, or a name typed letter by letter."""
+    """A known player not at another seat, or a name typed letter by letter. A seat nobody
+    named ("Seat 4") is no player to offer."""
     others = {name.casefold() for i, name in enumerate(names) if i != seat}
-    free = [name for name in known if name.casefold() not in others]
+    free = [name for name in known if name.casefold() not in others and not unnamed(name)]
     chosen = yield Menu(_("Seat {n}: who?").format(n=seat + 1), [(_("(type a name)"), TYPE),
                                                    *((name, name) for name in free)])
     if chosen is not TYPE:

@@ -83,7 +83,7 @@ class Presenter:
         if menu is not None and menu.seat is not None and table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images["table"] = draw(Page(_("Enter by hand"), (
-                _("{player}: on your").format(player=table.header.seats[menu.seat]),
+                _("{player}: on your").format(player=table.game.seats[menu.seat]),
                 _("own screen, with the dial"))))
         elif menu is not None:
             images["table"] = draw(Page(menu.title, menu.lines))
@@ -105,7 +105,7 @@ class Presenter:
             return draw(Page(menu.title, menu.lines))
         url = self.joins.urls.get(seat) if self.joining and self.has_joins(table.id) else None
         if url is not None:
-            return join_screen(url, table.header.seats[seat])
+            return join_screen(url, table.game.seats[seat])
         return seat_image(table.game, ui, seat)
 
     def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None

@@ -131,7 +131,7 @@ class Recorder:
         self.accepted(event, seq, before)
         if withdrawn:  # the whole table sees what the long press took back
             self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(withdrawn[0], table.header.seats)))
+                event=event_in_words(withdrawn[0], table.game.seats)))
         return seq
 
     def public_view(self) -> dict[str, Any] | None:
@@ -159,7 +159,7 @@ class Recorder:
         table = self.playing.table
         assert table is not None and self.voice is not None
         words = announcements(table.header.game, dict(before), table.game.view(None),
-                              list(table.header.seats))
+                              list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 
@@ -190,7 +190,7 @@ class Recorder:
         if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
             log.info("refused %s", event_in_words(event))
             self.presenter.tell(_("refused: see {player}").format(  # its own screen
-                player=table.header.seats[seat]))
+                player=table.game.seats[seat]))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
             self.playing.ui.refused(seat, str(error), self.clock(), said)
         else:

@@ -31,6 +31,7 @@ from companion.games import engine
 from companion.games.base import Game
 from companion.games.views import score_of, view_of
 from companion.i18n import _
+from companion.i18n.names import seat_words
 from companion.table.log import Header, lone_surrogate
 
 UNDO = "undo"
@@ -71,6 +72,10 @@ class TableSession:
 
     def __init__(self, header: Header) -> None:
         self.header = header
+        # The seats' names as the engine writes them, in the language current when the
+        # session is read (an unnamed seat's "Seat 4" is "Spieler 4" in German): the one name
+        # each seat has on the screens, pages and voice. The header, stored, keeps its own.
+        self.names = seat_words(header.seats)
         self.engine_class = engine(header.game)
         self.game: Game = self._new_game()
         self.entries: list[dict[str, Any]] = []
@@ -156,7 +161,7 @@ class TableSession:
         return game
 
     def _new_game(self) -> Game:
-        return self.engine_class(list(self.header.seats), self.header.seed, self.header.options)
+        return self.engine_class(list(self.names), self.header.seed, self.header.options)
 
     # --- results, as `companion replay --json` prints them ---------------------------
 

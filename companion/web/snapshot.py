@@ -21,7 +21,7 @@ from companion import bundles
 from companion.bundles.bundle import Expected
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
-from companion.i18n.names import event_word, field_word, seat_words, unnamed
+from companion.i18n.names import event_word, field_word, seat_word, seat_words, unnamed
 from companion.web.facts import key_word, peek_lines
 from companion.web.mirror import Mirrors
 from companion.web.words import choices
@@ -203,6 +203,19 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
             channel.get("shown") or api["state"], channel.get("names") or api["seats"], True)
 
 
+def screen_label(name: str, seats: Sequence[str]) -> str:
+    """A screen of the simulator page by the name of its seat (the game's: an unnamed seat's
+    in the table's language), a seat of no game by the name a new game would give it.
+
+    >>> screen_label("seat:1", ["Ann", "Bob"]), screen_label("seat:3", ["Ann", "Bob"])
+    ('Bob', 'Seat 4')
+    """
+    if not name.startswith("seat:"):
+        return pgettext("web", "Table")
+    seat = int(name[5:])
+    return seats[seat] if seat < len(seats) else seat_word(f"Seat {seat + 1}")
+
+
 class Snapshot:
     """Builds the channels from what the table shows (the daemon's thread only)."""
 
@@ -222,9 +235,11 @@ class Snapshot:
         channels: dict[str, Any] = {}
         table = showing.table
         if self.sim:
+            names = table.game.seats if table is not None else []
             channels["sim"] = {"kind": "sim", "status": status(table), "lang": current(),
                                "screens": {name: self.pictures.url(image)
-                                           for name, image in sorted(images.items())}}
+                                           for name, image in sorted(images.items())},
+                               "labels": {name: screen_label(name, names) for name in images}}
         # The table's own screen is public: it shows menus and the trap dial to everyone.
         screen = self.pictures.url(images["table"]) if "table" in images else None
         if table is None:
@@ -289,12 +304,9 @@ class Snapshot:
 
     def reading(self, session: TableSession, lang: str, table_language: str,
                 used: set[str]) -> TableSession:
-        """The session a page in ``lang`` reads its words from: the daemon's own, or a copy
-        read in ``lang`` (another language than the table's, or a seat nobody named, whose
-        "Seat 4" the language says otherwise); ``used`` gathers the copies read."""
-        with using(lang):
-            names = seat_words(session.header.seats)
-        if lang == table_language and names == tuple(session.header.seats):
+        """The session a page in ``lang`` reads its words from: the daemon's own (read in the
+        table's language), or a copy read in ``lang``; ``used`` gathers the copies read."""
+        if lang == table_language and session.names == seat_words(session.header.seats):
             return session
         used.add(lang)
         return self.mirrors.session(session, lang)

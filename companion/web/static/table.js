@@ -101,9 +101,11 @@ document.getElementById("evidence-close").addEventListener("click", closeEvidenc
 function showLinks(message) {
   document.getElementById("join").hidden = message.links.length === 0;
   replace("links", ...message.links.map((link) => {
-    const box = el("div", {class: "link"}, el("div", {}, link.name));
-    box.insertAdjacentHTML("beforeend", link.qr);  // an SVG the server drew (segno)
-    box.append(el("div", {}, el("a", {href: link.url}, t("seat {n}", {n: link.seat + 1}))));
+    // The code (an SVG the server drew, segno), captioned with the seat's one name (a link
+    // to its page).
+    const box = el("div", {class: "link"});
+    box.insertAdjacentHTML("beforeend", link.qr);
+    box.append(el("div", {}, el("a", {href: link.url}, link.name)));
     return box;
   }));
 }
