@@ -167,10 +167,12 @@ class Daemon:
                 if item is not None:
                     self.handle(item)
                     self.heap.worked()
-                changed = self.supervisor.tick(self.clock()) or item is not None
+                now = self.clock()
+                changed = self.supervisor.tick(now) | self._presenter.tick(now) \
+                    or item is not None  # a notice shown for a while only
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
-                    ui.tick(self.clock())  # peeks and refusals shown for a while only
+                    ui.tick(now)  # peeks and refusals shown for a while only
                     self.shown.refresh()
                 self.notifier.watchdog()
                 self.heap.after_work(self.clock(), idle=self.queue.empty())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -55,6 +55,13 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return pgettext("web", "{event} by {player}").format(event=kind, player=seats[seat])
     return kind
+
+
+def entry_in_words(entry: Mapping[str, Any], seats: Sequence[str], undone: bool) -> str:
+    """A stored entry in a list of what happened (``event_in_words``), marked if an undo took
+    it back: nothing lists a withdrawn event as standing."""
+    text = event_in_words(entry, seats)
+    return pgettext("web", "{event} (undone)").format(event=text) if undone else text
 
 
 def status(table: Any) -> str:
@@ -165,21 +172,27 @@ def actions_and_order(ranked: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 class Feed:
-    """The feed's entries in words, each said once per language and seat names (an entry
-    stored never changes; a taken-back one's number is said again for what replaced it)."""
+    """The feed's entries in words, each said once per language, seat names and standing (an
+    entry stored never changes, bar an undo taking it back; a taken-back entry's number is
+    said again for what replaced it)."""
 
     def __init__(self) -> None:
-        self.said: dict[tuple[int, str, tuple[str, ...]], tuple[Any, dict[str, Any]]] = {}
+        self.said: dict[tuple[int, bool, str, tuple[str, ...]],
+                        tuple[Any, dict[str, Any]]] = {}
 
     def entries(self, entries: Sequence[Mapping[str, Any]], first: int,
-                seats: Sequence[str]) -> list[dict[str, Any]]:
+                seats: Sequence[str], undone: Container[int] = ()) -> list[dict[str, Any]]:
+        """The entries from ``first`` on (0-based), numbered from 1; those whose numbers are
+        in ``undone`` (an undo took them back) say so."""
         key_end = (current(), tuple(seats))
         feed = []
         for number, entry in enumerate(entries[first:], start=first + 1):
-            kept = self.said.get((number, *key_end))
+            taken_back = number in undone
+            kept = self.said.get((number, taken_back, *key_end))
             if kept is None or kept[0] is not entry:
-                kept = self.said[(number, *key_end)] = (
-                    entry, {"n": number, "text": event_in_words(entry, seats)})
+                kept = self.said[(number, taken_back, *key_end)] = (entry, {
+                    "n": number, "undone": taken_back,
+                    "text": entry_in_words(entry, seats, taken_back)})
             feed.append(kept[1])
         if len(self.said) > 8 * FEED_LENGTH:
             for key in [key for key in self.said if key[0] <= first]:
@@ -262,7 +275,7 @@ class Snapshot:
             "title": bundles.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
-            "feed": self.feed.entries(entries, first, said.seats),
+            "feed": self.feed.entries(entries, first, said.seats, session.undone),
             "events": len(entries), "notice": showing.table_notice,
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew

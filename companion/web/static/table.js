@@ -54,7 +54,7 @@ function drawFeed() {
     for (const event of pictured.events) camera.set(event.seq, event.text);
   }
   replace("feed", ...table.feed.slice().reverse().map((entry) =>
-    el("li", {value: entry.n}, entry.text,
+    el("li", {value: entry.n, ...(entry.undone ? {class: "undone"} : {})}, entry.text,
        ...(camera.has(entry.n) ? [" ", pictureButton(entry.n, entry.text)] : []))));
   // The camera's events older than the feed's latest few: listed under it, newest first.
   const first = table.feed.length ? table.feed[0].n : table.events + 1;
