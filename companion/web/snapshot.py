@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from PIL import Image
 
 from companion import bundles
 from companion.bundles.bundle import Expected
+from companion.daemon.vocabulary import Words
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word, seat_word, seat_words, unnamed
@@ -103,13 +105,24 @@ class Pictures:
         return found
 
 
-def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
-    """One field of an event as a phone's form draws it."""
+def field_form(name: str, spec: Field, seats: Sequence[str], words: Words | None = None
+               ) -> dict[str, Any]:
+    """One field of an event as a phone's form draws it. A text field takes the game's words
+    as the manual entry at the table offers them (``words``: its rooms, cards, characters by
+    their names): one of them picked (``choices``), or for a list typed with those words
+    suggested (``suggestions``, read whatever their case)."""
     kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
     kind = "list" if list in kinds else "bool" if bool in kinds else (
         "int" if int in kinds else "str")
     form: dict[str, Any] = {"name": name, "label": field_word(name), "kind": kind,
                             "required": spec.required}
+    offered = words.candidates(name) if words is not None and kind in ("str", "list") else []
+    if offered and kind == "str":
+        form["choices"] = offered
+        form["labels"] = [words.display(name, value) for value in offered] if words else []
+    elif offered:
+        form["suggestions"] = offered
+        form["suggested"] = [words.display(name, value) for value in offered] if words else []
     if spec.choices is not None:
         form["choices"] = list(spec.choices)
     if spec.is_seat:
@@ -125,21 +138,24 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
-#: Each game's events as a phone's forms, per language and seat names (``event_forms``).
-_FORMS: dict[tuple[str, tuple[str, ...], str], list[dict[str, Any]]] = {}
+#: Each game's events as a phone's forms, per language, seat names and options
+#: (``event_forms``).
+_FORMS: dict[tuple[str, tuple[str, ...], str, str], list[dict[str, Any]]] = {}
 
 
 def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     """Every event of the game as a phone's form draws it, in the language current: the same
-    all game, worked out once per language and seat names (shared: never changed)."""
-    key = (game.name, tuple(names), current())
+    all game, worked out once per language, seat names and options (its words: a deck, a
+    map) and shared (never changed)."""
+    key = (game.name, tuple(names), current(), json.dumps(game.options, sort_keys=True))
     found = _FORMS.get(key)
     if found is None:
         if len(_FORMS) >= 64:
             _FORMS.clear()
+        words = Words(game)
         found = _FORMS[key] = [
             {"type": kind, "index": index, "label": event_word(kind), "own": "seat" in fields,
-             "fields": [field_form(name, spec, names)
+             "fields": [field_form(name, spec, names, words)
                         for name, spec in fields.items() if name != "seat"]}
             for index, (kind, fields) in enumerate(game.EVENTS.items())]
     return found
