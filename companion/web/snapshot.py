@@ -322,6 +322,9 @@ class Snapshot:
                     "title": bundles.get(game.name).title_line(), "api": mine,
                     "words": said.state_in_words(shown),
                     "peek": peek_lines(game.name, private, said.seats),
+                    # Hold to see: only where the seat's view holds what the public does not
+                    # (a game with no secrets has no peek).
+                    "secret": any(key != "seat" for key in private),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game),
                     **actions_and_order(seat_actions(game, said.seats, seat, likely)),

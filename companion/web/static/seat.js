@@ -37,6 +37,7 @@ function show(seat) {
   showAsked(seat.asked, base + "answer");  // the camera's question, if it is this seat's
   latest = seat;
   if (!secret.hidden) drawScreen();
+  document.getElementById("peekbox").hidden = !seat.secret;  // nothing private: no peek
   // Each of the seat's own facts as a sentence, in the page's language (``peek_lines``).
   replace("private", ...seat.peek.map((line) => el("li", {}, line)));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
