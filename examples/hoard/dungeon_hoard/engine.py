@@ -85,6 +85,6 @@ class Hoard(Game):
         says them), through the companion's translations where it has the words."""
         gold = ", ".join(f"{name} {gold}" for name, gold in zip(self.seats, state["gold"],
                                                                  strict=True))
-        return [f"{_('goal: {n} gold').format(n=state['goal'])}: {gold}",
+        return [f"gold: {gold} ({_('goal: {n} gold').format(n=state['goal'])})",
                 "the hoard is won" if state["finished"]
                 else _("{player}'s turn").format(player=self.seats[state["turn"]])]
