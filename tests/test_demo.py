@@ -18,7 +18,7 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
     assert done.stdout.startswith("traps: ") and "winners: " in done.stdout
     assert "dial" in done.stdout.split("events in by:")[1]
     for name in ("traps-table.png", "traps-seat1.png", "traps-seat3.png"):  # seats from 1
-        assert Image.open(tmp_path / name).size == (128, 64)
+        assert Image.open(tmp_path / name).size == (512, 256)  # the screen, 4 px a pixel
     gif = Image.open(tmp_path / "traps.gif")
     assert gif.n_frames > 5
     replay = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json",

@@ -253,5 +253,9 @@ def run_rules(args: argparse.Namespace) -> int:
         default = json.dumps(option["default"], ensure_ascii=False)
         if len(default) > 40:
             default = default[:37] + "..."
-        print(f"  {name} = {default}\n      {option['help']}")
+        print(f"  {name} = {default}")
+        # Never inside a word: a file name or an id stays whole to be copied.
+        print(textwrap.fill(option["help"], width=88, initial_indent="      ",
+                            subsequent_indent="      ", break_on_hyphens=False,
+                            break_long_words=False))
     return 0

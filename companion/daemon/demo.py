@@ -39,6 +39,8 @@ CONFIRM_BELOW = 0.6
 #: Frames of the GIF at most (a long game is sampled evenly), and each frame's time.
 GIF_FRAMES, GIF_MS = 240, 180
 SCALE = 2
+#: The screens' PNG files: each of a screen's pixels as a square of this many.
+PNG_SCALE = 4
 
 
 class DirectReach(PlayerReach):
@@ -204,7 +206,11 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
         if screen.images:
             # seat:0 is written as seat1: files are named as people count seats.
             path = out / f"{game}-{label(screen.name).replace(' ', '')}.png"
-            screen.images[-1].save(path)
+            image = screen.images[-1]
+            # Each pixel of the screen as a square of PNG_SCALE pixels: a 128x64 file is a
+            # speck in any viewer.
+            image.resize((image.width * PNG_SCALE, image.height * PNG_SCALE),
+                         Image.NEAREST).save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)
     shown = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
