@@ -78,6 +78,20 @@ class Terminal:
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
+    def ended(self) -> int:
+        """Wait for the program to end and read all it wrote; its exit code."""
+        code = self.process.wait(WAIT)
+        while True:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            try:
+                data = os.read(self.master, 65536) if ready else b""
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not data:
+                break
+            self.stream.feed(data)
+        return code
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.type("q")

@@ -55,6 +55,24 @@ def test_the_table_and_the_acting_seat_as_words_and_the_address_that_stays(tmp_p
         terminal.close()
 
 
+def test_q_leaves_the_board_and_the_cursor_on_a_line_of_its_own(tmp_path):
+    """Cy passes, then ``q``: the log counts "1 event" (not "1 events"), and the shell's
+    prompt comes on a new line, not after "q quit"."""
+    terminal = simulator(stored(tmp_path, "deathtrap", 4, 4, 3))
+    try:
+        terminal.wait_for(lambda t: "seat links ready" in t.text, "the resumed game")
+        terminal.type("3")
+        terminal.wait_for(lambda t: "companion: stored #4: pass seat 3" in t.text, "the pass")
+        terminal.type("q")
+        assert terminal.ended() == 0
+        assert "companion: stopped (1 event stored by this run)" in terminal.lines
+        keys = max(row for row, line in enumerate(terminal.lines) if line.endswith("q quit"))
+        cursor = terminal.screen.cursor
+        assert (cursor.y, cursor.x) == (keys + 1, 0), terminal.text
+    finally:
+        terminal.close()
+
+
 def test_h_and_a_seat_shows_that_seats_screen_held_from_any_view(tmp_path):
     """Rumble, Ann's turn: tab shows Bob's screen beside the table's; ``h1`` then shows Ann's
     held (her secret characters by name), ``h3`` Cy's, without tabbing to them first."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.arguments import game_names, later
 from companion.commands import db_option
+from companion.counts import counted, noun
 from companion.errors import CompanionError, LogError, OptionError
 from companion.terminal import json_shown, shown
 
@@ -198,7 +199,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         stored = store.add_session(session)
         print(f"stored as session {stored.id} in {shown(store.path)} "
-              f"({len(session.entries)} events)")
+              f"({counted(len(session.entries), 'event')})")
     return 0
 
 
@@ -226,7 +227,7 @@ def run_sessions(args: argparse.Namespace) -> int:
         scores = score_line(play) if play else shown(", ".join(info.header.seats))
         began = play.started if play else info.created
         print(f"{info.id:>4}  {began[:16].replace('T', ' ')}  {info.header.game:<9} "
-              f"{status:<10} {info.events:>5} events  {scores}")
+              f"{status:<10} {info.events:>5} {noun(info.events, 'event'):<6}  {scores}")
     return 0
 
 

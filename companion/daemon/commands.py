@@ -212,7 +212,11 @@ def run_daemon(args: argparse.Namespace) -> int:
         else:
             daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
-        return daemon.run()
+        try:
+            return daemon.run()
+        finally:
+            if board is not None:
+                board.close()
 
 
 def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | None:

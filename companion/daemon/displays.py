@@ -171,6 +171,7 @@ class TerminalBoard:
         self.acting: str | None = None  # the seat's screen the game waits on (``watch``)
         self.pinned: str | None = None  # a seat's screen held or picked, till the game moves
         self.moves: int | None = None  # the events stored when last watched
+        self.closed = False  # the daemon has stopped: nothing more is drawn
 
     def cycle(self) -> None:
         """The next seat's screen beside the table's (the tab key, where not all fit)."""
@@ -309,7 +310,19 @@ class TerminalBoard:
         return [title.center(width, "-")[:width], *(body or ["(a picture: a larger terminal "
                                                             "shows it)"])]
 
+    def close(self) -> None:
+        """The daemon has stopped: the board stays as last drawn, the cursor on a line of its
+        own under it (the shell's prompt is not written onto the keys' line)."""
+        with self.lock:
+            if not self.closed:
+                self.closed = True
+                stream = self.stream or sys.stdout
+                stream.write("\n")
+                stream.flush()
+
     def _draw(self) -> None:
+        if self.closed:
+            return
         stream = self.stream or sys.stdout
         size = shutil.get_terminal_size()
         # Home and clear, so the board stays in place instead of scrolling.

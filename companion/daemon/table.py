@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion import bundles
+from companion.counts import counted
 from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
@@ -182,7 +183,7 @@ class Daemon:
             self.supervisor.stop_all()
             if self.voice is not None:
                 self.voice.close()
-            log.info("stopped (%d events stored by this run)", self.stored)
+            log.info("stopped (%s stored by this run)", counted(self.stored, "event"))
         if self.error is not None:
             raise self.error
         return self.exit_code
