@@ -61,8 +61,8 @@ class Terminal:
 
     @property
     def whole(self) -> bool:
-        """The board is drawn whole: it ends with the keys, drawn last."""
-        return FOOTER_END in self.text
+        """The board is drawn whole: it ends with the keys, drawn last (wrapped anywhere)."""
+        return FOOTER_END in " ".join(self.lines)
 
     def wait_for(self, seen: Callable[[Terminal], object], what: str) -> None:
         """Read the program's output until ``seen`` holds on a board drawn whole."""

@@ -116,13 +116,13 @@ def field_form(name: str, spec: Field, seats: Sequence[str], words: Words | None
         "int" if int in kinds else "str")
     form: dict[str, Any] = {"name": name, "label": field_word(name), "kind": kind,
                             "required": spec.required}
-    offered = words.candidates(name) if words is not None and kind in ("str", "list") else []
-    if offered and kind == "str":
-        form["choices"] = offered
-        form["labels"] = [words.display(name, value) for value in offered] if words else []
-    elif offered:
-        form["suggestions"] = offered
-        form["suggested"] = [words.display(name, value) for value in offered] if words else []
+    if words is not None and kind in ("str", "list"):
+        offered = words.candidates(name)
+        named = [words.display(name, value) for value in offered]
+        if offered and kind == "str":
+            form["choices"], form["labels"] = offered, named
+        elif offered:
+            form["suggestions"], form["suggested"] = offered, named
     if spec.choices is not None:
         form["choices"] = list(spec.choices)
     if spec.is_seat:
