@@ -192,7 +192,7 @@ class TerminalBoard:
 
     def watch(self, shown: Any, images: dict[str, Image.Image]) -> None:
         """After each redraw (a watcher of ``Daemon.shown``): the acting seat; a seat held or
-        picked is let go once an event is stored."""
+        picked is let go once an event is stored; the board drawn, every screen as now."""
         acting = acting_seat(shown)
         table = shown.table
         moves = len(table.session.entries) if table is not None else None
@@ -204,9 +204,11 @@ class TerminalBoard:
             self._draw()
 
     def update(self, name: str, image: Image.Image) -> None:
+        """A screen's new image, drawn with the others at the end of the redraw (``watch``):
+        the terminal never shows a frame with one screen new and another not yet (an undo's
+        notice beside the refusal it took away)."""
         with self.lock:
             self.images[name] = image.convert("1")
-            self._draw()
 
     def note(self, line: str) -> None:
         with self.lock:
