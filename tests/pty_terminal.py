@@ -93,13 +93,22 @@ class Terminal:
         return code
 
     def close(self) -> None:
+        """Quit the program (``q``), reading what it writes meanwhile: a program whose
+        terminal is not read blocks once the terminal's buffer is full (a large board drawn
+        again), and would never read the key."""
         if self.process.poll() is None:
             self.type("q")
-            try:
-                self.process.wait(WAIT)
-            except subprocess.TimeoutExpired:
+            deadline = time.monotonic() + WAIT
+            while self.process.poll() is None and time.monotonic() < deadline:
+                ready, _, _ = select.select([self.master], [], [], 0.2)
+                if ready:
+                    try:
+                        os.read(self.master, 65536)
+                    except OSError:  # the program has gone
+                        break
+            if self.process.poll() is None:
                 self.process.kill()
-                self.process.wait()
+            self.process.wait()
         os.close(self.master)
 
 
