@@ -39,11 +39,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Every image file in the folder is one card or tile photographed alone; "
                     "its file name without extension is its id. A photo with no card, or "
                     "with the card cut by its edge, is skipped and named; a contact sheet "
-                    "of what was enrolled is written beside the library.")
+                    "of what was enrolled is written beside the library. Then the deck "
+                    "examines itself: its faces are read back from rendered trial scenes, "
+                    "and the cards it cannot read or tell apart are named and marked on "
+                    "the sheet.")
     enroll.add_argument("images", metavar="IMAGES_DIR")
     enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
     enroll.add_argument("--sheet", metavar="PNG",
                         help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
+    enroll.add_argument("--no-check", action="store_true",
+                        help="skip the self-check (seconds here, up to a minute on a Pi)")
     enroll.set_defaults(func=run_enroll)
 
     recognize = commands.add_parser(
@@ -112,6 +117,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.vision.enrol import contact_sheet, enrol_images
+    from companion.vision.selfcheck import examine
     from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
     folder = Path(args.images)
@@ -129,11 +135,19 @@ def run_enroll(args: argparse.Namespace) -> int:
     if len(result.library) == 0:
         raise VisionError(f"{folder}: no card could be enrolled; nothing written")
     result.library.save(out)
-    if not cv2.imwrite(str(sheet_path), contact_sheet(result.library)):
+    check = None
+    if not args.no_check:
+        if sys.stderr.isatty():
+            sys.stderr.write("self-check: reading the deck back from trial scenes...\n")
+        check = examine(result.library)
+    sheet = contact_sheet(result.library, marks=check.marks() if check else None)
+    if not cv2.imwrite(str(sheet_path), sheet):
         raise VisionError(f"{sheet_path}: cannot write the contact sheet")
     skipped = f", skipped {len(result.skipped)}" if result.skipped else ""
     print(f"enrolled {len(result.library)} cards into {out}{skipped}; "
           f"check every crop in {sheet_path}")
+    if check is not None:
+        print("\n".join(check.lines()))
     return 0
 
 
