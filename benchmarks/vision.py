@@ -220,6 +220,14 @@ def photos(args: argparse.Namespace) -> None:
     times, found = run(recognizer, [s.image for s in scenes])
     want = [[t.item_id for t in s.truth] for s in scenes]
     report(f"1280x960, {len(scenes)} photos", times, accuracy_by_ids(want, found))
+    beside_real(args, "standard-deck")
+
+
+def beside_real(args: argparse.Namespace, name: str) -> None:
+    """With ``--compare``: the real set a rendered set stands for, read in this run."""
+    folder = DEV_SETS / name
+    if args.compare and (folder / "truth.json").is_file():
+        print(f"  {'real ' + name:<34} {figure_text(real_figures(folder))}")
 
 
 def enrol_folder(folder: Path) -> tuple[CardLibrary, list[str]]:

@@ -64,7 +64,7 @@ class Tally:
     missed: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     #: (the card lying there, the id it was read as): how often.
-    confused: Counter = field(default_factory=Counter)
+    confused: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     @property
     def share(self) -> float:

@@ -31,10 +31,11 @@ import numpy as np
 from companion.vision.art import ArtItem
 from companion.vision.conditions import Conditions
 from companion.vision.deals import pair
+from companion.vision.detection import Detection
 from companion.vision.library import CardLibrary
 from companion.vision.placing import Placement, pinhole_view, spread, view_polygon
 from companion.vision.recognize import Recognizer
-from companion.vision.scoring import Tally
+from companion.vision.scoring import CardTruth, Tally
 from companion.vision.synthetic import SceneRenderer, truth_of
 
 #: Each card lies in this many trial scenes, each with up to this many cards.
@@ -68,7 +69,7 @@ class CardTrials:
     apart_read: int = 0
     covered: int = 0
     covered_read: int = 0
-    read_as: Counter = field(default_factory=Counter)
+    read_as: Counter[str] = field(default_factory=Counter)
     confidence: list[float] = field(default_factory=list)
 
 
@@ -111,7 +112,7 @@ class SelfCheck:
             if t.read_as:
                 other = t.read_as.most_common(1)[0][0]
                 how = self.likeness(card, other)
-            elif not (how >= SAME_PICTURE or t.apart and t.apart_read == 0 and how >= ALIKE):
+            elif not (how >= SAME_PICTURE or (t.apart and t.apart_read == 0 and how >= ALIKE)):
                 continue
             key = frozenset((card, other))
             if key not in seen:
@@ -266,7 +267,9 @@ def examine(library: CardLibrary, seed: int = 0, rounds: int = ROUNDS,
     return SelfCheck(trials, scenes, time.perf_counter() - start, likeness(library), wrong)
 
 
-def _count(trials: dict[str, CardTrials], cards, outcome, found, wrong: list[float]) -> None:
+def _count(trials: dict[str, CardTrials], cards: Sequence[CardTruth],
+           outcome: Sequence[str | None], found: Sequence[Detection],
+           wrong: list[float]) -> None:
     """Each card's trial, read or not or read as another; the confidence of every reading,
     right or wrong."""
     right = {}
