@@ -341,7 +341,24 @@ def still_source(kind: str, cache: Path) -> Any:
     path = cache / "still-table.npy"
     if kind == "picamera":
         return Picamera2Source(size=(1280, 720), picamera2=lambda: StillPicamera2(path))
+    if kind == "files":
+        return still_folder(path)
     return StillTable(path)
+
+
+def still_folder(path: Path) -> Any:
+    """A ``source = "files"`` camera, as a user configures one: the still table's frames as
+    PNG files in a folder, played in a loop (``[camera] loop = true``), decoded each time."""
+    import cv2
+
+    from companion.vision.sources import ImageFolder
+
+    folder = path.parent / "still-frames"
+    if not folder.is_dir():
+        folder.mkdir()
+        for n, frame in enumerate(np.load(path)):
+            cv2.imwrite(str(folder / f"{n:04d}.png"), frame)
+    return ImageFolder(folder, interval=0.25, loop=True)
 
 
 def source_only(seconds: float, kind: str, cache: Path) -> None:
@@ -472,6 +489,8 @@ WATCH_RUNS = {
     "library_before": ["--library-as-before"],
     "frames_source": ["--source-only"],
     "picamera_source": ["--source-only", "--source", "picamera"],
+    "files": ["--no-rest", "--source", "files"],
+    "files_source": ["--source-only", "--source", "files"],
 }
 
 
@@ -518,6 +537,11 @@ def print_watching(runs: dict[str, dict], cv2_rss: float) -> None:
           f"lores stream ({pi['cpu_percent']:.2f} %, baseline the source alone: "
           f"{runs['picamera_source']['cpu_percent']:.2f} %); {pi['full_reads']} and "
           f"{four['full_reads']} frames read in full (target <= 1 %)")
+    files = runs["files"]["cpu_percent"] - runs["files_source"]["cpu_percent"]
+    print(f"CPU beyond decoding, a still table watched at 4 fps from a folder of PNG frames "
+          f"(source = \"files\", looped), every part on: {files:5.2f} % of a core "
+          f"({runs['files']['cpu_percent']:.2f} %, baseline the folder decoded alone: "
+          f"{runs['files_source']['cpu_percent']:.2f} %; target <= 1 %)")
     print(f"CPU, camera watching a still table (4 fps, {STILL_FPS:g} once resting "
           f"{STILL_AFTER:g} s), every part on {ours['cpu_percent']:5.2f} % of a core at "
           f"{ours['fps']:.1f} fps, {ours['full_reads']} frames of {ours['frames']} "

@@ -26,9 +26,24 @@ from companion.vision.art import draw_face
 SEATS = 4
 
 
+def another_print(face: Any) -> Any:
+    """A card's face from another print run than the one on the table: its colours turned
+    and a publisher's panel over its middle (the camera cannot name the card on the table
+    from it)."""
+    import numpy as np
+
+    copy = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)
+    copy[..., 0] = (copy[..., 0].astype(np.int32) + 40) % 180
+    copy = cv2.cvtColor(copy, cv2.COLOR_HSV2BGR)
+    h, w = copy.shape[:2]
+    cv2.rectangle(copy, (w // 8, h // 3), (w * 7 // 8, h * 2 // 3), (30, 30, 30), cv2.FILLED)
+    return copy
+
+
 def library_with(library: Any, misread: dict[str, str] | None = None,
                  unknown: tuple[str, ...] = (), near: dict[str, str] | None = None,
-                 twins: dict[str, str] | None = None) -> Any:
+                 twins: dict[str, str] | None = None, other_print: tuple[str, ...] = ()
+                 ) -> Any:
     """The library changed, for a camera that gets cards wrong:
 
     - ``misread`` {card: other}: card's face enrolled as ``other`` (other's own face gone)
@@ -37,7 +52,9 @@ def library_with(library: Any, misread: dict[str, str] | None = None,
       camera reads ``other``, unsure, and ``card`` is among the faces it looked most like;
     - ``twins`` {card: other}: card's face enrolled as ``other`` too: the camera cannot tell
       the two apart and leaves the card out (both among the faces it looked most like);
-    - ``unknown``: cards whose faces are not enrolled at all (left out).
+    - ``unknown``: cards whose faces are not enrolled at all (left out);
+    - ``other_print``: cards enrolled from another print run than the one on the table
+      (``another_print``: left out, until a correction teaches the camera).
     """
     items = {item.item_id: item for item in bundles.get("tricky").art_items()}
     for card, read_as in (misread or {}).items():
@@ -51,6 +68,8 @@ def library_with(library: Any, misread: dict[str, str] | None = None,
         library.enroll(read_as, draw_face(items[card]))
     for card in unknown:
         library.remove(card)
+    for card in other_print:
+        library.enroll(card, another_print(draw_face(items[card])))
     return library
 
 
@@ -58,19 +77,25 @@ class CameraTable:
     """``with CameraTable(folder) as table:`` a new 4-seat Tricky game, its events to play."""
 
     def __init__(self, folder: Path, seed: int = 3, confirm_below: float = 0.6,
-                 **library: Any) -> None:
+                 learns: bool = False, **library: Any) -> None:
+        """``learns``: the camera's library is the table's (``cards.npz`` in ``folder``),
+        taught by corrections."""
+        from companion.daemon.library import TableLibrary
+
         self.db = folder / "table.db"
         header, self.events = bundles.get("tricky").random_game(seed, SEATS)
         self.header = Header.from_json(header)
         self.store = TableStore(self.db)
         screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(SEATS)]
+        self.library = (TableLibrary(folder / "cards.npz", False, ("tricky",), folder)
+                        if learns else None)
         self.daemon = Daemon(self.store, screens=screens, confirm_below=confirm_below,
-                             watching=True)
+                             watching=True, library=self.library)
         self.daemon.supervisor.start_all(time.monotonic())
         self.daemon.use_table(self.store.new_session(self.header))
         self.daemon.shown.refresh()
         self.stage = Stage("tricky", SEATS, seed)
-        self.eyes = InlineVision("tricky", self.stage.layout)
+        self.eyes = InlineVision("tricky", self.stage.layout, self.library)
         library_with(self.eyes.watcher.recognizer.library, **library)
         self.hands = DirectReach(self.daemon, self.eyes)
         self.player = TablePlayer(self.daemon, self.hands, self.stage)

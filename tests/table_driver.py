@@ -67,10 +67,11 @@ PATIENCE = 60.0
 
 
 class Running:
-    """A daemon run in its own thread (its store opened there), with these parts."""
+    """A daemon run in its own thread (its store opened there), with these parts (and the
+    daemon's ``options``)."""
 
-    def __init__(self, db: Path, parts: list[Part]) -> None:
-        self.db, self.parts = db, parts
+    def __init__(self, db: Path, parts: list[Part], **options: Any) -> None:
+        self.db, self.parts, self.options = db, parts, options
         self.daemon: Daemon | None = None
         self.built = threading.Event()
         self.exit_code: int | None = None
@@ -78,7 +79,7 @@ class Running:
 
     def _run(self) -> None:
         with TableStore(self.db) as store:
-            self.daemon = Daemon(store, parts=self.parts)
+            self.daemon = Daemon(store, parts=self.parts, **self.options)
             self.built.set()
             self.exit_code = self.daemon.run()
 

@@ -21,7 +21,7 @@ from companion.games import engine, registry
 def declare(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     """As if an installed distribution declared ``name = value`` in the group."""
     monkeypatch.setitem(registry.installed(), name,
-                        EntryPoint(name=name, value=value, group=registry.GROUP))
+                        (EntryPoint(name=name, value=value, group=registry.GROUP),))
 
 
 @pytest.fixture

@@ -137,12 +137,17 @@ def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp
         assert request(f"{wrong}/camera/correct",
                        {"look": look, "reading": 0, "id": first["card"]})[0] == 403
         assert len(table.entries()) == len(before) + 1
-        status, answer = request(url, {"look": look, "reading": 0, "id": first["card"]})
+        tap = {"look": look, "reading": 0, "id": first["card"], "request": "0123456789abcdef"}
+        status, answer = request(url, tap)
         assert status == 200, answer
         stored = json.loads(answer)["stored"]
         # Answered once stored: the entries are in the store as the answer comes.
         entries = table.entries()
         assert stored == [len(entries) - 1, len(entries)]
+        # Sent again (a double tap, a retry): answered alike, stored once.
+        assert request(url, tap) == (status, answer) and table.entries() == entries
+        bad = request(url, {**tap, "request": "x"})
+        assert bad[0] == 400 and json.loads(bad[1])["error"].startswith("request:")
         assert [e["type"] for e in entries[-2:]] == ["undo", "play"]
         assert entries[-1]["card"] == first["card"]
         status, answer = request(url, {"look": look, "undo": True})

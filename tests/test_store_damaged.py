@@ -96,11 +96,13 @@ def test_check_names_the_sessions_that_can_still_be_exported(store_of_three, cap
     lost = out.split("cannot be exported")[1]
     assert [line.split()[0] for line in exportable.splitlines()[1:]] == ["1", "3"]
     assert lost.splitlines()[1].split()[0] == "2" and "damaged" in lost
-    for session in (1, 3):  # what check promised
-        code, out, _ = run(capsys, "export", str(session), "--db", db)
-        assert code == 0
+    for session in (1, 3):  # what check promised: written whole, the damage said, exit 2
+        code, out, err = run(capsys, "export", str(session), "--db", db)
+        assert code == 2
         assert [json.loads(line) for line in out.splitlines()] == [
             TRAPS.to_json(), *(event(session, n) for n in range(150))]
+        one_clear_line(err)
+        assert "damaged" in err and f"session {session} was read whole" in err
     code, _, err = run(capsys, "export", "2", "--db", db)
     assert code == 2
     one_clear_line(err)
@@ -151,3 +153,22 @@ def test_a_mistyped_store_name_is_said_not_read_as_an_empty_store(tmp_path, caps
     one_clear_line(err)
     assert "--db" in err and str(missing) in err
     assert not missing.exists() and not missing.parent.exists()
+
+
+@pytest.mark.parametrize("command", [["sessions"], ["sessions", "--json"], ["history"],
+                                     ["league"], ["players"], ["export", "--csv"],
+                                     ["export", "--bgstats"], ["seats"], ["seats", "--json"]])
+def test_a_store_damaged_where_a_command_does_not_look_is_said_by_it_all_the_same(
+        store_of_three, capsys, command):
+    """Issue 53: after part of a copied store was overwritten, `check` said DAMAGED but
+    these printed their whole results, exit 0, no warning."""
+    damage(store_of_three, b"S2-E075-")
+    code, out, err = run(capsys, *command, "--db", str(store_of_three))
+    assert code == 2, (command, out[:200])
+    if "--json" in command:  # the contract's JSON error, on stdout
+        said = json.loads(out)["error"]["message"]
+    else:
+        assert out == "", (command, out[:200])
+        one_clear_line(err)
+        said = err
+    assert "is damaged" in said and "companion check --db" in said

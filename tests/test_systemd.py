@@ -162,3 +162,11 @@ def test_the_unit_runs_in_a_directory_it_may_write_lgpio_s_pipe_in() -> None:
     assert not names_a_writable_working_directory(without)
     assert not names_a_writable_working_directory(
         text.replace("WorkingDirectory=/var/lib/companion", "WorkingDirectory=/opt/companion"))
+
+
+def test_the_unit_raises_the_open_file_limit_well_above_what_the_pages_may_take() -> None:
+    from companion.web.admission import ACCEPT_BACKLOG, RESERVED, limits
+
+    limit = int(directives((SYSTEMD / "companion.service").read_text())["LimitNOFILE"][0])
+    _, pages = limits(limit)
+    assert limit > 1024 and pages + ACCEPT_BACKLOG + RESERVED < limit

@@ -550,7 +550,7 @@ def test_a_place_taken_on_the_face_index_alone_must_agree_in_its_strip(library, 
     assert sum(d.item_id == item_id for d in lax.recognize(scene.image)) > copies
 
 
-def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library):
+def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library, monkeypatch):
     """Four Red Lotuses: the strip of the copy under the top agrees with the Red Lotus and
     the Chaindog alike (0.81 both, the same colour), so it was refused, and the two copies
     under it, whose parts in view took its strip in, could not be told either: one Red Lotus
@@ -559,9 +559,12 @@ def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library
     confidence, so the table is asked to confirm."""
     from dataclasses import replace
 
+    from companion.vision import recognize
     from companion.vision.detection import Thresholds
 
     # Play 33 of seed 19.
+    # Not read as lying under the card beside it (``NEAR_BY``), which now reads it too.
+    monkeypatch.setattr(recognize, "NEAR_BY", None)
     held_with_no_confidence(library, 19, 33, ("red-lotus", 4),
                             replace(Thresholds(), held_search=1.01))
 
@@ -781,12 +784,14 @@ def test_a_copy_turned_further_than_a_fan_is_found_once_the_pile_is_left_uncover
     rule was found, are now read without it: the search's margin offers the copy. Posed
     turned on the table, this one is found without it too: the rule is checked with copies
     posed in the picture, as when it was made.)"""
-    from companion.vision import piles
+    from companion.vision import piles, recognize
 
     # Play 19 of seed 26.
     scene, read = read_play(library, 26, 19, ("zombie", 2))
     assert len(read) == 2
     monkeypatch.setattr(piles, "WIDE_TURNS", ())
+    # Nor read as lying under the card beside it (``NEAR_BY``), which now reads it too.
+    monkeypatch.setattr(recognize, "NEAR_BY", None)
     posed_in_the_picture(monkeypatch)
     assert read_now(library, scene, "zombie") < 2
 

@@ -1,6 +1,8 @@
 """Wrong links are answered ever more slowly and a few at a time, however many come: the delay
 never overflows, the failures waiting are counted and bounded, one log line per burst and no
-traceback (companion/web/tokens.py, ``Throttle``)."""
+traceback (companion/web/tokens.py, ``Throttle``). One address opens at most as many
+connections at once as the server lets it (``admission.py``; more are closed at the door:
+tests/test_web_flood.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import secrets
 import aiohttp
 from web_table import LiveTable, random_game
 
+from companion.web.admission import limits
 from companion.web.tokens import Throttle, address_key
 
 FLOOD = 1200
@@ -28,8 +31,8 @@ class Watched(Throttle):
         return super().busy(address)
 
 
-def test_1200_parallel_wrong_links_then_one_more_every_answer_403_no_traceback(tmp_path,
-                                                                               caplog):
+def test_1200_wrong_links_side_by_side_then_one_more_every_answer_403_no_traceback(tmp_path,
+                                                                                   caplog):
     caplog.set_level(logging.INFO)
     header, _ = random_game("tricky", 1, 3)
     throttle = Watched()  # the daemon's own settings
@@ -40,8 +43,9 @@ def test_1200_parallel_wrong_links_then_one_more_every_answer_403_no_traceback(t
                  f"/t/{table_token[:-1]}/input"]
 
         async def flood():
-            # Loopback only; every request opened at once, each on its own connection.
-            connector = aiohttp.TCPConnector(limit=0, force_close=True)
+            # Loopback only; each request on its own connection, as many at once as one
+            # address may open.
+            connector = aiohttp.TCPConnector(limit=limits()[0], force_close=True)
             timeout = aiohttp.ClientTimeout(total=600)
             async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
                 async def one(n):

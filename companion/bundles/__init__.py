@@ -15,9 +15,6 @@ in every menu, the demo, config and the table log with no file of ``companion/``
 
 from __future__ import annotations
 
-import logging
-from functools import cache
-
 from companion.bundles.bundle import (
     Bundle,
     Camera,
@@ -33,8 +30,6 @@ from companion.bundles.bundle import (
 )
 from companion.errors import OptionError
 from companion.games import registry
-
-log = logging.getLogger(__name__)
 
 __all__ = ["Bundle", "Camera", "Demo", "Expected", "Flow", "Lazy", "MapperFactory", "SceneMapper",
            "Screens", "Simulator", "TablePlay", "art_games", "bundles", "demo_games", "get",
@@ -54,19 +49,16 @@ def unregister(name: str) -> None:
 
 def bundles() -> list[Bundle]:
     """Every game, in menu order (the first is the default game). A declared game that cannot
-    be loaded is left out, with a warning; ``get`` names what is wrong with it."""
+    be loaded is left out, said once in one line on stderr; ``get`` names what is wrong
+    with it."""
     found = []
     for name in registry.names():
         try:
-            found.append(get(name))
+            bundle = get(name)
+            found.append((bundle.order, bundle.name, bundle))
         except OptionError as error:
-            _leave_out(str(error))
-    return sorted(found, key=lambda bundle: (bundle.order, bundle.name))
-
-
-@cache
-def _leave_out(problem: str) -> None:
-    log.warning("%s: left out of the games", problem)
+            registry.report(str(error))
+    return [bundle for _, _, bundle in sorted(found, key=lambda entry: entry[:2])]
 
 
 def names() -> tuple[str, ...]:

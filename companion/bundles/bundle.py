@@ -115,6 +115,10 @@ def _no_tap(seat: int) -> dict[str, Any] | None:
     return None
 
 
+def _no_cards(game: Game) -> list[str] | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Demo:
     """How ``companion demo`` plays the game: seats and options, and ``--quick``'s."""
@@ -173,6 +177,10 @@ class Bundle:
     expected_entry: Callable[[Game], Expected] = _no_guess
     #: What a seat button's tap means when no flow is open (None: nothing).
     tap: Callable[[int], dict[str, Any] | None] = _no_tap
+    #: The card (or tile) faces the camera tells apart in a game as its table plays it (its
+    #: options, e.g. a ``deck``), each face once: what a reading may be corrected to, what
+    #: is enrolled at the table. None: the ids of the demo art (``cards``).
+    card_faces: Callable[[Game], list[str] | None] = _no_cards
     #: The game's own dial flow, made from its options (None: the dial enters by hand).
     dial: Callable[[Mapping[str, Any]], Flow | None] | None = None
     camera: Camera | None = None
@@ -213,6 +221,14 @@ class Bundle:
     def art_items(self) -> list[Any]:
         return self.art()() if self.art is not None else []
 
+    def cards(self, game: Game) -> list[str]:
+        """Every card (or tile) face of ``game`` the camera tells apart, each once, in the
+        game's own order (its entry's ``cards``, else its demo art's ids)."""
+        given = self.card_faces(game)
+        if given is None:
+            given = [item.item_id for item in self.art_items()]
+        return list(dict.fromkeys(given))
+
     def random_game(self, seed: int, seats: int, **options: Any
                     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if self.simulator is None:
@@ -229,8 +245,10 @@ class Bundle:
         return self.table_play() if self.table_play is not None else None
 
 
-#: What an ``entry.py`` of a bundle package may define, taken as the fields of that name.
-ENTRY_FIELDS = ("candidates", "names", "expected_entry", "tap")
+#: What an ``entry.py`` of a bundle package may define, taken as the fields of that name
+#: (its ``cards`` as ``card_faces``).
+ENTRY_FIELDS = {"candidates": "candidates", "names": "names", "expected_entry": "expected_entry",
+                "tap": "tap", "cards": "card_faces"}
 
 
 def _has(module: str) -> bool:
@@ -244,7 +262,7 @@ def _has(module: str) -> bool:
 def packaged(package: str, engine: type[Game], **fields: Any) -> Bundle:
     """The bundle of a package laid out as the built-in ones, ``companion/bundles/<game>/``:
     ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
-    ``expected_entry``, ``tap``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
+    ``expected_entry``, ``tap``, ``cards``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
     ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
     ``words.py`` (its marked words; ``DATA``: ``data_words``), and the simulator
     ``rules/sim.py`` (or ``sim.py``). ``fields`` give the rest (or override these); the
@@ -253,7 +271,8 @@ def packaged(package: str, engine: type[Game], **fields: Any) -> Bundle:
     found: dict[str, Any] = {"screens": Lazy[Screens](f"{package}.screens")}
     if _has(f"{package}.entry"):
         entry = importlib.import_module(f"{package}.entry")
-        found.update({key: getattr(entry, key) for key in ENTRY_FIELDS if hasattr(entry, key)})
+        found.update({field_name: getattr(entry, key) for key, field_name in ENTRY_FIELDS.items()
+                      if hasattr(entry, key)})
     if _has(f"{package}.dial"):
         found["dial"] = importlib.import_module(f"{package}.dial").dial
     if _has(f"{package}.camera"):

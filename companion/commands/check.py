@@ -73,7 +73,7 @@ def run_check(args: argparse.Namespace) -> int:
     path = Path(args.db) if args.db else default_db()
     if not path.is_file():
         raise StoreError(f"no table store at {path}")
-    with TableStore(path, read_only=True) as store:
+    with TableStore(path, read_only=True, damaged_ok=True) as store:
         result = check_store(store)
     lines = report(str(path), result)
     note = permissions_note(path)

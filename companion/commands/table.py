@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.arguments import game_names, later
 from companion.commands import db_option
+from companion.counts import counted, noun
 from companion.errors import CompanionError, LogError, OptionError
 from companion.terminal import json_shown, shown
 
@@ -151,16 +152,25 @@ def run_export(args: argparse.Namespace) -> int:
         from companion.history.exports import run_play_export  # the table log needs none of it
 
         return run_play_export(args)
+    from companion.table.faults import StoreDamaged
     from companion.table.log import dump_event
 
-    with open_store(args.db, read_only=True) as store:
+    # A damaged store's sound sessions can still be exported (`companion check` lists them):
+    # the session is written whole, then the damage is said, exit 2.
+    with open_store(args.db, read_only=True, damaged_ok=True) as store:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
         header, entries = store.load(session_id)
         if args.pictures:
             export_pictures(store, session_id, Path(args.pictures))
+        damage = store.damage
     sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
+    if damage:
+        sys.stdout.flush()
+        raise StoreDamaged(f"the table store {store.path} is damaged ({damage}): session "
+                           f"{session_id} was read whole and written; `companion check --db "
+                           f"{store.path}` says which other sessions can still be exported")
     return 0
 
 
@@ -198,7 +208,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         stored = store.add_session(session)
         print(f"stored as session {stored.id} in {shown(store.path)} "
-              f"({len(session.entries)} events)")
+              f"({counted(len(session.entries), 'event')})")
     return 0
 
 
@@ -226,7 +236,7 @@ def run_sessions(args: argparse.Namespace) -> int:
         scores = score_line(play) if play else shown(", ".join(info.header.seats))
         began = play.started if play else info.created
         print(f"{info.id:>4}  {began[:16].replace('T', ' ')}  {info.header.game:<9} "
-              f"{status:<10} {info.events:>5} events  {scores}")
+              f"{status:<10} {info.events:>5} {noun(info.events, 'event'):<6}  {scores}")
     return 0
 
 
@@ -253,5 +263,9 @@ def run_rules(args: argparse.Namespace) -> int:
         default = json.dumps(option["default"], ensure_ascii=False)
         if len(default) > 40:
             default = default[:37] + "..."
-        print(f"  {name} = {default}\n      {option['help']}")
+        print(f"  {name} = {default}")
+        # Never inside a word: a file name or an id stays whole to be copied.
+        print(textwrap.fill(option["help"], width=88, initial_indent="      ",
+                            subsequent_indent="      ", break_on_hyphens=False,
+                            break_long_words=False))
     return 0

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
-from companion.daemon.items import CameraProposal, PartFailed
+from companion.daemon.items import CameraProposal, PartFailed, PartFinished
+from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Handler, Moment
-from companion.daemon.parts import Part, Submit, describe
+from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
@@ -36,6 +37,9 @@ Still = Callable[[], Any]
 #: which something moved or that had to be read in full brings the configured rate back.
 STILL_AFTER = 5.0
 STILL_FPS = 2.0
+#: How long a stop waits for the camera's thread (a frame being read, a library loading):
+#: well within systemd's stop timeout (90 s).
+JOIN_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,12 @@ class SceneSettled:
     confidence: float = 1.0
     #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
     picture: Any = None
+    #: The frame itself and where the table lies in it (``companion.vision.table.TableView``):
+    #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
+    frame: Any = None
+    view: Any = None
+    #: The version of the table's library it was read with (``library.TableLibrary``).
+    library: int = 0
 
 
 def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
@@ -161,13 +171,17 @@ class Camera(Part):
 
     def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
                  make_watcher: Callable[[Still | None], Any] | None = None,
-                 still_after: float = STILL_AFTER) -> None:
+                 still_after: float = STILL_AFTER, library: TableLibrary | None = None
+                 ) -> None:
         """``watcher``: the TableWatcher (used as it is); or None and ``make_watcher`` builds
         it in the camera's thread once the daemon is READY (its card library loaded there, so
         loading it does not slow the start), given the source's sharper still if it has one
         (``TableWatcher(still=...)``). ``still_after``: seconds of a resting table before
-        frames are taken at STILL_FPS."""
+        frames are taken at STILL_FPS. ``library``: the table's library, a deck enrolled at
+        the table read from the next frame on."""
         self.open_source = open_source
+        self.library = library
+        self._library_version = 0  # the version of the table's library read with
         self.watcher = watcher
         self.make_watcher = make_watcher
         self._daemon_ready = threading.Event()  # set by the daemon's READY (``listens``)
@@ -179,6 +193,7 @@ class Camera(Part):
         self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def listens(self) -> Mapping[Moment, Handler]:
         return {Moment.READY: self._daemon_ready.set}
@@ -192,8 +207,11 @@ class Camera(Part):
         self.source.open()
         self.source.close()
         watch = CameraWatch(self.source)
-        threading.Thread(target=self._run, args=(watch, submit, self.source), name="camera",
-                         daemon=True).start()
+        source = self.source
+        self._thread = threading.Thread(
+            target=supervised(self.name, submit, lambda: self._run(watch, submit, source)),
+            name="camera", daemon=True)
+        self._thread.start()
 
     def _run(self, watch: Any, submit: Submit, source: Any) -> None:
         try:
@@ -216,8 +234,9 @@ class Camera(Part):
             except Exception as error:  # noqa: BLE001 - a camera gone: reported, retried
                 submit(PartFailed(self.name, describe(error)))
                 return
-            if got is None and _consumed(self.source):
-                log.info("camera: every frame of the folder has been seen")
+            if got is None and getattr(source, "ended", False):
+                # A folder of frames played once: said once, never opened again.
+                submit(PartFinished(self.name, ended_words(source)))
                 return
             if got is None:
                 self.resting = False
@@ -227,6 +246,8 @@ class Camera(Part):
                     return
                 continue
             troubles = 0
+            self._newer_library()
+            self._learn()
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
             resting = self.watcher.resting(got.at) >= self.still_after
@@ -238,9 +259,23 @@ class Camera(Part):
                 sighting = self.watcher.last
                 self.scenes_sent += 1
                 submit(SceneSettled(scene, lowest_confidence(sighting.detections),
-                                 picture_of(self.watcher, got.frame())))
+                                    picture_of(self.watcher, got.frame()), got.frame(),
+                                    self.watcher.rectifier.last_view, self._library_version))
             self.frames_seen += 1
             got = None  # its full frame let go before the wait, not once the next is read
+
+    def _newer_library(self) -> None:
+        """A deck enrolled at the table since the last frame: read with it from now on."""
+        newer = self.library.newer(self._library_version) if self.library else None
+        if newer is not None:
+            self._library_version, library = newer
+            self.watcher.use_library(library)
+            log.info("camera: reading with the cards enrolled at the table")
+
+    def _learn(self) -> None:
+        """The samples corrections taught (or took back) since the last frame."""
+        if self.library is not None:
+            self.library.learn(self.watcher)
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""
@@ -248,7 +283,16 @@ class Camera(Part):
         return None if source is None else source.still()
 
     def stop(self) -> None:
+        """Stop the camera's thread, wait for it, then close the source: in that order, so
+        that the source is never closed under a read, nor OpenCV torn down (at the end of
+        the run) under a thread still in it, which aborts the process ("terminate called
+        without an active exception", exit 134)."""
         self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(JOIN_SECONDS)
+            if thread.is_alive():
+                log.warning("camera: its thread did not stop within %gs", JOIN_SECONDS)
         if self.source is not None:
             with contextlib.suppress(Exception):  # a dead camera may fail to close too
                 self.source.close()
@@ -269,19 +313,25 @@ def picture_of(watcher: Any, frame: Any) -> Any:
         return None
 
 
-def _consumed(source: Any) -> bool:
-    """A folder of frames read to its end (a real camera never is)."""
-    files = getattr(source, "files", None)
-    return files is not None and source.position >= len(files)
+def ended_words(source: Any) -> str:
+    """What the log says of a folder of frames played to its end."""
+    count = len(source.files or [])
+    return (f"every frame of {source.folder} has been shown ({count} frames): the camera "
+            "reads no more ([camera] loop = true plays the folder again)")
 
 
-def open_camera(source: str, device: int, files: str) -> Callable[[], Any]:
-    """A function making the configured frame source (called at each start or retry)."""
+def open_camera(source: str, device: int, files: str, loop: bool = False
+                ) -> Callable[[], Any]:
+    """A function making the configured frame source (called at each start or retry). A
+    folder of frames is one source for the whole run: a retry goes on where it was, so the
+    folder is played once (or looped, with ``loop``), never again from its start."""
     from companion.vision import sources
 
+    folder = sources.ImageFolder(Path(files), loop=loop) if source == "files" else None
+
     def opener() -> Any:
-        if source == "files":
-            return sources.ImageFolder(Path(files))
+        if folder is not None:
+            return folder
         if source == "picamera":
             return sources.Picamera2Source()
         return sources.VideoCapture(device)

@@ -14,6 +14,7 @@ from companion.paths import default_db
 if TYPE_CHECKING:  # each command loads what it runs: the parser loads none of it
     from companion.daemon.config import Config
     from companion.daemon.displays import Screen, TerminalBoard
+    from companion.daemon.library import TableLibrary
     from companion.daemon.parts import Part
     from companion.daemon.table import Daemon
     from companion.voice.speaker import Speaker
@@ -76,9 +77,10 @@ def setup_logging(level: str, board: TerminalBoard | None = None) -> None:
     import logging
 
     from companion.daemon.displays import BoardLog
+    from companion.daemon.logline import OneLine
 
     handler: logging.Handler = BoardLog(board) if board else logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("companion: %(message)s"))
+    handler.setFormatter(OneLine("companion: %(message)s"))  # one line each, escaped
     logger = logging.getLogger("companion")
     logger.handlers[:] = [handler]
     logger.setLevel(level.upper())
@@ -116,9 +118,11 @@ def screens(config: Config, sim: bool, board: TerminalBoard | None = None) -> li
 
 
 def parts(config: Config, sim: bool, cache: Path | None = None,
-          board: TerminalBoard | None = None) -> list[Part]:
+          board: TerminalBoard | None = None, library: TableLibrary | None = None
+          ) -> list[Part]:
     """The input parts: the keyboard in --sim (stdin, a terminal or a pipe of keys), else the
-    GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim)."""
+    GPIO controls if enabled; the serial hub if enabled (a fake hub's pty works in --sim);
+    the camera if enabled (``library``: the table's card library it reads)."""
     from companion.daemon.sources import KEY_HELP, GpioControls, HubLink, Keyboard, pin_factory
 
     found: list[Part] = []
@@ -132,28 +136,43 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
     if config.hub.enabled:
         found.append(HubLink(config.hub.port, config.hub.baud))
     if config.camera.enabled:
-        found.append(camera(config, cache))
+        found.append(camera(config, cache, library))
     return found
 
 
-def camera(config: Config, cache: Path | None = None) -> Part:
+def table_library(config: Config, state: Path) -> TableLibrary | None:
+    """The card library the camera reads and a deck enrolled at the table is written to
+    (``[vision] library``, else ``cards.npz`` in ``state``); None without a camera."""
+    from companion import bundles
+    from companion.daemon.library import TableLibrary, library_path
+
+    path = library_path(config.vision.library, state)
+    if not config.camera.enabled or path is None:
+        return None
+    return TableLibrary(path, bool(config.vision.library), bundles.card_games(), state)
+
+
+def camera(config: Config, cache: Path | None = None,
+           library: TableLibrary | None = None) -> Part:
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
-    ``cache``: the folder where the demo card library is kept once enrolled (the store's)."""
+    ``cache``: the folder where the demo card library is kept once enrolled (the store's);
+    ``library``: the table's card library (None: the config's file, else the demo art)."""
     from companion import bundles
     from companion.daemon.camera import Camera, Still, library_for, open_camera, pile_cards
     from companion.vision.watch import TableWatcher
 
     def make_watcher(still: Still | None) -> TableWatcher:  # in the camera's thread, at READY
-        library = library_for(bundles.card_games(), config.vision.library, cache)
+        library_read = library.load() if library is not None else \
+            library_for(bundles.card_games(), config.vision.library, cache)
         # The markers the games' pieces wear are read too; card games' readers ignore them.
-        return TableWatcher(library, config.vision.geometry().table(),
+        return TableWatcher(library_read, config.vision.geometry().table(),
                             settle_seconds=config.vision.settle_seconds,
                             tokens=tuple(bundles.piece_markers()), still=still,
                             piles=pile_cards())
 
     cam = config.camera
-    return Camera(open_camera(cam.source, cam.device, cam.files), None, cam.fps,
-                  make_watcher=make_watcher)
+    return Camera(open_camera(cam.source, cam.device, cam.files, cam.loop), None, cam.fps,
+                  make_watcher=make_watcher, library=library)
 
 
 def run_daemon(args: argparse.Namespace) -> int:
@@ -180,7 +199,8 @@ def run_daemon(args: argparse.Namespace) -> int:
     # The lock first: a second daemon is refused before it touches the store, and the store
     # is closed before the lock is let go.
     with hold_store(db), TableStore(db) as store:
-        daemon_parts = parts(config, args.sim, db.parent, board)
+        cards = table_library(config, db.parent)
+        daemon_parts = parts(config, args.sim, db.parent, board, cards)
         table = None
         if args.feed:
             header, events = read_log(args.feed)
@@ -206,13 +226,17 @@ def run_daemon(args: argparse.Namespace) -> int:
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=config.camera.enabled and not args.feed,
-                        geometry=config.vision.geometry())
+                        geometry=config.vision.geometry(), library=cards)
         if table is not None:
             daemon.use_table(table)
         else:
             daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
-        return daemon.run()
+        try:
+            return daemon.run()
+        finally:
+            if board is not None:
+                board.close()
 
 
 def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | None:
@@ -282,10 +306,10 @@ class ProgressLine:
     >>> for n in range(1, 9):
     ...     line(n, 8)
     >>> print(stream.getvalue(), end="")
-    rumble: 2/8 events (25%)
-    rumble: 4/8 events (50%)
-    rumble: 6/8 events (75%)
-    rumble: 8/8 events (100%)
+    rumble: 2/8 moves (25%)
+    rumble: 4/8 moves (50%)
+    rumble: 6/8 moves (75%)
+    rumble: 8/8 moves (100%)
     """
 
     def __init__(self, game: str, stream: TextIO) -> None:
@@ -294,7 +318,8 @@ class ProgressLine:
         self.quarter = 0
 
     def __call__(self, played: int, total: int) -> None:
-        text = f"{self.game}: {played}/{total} events ({played * 100 // total}%)"
+        # Moves of the game, not events stored: a misread put right stores three for one.
+        text = f"{self.game}: {played}/{total} moves ({played * 100 // total}%)"
         if self.live:
             end = "\n" if played == total else ""
             self.stream.write(f"\r\x1b[K{text}{end}")

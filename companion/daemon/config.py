@@ -131,6 +131,8 @@ class CameraConfig:
     device: int = field(default=0, metadata=_range(0, 64))
     files: str = ""  # a folder of frames, for source = "files"
     fps: float = field(default=4.0, metadata=_range(0.2, 60))
+    #: source = "files": play the folder again from its first frame once it ends (false: once)
+    loop: bool = False
 
 
 @dataclass(frozen=True)

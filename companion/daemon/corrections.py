@@ -4,30 +4,51 @@ A correction changes the latest look's scene (a card named otherwise, an outline
 named, a card that is not one taken away) and reads it again with the game's own mapper,
 against the scene before it and the game as it stood before the look's events: what comes
 out goes through the rules like any event. Where the look's events are still the latest in
-force, each is withdrawn with an ``undo`` first; where none were stored (refused, never made,
-or undone since), the corrected events are simply added. Everything is checked on a copy of
-the game before anything is stored, so a correction the rules refuse changes nothing; each
-entry is durable before the table shows it. A correction is itself taken back the same way
-(``undo`` on the look): the scene as it was before it is read again.
+force, each is withdrawn with an ``undo``; where none were stored (refused, never made, or
+undone since), the corrected events are simply added. Everything is checked on a copy of the
+game, then the undos and the corrected events are stored in one transaction: all of them or
+none (a kill or a full disk never leaves a card withdrawn with nothing in its place).
+
+A correction is itself taken back the same way (``undo`` on the look), to exactly what stood
+before it: the events then stored are stored again, and the sightings then waiting to be
+confirmed (an unsure reading) are asked again, never stored. A correction that changes
+nothing (the reading is that card already) stores nothing; one carried out already (the same
+``request`` id: a page sending it twice) answers as it did, storing nothing again.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import bundles
 from companion.daemon.asking import CONFIRM, OpenDialogue
-from companion.daemon.looks import CORRECTED, NOT_A_CARD, Look, Looks
+from companion.daemon.items import CameraProposal
+from companion.daemon.looks import CORRECTED, NOT_A_CARD, SURE, Before, Look, Looks
 from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
-from companion.daemon.record import CurrentGame, Recorder, event_in_words, now_iso
+from companion.daemon.record import (
+    CurrentGame,
+    Recorder,
+    event_in_words,
+    now_iso,
+    storage_notice,
+)
 from companion.errors import CompanionError
-from companion.i18n import pgettext
+from companion.i18n import _, pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
+
+#: The id a sample of "not a card" is taught under (``companion.vision.library``'s, which
+#: is loaded only with the camera).
+LIBRARY_NOT_A_CARD = "(not a card)"
+
+#: How many request ids of corrections carried out are remembered (a page's repeats come
+#: within seconds).
+REQUESTS_KEPT = 256
 
 log = logging.getLogger("companion.daemon")
 
@@ -46,21 +67,24 @@ class CorrectionRefused(CompanionError):
 @dataclass
 class Correct:
     """From the controls page: reading ``reading`` of look ``look`` is ``item_id`` (None:
-    not a card); or, with ``undo``, the look's latest correction taken back. ``done`` is set
-    once it is stored (``seqs``: the entries stored) or refused (``error``)."""
+    not a card); or, with ``undo``, the look's latest correction taken back. ``request``:
+    the page's id for it (a repeat is answered as the first, nothing stored again). ``done``
+    is set once it is stored (``seqs``: the entries stored) or refused (``error``)."""
 
     look: int
     reading: int | None = None
     item_id: str | None = None
     undo: bool = False
+    request: str | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: CompanionError | None = None
     seqs: list[int] = field(default_factory=list)
 
 
-def deck_ids(game_name: str) -> set[str]:
-    """The ids the camera can read for a game (what a reading may be corrected to)."""
-    return {item.item_id for item in bundles.get(game_name).art_items()}
+def deck_ids(game: Any) -> set[str]:
+    """The ids the camera can read for a game (what a reading may be corrected to): its
+    bundle's cards, as its table plays it."""
+    return set(bundles.get(game.name).cards(game))
 
 
 def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
@@ -92,15 +116,23 @@ def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
 
 
 class Corrector:
-    """Carries out ``Correct`` items in the daemon's loop."""
+    """Carries out ``Correct`` items in the daemon's loop. ``close`` closes the open dialogue
+    (what it decided, completed); ``ask`` asks the table about a sighting (again)."""
 
-    def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder, looks: Looks,
-                 close: Callable[[Any, bool], None]) -> None:
+    def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
+                 looks: Looks, close: Callable[[Any, bool], None],
+                 ask: Callable[[CameraProposal], None], library: Any = None) -> None:
+        """``library``: the table's card library (``TableLibrary``): a correction's crop is
+        taught to it as a sample of the card named (None: nothing is taught)."""
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
         self.looks = looks
-        self.close = close  # closes the open dialogue: (what it decided, completed)
+        self.close = close
+        self.ask = ask
+        self.library = library
+        #: request id -> the entries its correction stored (the latest ones kept).
+        self.carried_out: OrderedDict[str, list[int]] = OrderedDict()
 
     def handle(self, item: Correct) -> None:
         try:
@@ -133,6 +165,19 @@ class Corrector:
             item.error = error
 
     def correct(self, item: Correct) -> list[int]:
+        """The entries ``item`` stored (none: it changed nothing, or was carried out
+        already), or CorrectionRefused with nothing changed."""
+        if item.request is not None and item.request in self.carried_out:
+            log.info("a correction sent again: nothing stored again")
+            return self.carried_out[item.request]
+        seqs = self._correct(item)
+        if item.request is not None:
+            self.carried_out[item.request] = seqs
+            while len(self.carried_out) > REQUESTS_KEPT:
+                self.carried_out.popitem(last=False)
+        return seqs
+
+    def _correct(self, item: Correct) -> list[int]:
         table, reader = self.playing.table, self.playing.reader
         look = self.looks.get(item.look, table.id if table else None)
         if table is None or reader is None or look is None:
@@ -141,40 +186,71 @@ class Corrector:
             raise CorrectionRefused(
                 pgettext("web", "the camera has taken a newer picture: correct that one"),
                 "look", conflict=True)
+        standing = self.standing(table, look)
         if item.undo:
             if not look.earlier:
                 raise CorrectionRefused(
                     pgettext("web", "no correction of this picture to take back"), "undo")
-            scene, readings, states = look.earlier[-1]
+            before = look.earlier[-1]
+            scene, readings, states = before.scene, before.readings, before.states
+            events = [{k: v for k, v in e.items() if k != "t"} for e in before.events]
+            self.check(table, len(standing), events)
         else:
             index = item.reading
             if not isinstance(index, int) or not 0 <= index < len(look.readings):
                 raise CorrectionRefused(
                     pgettext("web", "no reading {n} on this picture").format(n=index), "reading")
-            if item.item_id is not None and item.item_id not in deck_ids(table.header.game):
+            if item.item_id is not None and item.item_id not in deck_ids(table.game):
                 raise CorrectionRefused(pgettext("web", "{id} is not a card of this game").format(
                     id=item.item_id), "id")
+            if already(look, index, item.item_id):
+                return []
             scene, readings, states = corrected(look, index, item.item_id, reader.table.zone_of)
-        withdrawn, events = self.plan(table, look, scene, reader.mapper)
-        seqs = self.carry_out(table, look, withdrawn, events)
+            events = self.events_of(table, look, scene, reader.mapper, len(standing))
+            before = Before(look.scene, look.readings, look.states, standing,
+                            [seen for seen in self.asking.sightings if seen.look == look.number],
+                            self.crop(look, index))
+        seqs = self.carry_out(table, look, len(standing), events)
+        if self.library is not None and before.lesson is not None:
+            # The camera learns its table: this card under this light, from the next frame.
+            if item.undo:
+                self.library.unteach(before.lesson)
+            else:
+                self.library.teach(item.item_id or LIBRARY_NOT_A_CARD, before.lesson)
         if item.undo:
             look.earlier.pop()
         else:
-            look.earlier.append((look.scene, look.readings, look.states))
+            look.earlier.append(before)
         look.scene, look.readings, look.states = scene, readings, states
         look.seqs = []
-        for seq, event in zip(seqs[withdrawn:], events, strict=True):
+        for seq, event in zip(seqs[len(standing):], events, strict=True):
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(table, look, seq)
+        if item.undo:
+            for seen in before.sightings:  # unsure as it was: asked again, not stored
+                self.ask(seen)
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
-    def plan(self, table: StoredSession, look: Look, scene: Any, mapper: Any
-             ) -> tuple[int, list[dict[str, Any]]]:
-        """How many of the look's events to withdraw (the latest in force), and the events
-        the corrected scene makes; checked on a copy of the game (nothing changes here)."""
-        from companion.vision.scene import TableScene
+    def crop(self, look: Look, index: int) -> Any:
+        """Reading ``index`` of the look cut from the frame it was read from, as a sample
+        (``companion.vision.library.sample_of``); None without the frame or a library."""
+        if self.library is None or look.frame is None or look.view is None:
+            return None
+        import numpy as np
 
+        from companion.vision.library import sample_of
+
+        outline = look.view.to_image(np.array(look.readings[index].outline, np.float32))
+        try:
+            return sample_of(look.frame, outline)
+        except Exception as error:  # noqa: BLE001 - a sample is a bonus: the correction stands
+            log.info("no sample of the correction: %s", error)
+            return None
+
+    def standing(self, table: StoredSession, look: Look) -> list[dict[str, Any]]:
+        """The look's events still in force: the latest ones, or CorrectionRefused (later
+        events stand on them)."""
         session = table.session
         in_force = session.in_force
         mine = [session.entries[seq - 1] for seq in look.seqs]
@@ -184,29 +260,56 @@ class Corrector:
             raise CorrectionRefused(
                 pgettext("web", "later events stand on this reading: undo them first"),
                 "look", conflict=True)
-        copy = TableSession(table.header)
-        for entry in in_force[:len(in_force) - count]:
-            copy.apply(entry)
+        return standing
+
+    def events_of(self, table: StoredSession, look: Look, scene: Any, mapper: Any,
+                  withdrawn: int) -> list[dict[str, Any]]:
+        """The events the corrected scene makes, after the look's ``withdrawn`` events are
+        taken back; checked on a copy of the game (nothing changes here)."""
+        from companion.vision.scene import TableScene
+
         if mapper is None:
             raise CorrectionRefused(
                 pgettext("web", "the camera reads nothing in this game"), "look")
+        copy = self.copy(table, withdrawn)
         events = mapper.events(look.before or TableScene(()), scene, copy.game.view(None))
         for event in events:
             copy.apply(event)  # a refusal of the rules: nothing stored, said to the page
-        return count, events
+        return events
+
+    def check(self, table: StoredSession, withdrawn: int, events: list[dict[str, Any]]) -> None:
+        """Whether the rules take ``events`` once ``withdrawn`` events are taken back."""
+        copy = self.copy(table, withdrawn)
+        for event in events:
+            copy.apply(event)
+
+    @staticmethod
+    def copy(table: StoredSession, withdrawn: int) -> TableSession:
+        """The game as it stands without its latest ``withdrawn`` events (a copy)."""
+        in_force = table.session.in_force
+        copy = TableSession(table.header)
+        for entry in in_force[:len(in_force) - withdrawn]:
+            copy.apply(entry)
+        return copy
 
     def carry_out(self, table: StoredSession, look: Look, withdrawn: int,
                   events: list[dict[str, Any]]) -> list[int]:
-        """Drop the look's sightings waiting at the confirm step, withdraw its events still
-        standing, store the corrected ones: each durable before the next."""
+        """Withdraw the look's events still standing and store the corrected ones, in one
+        transaction; then drop the look's sightings waiting at the confirm step."""
+        entries = [{"type": "undo"}] * withdrawn + list(events)
+        try:
+            seqs = self.recorder.append_all([{**entry, "t": now_iso()} for entry in entries])
+        except CompanionError as error:  # the store refused it (a full disk): nothing stored
+            raise CorrectionRefused(storage_notice(error, _("not recorded")),
+                                    conflict=True) from None
         if self.asking.withdraw(look.number) and self.asking.purpose == CONFIRM:
             self.close(None, False)  # its sighting dropped
-        seqs = []
-        for entry in [{"type": "undo"}] * withdrawn + list(events):
-            seq = self.recorder.append({**entry, "t": now_iso()})
-            if seq is None:  # the store refused it (a full disk): said on the table screen
-                raise CorrectionRefused(
-                    pgettext("web", "not all of it was stored: look at the event log"),
-                    conflict=True)
-            seqs.append(seq)
         return seqs
+
+
+def already(look: Look, index: int, item_id: str | None) -> bool:
+    """Whether reading ``index`` of ``look`` stands as ``item_id`` already (None: not a card):
+    such a correction has nothing to change."""
+    if item_id is None:
+        return look.states[index] == NOT_A_CARD
+    return look.readings[index].item_id == item_id and look.states[index] in (SURE, CORRECTED)

@@ -68,7 +68,18 @@ class FeedFinished:
 
 @dataclass(frozen=True)
 class PartFailed:
-    """A hardware part stopped working while running (a screen, the hub, the camera)."""
+    """A hardware part stopped working while running (a screen, the hub, the camera);
+    ``crashed``: its thread died on an unexpected error (restarted with backoff)."""
+
+    name: str
+    reason: str
+    crashed: bool = False
+
+
+@dataclass(frozen=True)
+class PartFinished:
+    """A part has done all it had to and stops for good (a camera's folder of frames played
+    to its end): said once, never retried. ``reason``: what ended, for the log."""
 
     name: str
     reason: str

@@ -31,6 +31,21 @@ SURE, ASKED, LEFT_OUT, CORRECTED, NOT_A_CARD = "sure", "asked", "left out", "cor
     "not a card"
 
 
+@dataclass(frozen=True)
+class Before:
+    """What a correction replaced, to take it back exactly: the look's scene, readings and
+    states, its events then in force (as stored) and its sightings then waiting to be
+    confirmed (an unsure reading is asked again, never stored)."""
+
+    scene: Any
+    readings: list[Any]
+    states: list[str]
+    events: list[dict[str, Any]]
+    sightings: list[Any]
+    #: The sample the correction taught (its face), dropped again if it is taken back.
+    lesson: Any = None
+
+
 @dataclass
 class Look:
     """One settled scene read by the daemon (see the module docstring).
@@ -49,7 +64,12 @@ class Look:
     readings: list[Any]
     states: list[str]
     seqs: list[int] = field(default_factory=list)
-    earlier: list[tuple[Any, list[Any], list[str]]] = field(default_factory=list)
+    earlier: list[Before] = field(default_factory=list)
+    #: The frame it was read from and where the table lies in it
+    #: (``companion.vision.table.TableView``): a correction's crop is cut from it. The
+    #: latest look's only (a frame is megabytes; only the latest look is corrected).
+    frame: Any = None
+    view: Any = None
 
     def about(self) -> dict[str, Any]:
         """The picture's size and its readings as they stand, as the store keeps them."""
@@ -86,14 +106,17 @@ class Looks:
         look = self.recent.get(number) if number is not None else None
         return look if look is not None and look.session == session else None
 
-    def add(self, session: int, before: Any, scene: Any, picture: Any) -> Look | None:
+    def add(self, session: int, before: Any, scene: Any, picture: Any, frame: Any = None,
+            view: Any = None) -> Look | None:
         """A settled scene just read (None without a picture: nothing to keep)."""
         if picture is None:
             return None
         self.count += 1
         readings = list(picture.readings)
+        for earlier in self.recent.values():
+            earlier.frame = earlier.view = None
         look = Look(self.count, session, before, scene, picture, readings,
-                    states_of(readings, self.confirm_below))
+                    states_of(readings, self.confirm_below), frame=frame, view=view)
         self.recent[look.number] = look
         while len(self.recent) > KEPT:
             self.recent.popitem(last=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +86,12 @@ def readings_of(look: Look, event: dict[str, Any]) -> list[int]:
             and any(look.scene.pieces[reading.piece] is piece for piece in fresh)]
 
 
-def build(number: int, event: dict[str, Any], look: Look | None) -> Question:
+#: Per reading of a look, the cards it may be corrected to (``offers.Offers.of``).
+OffersOf = Callable[[Look], "list[list[str]] | None"]
+
+
+def build(number: int, event: dict[str, Any], look: Look | None,
+          offers: OffersOf | None = None) -> Question:
     seat = event.get("seat") if isinstance(event.get("seat"), int) else None
     if look is None:
         return Question(number, seat, None, event, (), None, ())
@@ -101,15 +107,20 @@ def build(number: int, event: dict[str, Any], look: Look | None) -> Question:
     alternatives: tuple[str, ...] = ()
     if len(readings) == 1:
         reading = look.readings[readings[0]]
-        alternatives = tuple(i for i in reading.nearest if i != reading.item_id)[:ALTERNATIVES]
+        # Only what the rules allow there now (never a card of another game, nor one played).
+        allowed = offers(look) if offers is not None else None
+        kept = set(allowed[readings[0]]) if allowed is not None else set(reading.nearest)
+        alternatives = tuple(i for i in reading.nearest
+                             if i != reading.item_id and i in kept)[:ALTERNATIVES]
     return Question(number, seat, look.number, event, tuple(readings), picture, alternatives)
 
 
 class Questions:
     """The question asked now, made once per question (its crop: one decode and encode)."""
 
-    def __init__(self, asking: OpenDialogue, looks: Looks) -> None:
-        self.asking, self.looks = asking, looks
+    def __init__(self, asking: OpenDialogue, looks: Looks, offers: OffersOf | None = None
+                 ) -> None:
+        self.asking, self.looks, self.offers = asking, looks, offers
         self._made: Question | None = None
 
     def current(self, session: int | None) -> Question | None:
@@ -118,7 +129,8 @@ class Questions:
             return None
         number, seen = asked
         if self._made is None or self._made.number != number:
-            self._made = build(number, dict(seen.event), self.looks.get(seen.look, session))
+            self._made = build(number, dict(seen.event), self.looks.get(seen.look, session),
+                               self.offers)
         return self._made
 
     def check(self, answer: Answer, session: int | None) -> Question:

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import FedEvent
+from companion.daemon.logline import QUOTED, quoted
 from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
@@ -55,11 +56,14 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     'open cards by Bob'
     >>> event_in_words({"type": "open_cards", "seat": 1})
     'open_cards seat 2'
+    >>> event_in_words({"type": "x\\ncompanion: stored #21", "seat": 0})
+    'x\\\\x0acompanion: stored #21 seat 1'
     """
     seat = event.get("seat")
-    if not seats:
-        return str(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int) else "")
-    kind = event_word(str(event.get("type")))
+    if not seats:  # the journal: the type as sent, escaped and cut (it may be anyone's text)
+        return quoted(event.get("type")) + (f" seat {seat + 1}" if isinstance(seat, int)
+                                            else "")
+    kind = event_word(str(event.get("type"))[:QUOTED])
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return _("{event} by {player}").format(event=kind, player=seats[seat])
     return kind
@@ -131,8 +135,27 @@ class Recorder:
         self.accepted(event, seq, before)
         if withdrawn:  # the whole table sees what the long press took back
             self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(withdrawn[0], table.header.seats)))
+                event=event_in_words(withdrawn[0], table.game.seats)))
         return seq
+
+    def append_all(self, events: list[dict[str, Any]]) -> list[int]:
+        """Store ``events`` as one step (a correction: undos and what replaces them), all or
+        none; a refusal of the session or the store is said as ``append`` says it, then
+        raised."""
+        table = self.playing.table
+        if table is None:
+            raise CompanionError("no game is being played")
+        before = self.public_view()
+        try:
+            seqs = table.append_all(events)
+        except CompanionError as error:
+            self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
+            raise
+        for event, seq in zip(events, seqs, strict=True):
+            self.accepted(event, seq)
+        if before is not None:
+            self.announce(before)
+        return seqs
 
     def public_view(self) -> dict[str, Any] | None:
         """The public view before an event, when the voice will compare it with the next."""
@@ -144,9 +167,9 @@ class Recorder:
         assert self.playing.table is not None
         self.stored += 1
         self.presenter.clear()
-        # A refusal on the table screen (the camera's, an unreadable change) is behind the
-        # table once an event is in: the game's screen, and at the end its result, shows.
-        self.playing.ui.moved_on(TABLE)
+        # A refusal (a seat's, or the table's: the camera's, an unreadable change) was made
+        # by the state before: once an event or an undo is in, the game's screens show.
+        self.playing.ui.moved_on()
         log.info("stored #%d: %s", seq, event_in_words(event))
         game = self.playing.table.game
         if game.finished:
@@ -159,7 +182,7 @@ class Recorder:
         table = self.playing.table
         assert table is not None and self.voice is not None
         words = announcements(table.header.game, dict(before), table.game.view(None),
-                              list(table.header.seats))
+                              list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 
@@ -189,10 +212,11 @@ class Recorder:
         seat, table = event.get("seat"), self.playing.table
         if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
             log.info("refused %s", event_in_words(event))
-            self.presenter.tell(_("refused: see {player}").format(  # its own screen
-                player=table.header.seats[seat]))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
             self.playing.ui.refused(seat, str(error), self.clock(), said)
+            # The banner goes with the refusal on its own screen (read, or its time up).
+            self.presenter.tell(_("refused: see {player}").format(
+                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
             # No seat's secret in it: the whole table reads why, on the table screen.

@@ -184,6 +184,10 @@ class Router:
             return
         log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
                  event_in_words(seen.event))
+        self.ask(seen)
+
+    def ask(self, seen: CameraProposal) -> None:
+        """Ask the table to confirm ``seen`` (in turn, after the sightings waiting)."""
         self.asking.queue(seen)
         self.next_confirmation()
 
@@ -205,11 +209,12 @@ class Router:
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
             # Kept all the same: the table may put it right on the controls page.
-            self.looks.add(table.id, before, reader.before, seen.picture)
+            self.looks.add(table.id, before, reader.before, seen.picture, seen.frame, seen.view)
             # What the camera saw lies open on the table: the whole table reads it.
             self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
             return
-        look = self.looks.add(table.id, before, reader.before, seen.picture)
+        look = self.looks.add(table.id, before, reader.before, seen.picture, seen.frame,
+                              seen.view)
         for proposal in proposals:
             self.on_seen(replace(proposal, look=look.number if look else None))
 

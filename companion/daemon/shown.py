@@ -22,8 +22,10 @@ from typing import Any
 from PIL import Image
 
 from companion.daemon.asking import MenuShown, OpenDialogue
+from companion.daemon.enrolling import Enrolling
 from companion.daemon.items import JoinLinks
 from companion.daemon.looks import Look, Looks
+from companion.daemon.offers import Offers
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Question, Questions
 from companion.daemon.record import CurrentGame
@@ -39,9 +41,11 @@ class TableDisplay:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, presenter: Presenter,
                  looks: Looks | None = None, questions: Questions | None = None,
-                 watchers: Iterable[DisplayWatcher] = ()) -> None:
+                 watchers: Iterable[DisplayWatcher] = (), offers: Offers | None = None,
+                 enrolling: Enrolling | None = None) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
-        self._looks, self._questions = looks, questions
+        self._looks, self._questions, self._offers = looks, questions, offers
+        self._enrolling = enrolling
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[DisplayWatcher] = list(watchers)
 
@@ -72,6 +76,19 @@ class TableDisplay:
         return look if look is not None and table is not None and look.session == table.id \
             else None
 
+    def offers(self, look: Look) -> list[list[str]] | None:
+        """Per reading of ``look`` (the latest), the cards it may be corrected to: the game's
+        own that its rules allow there now, the likeliest first (``offers.py``; for the
+        controls page only). None: no camera reads this game."""
+        return self._offers.of(look) if self._offers is not None else None
+
+    @property
+    def enrolling(self) -> Enrolling | None:
+        """The deck of the game on the table enrolled with the camera (its state, to be
+        read, for the controls page only); None where the table has no camera library."""
+        return self._enrolling if self._enrolling is not None and \
+            self._enrolling.library is not None else None
+
     def pictures_kept(self) -> list[int]:
         """The events of the game being played that keep the camera's picture (for the
         controls page only)."""
@@ -91,6 +108,12 @@ class TableDisplay:
         if self._questions is None or table is None:
             return None
         return self._questions.current(table.id)
+
+    @property
+    def finished(self) -> dict[str, str]:
+        """The parts done for good, each with what ended (a camera's folder of frames played
+        once)."""
+        return self._presenter.supervisor.finished_parts()
 
     @property
     def table_notice(self) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from companion.daemon.items import FedEvent, FeedFinished, PartFailed, Stop
-from companion.daemon.parts import Part, Submit, describe
+from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.hardware.events import InputEvent
 from companion.hardware.pins import PinMap
 from companion.table.faults import StorageFull
@@ -67,8 +67,8 @@ class GpioControls(Part):
         self._stop.clear()
         self.inputs = TableInputs(self.pinmap, emit, pin_factory=self.factory,
                                   clock=self.clock)
-        threading.Thread(target=self._poll, args=(submit,), name="controls",
-                         daemon=True).start()
+        threading.Thread(target=supervised(self.name, submit, lambda: self._poll(submit)),
+                         name="controls", daemon=True).start()
 
     def _poll(self, submit: Submit) -> None:
         while not self._stop.is_set():
@@ -110,7 +110,7 @@ HOLDS: dict[str, str] = {" ": "encoder-switch:0", "m": "menu",
                          **{str(seat + 1): f"seat:{seat}" for seat in range(8)}}
 KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
             " | 1-8 seat buttons | h then 1-8 hold (peek), h then space hold the dial"
-            " (enter by hand) | tab next seat's screen (a small terminal) | q quit")
+            " (enter by hand) | tab next seat's screen | q quit")
 
 
 class KeyPresses:
@@ -280,8 +280,8 @@ class HubLink(Part):
         elif not self.hub.connected:
             raise OSError(f"not connected ({self.port or 'looking for the hub'})")
         self._stop.clear()
-        threading.Thread(target=self._watch, args=(submit,), name="hub-watch",
-                         daemon=True).start()
+        threading.Thread(target=supervised(self.name, submit, lambda: self._watch(submit)),
+                         name="hub-watch", daemon=True).start()
 
     def _watch(self, submit: Submit) -> None:
         # A hub that never connects, or drops out, is reported once; the retry restarts this.

@@ -12,6 +12,7 @@ picture is held still for two frames, as a real table is between plays.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -82,19 +83,24 @@ class Stage:
 class InlineVision:
     """The vision pipeline in the caller's thread (the demo): pictures in, scenes out."""
 
-    def __init__(self, game: str, layout: TableLayout) -> None:
+    def __init__(self, game: str, layout: TableLayout, library: Any = None) -> None:
+        """``library``: the table's card library (``TableLibrary``): what corrections teach
+        it is read with from the next picture on."""
         # A game read from its markers alone (its tiles lie where its map says) needs no card
         # library: its tiles need not be recognised in every picture.
         camera = bundles.get(game).camera
         markers_only = camera is not None and camera.markers_only
-        library = CardLibrary() if markers_only else library_for((game,))
+        cards = CardLibrary() if markers_only else library_for((game,))
         tokens = tuple(camera.marker_labels()) if camera is not None else ()
-        self.watcher = TableWatcher(library, layout, settle_seconds=0.0, tokens=tokens,
+        self.watcher = TableWatcher(cards, layout, settle_seconds=0.0, tokens=tokens,
                                     piles=pile_cards())
         self.clock = 0.0
+        self.library = library
 
     def look(self, picture: np.ndarray) -> list[SceneSettled]:
         seen = []
+        if self.library is not None:
+            self.library.learn(self.watcher)
         # The first frame after a change moves (not read), the next is read, the one after
         # confirms it: the gate lets a scene through once it held for two read frames.
         for _ in range(3):
@@ -103,5 +109,6 @@ class InlineVision:
             if scene is not None:
                 last = self.watcher.last
                 seen.append(SceneSettled(scene, lowest_confidence(last.detections if last else []),
-                                      picture_of(self.watcher, picture)))
+                                         picture_of(self.watcher, picture), picture,
+                                         self.watcher.rectifier.last_view))
         return seen

@@ -22,10 +22,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion import bundles
+from companion.counts import counted
 from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.dispatch import Dispatch, Handling
+from companion.daemon.enrolling import Enrol, Enrolling
 from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import (
     CameraProposal,
@@ -33,13 +35,16 @@ from companion.daemon.items import (
     FeedFinished,
     JoinLinks,
     PartFailed,
+    PartFinished,
     Redraw,
     SeatNaming,
     Stop,
 )
+from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
+from companion.daemon.offers import Offers
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Answer, Questions
@@ -49,7 +54,7 @@ from companion.daemon.sessions import NewGames, Sessions
 from companion.daemon.shown import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import DEFAULT, use
+from companion.i18n import DEFAULT, _, use
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
 from companion.voice.speaker import Speaker
@@ -70,7 +75,9 @@ class Daemon:
     ``watchers``: given every screen's image after each redraw (``TableDisplay.watchers``: the web
     pages, the --sim board). ``language``: where the table's language is kept (the config's,
     or the one chosen at the table); ``voice``: spoken announcements of the public views
-    (None: silent).
+    (None: silent); ``library``: the camera's card library, where a deck enrolled at the
+    table is written (None: no enrolment at the table); the camera part must be given the
+    same one, which it reads the deck from.
     """
 
     def __init__(self, store: TableStore, *, screens: Sequence[Any] = (),
@@ -83,6 +90,7 @@ class Daemon:
                  geometry: TableGeometry | None = None,
                  notifier: Notifier | None = None,
                  language: LanguageChoice | None = None, voice: Speaker | None = None,
+                 library: TableLibrary | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -111,10 +119,16 @@ class Daemon:
         self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
                               confirm_below, self._looks)
         self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    self._router.close)
-        self._questions = Questions(self._asking, self._looks)  # the camera's, for the pages
+                                    self._router.close, self._router.ask, library)
+        # What a reading may be corrected to: the game's cards its rules allow there now.
+        self._offers = Offers(self._playing)
+        # The camera's, for the pages.
+        self._questions = Questions(self._asking, self._looks, self._offers.of)
+        # The deck of the game on the table enrolled with the camera, when the page asks.
+        self._enrolling = Enrolling(self._playing, library)
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
-                           self._looks, self._questions, watchers)  # what it shows
+                                  self._looks, self._questions, watchers,
+                                  self._offers, self._enrolling)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -167,10 +181,12 @@ class Daemon:
                 if item is not None:
                     self.handle(item)
                     self.heap.worked()
-                changed = self.supervisor.tick(self.clock()) or item is not None
+                now = self.clock()
+                changed = self.supervisor.tick(now) | self._presenter.tick(now) \
+                    or item is not None  # a notice shown for a while only
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
-                    ui.tick(self.clock())  # peeks and refusals shown for a while only
+                    ui.tick(now)  # peeks and refusals shown for a while only
                     self.shown.refresh()
                 self.notifier.watchdog()
                 self.heap.after_work(self.clock(), idle=self.queue.empty())
@@ -180,7 +196,7 @@ class Daemon:
             self.supervisor.stop_all()
             if self.voice is not None:
                 self.voice.close()
-            log.info("stopped (%d events stored by this run)", self.stored)
+            log.info("stopped (%s stored by this run)", counted(self.stored, "event"))
         if self.error is not None:
             raise self.error
         return self.exit_code
@@ -195,6 +211,8 @@ class Daemon:
             InputEvent: Handling(self._router.on_input),
             CameraProposal: Handling(self._router.on_seen),
             SceneSettled: Handling(self._read_scene),
+            # the deck enrolled with the camera, from the controls page
+            Enrol: Handling(self._enrolling.handle, answered=True),
             FedEvent: Handling(self._store_fed, answered=True),
             # a reading put right on the controls page
             Correct: Handling(self._corrector.handle, answered=True),
@@ -206,14 +224,16 @@ class Daemon:
             JoinLinks: Handling(self._presenter.keep_joins),
             Redraw: Handling(lambda _redraw: None),  # the loop redraws after any item
             FeedFinished: Handling(self._feed_finished),
-            PartFailed: Handling(
-                lambda failed: self.supervisor.failed(failed.name, failed.reason, self.clock())),
+            PartFailed: Handling(lambda failed: self.supervisor.failed(
+                failed.name, failed.reason, self.clock(), crashed=failed.crashed)),
+            PartFinished: Handling(self._part_finished),
             Stop: Handling(self._stop),
         }
 
     def _read_scene(self, scene: SceneSettled) -> None:
         try:
-            self._router.on_scene(scene)
+            if not self._enrolling.settled(scene):  # while enrolling, no scene is a play
+                self._router.on_scene(scene)
         finally:
             self.scenes_read += 1  # counted once it has been acted on
 
@@ -224,6 +244,12 @@ class Daemon:
     def _feed_finished(self, _finished: FeedFinished) -> None:
         log.info("the fed log is consumed")
         self.stopping = True
+
+    def _part_finished(self, finished: PartFinished) -> None:
+        """A part done for good (a folder of frames played once): the log and the table
+        screen say so once; the controls page keeps saying it (``TableDisplay.finished``)."""
+        if self.supervisor.finished(finished.name, finished.reason):
+            self._presenter.tell(_("{part}: no more frames").format(part=finished.name))
 
     def _stop(self, stop: Stop) -> None:
         log.info("stopping: %s", stop.reason or "asked to")

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 from importlib import resources
 
@@ -55,10 +56,16 @@ def _noted(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:
 FONT = resources.files("companion.screens").joinpath("fonts", "DejaVuSansCondensed-Latin.ttf")
 
 
+@lru_cache(maxsize=1)
+def font_bytes() -> bytes:
+    """The typeface's file, read once (28 KB): every size is made from these bytes, so a new
+    size never opens a file (a daemon out of open files still draws; issue 53)."""
+    return FONT.read_bytes()
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    with resources.as_file(FONT) as path:
-        return ImageFont.truetype(str(path), size)
+    return ImageFont.truetype(io.BytesIO(font_bytes()), size)
 
 
 def _size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:

@@ -92,24 +92,36 @@ class TableStore:
 
     ``read_only`` opens it for commands that only read: nothing is created or written, a
     store on a read-only file or mount can be read, and a missing one reads as empty.
+
+    Every opening runs SQLite's quick check of the pages: a damaged store is refused in one
+    line (StoreDamaged: nothing is added to it, and nothing is read from it as if it were
+    sound), unless ``damaged_ok`` (reading what is sound is the point: ``export``,
+    ``check``), where ``damage`` says what the check found.
     """
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False,
+                 damaged_ok: bool = False) -> None:
         self.path = str(path)
         self.read_only = read_only
         self._results_table: bool | None = None  # whether the store keeps results (v1 on)
+        #: What SQLite's quick check found wrong with the pages ("" if nothing).
+        self.damage = ""
         if read_only:
             self.db = connect_for_reading(self.path) or sqlite3.connect(":memory:")
             with guard(self.path):
                 self._check_tables()
+            self.damage = self._quick_check()
+            if self.damage and not damaged_ok:
+                self.db.close()
+                raise damaged(self.path, self.damage)
             return
         self.db = connect_for_writing(self.path)
         try:
             with guard(self.path):
                 # Nothing is added to a damaged store: it would be lost with the rest.
-                problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
-                if problem != "ok":
-                    raise damaged(self.path, problem.splitlines()[-1])
+                problem = self._quick_check()
+                if problem:
+                    raise damaged(self.path, problem)
                 # A new store has none of its tables yet; one with any must have them all.
                 missing = schema_problem(self.db)
                 if missing and not missing.startswith(NEW_STORE):
@@ -121,6 +133,15 @@ class TableStore:
         # On a full disk the games go on without players or results until there is room.
         with contextlib.suppress(StorageFull):
             self._migrate()
+
+    def _quick_check(self) -> str:
+        """What SQLite's quick check finds wrong with the store's pages ("" if nothing)."""
+        try:
+            with guard(self.path):
+                problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        except StoreDamaged as error:  # pages so damaged the check itself cannot go on
+            return error.detail.removeprefix("damaged (").removesuffix(")")
+        return "" if problem == "ok" else problem.splitlines()[-1]
 
     @property
     def keeps_players(self) -> bool:
@@ -311,16 +332,18 @@ class TableStore:
         all (e.g. renaming a player everywhere)."""
         return _Transaction(self.db)
 
-    def _append(self, session_id: int, seq: int, event: Any, finished: bool,
+    def _append(self, session_id: int, seq: int, events: list[Any], finished: bool,
                 result: str | None = None) -> None:
-        """One entry, the session's finished flag and its result (None: not finished)."""
+        """Entries ``seq``, ``seq + 1``... (all of them or none), the session's finished flag
+        and its result (None: not finished)."""
         with guard(self.path), self.transaction():
-            self.db.execute("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
-                            (session_id, seq, dump_event(event)))
+            self.db.executemany("INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
+                                [(session_id, seq + n, dump_event(event))
+                                 for n, event in enumerate(events)])
             self.db.execute("UPDATE sessions SET finished = ? WHERE id = ?",
                             (int(finished), session_id))
             if self._keeps_results():
-                self._write_result(session_id, seq, result)
+                self._write_result(session_id, seq + len(events) - 1, result)
 
     def _keeps_results(self) -> bool:
         # Asked once per connection, not once per stored event: the schema only changes when
@@ -404,18 +427,30 @@ class StoredSession:
         Raises the engine's error (nothing changed) or a store error (the session put back
         where it was: ``TableSession.mark`` and ``restore``).
         """
-        step = self.session.prepare(event)
-        mark = self.session.mark()
-        self.session.commit(step)
-        seq = len(self.session.entries)
+        return self.append_all([event])[0]
+
+    def append_all(self, events: list[Any]) -> list[int]:
+        """Check each entry after the ones before it, then store them all in one transaction
+        (a correction: undos and the events that replace them): all of them durable, or none
+        and nothing changed. Their sequence numbers, in order."""
+        if not events:
+            return []
+        marks = []
         try:
+            for event in events:
+                step = self.session.prepare(event)
+                marks.append(self.session.mark())
+                self.session.commit(step)
+            first = len(self.session.entries) - len(events) + 1
             game = self.session.game
             result = self.result_line(results.now_iso()) if game.finished else None
-            self.store._append(self.id, seq, step.entry, game.finished, result)
+            self.store._append(self.id, first, self.session.entries[first - 1:],
+                               game.finished, result)
         except BaseException:
-            self.session.restore(mark)
+            for mark in reversed(marks):  # each takes back the one entry committed after it
+                self.session.restore(mark)
             raise
-        return seq
+        return list(range(first, first + len(events)))
 
     def result_line(self, now: str | None = None) -> str:
         """The session's result as stored (a finished session only)."""
@@ -433,11 +468,14 @@ class StoredSession:
         return [dump_event(self.header.to_json())] + [dump_event(e) for e in self.session.entries]
 
 
-def open_store(path: str | None, read_only: bool = False) -> TableStore:
+def open_store(path: str | None, read_only: bool = False,
+               damaged_ok: bool = False) -> TableStore:
     """The store of ``--db`` (default: the state directory's); read-only for commands that
     only read, so that they never create or change it and work on a read-only mount. A
-    store named with ``--db`` that is not there is a mistyped name, not an empty store."""
+    store named with ``--db`` that is not there is a mistyped name, not an empty store. A
+    damaged store is one line (StoreDamaged) unless ``damaged_ok``."""
     if path and read_only and not Path(path).exists():
         raise CompanionError(f"--db: no table store at {path} (a store is made by companion "
                              "run or companion import)")
-    return TableStore(Path(path) if path else paths.default_db(), read_only=read_only)
+    return TableStore(Path(path) if path else paths.default_db(), read_only=read_only,
+                      damaged_ok=damaged_ok)

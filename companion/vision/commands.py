@@ -35,20 +35,38 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     commands = vision.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
 
     enroll = commands.add_parser(
-        "enroll", help="build a card library from photos",
+        "enroll", help="build a card library from photos, or with the camera at the table",
         description="Every image file in the folder is one card or tile photographed alone; "
                     "its file name without extension is its id. A photo with no card, or "
                     "with the card cut by its edge, is skipped and named; a contact sheet "
-                    "of what was enrolled is written beside the library. Then the deck "
-                    "examines itself: its faces are read back from rendered trial scenes, "
-                    "and the cards it cannot read or tell apart are named and marked on "
-                    "the sheet.")
-    enroll.add_argument("images", metavar="IMAGES_DIR")
+                    "of what was enrolled is written beside the library. With --camera (or "
+                    "--frames) instead of a folder, the deck of --game is enrolled at the "
+                    "table: lay each card it names on the play area, one at a time; the "
+                    "library is written once every card is in, its other faces kept. Then "
+                    "the deck examines itself: its faces are read back from rendered trial "
+                    "scenes, and the cards it cannot read or tell apart are named and marked "
+                    "on the sheet.")
+    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
     enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
     enroll.add_argument("--sheet", metavar="PNG",
                         help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
     enroll.add_argument("--no-check", action="store_true",
                         help="skip the self-check (seconds here, up to a minute on a Pi)")
+    enroll.add_argument("--camera", metavar="N|picamera",
+                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
+                             "CSI camera), watching the play area through its corner markers")
+    enroll.add_argument("--frames", metavar="DIR",
+                        help="enrol at the table from a folder of the camera's frames, read in "
+                             "name order (as [camera] source = \"files\")")
+    later(enroll.add_argument("--game", metavar="GAME",
+                              help="with --camera or --frames: the game whose deck is "
+                                   "enrolled (%(choices)s)"), choices=_card_games)
+    enroll.add_argument("--width-mm", type=float, default=800.0,
+                        help="with --camera: distance between the left and right marker "
+                             "centres")
+    enroll.add_argument("--height-mm", type=float, default=560.0,
+                        help="with --camera: distance between the top and bottom marker "
+                             "centres")
     enroll.set_defaults(func=run_enroll)
 
     recognize = commands.add_parser(
@@ -59,6 +77,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     recognize.add_argument("images", metavar="IMAGE", nargs="+")
     recognize.add_argument("--json", action="store_true", help="print a JSON array")
     recognize.set_defaults(func=run_recognize)
+
+    samples = commands.add_parser(
+        "samples", help="list the samples corrections taught a library, or drop one",
+        description="A correction on the controls page keeps the card's crop as a sample of "
+                    "the card named, beside the library (LIBRARY.samples.npz). List them, "
+                    "draw them, or drop a bad one: a running daemon reads the file again.")
+    samples.add_argument("--library", metavar="LIBRARY", required=True)
+    samples.add_argument("--drop", type=int, metavar="N", help="forget sample N (as listed)")
+    samples.add_argument("--sheet", metavar="PNG", help="draw every sample, numbered")
+    samples.set_defaults(func=run_samples)
 
     calibrate = commands.add_parser(
         "calibrate", help="draw what the camera sees: markers, zones, detections",
@@ -95,6 +123,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     art.set_defaults(func=run_art)
 
 
+def _card_games() -> list[str]:
+    from companion import bundles
+
+    return list(bundles.card_games())
+
+
 def _art_games() -> list[str]:
     from companion import bundles
 
@@ -120,6 +154,20 @@ def run_enroll(args: argparse.Namespace) -> int:
     from companion.vision.selfcheck import examine
     from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
+    live = args.camera is not None or args.frames is not None
+    if args.images is not None and live:
+        raise VisionError("give IMAGES_DIR (photos) or --camera / --frames (at the table), "
+                          "not both")
+    if args.camera is not None and args.frames is not None:
+        raise VisionError("--camera and --frames: give one of them")
+    if live:
+        return run_table_enroll(args)
+    if args.images is None:
+        raise VisionError("IMAGES_DIR: give a folder of photos, or --camera to enrol at the "
+                          "table")
+    if args.game is not None:
+        raise VisionError("--game: only with --camera or --frames (a photo's file name is "
+                          "its card's id)")
     folder = Path(args.images)
     if not folder.is_dir():
         raise VisionError(f"{folder}: not a folder")
@@ -151,14 +199,52 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_table_enroll(args: argparse.Namespace) -> int:
+    """``enroll --camera`` / ``--frames``: the deck of ``--game`` laid card by card."""
+    import cv2
+
+    from companion.vision.enrol import contact_sheet
+    from companion.vision.enrol_camera import deck_of, enrol_at_table, frames_from
+    from companion.vision.layout import TableLayout
+    from companion.vision.library import CardLibrary
+    from companion.vision.selfcheck import examine
+
+    if args.game is None:
+        raise VisionError("--game: which game's deck to enrol at the table")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise VisionError(f"--out {out}: no such folder")
+    base = CardLibrary.load(out) if out.exists() else CardLibrary()  # read before watching
+    deck = deck_of(args.game)
+    layout = TableLayout(args.width_mm, args.height_mm)
+    source = frames_from(args.camera, args.frames)
+    source.open()  # a camera that cannot be opened is said before anything is laid
+    enrolment = enrol_at_table(deck, source, layout, lambda line: print(line, flush=True))
+    library = enrolment.library(base)
+    library.save(out)
+    sheet_path = Path(args.sheet) if args.sheet else out.with_suffix(".sheet.png")
+    mine = enrolment.library(CardLibrary())
+    check = None if args.no_check else examine(mine)
+    sheet = contact_sheet(mine, marks=check.marks() if check else None)
+    if not cv2.imwrite(str(sheet_path), sheet):
+        raise VisionError(f"{sheet_path}: cannot write the contact sheet")
+    print(f"enrolled the {len(deck.cards)} cards of {deck.game} into {out}; check every crop "
+          f"in {sheet_path}")
+    if check is not None:
+        print("\n".join(check.lines()))
+    return 0
+
+
 def run_recognize(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from companion.vision.library import CardLibrary
+    from companion.vision.library import CardLibrary, load_samples, samples_path
     from companion.vision.recognize import Recognizer
     from companion.vision.sources import read_image_scaled
 
-    recognizer = Recognizer(CardLibrary.load(args.library))
+    library = CardLibrary.load(args.library)
+    load_samples(library, samples_path(args.library))
+    recognizer = Recognizer(library)
     results = []
     for path in args.images:
         image, scale = read_image_scaled(path)
@@ -171,6 +257,39 @@ def run_recognize(args: argparse.Namespace) -> int:
         for result in results:
             names = ", ".join(f"{f['id']} ({f['confidence']:.2f})" for f in result["found"])
             print(f"{result['image']}: {names or 'nothing recognised'}")
+    return 0
+
+
+def run_samples(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.errors import OptionError
+    from companion.vision.enrol import contact_sheet
+    from companion.vision.library import CardLibrary, load_samples, samples_path, save_samples
+
+    library = CardLibrary.load(args.library)
+    path = samples_path(args.library)
+    load_samples(library, path)
+    if args.drop is not None:
+        if not 1 <= args.drop <= len(library.samples):
+            raise OptionError(f"--drop: no sample {args.drop} (there are "
+                             f"{len(library.samples)})")
+        item_id, _ = library.samples[args.drop - 1]
+        library.drop_sample(args.drop - 1)
+        save_samples(library, path)
+        print(f"dropped sample {args.drop} ({item_id}); {len(library.samples)} left in {path}")
+        return 0
+    if not library.samples:
+        print(f"no samples taught ({path})")
+    for number, (item_id, _) in enumerate(library.samples, start=1):
+        print(f"{number}: {item_id}")
+    if args.sheet:
+        taught = CardLibrary()
+        for number, (item_id, face) in enumerate(library.samples, start=1):
+            taught.ids.append(f"{number} {item_id}")
+            taught.faces.append(face)
+        if not cv2.imwrite(args.sheet, contact_sheet(taught)):
+            raise OptionError(f"--sheet: cannot write {args.sheet}")
     return 0
 
 

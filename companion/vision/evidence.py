@@ -22,6 +22,7 @@ import numpy as np
 from companion.vision.detection import Detection, intersect, near, touches
 from companion.vision.finder import TableBackground
 from companion.vision.layout import TableLayout
+from companion.vision.library import NOT_A_CARD
 from companion.vision.quads import Blob, order_corners, uncovered
 from companion.vision.recognize import Recognizer
 from companion.vision.table import TableView
@@ -112,7 +113,8 @@ def nearest_faces(recognizer: Recognizer, frame: np.ndarray, quad: np.ndarray) -
     """The enrolled faces the quad looks most like, best first (each id once)."""
     library = recognizer.library
     scores = library.index.scores(frame, quad.astype(np.float32))
-    ids = dict.fromkeys(library.ids[score.entry] for score in scores)
+    ids = dict.fromkeys(library.entry_id(score.entry) for score in scores)
+    ids.pop(NOT_A_CARD, None)
     return tuple(ids)[:NEAREST]
 
 

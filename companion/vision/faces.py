@@ -186,11 +186,16 @@ class FaceIndex:
     BLOCK = 4
 
     def __init__(self, faces: Sequence[np.ndarray],
-                 done: Callable[[np.ndarray], None] | None = None) -> None:
+                 done: Callable[[np.ndarray], None] | None = None,
+                 cards: Sequence[str] | None = None) -> None:
         """``faces``: each enrolled face, upright. ``done``: called with each face once its
         pattern is made (the library lets a face read in place leave memory): the faces are
-        read one by one, so that building never holds every face's pattern at once."""
+        read one by one, so that building never holds every face's pattern at once.
+        ``cards``: the card each face shows, where several show one (a card's samples): two
+        faces of one card are not each other's nearest neighbour."""
         self.classes: list[_ShapeClass] = []
+        self._cards = None if cards is None else np.array(
+            [hash(card) for card in cards], np.int64)
         #: Quads compared (``scores``) and lined up (``align``) so far: the recogniser bounds
         #: its work per frame by it.
         self.compared = 0
@@ -263,6 +268,10 @@ class FaceIndex:
                 alike = np.maximum(rows @ others.T, turned @ others.T)
                 if other == start:
                     np.fill_diagonal(alike, -1.0)
+                if self._cards is not None:
+                    mine = self._cards[np.asarray(shape.entries[start:start + block])]
+                    theirs = self._cards[np.asarray(shape.entries[other:other + block])]
+                    alike[mine[:, None] == theirs[None, :]] = -1.0
                 np.maximum(most[start:start + len(rows)], alike.max(axis=1),
                            out=most[start:start + len(rows)])
         return most

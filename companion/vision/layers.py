@@ -250,8 +250,8 @@ class LayerReader:
         read: list[Detection] = []
         tried: dict[tuple, Detection | None] = {}
         while True:
-            cards = [*known, *read, *around]
-            models = [d.corners for d in cards]
+            cards = [*known, *read]
+            models = [d.corners for d in cards] or [d.corners for d in around]
             best: Detection | None = None
             for corner in corners:
                 if any(_at_corner(corner.point, d.corners) for d in cards):
@@ -259,9 +259,9 @@ class LayerReader:
                 for quad in laid_cards(corner, models, whole_sides, self.aspect):
                     if any(_same_place(quad, d.corners) for d in cards):
                         continue
-                    on_top = [d.corners for d in cards if intersect(d.corners, quad)]
-                    key = (tuple(quad.round().astype(int).ravel()),
-                           tuple(id(d) for d in cards if intersect(d.corners, quad)))
+                    over = [d for d in [*cards, *around] if intersect(d.corners, quad)]
+                    on_top = [d.corners for d in over]
+                    key = (tuple(quad.round().astype(int).ravel()), tuple(id(d) for d in over))
                     if key not in tried:
                         if not more():
                             return read

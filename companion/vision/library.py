@@ -49,6 +49,12 @@ from companion.vision.twins import Twins
 
 FORMAT = "companion-card-library"
 VERSION = 1
+#: The file of the samples the table taught (``CardLibrary.samples``), beside the library.
+SAMPLES_FORMAT = "companion-card-samples"
+#: The id of a sample of what is not a card (a correction answered "not a card").
+NOT_A_CARD = "(not a card)"
+#: Most samples kept: the oldest goes first (a table's evening teaches a few dozen).
+MOST_SAMPLES = 200
 #: Long side of a stored face, pixels: detail enough for the feature matcher on part of a card.
 FACE_LONG = 448
 #: Enrolment looks for the card on a copy this long: outlines need shape, not detail.
@@ -311,11 +317,18 @@ def face_of(item_id: str, seen: CardInPhoto, whole: bool) -> tuple[np.ndarray, b
 
 
 class CardLibrary:
-    """Enrolled faces by id, with what the recognizer needs to match them."""
+    """Enrolled faces by id, with what the recognizer needs to match them; and the samples
+    the table taught since (``add_sample``): a card as this camera saw it, named by a
+    correction, compared like any face of its card from the next reading on.
+
+    The recogniser's entries are the enrolled faces then the samples: ``entry_id`` names
+    the card of either."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.faces: list[np.ndarray] = []
+        #: The samples taught, oldest first: (card id or NOT_A_CARD, face upright).
+        self.samples: list[tuple[str, np.ndarray]] = []
         self._index: FaceIndex | None = None
         self._twins: Twins | None = None
         self._features: dict | None = None
@@ -347,6 +360,44 @@ class CardLibrary:
         index = self.ids.index(item_id)
         del self.ids[index], self.faces[index]
         self._changed()
+
+    # --- samples the table teaches -----------------------------------------------------
+    def add_sample(self, item_id: str, face: np.ndarray) -> None:
+        """Keep ``face`` (a card's crop from the table's camera, upright: ``sample_of``) as
+        a sample of card ``item_id`` (an enrolled id, or NOT_A_CARD): from the next reading
+        on it is compared like the card's own face. The oldest goes beyond MOST_SAMPLES."""
+        if item_id != NOT_A_CARD and item_id not in self.ids:
+            raise LibraryError(f"{item_id!r} is not an enrolled card")
+        self.samples = [*self.samples, (item_id, face)][-MOST_SAMPLES:]
+        self._changed()
+
+    def drop_sample(self, number: int) -> None:
+        """Forget sample ``number`` (0: the oldest): it is no longer used."""
+        if not 0 <= number < len(self.samples):
+            raise LibraryError(f"no sample {number} (the library has {len(self.samples)})")
+        del self.samples[number]
+        self._changed()
+
+    @property
+    def entries(self) -> list[np.ndarray]:
+        """Every face the recogniser compares: the enrolled faces, then the samples."""
+        return [*self.faces, *(face for _, face in self.samples)]
+
+    def entry_id(self, entry: int) -> str:
+        """The card an entry of the index shows (NOT_A_CARD for such a sample)."""
+        return self.ids[entry] if entry < len(self.ids) else self.samples[entry - len(self.ids)][0]
+
+    def one_per_card(self, scores: list) -> list:
+        """Scores (best first) with each card's best entry only: a card's samples are that
+        card, not look-alikes of it."""
+        seen: set[str] = set()
+        kept = []
+        for score in scores:
+            card = self.entry_id(score.entry)
+            if card not in seen:
+                seen.add(card)
+                kept.append(score)
+        return kept
 
     def _changed(self) -> None:
         self._index = None
@@ -385,14 +436,15 @@ class CardLibrary:
     def index(self) -> FaceIndex:
         """The faces as patterns, for the fast comparison."""
         if self._index is None:
-            self._index = FaceIndex(self.faces, done=self.rest_face)
+            self._index = FaceIndex(self.entries, done=self.rest_face,
+                                    cards=[self.entry_id(n) for n in range(len(self.entries))])
         return self._index
 
     @property
     def twins(self) -> Twins:
         """The faces compared where near twins differ (lined up pair by pair when asked)."""
         if self._twins is None:
-            self._twins = Twins(self.faces)
+            self._twins = Twins(self.entries)
         return self._twins
 
     @property
@@ -484,6 +536,80 @@ class CardLibrary:
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise LibraryError(f"{path}: cannot read the card library ({exc})") from None
         return library
+
+
+def samples_path(library: str | Path) -> Path:
+    """Where the samples taught to a library file are kept: ``cards.npz`` ->
+    ``cards.samples.npz``."""
+    path = Path(library)
+    return path.with_name(f"{path.stem}.samples.npz")
+
+
+def save_samples(library: CardLibrary, path: str | Path) -> None:
+    """Write the library's samples (its own small file, so that a correction does not
+    rewrite the whole library), atomically; none: the file is removed."""
+    target = Path(path)
+    if not library.samples:
+        target.unlink(missing_ok=True)
+        return
+    header = json.dumps({"format": SAMPLES_FORMAT, "version": VERSION,
+                         "ids": [item_id for item_id, _ in library.samples]})
+    arrays = {f"sample_{n}": face for n, (_, face) in enumerate(library.samples)}
+    temp = None
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            np.savez_compressed(out, header=np.array(header), **arrays)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+        temp = None
+    except OSError as exc:
+        raise LibraryError(f"{target}: cannot write the samples ({exc.strerror or exc})"
+                           ) from None
+    finally:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+
+
+def load_samples(library: CardLibrary, path: str | Path) -> None:
+    """Read the samples taught to ``library`` from ``path`` (none if there is no file), or
+    raise LibraryError saying what is wrong with it. Samples of cards no longer enrolled
+    are left out."""
+    if not Path(path).is_file():
+        return
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(str(data["header"])) if "header" in data.files else None
+            if not isinstance(header, dict) or header.get("format") != SAMPLES_FORMAT:
+                raise LibraryError(f"{path}: not the samples of a card library")
+            ids = header.get("ids")
+            if (not isinstance(ids, list) or len(ids) > MOST_SAMPLES
+                    or not all(isinstance(i, str) and i for i in ids)):
+                raise LibraryError(f"{path}: the header's ids are not a list of names")
+            samples = [(i, _checked_face(path, i, data[f"sample_{n}"]))
+                       for n, i in enumerate(ids)]
+    except LibraryError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise LibraryError(f"{path}: cannot read the samples ({exc})") from None
+    library.samples = [(i, face) for i, face in samples if i == NOT_A_CARD or i in library.ids]
+    library._changed()
+
+
+def sample_of(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """A card's crop from a frame, by its outline (four corners, image pixels), upright and
+    at a face's size: what ``add_sample`` keeps."""
+    quad = order_corners(np.float32(corners))
+    top, side = quad_sides(quad)
+    size = (max(8, round(top)), max(8, round(side)))
+    dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+    face = upright(cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, dst), size,
+                                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    h, w = face.shape[:2]
+    scale = FACE_LONG / max(h, w)
+    return cv2.resize(face, (max(8, round(w * scale)), FACE_LONG),
+                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
 
 
 def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarray:

@@ -361,9 +361,10 @@ class PileReader:
             other += other >= entry
             if self._told(image, place, on_top, entry, other):
                 value, clear = float(agree[entry]), limits.copy_close_margin
-        scores = (self.library.index.scores(image, place, on_top, limits.detail) if by_index
-                  else [])
-        if (scores and scores[0].entry == entry and scores[0].score >= limits.copy_index_score
+        scores = (self.library.one_per_card(
+            self.library.index.scores(image, place, on_top, limits.detail)) if by_index else [])
+        if (scores and self.library.entry_id(scores[0].entry) == self.library.ids[entry]
+                and scores[0].score >= limits.copy_index_score
                 and gap(scores) >= limits.copy_margin
                 and agree[entry] >= limits.copy_index_agree):
             value = max(value, scores[0].score)

@@ -53,7 +53,7 @@ from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import CardFinder, TableBackground, shrink
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
-from companion.vision.library import CardLibrary
+from companion.vision.library import NOT_A_CARD, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
 from companion.vision.piles import COPY_REACH, PileReader
 from companion.vision.quads import (
@@ -77,7 +77,7 @@ MOST_LINED = 24
 PILE_LEFT = 0.1
 #: A card read whole whose box comes this near a cluster's box (share of the cluster's
 #: longer side) may lie on a card of the cluster (a dark rim between them splits the two).
-NEAR_BY = 0.1
+NEAR_BY: float | None = 0.1
 
 
 class Recognizer:
@@ -103,12 +103,14 @@ class Recognizer:
         self.pile_reader = PileReader(library, self.limits)
 
     def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
-                  background: TableBackground | None = None) -> list[Detection]:
+                  background: TableBackground | None = None, whole_only: bool = False
+                  ) -> list[Detection]:
         """Every enrolled face clearly seen in a BGR image.
 
         ``markers``: the ArUco markers already found in it (else they are looked for): a
         marker's white margin can look like a card's outline. ``background``: the empty
-        table as this camera sees it, if known.
+        table as this camera sees it, if known. ``whole_only``: the cards whose whole
+        outline shows only (a card just laid on top), not those partly under others.
         """
         if len(self.library) == 0:
             return []
@@ -119,13 +121,14 @@ class Recognizer:
         else:
             markers = [replace(m, corners=m.corners * factor) for m in markers]
         markers = [m for m in markers if printed_in_black_and_white(work, m)]
-        found = self.detect(work, markers, background)
+        found = self.detect(work, markers, background, whole_only)
         if factor == 1.0:
             return found
         return [replace(d, corners=(d.corners / factor).astype(np.float32)) for d in found]
 
     def detect(self, image: np.ndarray, markers: list[MarkerSighting],
-               background: TableBackground | None = None) -> list[Detection]:
+               background: TableBackground | None = None, whole_only: bool = False
+               ) -> list[Detection]:
         candidates = self.finder.find(image, background)
         hits: list[Detection] = []
         if self.use_templates:
@@ -142,6 +145,8 @@ class Recognizer:
                     if hit is not None and hit.fit > max((h.fit for h in same), default=-1.0):
                         hits = [h for h in hits if not any(h is s for s in same)] + [hit]
         detections = strongest(hits)
+        if whole_only:
+            return detections
         card_long = (float(np.median([max(quad_sides(d.corners)) for d in detections]))
                      if detections else None)
         # What the cards read whole leave unexplained is read with a bounded amount of work:
@@ -188,8 +193,10 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
-        near_by = [d for d in detections if not any(d is k for k in known)
-                   and _boxes_meet(d.corners, blob.box, NEAR_BY)]
+        # A cluster no card read lies in may lie under a card read beside it (split from it
+        # by the card's dark rim): those cards are weighed as lying on it.
+        near_by = [] if known or NEAR_BY is None else [
+            d for d in detections if _boxes_meet(d.corners, blob.box, NEAR_BY)]
         layered = [hit for hit in self._layers(image, blob, known, more, near_by)
                    if not any(overlaps(hit, d) for d in detections)]
         found = list(layered)
@@ -491,6 +498,7 @@ class Recognizer:
                 if again and again[0].score > scores[0].score:
                     scores = again
         library = self.library
+        scores = library.one_per_card(scores)
 
         def tell(first: Score, second: Score) -> tuple[float, float]:
             return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
@@ -532,9 +540,11 @@ class Recognizer:
         # above ``min_score``.
         if best.score < (min_score if among is not None else self._bar(best.entry, min_score)):
             return None
+        card = self.library.entry_id(best.entry)
+        if card == NOT_A_CARD:
+            return None  # the table taught that this looks like no card
         confidence = float(np.clip(sure, 0.0, 1.0))
-        return Detection(self.library.ids[best.entry], best.corners.astype(np.float32),
-                         confidence, method, best.score)
+        return Detection(card, best.corners.astype(np.float32), confidence, method, best.score)
 
     def _twins_told(self, scores: list[Score], margin: float,
                     tell: Callable[[Score, Score], tuple[float, float]]

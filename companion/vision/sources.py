@@ -62,28 +62,50 @@ class FrameList:
 class ImageFolder:
     """Every image file of a folder in name order, ``interval`` seconds apart (simulated camera).
 
+    The folder is played once: read to its end, ``read`` gives None and ``ended`` is True; a
+    reopen (the camera part's, after trouble) goes on where it was, never from the first
+    file again. With ``loop`` the first file follows the last, the times still counting on.
     EXIF orientation is applied, as a phone photo would be shown.
+
+    >>> folder = ImageFolder("frames")
+    >>> folder.ended, folder.live
+    (False, False)
     """
 
-    def __init__(self, folder: str | Path, interval: float = 0.1) -> None:
+    #: Two frames alike are one file shown twice, not a stuck driver (``CameraWatch``).
+    live = False
+
+    def __init__(self, folder: str | Path, interval: float = 0.1, loop: bool = False) -> None:
         self.folder = Path(folder)
         self.interval = interval
-        self.files: list[Path] = []
-        self.position = 0
+        self.loop = loop
+        self.files: list[Path] | None = None  # listed at the first open
+        self.position = 0  # the next file to read
+        self.shown = 0  # frames read so far (their times count on through a loop)
 
     def open(self) -> None:
         if not self.folder.is_dir():
             raise CameraError(f"{self.folder}: not a folder of images")
-        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        self.position = 0
+        if self.files is None:
+            self.files = sorted(p for p in self.folder.iterdir()
+                                if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    @property
+    def ended(self) -> bool:
+        """Every frame of the folder has been read, and it is not looped."""
+        return self.files is not None and not self.loop and self.position >= len(self.files)
 
     def read(self) -> tuple[float, np.ndarray] | None:
-        if self.position >= len(self.files):
+        files = self.files or []
+        if self.loop and files and self.position >= len(files):
+            self.position = 0
+        if self.position >= len(files):
             return None
-        path = self.files[self.position]
+        path = files[self.position]
         self.position += 1
         frame = read_image(path)
-        return (self.position - 1) * self.interval, frame
+        self.shown += 1
+        return (self.shown - 1) * self.interval, frame
 
     def close(self) -> None:
         pass
@@ -287,7 +309,8 @@ class CameraWatch:
 
     What it judges is the small grey picture watched (``glimpse``): the full frame is not
     touched. Frozen means ``frozen_frames`` reads in a row with no pixel change at all: a live
-    sensor always carries some noise, a stuck driver repeats the same buffer.
+    sensor always carries some noise, a stuck driver repeats the same buffer. A source that
+    says it is no live sensor (``live = False``: a folder of frames) is never frozen.
     """
 
     def __init__(self, source: FrameSource, black_level: float = 8.0, frozen_frames: int = 30,
@@ -297,6 +320,7 @@ class CameraWatch:
         self.black_level = black_level
         self.frozen_frames = frozen_frames
         self.report = report
+        self.live = getattr(source, "live", True)
         self.troubles: list[CameraTrouble] = []
         self._opened = False
         self._previous: np.ndarray | None = None
@@ -321,7 +345,8 @@ class CameraWatch:
         if float(sample.mean()) < self.black_level:
             return None, self._trouble("black", at, "the camera sees only black "
                                        "(lens covered, cable loose or lights off)")
-        if self._previous is not None and np.array_equal(sample, self._previous):
+        # A source that is no live sensor (a folder of frames) repeats a picture honestly.
+        if self.live and self._previous is not None and np.array_equal(sample, self._previous):
             self._same += 1
             if self._same >= self.frozen_frames:
                 self._same = 0

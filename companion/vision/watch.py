@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.vision.changes import ChangeReader
 from companion.vision.finder import TableBackground
 from companion.vision.glimpse import Glimpse
 from companion.vision.layout import CORNER_IDS, TableLayout
@@ -35,6 +36,9 @@ class FrameReading:
 #: Pixels of the motion meter's small copy that may differ (past sensor noise) from the frame
 #: last read while the scene still counts as unchanged: fewer than a marker or a card covers.
 STILL_PIXELS = 6
+#: Comparisons (``Thresholds.most_compared``) spent reading the cluster a card was laid on
+#: where the table changed: the card on top is read first, in a few dozen.
+CHANGE_BOUND = 100
 
 
 class TableWatcher:
@@ -72,7 +76,9 @@ class TableWatcher:
         # The pieces' markers are smaller than the corners': read them at full size.
         self.finder = MarkerFinder(half_first=not tokens)
         self.rectifier = Rectifier(layout, self.finder)
+        self.piles = piles
         self.recognizer = Recognizer(library, piles=piles)
+        self.changes = self._change_reader()
         self.gate = SettleGate(settle_seconds, motion_limit)
         self.motion = MotionMeter()
         self.motion_limit = motion_limit
@@ -83,7 +89,29 @@ class TableWatcher:
         self._steady: tuple[object, float] | None = None  # the scene read, since when
         self._resting: float | None = None  # since when frames were only compared
         self._pictured: np.ndarray | None = None  # the small copy of the last scene reported
-        self.reads = 0  # frames read in full (for tests and benchmarks)
+        self.reads = 0  # frames read (for tests and benchmarks)
+        self.full_reads = 0  # of those, read whole rather than where they changed
+
+    def _change_reader(self) -> ChangeReader:
+        """Reading only where the table changed, with this watcher's recognizer."""
+        recognizer = self.recognizer
+        # Where the table changed, the card laid on top is read first: a small bound of
+        # work finds it, or the frame is read whole.
+        changed = Recognizer(recognizer.library, piles=self.piles, use_features=False,
+                             thresholds=replace(recognizer.limits, most_compared=CHANGE_BOUND))
+        return ChangeReader(
+            lambda crop: recognizer.recognize(crop, [], whole_only=True),
+            lambda crop: changed.recognize(crop, []),
+            lambda frame, outline: recognizer.identify(frame, outline, outline=True))
+
+    def use_library(self, library: CardLibrary) -> None:
+        """Read with ``library`` from the next frame on (a deck enrolled at the table): the
+        table is read anew and its scene, once still, reported again as if first seen."""
+        self.recognizer = Recognizer(library, piles=self.piles)
+        self.changes = self._change_reader()
+        self.gate = SettleGate(self.gate.settle_seconds, self.motion_limit)
+        self.last = None
+        self._read_small = self._steady = self._resting = self._pictured = None
 
     def see(self, frame: np.ndarray, motion: float | None = None,
             sharper: np.ndarray | None = None) -> FrameReading:
@@ -98,8 +126,15 @@ class TableWatcher:
             markers = [replace(m, corners=m.corners / scale) for m in sightings]
             detections = [replace(d, corners=(d.corners * scale).astype(np.float32))
                           for d in self.recognizer.recognize(sharper, markers)]
+            self.changes.forget()
         else:
-            detections = self.recognizer.recognize(frame, sightings, self._background(frame))
+            # Only what changed since the frame last read, where the cards laid explain it.
+            detections = self.changes.read(frame)
+            if detections is None:
+                detections = self.recognizer.recognize(frame, sightings,
+                                                       self._background(frame))
+                self.full_reads += 1
+            self.changes.remember(frame, detections)
         tokens = [s for s in sightings if self._is_token(s.marker_id)]
         scene = None if view is None else table_scene(
             detections, tokens, view, self.rectifier.layout)
@@ -107,6 +142,11 @@ class TableWatcher:
             self._learn_background(frame)
         self.last = FrameReading(detections, scene, motion)
         return self.last
+
+    def read_afresh(self) -> None:
+        """Read the next frame whole, not only where it changed (the library was taught a
+        sample: what was read before may read otherwise now)."""
+        self.changes.forget()
 
     def _is_token(self, marker_id: int) -> bool:
         """Is ``marker_id`` one a piece wears (see ``tokens``)?"""

@@ -18,7 +18,9 @@ from typing import Any
 
 from aiohttp import web
 
+from companion.counts import counted
 from companion.daemon.corrections import Correct, CorrectionRefused
+from companion.daemon.enrolling import ACTIONS, Enrol
 from companion.daemon.questions import Answer, AnswerRefused
 from companion.table.pictures import picture
 from companion.web.camera_view import Shots
@@ -31,7 +33,9 @@ log = logging.getLogger("companion.web")
 CORRECT_WAIT = 60.0
 #: What a card's id looks like (the games' ids: ``green-4``, ``rat-man``).
 CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
-FIELDS = ("look", "reading", "id", "undo")
+FIELDS = ("look", "reading", "id", "undo", "request")
+#: A page's id for one correction (a repeat of it is answered as the first, not stored again).
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 class BadRequest(Exception):
@@ -54,17 +58,43 @@ def correction(body: Any) -> Correct:
     if unknown:
         raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: {', '.join(FIELDS)})")
     look = number(body, "look")
+    request = body.get("request")
+    if request is not None and (not isinstance(request, str)
+                                or not REQUEST_ID.fullmatch(request)):
+        raise BadRequest(f"request: 8 to 64 letters, digits, - or _, got {request!r}"[:120])
     if "undo" in body:
         if body["undo"] is not True or {"reading", "id"} & set(body):
             raise BadRequest("undo: true, alone with look, takes the look's correction back")
-        return Correct(look, undo=True)
+        return Correct(look, undo=True, request=request)
     reading = number(body, "reading")
     if "id" not in body:
         raise BadRequest("id: the card it is, or null for not a card")
     item_id = body["id"]
     if item_id is not None and (not isinstance(item_id, str) or not CARD_ID.fullmatch(item_id)):
         raise BadRequest(f"id: a card's id such as green-4, or null, got {item_id!r}"[:120])
-    return Correct(look, reading, item_id)
+    return Correct(look, reading, item_id, request=request)
+
+
+def enrol_request(body: Any) -> Enrol:
+    """The ``Enrol`` a page's body asks for, or BadRequest naming the field."""
+    if not isinstance(body, dict):
+        raise BadRequest('body: send {"action": "start" | "stop"} or {"action": "name", '
+                         '"crop": N, "card": ID} or {"action": "drop", "crop": N}')
+    unknown = sorted(set(body) - {"action", "crop", "card"})
+    if unknown:
+        raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: action, crop, card)")
+    action = body.get("action")
+    if action not in ACTIONS:
+        raise BadRequest(f"action: one of {', '.join(ACTIONS)}, got {action!r}"[:120])
+    wanted = {"start": set(), "stop": set(), "drop": {"crop"}, "name": {"crop", "card"}}[action]
+    extra = sorted(set(body) - wanted - {"action"})
+    if extra:
+        raise BadRequest(f"{extra[0]}: not taken by {action}")
+    crop = number(body, "crop") if "crop" in wanted else None
+    card = body.get("card") if "card" in wanted else None
+    if "card" in wanted and (not isinstance(card, str) or not CARD_ID.fullmatch(card)):
+        raise BadRequest(f"card: a card's id such as rat-man, got {card!r}"[:120])
+    return Enrol(action, crop, card)
 
 
 def answer_of(body: Any, seat: int | None) -> Answer:
@@ -93,7 +123,10 @@ class CameraRoutes:
         """A look's picture, for the controls page only (the table's token)."""
         await self.table_controls(request)
         look = request.match_info["look"]
-        jpeg = self.shots.get(int(look)) if look.isdigit() and len(look) < 12 else None
+        # ASCII digits only: str.isdigit takes "²" (which int() refuses) and "１" (which it
+        # reads as 1).
+        jpeg = self.shots.get(int(look)) if look.isascii() and look.isdigit() \
+            and len(look) < 12 else None
         if jpeg is None:
             raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
         return web.Response(body=jpeg, content_type="image/jpeg")
@@ -121,7 +154,8 @@ class CameraRoutes:
 
     async def camera_correct(self, request: web.Request) -> web.Response:
         """A reading put right (``{"look", "reading", "id"}``, ``id`` null: not a card), or
-        the look's latest correction taken back (``{"look", "undo": true}``)."""
+        the look's latest correction taken back (``{"look", "undo": true}``); ``request``
+        (optional): the page's id for it, so that a repeat stores nothing again."""
         await self.table_controls(request)
         try:
             item = correction(await json_body(request))
@@ -134,8 +168,8 @@ class CameraRoutes:
             return web.json_response({"error": str(error), "field": error.field}, status=400)
         if error is not None:
             return web.json_response({"error": str(error)}, status=409)
-        log.info("a camera reading corrected from the controls page (%d entries stored)",
-                 len(item.seqs))
+        log.info("a camera reading corrected from the controls page (%s stored)",
+                 counted(len(item.seqs), "entry", "entries"))
         return web.json_response({"stored": item.seqs})
 
     async def _handed_over(self, item: Any) -> bool:
@@ -144,6 +178,24 @@ class CameraRoutes:
         self.submit(item)
         return await asyncio.get_running_loop().run_in_executor(None, item.done.wait,
                                                                 CORRECT_WAIT)
+
+    async def camera_enrol(self, request: web.Request) -> web.Response:
+        """The deck of the game on the table enrolled with the camera: started, a face named
+        or dropped, stopped; answered once carried out (the deck written, when complete)."""
+        await self.table_controls(request)
+        try:
+            item = enrol_request(await json_body(request))
+        except BadRequest as error:
+            return _bad(error)
+        if not await self._handed_over(item):
+            return _no_answer()
+        error = item.error
+        field = getattr(error, "field", "")
+        if error is not None and field and field != "action":
+            return web.json_response({"error": str(error), "field": field}, status=400)
+        if error is not None:
+            return web.json_response({"error": str(error)}, status=409)
+        return web.json_response({"done": item.action})
 
     async def camera_answer(self, request: web.Request) -> web.Response:
         """The camera's question answered on the controls page."""

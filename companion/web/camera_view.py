@@ -70,29 +70,29 @@ _DECKS: dict[tuple[str, str, str], list[dict[str, str]]] = {}
 
 
 def deck(game: Any) -> list[dict[str, str]]:
-    """Every card or tile of the game the camera knows, by name, for the page to choose from
-    (one list per game, options and language, shared: read it, never change it)."""
+    """Every card or tile of the game (its bundle's ``cards``), by name, in the game's own
+    order: the names the page draws readings with, and what it may choose from (one list
+    per game, options and language, shared: read it, never change it)."""
     key = (game.name, current(), json.dumps(game.options, sort_keys=True, default=str))
     found = _DECKS.get(key)
     if found is None:
         words = Words(game)
-        items = bundles.get(game.name).art_items()
-        found = _DECKS[key] = sorted(
-            ({"id": item.item_id, "name": words.display("card", item.item_id)}
-             for item in items), key=lambda entry: entry["name"])
+        found = _DECKS[key] = [{"id": card, "name": words.display("card", card)}
+                               for card in bundles.get(game.name).cards(game)]
     return found
 
 
 def earlier(shown: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
-    from companion.web.snapshot import event_in_words
+    from companion.web.snapshot import entry_in_words
 
     table = shown.table
     if table is None:
         return []
-    entries = table.session.entries
-    return [{"seq": seq, "text": event_in_words(entries[seq - 1], table.game.seats)}
+    entries, undone = table.session.entries, table.session.undone
+    return [{"seq": seq, "text": entry_in_words(entries[seq - 1], table.game.seats,
+                                                seq in undone)}
             for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
 
@@ -101,17 +101,27 @@ def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, A
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
     camera channel just built, whose deck and words it reuses)."""
-    from companion.web.snapshot import event_in_words
+    from companion.web.snapshot import entry_in_words
 
     table = shown.table
     if table is None:
         return {"kind": "pictured", "session": None, "events": []}
-    entries, seats = table.session.entries, table.game.seats
+    entries, seats, undone = table.session.entries, table.game.seats, table.session.undone
     return {"kind": "pictured", "session": table.id,
-            "events": [{"seq": seq, "text": event_in_words(entries[seq - 1], seats)}
+            "events": [{"seq": seq, "text": entry_in_words(entries[seq - 1], seats,
+                                                           seq in undone)}
                        for seq in shown.pictures_kept() if 0 < seq <= len(entries)],
             "names": {card["id"]: card["name"] for card in camera.get("deck", [])},
             "states": camera.get("states", {})}
+
+
+def ended(shown: TableDisplay) -> str | None:
+    """What the page says once the camera has no more frames to read (a folder of frames,
+    played once), else None."""
+    if "camera" not in shown.finished:
+        return None
+    return pgettext("web", "The camera has shown every frame of its folder: it reads no "
+                           "more. [camera] loop = true in the config plays the folder again.")
 
 
 def camera_channel(shown: TableDisplay) -> dict[str, Any]:
@@ -120,21 +130,27 @@ def camera_channel(shown: TableDisplay) -> dict[str, Any]:
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
                 "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
-                "deck": deck(table.game) if table else []}
+                "deck": deck(table.game) if table else [], "ended": ended(shown)}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
+    offers = shown.offers(look)
     readings = []
     for index, (reading, state) in enumerate(zip(look.readings, look.states, strict=True)):
         name = words.display("card", reading.item_id) if reading.item_id else "?"
+        # Only the game's own cards its rules allow there now, the likeliest first.
+        allowed = offers[index] if offers is not None else list(reading.nearest)
+        kept = set(allowed)
         readings.append({
             "n": index, "id": reading.item_id, "name": name, "state": state,
             "said": said[state], "confidence": round(reading.confidence, 2),
             "outline": picture.in_pixels(reading.outline),
             "nearest": [{"id": item, "name": words.display("card", item)}
-                        for item in reading.nearest]})
+                        for item in reading.nearest if item in kept],
+            "allowed": allowed})
     return {"kind": "camera", "session": table.id, "look": look.number, "watching": True,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game),
-            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said}
+            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said,
+            "ended": ended(shown)}

@@ -8,9 +8,9 @@ name that points at the Pi) runs in a browser that can reach the daemon. So:
   address cannot be rebound), ``localhost``, this machine's host name (and ``NAME.local``),
   the address the pages are served at. A rebinding page's requests carry its own name, and
   are refused.
-- ``Origin``, when a browser sends one, must be the host served (scheme, name and port): a
-  page of another origin cannot open a socket nor send an action; a browser always sends it
-  on a WebSocket handshake and a POST.
+- ``Origin``, when a browser sends one, must be the site served (its scheme, ``http``, its
+  name and port): a page of another origin cannot open a socket nor send an action; a
+  browser always sends it on a WebSocket handshake and a POST.
 - A POST's body is ``application/json`` (else 415): a browser sends that type across origins
   only after a preflight, which the server never grants.
 
@@ -21,6 +21,8 @@ name that points at the Pi) runs in a browser that can reach the daemon. So:
 >>> same_origin("http://dungeon.local:8080", "dungeon.local:8080"), same_origin(
 ...     "http://127.0.0.2:8080", "127.0.0.1:8080"), same_origin("null", "127.0.0.1:8080")
 (True, False, False)
+>>> same_origin("https://dungeon.local:8080", "dungeon.local:8080")  # not the site served
+False
 >>> flat_json(b'{"a": [[1]]}'), depth(b'[' * 40 + b']' * 40)
 ({'a': [[1]]}, 40)
 """
@@ -94,14 +96,15 @@ def host_name(host: str) -> str | None:
     return parts[0] if parts else None
 
 
-def same_origin(origin: str, host: str | None) -> bool:
-    """Whether a browser's ``Origin`` is the site of this request's ``Host``."""
+def same_origin(origin: str, host: str | None, scheme: str = "http") -> bool:
+    """Whether a browser's ``Origin`` is the site of this request's ``Host``, served over
+    ``scheme`` (the pages are plain HTTP: an ``https`` origin is another site)."""
     try:
         url = URL(origin)
         given = url.port
     except ValueError:
         return False
-    if url.scheme not in ("http", "https") or not url.host or host is None:
+    if url.scheme != scheme or scheme not in _DEFAULT_PORTS or not url.host or host is None:
         return False
     parts = split_host(host)
     if parts is None:

@@ -29,10 +29,13 @@ from companion.daemon.items import Redraw
 from companion.daemon.parts import Part, Submit
 from companion.daemon.shown import TableDisplay
 from companion.web.address import page_url
+from companion.web.admission import ACCEPT_BACKLOG, IDLE_SECONDS, Admission, quiet_accept_errors
 from companion.web.asked import Crops, add_question
 from companion.web.camera_view import Shots, camera_channel, pictured_channel
 from companion.web.delta import Update, changes, ops_message
+from companion.web.enrol_view import enrolment_view
 from companion.web.guard import HostNames
+from companion.web.malformed import request_logger
 from companion.web.server import WebServer
 from companion.web.snapshot import Snapshot
 from companion.web.tokens import Throttle, TokenBook
@@ -94,6 +97,7 @@ class WebPart(Part):
         try:
             channels = self.snapshot.build(shown, images)
             channels["camera"] = camera_channel(shown)
+            channels["camera"]["enrolment"] = enrolment_view(shown)
             channels["pictured"] = pictured_channel(shown, channels["camera"])
             add_question(channels, shown, self.crops, self.languages)
             look = shown.camera
@@ -148,19 +152,23 @@ class WebPart(Part):
     def _serve(self, submit: Submit, started: threading.Event,
                failure: list[BaseException]) -> None:
         loop = asyncio.new_event_loop()
+        quiet_accept_errors(loop)
         tokens = TokenBook(self.db_path)
         server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle,
                            languages=self.languages, shots=self.shots)
-        runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(server.app, access_log=None, handle_signals=False,
+                               keepalive_timeout=IDLE_SECONDS, logger=request_logger())
+        listening: asyncio.Server | None = None
         try:
             loop.run_until_complete(runner.setup())
+            assert runner.server is not None
+            door = Admission(runner.server)
             try:
-                loop.run_until_complete(
-                    web.TCPSite(runner, self.listen or None, self.port).start())
+                listening = loop.run_until_complete(self._listen(loop, door, self.port))
             except OSError:
                 if not self.any_port:
                     raise
-                loop.run_until_complete(web.TCPSite(runner, self.listen or None, 0).start())
+                listening = loop.run_until_complete(self._listen(loop, door, 0))
         except OSError as error:
             failure.append(OSError(f"cannot serve on {self.listen}:{self.port}: "
                                    f"{error.strerror or error}"))
@@ -169,7 +177,8 @@ class WebPart(Part):
             tokens.close()
             started.set()
             return
-        port = runner.addresses[0][1] if runner.addresses else self.port
+        assert listening is not None
+        port = listening.sockets[0].getsockname()[1] if listening.sockets else self.port
         self.url = page_url(self.listen, port)
         server.serving_at(self.url, HostNames(self.listen, self.url))
         tokens.set_url(self.url)
@@ -186,10 +195,17 @@ class WebPart(Part):
             loop.run_forever()
         finally:
             checker.cancel()
+            listening.close()
             loop.run_until_complete(server.close_all())
             loop.run_until_complete(runner.cleanup())
             loop.close()
             tokens.close()
+
+    async def _listen(self, loop: asyncio.AbstractEventLoop, door: Admission,
+                      port: int) -> asyncio.Server:
+        """The listening socket, its connections let in by ``door`` (``admission.py``)."""
+        return await loop.create_server(door, self.listen or None, port,
+                                        backlog=ACCEPT_BACKLOG, reuse_address=True)
 
     async def _check_tokens(self, server: WebServer) -> None:
         while True:

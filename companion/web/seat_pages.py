@@ -21,6 +21,7 @@ from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, _, current, pgettext, using
+from companion.table.faults import StorageFull, StoreError
 from companion.table.players import check_seat_name, name_taken
 from companion.web.delta import Update
 from companion.web.guard import BadBody, flat_json
@@ -31,12 +32,14 @@ log = logging.getLogger("companion.web")
 
 #: How long a seat's new name may wait for the daemon to store it, in seconds.
 NAME_WAIT = 60.0
+#: How long a request's body (at most 16 KB) may take to arrive, in seconds.
+BODY_SECONDS = 10.0
 T = TypeVar("T")
 
 
 def refused(status: int, why: str) -> web.HTTPException:
     """An answer of ``status`` with ``{"error": why}`` (what the pages' ``post`` shows)."""
-    kinds = {400: web.HTTPBadRequest, 503: web.HTTPServiceUnavailable,
+    kinds = {400: web.HTTPBadRequest, 408: web.HTTPRequestTimeout, 503: web.HTTPServiceUnavailable,
              507: web.HTTPInsufficientStorage}
     return kinds[status](text=json.dumps({"error": why}), content_type="application/json")
 
@@ -45,7 +48,12 @@ async def json_body(request: web.Request) -> Any:
     """The request's JSON document, or 400 saying why not (not JSON, nested too deep, a key
     given twice); a body past the server's size is 413."""
     try:
-        return flat_json(await request.read())
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte at a time holds a file
+            body = await request.read()
+    except TimeoutError:
+        raise refused(408, f"the body did not come whole within {BODY_SECONDS:g} s") from None
+    try:
+        return flat_json(body)
     except BadBody as error:
         raise refused(400, str(error)) from None
 
@@ -180,6 +188,13 @@ class SeatPages:
             with using(self.language_of(seat)):
                 why = pgettext("web", "the table did not answer: try again")
             return web.json_response({"error": why}, status=503)
+        if isinstance(named.error, StoreError):  # the disk, not the name: no path to a phone
+            log.warning("seat %d's name not kept: %s", seat + 1, named.error)
+            full = isinstance(named.error, StorageFull)
+            with using(self.language_of(seat)):
+                why = (_("storage full: {what}") if full else _("store error: {what}")).format(
+                    what=_("not recorded"))
+            raise refused(507 if full else 503, why)
         if named.error is not None:
             return web.json_response({"error": str(named.error)}, status=409)
         log.info("seat %d gave its name", seat + 1)

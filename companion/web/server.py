@@ -14,6 +14,8 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
   page opened with the table's token; never on ``/``, the public API or a seat's page.
 - ``POST /t/TOKEN/camera/answer``, ``POST /s/TOKEN/answer``: the camera's unsure sighting
   answered on the controls page or on the acting seat's own page (``asked.py``).
+- ``POST /t/TOKEN/camera/enrol``: the deck of the game on the table enrolled with the camera
+  (``enrol_view.py``, ``daemon/enrolling.py``), from the controls page alone.
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -181,6 +183,7 @@ class WebServer(SeatPages, CameraRoutes):
             web.get("/t/{token}/camera/event/{seq}.{kind:jpg|json}", self.camera_event),
             web.post("/t/{token}/camera/correct", self.camera_correct),
             web.post("/t/{token}/camera/answer", self.camera_answer),
+            web.post("/t/{token}/camera/enrol", self.camera_enrol),
             web.post("/s/{token}/answer", self.seat_answer),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),
@@ -207,7 +210,7 @@ class WebServer(SeatPages, CameraRoutes):
             raise web.HTTPMisdirectedRequest(text="This is not a name of this table's "
                                                   "server: open it by its address.\n")
         origin = request.headers.get("Origin")
-        if origin is not None and not same_origin(origin, host):
+        if origin is not None and not same_origin(origin, host, request.scheme):
             self.refused["origin"] += 1
             raise web.HTTPForbidden(text="Another site's page may not use this table.\n")
         if request.method not in SAFE_METHODS and request.content_type != "application/json":
@@ -366,7 +369,8 @@ class WebServer(SeatPages, CameraRoutes):
         table = self.value("table")
         if not table or not self.url:
             return None
-        seats = table.get("api", {}).get("seats", [])
+        # Each seat's one name as the table's pages say it (an unnamed seat's in its language).
+        seats = table.get("names") or table.get("api", {}).get("seats", [])
         links = [{"seat": seat, "name": name, "url": f"{self.url}/s/{token}",
                   "qr": qr_svg(self.join_url(seat) or f"{self.url}/s/{token}")}
                  for seat, name in enumerate(seats)

@@ -21,6 +21,12 @@ def candidates(game: Game, key: str) -> list[str]:
     return []
 
 
+def cards(game: Game) -> list[str]:
+    """Each face of the table's deck once (a creature's copies look alike), the specials
+    last: what the camera reads, corrects to and enrols."""
+    return candidates(game, "cards")
+
+
 def names(game: Game) -> dict[str, str]:
     """The creatures' names as printed (the table's own deck, if it has one)."""
     return {c["id"]: c["name"] for c in _deck(game)["creatures"] if "name" in c}

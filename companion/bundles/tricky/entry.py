@@ -30,6 +30,11 @@ def candidates(game: Game, key: str) -> list[str]:
     return []
 
 
+def cards(game: Game) -> list[str]:
+    """The table's deck, card by card: what the camera reads, corrects to and enrols."""
+    return candidates(game, "card")
+
+
 def expected_entry(game: Game) -> Expected:
     view = view_of(game, None)
     phase, seat = view["phase"], view["to_play"]

@@ -1,8 +1,9 @@
 // The camera's view on the table's controls page (/t/TOKEN): the latest settled picture of
 // the play area with every reading drawn on it (its outline, its name, how it stands: sure,
 // asked, left out), sent each time the table settles (never a video). A tap on a reading
-// asks what it is: the recognizer's nearest faces first, then the whole deck (searchable),
-// or "not a card"; the daemon stores the correction before the page hears it went through.
+// asks what it is: of the game's own cards that its rules allow there now, the recognizer's
+// nearest faces first, then the others (searchable), or "not a card"; the daemon stores the
+// correction before the page hears it went through.
 "use strict";
 
 const cameraBase = window.location.pathname.replace(/\/$/, "") + "/";
@@ -21,12 +22,16 @@ function choiceButton(card) {
                        onclick: () => correctReading(card.id)}, card.name);
 }
 
+// The other cards the rules allow there now (the server's ``allowed``, the likeliest
+// first), never one of another game or one played already.
 function showDeck() {
   const reading = cameraView.readings.find((r) => r.n === chosen);
   const near = new Set(reading.nearest.map((c) => c.id));
+  const names = new Map(cameraView.deck.map((c) => [c.id, c.name]));
   const wanted = document.getElementById("camera-search").value.trim().toLowerCase();
-  replace("camera-deck", ...cameraView.deck
-    .filter((c) => !near.has(c.id) && c.id !== reading.id)
+  replace("camera-deck", ...reading.allowed
+    .filter((id) => !near.has(id) && id !== reading.id)
+    .map((id) => ({id, name: names.get(id) || id}))
     .filter((c) => !wanted || c.name.toLowerCase().includes(wanted) || c.id.includes(wanted))
     .map(choiceButton));
 }
@@ -58,11 +63,17 @@ function closeChooser() {
   for (const node of document.querySelectorAll(".reading.chosen")) node.classList.remove("chosen");
 }
 
+// A new id for each correction tapped: the daemon stores a correction sent twice once.
+function requestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));  // randomUUID needs HTTPS
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function sendCorrection(body) {
   const status = document.getElementById("camera-status");
   status.textContent = t("correcting...");
   try {
-    await post(cameraBase + "camera/correct", body);
+    await post(cameraBase + "camera/correct", {...body, request: requestId()});
     status.textContent = t("corrected");
     closeChooser();
   } catch (error) {
@@ -139,9 +150,14 @@ document.getElementById("camera-earlier").addEventListener("click", (e) => {
 function showCamera(view) {
   if (!cameraView || view.look !== cameraView.look) closeChooser();  // a new picture
   cameraView = view;
+  showEnrolment(view.enrolment || null);  // the deck enrolled with the camera (enrol.js)
   // A table with no camera shows no camera's view (nor an empty one).
   document.getElementById("camera").hidden = !view.watching && view.look === null;
   document.getElementById("camera-undo").hidden = !view.can_undo || viewing !== null;
+  // A folder of frames played to its end: said for as long as the page is open.
+  const ended = document.getElementById("camera-ended");
+  ended.hidden = !view.ended;
+  ended.textContent = view.ended || "";
   showAsked(view.asked, cameraBase + "camera/answer");  // the camera's question, if any
   replace("camera-earlier", ...(view.earlier || []).map((event) => el("button", {
     type: "button", "data-seq": event.seq}, `#${event.seq}: ${event.text}`)));
