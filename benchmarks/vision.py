@@ -1,11 +1,15 @@
 """Vision speed and accuracy: rectify + detect + identify per frame, on one core.
 
 Run: python benchmarks/vision.py [--frames N] [--seed S]
+     python benchmarks/vision.py --only sets [--compare] [--stand-in NAME]...
      python benchmarks/vision.py --real [--set DIR]... [--separate PHOTOS] [--copies]
 
 Synthetic mode renders 8 demo cards (tricky and deathtrap art, 49 faces enrolled) per frame
 over random tables, tilts, lighting gradients, glare, blur and noise, at 640x480 and
-1280x720, plus a set with cards touching and overlapping. Real mode reads each set (a folder
+1280x720, plus a set with cards touching and overlapping. The stand-ins (``--only sets``,
+companion/vision/standins.py) render each real dev set's kind of deck, enrolment, table,
+camera and layout; ``--compare`` reads the real set each stands for in the same run and prints
+the two figures side by side. Real mode reads each set (a folder
 with enroll/, one image per card named by its id, scenes/ and truth.json; by default every
 set in ../shared/vision-dev): truth.json is {"photo.jpg": ["red-3", ...]} or, with boxes of
 the cards' visible parts and covered flags, {"photo.jpg": {"cards": [{"id", "box",
@@ -49,7 +53,10 @@ from companion.vision.library import CardLibrary  # noqa: E402
 from companion.vision.markers import MarkerFinder  # noqa: E402
 from companion.vision.photo import enrolment_photo  # noqa: E402
 from companion.vision.recognize import Recognizer  # noqa: E402
+from companion.vision.scoring import CardTruth  # noqa: E402
+from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
+from companion.vision.standins import STAND_INS  # noqa: E402
 from companion.vision.synthetic import (  # noqa: E402
     SceneRenderer,
     demo_library,
@@ -129,6 +136,8 @@ def synthetic(args: argparse.Namespace) -> None:
         return piles(args)
     if args.only == "photos":
         return photos(args)
+    if args.only == "sets":
+        return stand_ins(args)
     library = demo_library("tricky", "deathtrap")
     library.prepare()
     items = game_items("tricky") + game_items("deathtrap")
@@ -155,6 +164,7 @@ def synthetic(args: argparse.Namespace) -> None:
     if args.only is None:
         piles(args)
         photos(args)
+        stand_ins(args)
 
 
 def piles(args: argparse.Namespace) -> None:
@@ -210,6 +220,14 @@ def photos(args: argparse.Namespace) -> None:
     times, found = run(recognizer, [s.image for s in scenes])
     want = [[t.item_id for t in s.truth] for s in scenes]
     report(f"1280x960, {len(scenes)} photos", times, accuracy_by_ids(want, found))
+    beside_real(args, "standard-deck")
+
+
+def beside_real(args: argparse.Namespace, name: str) -> None:
+    """With ``--compare``: the real set a rendered set stands for, read in this run."""
+    folder = DEV_SETS / name
+    if args.compare and (folder / "truth.json").is_file():
+        print(f"  {'real ' + name:<34} {figure_text(real_figures(folder))}")
 
 
 def enrol_folder(folder: Path) -> tuple[CardLibrary, list[str]]:
@@ -347,6 +365,74 @@ def real_set(folder: Path, separate: set[str], verbose: bool, piles: bool = Fals
 
 
 DEV_SETS = Path(__file__).resolve().parent.parent.parent / "shared" / "vision-dev"
+#: Real sets are read at most this wide, as ``--real`` gives its first figure.
+READ_WIDTH = 1280
+
+
+def read_figures(library: CardLibrary, photos: list[tuple[str, np.ndarray, list[CardTruth]]]
+                 ) -> tuple[Figures, list[float]]:
+    """Cards read in each photo (at most ``READ_WIDTH`` wide, no pile search, as the real
+    sets are read), scored against its truth; and the CPU ms per photo."""
+    recognizer = Recognizer(library, piles=False)
+    library.prepare()
+    frames, scales = [], []
+    for _, image, _ in photos:
+        scale = min(1.0, READ_WIDTH / image.shape[1])
+        frames.append(at_width(image, READ_WIDTH) if scale < 1.0 else image)
+        scales.append(scale)
+    times, found = run(recognizer, frames)
+    figures = Figures()
+    for (name, _, cards), detections, scale in zip(photos, found, scales, strict=True):
+        figures.add(name, cards, detections, scale)
+    return figures, times
+
+
+def real_figures(folder: Path) -> Figures:
+    """A real set read once at ``READ_WIDTH``: the figure a stand-in is set beside."""
+    library, _ = enrol_folder(folder / "enroll")
+    truth = read_truth(folder / "truth.json")
+    photos = [(name, read_image(folder / "scenes" / name),
+               [CardTruth(c.item_id, c.box, c.covered) for c in truth[name]])
+              for name in sorted(truth)]
+    return read_figures(library, photos)[0]
+
+
+def figure_text(figures: Figures) -> str:
+    covered = (f" (covered {figures.covered_read}/{figures.covered} = "
+               f"{figures.covered_share:.0f} %)" if figures.covered else "")
+    return (f"{figures.read}/{figures.cards} = {figures.share:5.1f} %{covered}, "
+            f"{figures.invented} invented")
+
+
+def stand_ins(args: argparse.Namespace) -> None:
+    """Each real set's rendered stand-in; with ``--compare``, the real set beside it."""
+    names = args.stand_in or list(STAND_INS)
+    print(f"stand-ins for the real sets, seed {args.seed}"
+          f"{'; the real set read in the same run beside each' if args.compare else ''}")
+    for name in names:
+        start = time.perf_counter()
+        rendered = STAND_INS[name](np.random.default_rng(args.seed))
+        result = enrol_images(rendered.enrol)
+        drawn = time.perf_counter() - start
+        figures, times = read_figures(result.library,
+                                      [(p.name, p.image, p.cards) for p in rendered.photos])
+        size = "x".join(str(v) for v in rendered.photos[0].image.shape[1::-1])
+        print(f"  {name} ({rendered.about}; {len(result.library)} enrolled, "
+              f"{len(result.skipped)} skipped; {len(rendered.photos)} photos {size}, "
+              f"drawn and enrolled in {drawn:.0f} s)")
+        print(f"    rendered  {figure_text(figures)}   median {np.median(times):6.1f} ms")
+        folder = DEV_SETS / name
+        if args.compare and (folder / "truth.json").is_file():
+            real = real_figures(folder)
+            print(f"    real      {figure_text(real)}")
+            print(f"    apart     {figures.share - real.share:+5.1f} points"
+                  + (f" (covered {figures.covered_share - real.covered_share:+.0f})"
+                     if real.covered and figures.covered else ""))
+        elif args.compare:
+            print(f"    real      not here ({folder})")
+        if args.verbose:
+            print(f"    missed: {' '.join(figures.missed) or '-'}")
+            print(f"    invented: {' '.join(figures.wrong) or '-'}")
 
 
 def real(args: argparse.Namespace) -> None:
@@ -364,8 +450,14 @@ def main() -> None:
                         help="rendered plays with a pile of identical cards (default 100)")
     parser.add_argument("--photo-cards", type=int, default=500,
                         help="cards in the photo-like synthetic set (default 500)")
-    parser.add_argument("--only", choices=("frames", "piles", "photos"),
-                        help="one rendered set only (default: all of them)")
+    parser.add_argument("--only", choices=("frames", "piles", "photos", "sets"),
+                        help="one rendered set only (default: all of them); sets: the "
+                             "stand-ins for the real sets")
+    parser.add_argument("--stand-in", action="append", default=[], choices=list(STAND_INS),
+                        help="with --only sets: this stand-in only (repeat for several)")
+    parser.add_argument("--compare", action="store_true",
+                        help="stand-ins: read the real set each stands for (../shared/"
+                             "vision-dev) in the same run and print it beside")
     parser.add_argument("--real", action="store_true",
                         help="the real photo sets (--set, default: every set in "
                         "../shared/vision-dev) instead of the rendered ones")

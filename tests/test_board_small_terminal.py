@@ -73,3 +73,24 @@ def test_the_tab_key_goes_to_the_board_not_to_the_table():
     keyboard.read_keys(submitted.append)
     assert len(cycled) == 2
     assert [getattr(item, "control", None) for item in submitted][:2] == ["seat:0", "seat:0"]
+
+
+def test_at_any_size_from_80x24_the_acting_seat_is_shown_and_nothing_overflows():
+    """Eight seats, seat 6 acting: every terminal from 80x24 to 300x100 shows the table's and
+    seat 6's screens (pictures or words), within the terminal's width and height; the seat
+    held is shown too, beside the acting one where pictures fit."""
+    board = TerminalBoard(io.StringIO(), footer=KEY_HELP)
+    for name in ("table", *(f"seat:{n}" for n in range(8))):
+        board.update(name, screen(name.replace("seat:", "player "), f"words of {name}"))
+    board.acting = "seat:5"
+    for width in range(80, 301, 11):
+        for height in range(24, 101, 7):
+            lines = board.text(width, height).splitlines()
+            assert len(lines) <= height - 1 and all(len(line) <= width for line in lines)
+            text = "\n".join(lines)
+            assert " table " in lines[0] and " seat 6 (acting)" in text, (width, height)
+    board.attend("seat:1")
+    text = board.text(270, 70)
+    assert " seat 2 " in text and " seat 6 (acting) " in text
+    # Room for four: the table's, the held, the acting and the first other; the rest named.
+    assert "not shown: seat 3, seat 4, seat 5, seat 7, seat 8 " in text

@@ -35,6 +35,18 @@ def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(cap
     assert shown["played"] and shown["companion"] and shown["options"]
 
 
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_rules_options_are_wrapped_to_the_terminal_every_word_kept(capsys, game):
+    """Each option's meaning is wrapped as the summary is (at most 90 columns), not one line
+    of 151; wrapped, it says every word it says in --json."""
+    code, out = run(capsys, "rules", game)
+    options = out[out.index("Options, with their defaults"):]
+    assert code == 0 and all(len(line) <= 90 for line in options.splitlines()), options
+    code, raw = run(capsys, "rules", game, "--json")  # the words, unwrapped
+    for option in json.loads(raw)["options"].values():
+        assert " ".join(option["help"].split()) in " ".join(options.split())
+
+
 def every_parser(monkeypatch) -> list[argparse.ArgumentParser]:
     """The command line's parser and every command's, through argparse's public interface:
     each ``add_subparsers`` call is recorded as the parser is built."""

@@ -18,7 +18,7 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
     assert done.stdout.startswith("traps: ") and "winners: " in done.stdout
     assert "dial" in done.stdout.split("events in by:")[1]
     for name in ("traps-table.png", "traps-seat1.png", "traps-seat3.png"):  # seats from 1
-        assert Image.open(tmp_path / name).size == (128, 64)
+        assert Image.open(tmp_path / name).size == (512, 256)  # the screen, 4 px a pixel
     gif = Image.open(tmp_path / "traps.gif")
     assert gif.n_frames > 5
     replay = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json",
@@ -30,12 +30,12 @@ def test_the_traps_demo_prints_its_scores_and_writes_the_screens(tmp_path):
 
 def test_a_card_game_demo_is_read_by_the_camera(tmp_path):
     result = play_demo("tricky", tmp_path, seed=2, quick=True)
-    assert result.routes.get("camera", 0) > result.events // 2
-    assert sum(result.routes.values()) == result.events
+    assert result.routes.get("camera", 0) > result.moves // 2
+    assert sum(result.routes.values()) == result.moves
     assert (tmp_path / "tricky-camera.png").exists()
     assert result.ended_on_refusal is None
     table = score_table(result)
-    assert table.splitlines()[0].startswith(f"tricky: {result.events} events")
+    assert table.splitlines()[0].startswith(f"tricky: {result.stored} events stored")
     rows = table.splitlines()[2:2 + len(result.seats)]
     assert result.totals == [int(line.split()[1]) for line in rows]
 
@@ -54,9 +54,9 @@ def test_the_demo_plays_a_whole_game_by_default_and_says_how_far_it_has_got(tmp_
     head = done.stdout.splitlines()[1].split()
     assert head[-4:] == ["r1", "r2", "r3", "r4"]  # every round the rules play, not one
     progress = [line for line in done.stderr.splitlines() if line.startswith("deathtrap: ")]
-    assert len(progress) == 4 and progress[-1].endswith("events (100%)")
-    played = int(done.stdout.split(" events in ")[0].split()[-1])
-    assert progress[-1] == f"deathtrap: {played}/{played} events (100%)"
+    assert len(progress) == 4 and progress[-1].endswith("moves (100%)")
+    played = int(done.stdout.split(" moves")[0].split("(")[-1])
+    assert progress[-1] == f"deathtrap: {played}/{played} moves (100%)"
 
 
 def test_quick_plays_the_short_game(tmp_path):

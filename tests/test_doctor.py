@@ -4,6 +4,8 @@ that it runs and reports clearly on a computer that is not a Pi."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from companion.cli import main
 from companion.hardware.doctor import Finding, Machine, diagnose
 from companion.hardware.pins import DEFAULT_PINMAP, load_pinmap
 from companion.hardware.simbus import SimBus
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 CHANNEL_BUS = 20  # the overlay's bus number of channel 0 in this fake Pi
 
@@ -147,3 +151,29 @@ def test_parts_not_wired_in_the_config_are_not_checked(tmp_path: Path):
     findings = diagnose(pinmap, machine, configured_parts(config))
     assert problems(findings) == []
     assert findings[-1].what == "not wired in the config (not checked): camera, hub"
+
+
+def run_doctor(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    return subprocess.run([sys.executable, "-m", "companion.cli", "doctor", *argv], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_without_a_config_every_part_is_off_as_for_the_daemon():
+    """`companion run` without a config wires no part (companion.example.toml says so):
+    `companion doctor` without one checks none, fixes nothing, and says how to check a
+    build."""
+    done = run_doctor()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FIX" not in done.stdout and done.stdout.splitlines()[-1] == "all good"
+    assert "no --config: every part is off" in done.stdout
+    assert "--config FILE" in done.stdout
+
+
+def test_with_the_full_example_every_part_is_checked_the_voice_and_the_web_too():
+    done = run_doctor("--config", str(EXAMPLES / "full.toml"))
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr
+    said = done.stdout
+    for part in ("I2C bus 1", "GPIO", "camera", "serial hub", "voice", "web pages"):
+        assert part in said, (part, said)
+    assert "not wired" not in said and "no --config" not in said

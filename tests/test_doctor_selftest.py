@@ -120,7 +120,9 @@ def test_the_command_off_a_pi_says_what_it_cannot_open(capsys, monkeypatch, tmp_
 
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.setattr("sys.stdin", open(__import__("os").devnull))  # noqa: SIM115
-    code = main(["doctor", "--test", "--timeout", "0.2", "--out", str(tmp_path / "t.png")])
+    full = Path(__file__).resolve().parent.parent / "examples" / "full.toml"  # every part
+    code = main(["doctor", "--test", "--config", str(full), "--timeout", "0.2",
+                 "--out", str(tmp_path / "t.png")])
     out = capsys.readouterr().out
     assert code == 1
     assert "Traceback" not in out
@@ -135,8 +137,10 @@ def test_doctor_off_a_pi_prints_its_own_findings_not_gpiozero_warnings(tmp_path)
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    for argv in (["doctor"], ["doctor", "--test", "--timeout", "0.2",
-                              "--out", str(tmp_path / "t.png")]):
+    full = str(Path(__file__).resolve().parent.parent / "examples" / "full.toml")
+    for argv in (["doctor", "--config", full], ["doctor", "--test", "--config", full,
+                                                "--timeout", "0.2",
+                                                "--out", str(tmp_path / "t.png")]):
         done = subprocess.run([sys.executable, "-m", "companion.cli", *argv], env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=300)

@@ -35,5 +35,10 @@ def test_each_example_config_wires_its_parts_only(build):
     assert ("camera" in made) == ("camera" in wired)
 
 
+def test_the_full_build_is_everything_the_web_pages_and_the_voice_too():
+    config = load_config(EXAMPLES / "full.toml")
+    assert config.web.enabled and config.voice.enabled
+
+
 def test_the_examples_are_every_file_in_the_folder():
     assert sorted(p.stem for p in EXAMPLES.glob("*.toml")) == sorted(BUILDS)

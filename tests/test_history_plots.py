@@ -86,7 +86,8 @@ def check_legible(figure, titles: list[str]) -> None:
             assert tuple(label.xy) == (xs[-1], ys[-1])  # ... at its end
             assert label.get_color() == line.get_color()
             box = label.get_window_extent(renderer)
-            assert box.x1 <= axes.bbox.x1 + 1  # inside its panel
+            assert box.x1 <= axes.bbox.x1 + 1  # inside its panel, not cut by its top
+            assert axes.bbox.y0 <= box.y0 and box.y1 < axes.bbox.y1, label.get_text()
             boxes.append(box)
         for i, box in enumerate(boxes):
             for other in boxes[i + 1:]:
@@ -130,6 +131,42 @@ def test_a_game_chart_names_tied_players_apart_on_whole_rounds():
     figure = plots.game_figure(play)
     check_legible(figure, ["Tricky Dungeon, session 7"])
     assert [tick for tick in figure.axes[0].get_xticks() if 0 <= tick <= 3] == [0, 1, 2, 3]
+
+
+def test_a_rumble_chart_counts_adventures_with_whole_scores_and_a_tie_at_the_top():
+    """Rumble's steps are adventures; its gold is whole (no 2.5 ... 17.5 on the axis); Ann
+    and Cy tie at the top and both names stay inside the panel."""
+    play = Play(2, "rumble", "2026-01-02T20:00:00+00:00", None, ["Ann", "Bob", "Cy"],
+                ["Ann", "Bob", "Cy"], True, [19, 13, 19], [0, 2],
+                track=[[3, 1, 8], [10, 5, 9], [19, 13, 19]])
+    figure = plots.game_figure(play)
+    check_legible(figure, ["Rumble in the Dungeon, session 2"])
+    axes = figure.axes[0]
+    assert axes.get_xlabel() == "after adventure"
+    low, high = axes.get_ylim()
+    ticks = [tick for tick in axes.get_yticks() if low <= tick <= high]
+    assert ticks and all(float(tick).is_integer() for tick in ticks), ticks
+
+
+def test_a_league_of_one_game_each_counts_games_in_whole_numbers():
+    """One game played of each: the x axis says 1, not 0.72 ... 1.28."""
+    history = {"deathtrap": {"Ann": [(1, 2.0)], "Bob": [(1, -3.3)]},
+               "rumble": {"Ann": [(2, 1.1)], "Cy": [(2, 1.1)]}}
+    figure = plots.league_figure(history)
+    check_legible(figure, ["Deathtrap Dungeon: The Card Game", "Rumble in the Dungeon"])
+    for axes in figure.axes:
+        low, high = axes.get_xlim()
+        assert [tick for tick in axes.get_xticks() if low <= tick <= high] == [1]
+
+
+def test_the_league_text_names_the_traps_not_their_ids(league_db):
+    """`companion league`: Traps' XP per trap by the traps' names ("Fire Jets 15", as the
+    screens name them), never their ids ("fire-jets 15")."""
+    done = companion("league", "--db", league_db)
+    assert done.returncode == 0, done.stderr
+    traps = done.stdout.split("Traps: ")[1].split("\n\n")[0]
+    assert "Buzz Saw" in traps and "The Cage" in traps, traps
+    assert not re.search(r"\b[a-z]+-[a-z-]+ \d", traps), traps
 
 
 def test_the_charts_of_the_docs_are_drawn_by_the_command(league_db):

@@ -94,3 +94,18 @@ def test_using_is_per_thread_and_use_sets_the_table(monkeypatch):
         assert ngettext("{n} trick", "{n} tricks", 2).format(n=2) == "2 prese"
     finally:
         use("en")
+
+
+def test_german_says_seat_and_undo_in_words_of_one_meaning():
+    """German "Platz" is a placing ("2. Platz"), so a seat is never called so (it is a
+    "Sitzplatz", its player a "Spieler"); and an undo is "Rückgängig", not "Zurück" (back)."""
+    for message in read("de"):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if any("seat" in text.lower() for text in ids):
+            assert not any("Platz" in form or "Plätze" in form for form in forms), message.id
+        if any(text.lower().startswith(("undo", "undone")) for text in ids):
+            assert not any("zurück" in form.lower() for form in forms), message.id
+    german = translator("de")
+    assert german.pgettext("event", "undo") == "Rückgängig"
+    assert german.gettext("{place} place").format(place="2.") == "2. Platz"  # a placing

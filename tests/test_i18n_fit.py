@@ -19,7 +19,7 @@ from importlib import resources
 import pytest
 from PIL import ImageDraw
 
-from companion.i18n import LANGUAGES, translator
+from companion.i18n import LANGUAGES, NAMES, translator
 from companion.i18n.build import read
 from companion.screens.canvas import FINE, SMALLEST, blank, fit_text, fits, layout
 from companion.screens.common import ERROR_BOX, SECRET_BOX
@@ -66,6 +66,7 @@ def samples(lang: str) -> dict[str, str]:
         "what": tr.gettext("not recorded"), "error": "12",
         "disarm": "6+", "page": "2", "pages": "3", "why": "",
         "part": "camera",  # a part of the daemon, by its name (as its failures are named)
+        "language": max(NAMES.values(), key=len),
     }
     words.update(dict.fromkeys(PLAYER_KEYS, PLAYER))
     return words

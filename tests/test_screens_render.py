@@ -101,3 +101,28 @@ def test_every_screen_of_a_whole_simulated_game_draws(game_name: str, seed: int,
         for name, image in compose(game, ui).items():
             assert image.size == (WIDTH, HEIGHT) and image.mode == "1", name
             assert lit(image).any(), f"{name} is blank after event {index}"
+
+
+def widest_blank(image, box) -> int:
+    """The widest run of columns with nothing drawn between the first and the last drawn
+    column of ``box`` (drawn: unlike the box's own background, which may be inverted)."""
+    cells = np.asarray(image.convert("1").crop(box), dtype=bool)
+    background = cells.mean() > 0.5
+    drawn = np.flatnonzero((cells != background).any(axis=0))
+    return int(np.diff(drawn).max()) - 1 if len(drawn) > 1 else 0
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_final_scores_keep_a_space_between_a_name_and_its_score(seats):
+    """"Ann 11", never "Ann11": the widest blank between a seat's name and its score is at
+    least a space of the type drawn, the winner's inverted cell too."""
+    from companion.screens.common import final_scores
+
+    names, totals = ["Ann", "Bob", "Cy", "Dee"][:seats], [11, 13, 8, 14][:seats]
+    image = final_scores(names, totals)
+    rows = (seats + 1) // 2
+    height = min(24, (HEIGHT - HEADER) // rows)
+    for seat in range(seats):
+        left, top = (seat // rows) * WIDTH // 2, HEADER + (seat % rows) * height
+        box = (left + 2, top + 1, left + WIDTH // 2 - 3, top + height - 2)
+        assert widest_blank(image, box) >= 6, (names[seat], widest_blank(image, box))

@@ -9,126 +9,15 @@ view. Every wait is for output seen on the terminal, never a fixed sleep.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-import pty
-import re
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-from web_table import random_game
+from pty_terminal import BLOCKS, WEB_LINE, log_lines, rule, simulator, stored, tile
 
 from companion.bundles.rumble.rules.data import character_names
 from companion.table import TableStore
 
-pyte = pytest.importorskip("pyte")
-
-WAIT = 60.0
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
-#: What a screen drawn as pixels is made of on a terminal (half and quadrant blocks).
-BLOCKS = re.compile("[\u2580-\u259f]")
-WEB_LINE = re.compile(r"companion: web pages at http://127\.0\.0\.1:\d+")
-#: The end of the keys' line, the last drawn of the board.
-FOOTER_END = "| q quit"
-
-
-class Terminal:
-    """A program in a pseudo-terminal of ``columns`` x ``lines``, its screen as pyte reads
-    it."""
-
-    def __init__(self, args: list[str], columns: int = 80, lines: int = 24) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-        env = {key: value for key, value in os.environ.items()
-               if key not in ("COLUMNS", "LINES")}
-        env["TERM"] = "xterm"
-        self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
-                                        env=env, start_new_session=True)
-        os.close(slave)
-        self.master = master
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
-
-    @property
-    def lines(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    @property
-    def whole(self) -> bool:
-        """The board is drawn whole: it ends with the keys, drawn last."""
-        return FOOTER_END in self.text
-
-    def wait_for(self, seen: Callable[[Terminal], object], what: str) -> None:
-        """Read the program's output until ``seen`` holds on a board drawn whole."""
-        deadline = time.monotonic() + WAIT
-        while not (self.whole and seen(self)):
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise AssertionError(f"waited for {what}; the terminal shows:\n{self.text}")
-            ready, _, _ = select.select([self.master], [], [], 0.2)
-            if ready:
-                with contextlib.suppress(OSError):  # OSError: the program has gone
-                    self.stream.feed(os.read(self.master, 65536))
-
-    def type(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.type("q")
-            try:
-                self.process.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        os.close(self.master)
-
-
-def stored(folder: Path, game: str, seed: int, seats: int, count: int) -> Path:
-    """A store holding a random game of ``game`` after its first ``count`` events, which the
-    simulator resumes."""
-    db = folder / "table.db"
-    header, events = random_game(game, seed, seats)
-    with TableStore(db) as store:
-        table = store.new_session(header)
-        for event in events[:count]:
-            table.append(event)
-    return db
-
-
-def simulator(db: Path) -> Terminal:
-    return Terminal([sys.executable, "-m", "companion.cli", "run", "--sim", "--db", str(db)])
-
-
-def rule(name: str) -> re.Pattern[str]:
-    """The line over a screen's words on the board: its name between dashes."""
-    return re.compile(r"-- " + re.escape(name) + r"[ ,(]")
-
-
-def log_lines(terminal: Terminal) -> list[str]:
-    return [line for line in terminal.lines if line.startswith("companion:")]
-
-
-def tile(terminal: Terminal, column: int) -> list[str]:
-    """The words of the screen in ``column`` (0: the table's, 1: the seat's beside it), from
-    its rule down to the first line of the log."""
-    found: list[str] = []
-    for line in terminal.lines:
-        if line.startswith("companion:"):
-            break
-        found.append(line[:39] if column == 0 else line[41:])
-    return [line.strip() for line in found[1:] if line.strip()]
 
 
 def test_the_table_and_the_acting_seat_as_words_and_the_address_that_stays(tmp_path):
@@ -162,6 +51,24 @@ def test_the_table_and_the_acting_seat_as_words_and_the_address_that_stays(tmp_p
                               f"refusal {presses}")
         assert presses > 10 and WEB_LINE.search(terminal.text), terminal.text
         assert all(len(line) <= 80 for line in terminal.lines)
+    finally:
+        terminal.close()
+
+
+def test_q_leaves_the_board_and_the_cursor_on_a_line_of_its_own(tmp_path):
+    """Cy passes, then ``q``: the log counts "1 event" (not "1 events"), and the shell's
+    prompt comes on a new line, not after "q quit"."""
+    terminal = simulator(stored(tmp_path, "deathtrap", 4, 4, 3))
+    try:
+        terminal.wait_for(lambda t: "seat links ready" in t.text, "the resumed game")
+        terminal.type("3")
+        terminal.wait_for(lambda t: "companion: stored #4: pass seat 3" in t.text, "the pass")
+        terminal.type("q")
+        assert terminal.ended() == 0
+        assert "companion: stopped (1 event stored by this run)" in terminal.lines
+        keys = max(row for row, line in enumerate(terminal.lines) if line.endswith("q quit"))
+        cursor = terminal.screen.cursor
+        assert (cursor.y, cursor.x) == (keys + 1, 0), terminal.text
     finally:
         terminal.close()
 

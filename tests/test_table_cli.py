@@ -165,6 +165,18 @@ def test_import_export_sessions(tmp_path, capsys):
     assert code == 2 and "no session 9" in err
 
 
+def test_one_event_is_counted_in_the_singular(tmp_path, capsys):
+    """"(1 event)", never "(1 events)": import, sessions and check count as people do."""
+    db = str(tmp_path / "t.db")
+    log = write_log(tmp_path / "g.jsonl", HEADER, {"type": "add", "seat": 0, "points": 4})
+    code, out, _ = run(capsys, "import", log, "--db", db)
+    assert code == 0 and out.rstrip().endswith("(1 event)"), out
+    code, out, _ = run(capsys, "sessions", "--db", db)
+    assert code == 0 and " 1 event " in out and "1 events" not in out, out
+    code, out, _ = run(capsys, "check", "--db", db)
+    assert code == 0 and "1 event," in out and "1 events" not in out, out
+
+
 def test_import_refuses_an_illegal_log_and_stores_nothing(tmp_path, capsys):
     db = str(tmp_path / "t.db")
     log = write_log(tmp_path / "g.jsonl", HEADER, {"type": "add", "seat": 1, "points": 4})

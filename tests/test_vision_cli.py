@@ -148,3 +148,29 @@ def test_calibrate_from_a_camera_that_is_not_there_is_one_line(camera, says, tmp
     code = main(["vision", "calibrate", "--camera", camera, "--out", str(tmp_path / "c.png")])
     err = capsys.readouterr().err
     assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_calibrate_keeps_every_label_whole_inside_the_picture(tmp_path, monkeypatch, capsys):
+    """The demo's camera picture (640x480, the corner markers near its edges): every label
+    ("marker 0", "seat 4") is drawn whole, its band inside the picture, not "arker 0"."""
+    from companion.daemon.stage import Stage
+    from companion.vision import calibration
+
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), Stage("deathtrap", 4, 1).picture([]))
+    drawn: list[tuple[str, tuple[int, int, int, int]]] = []
+    label = calibration.label
+
+    def recorded(image, text, at, colour):
+        box = label(image, text, at, colour)
+        drawn.append((text, box))
+        return box
+
+    monkeypatch.setattr(calibration, "label", recorded)
+    out = tmp_path / "check.png"
+    assert main(["vision", "calibrate", "--image", str(picture), "--out", str(out)]) == 0
+    height, width = cv2.imread(str(out)).shape[:2]
+    texts = [text for text, _ in drawn]
+    assert {"marker 0", "marker 1", "marker 2", "marker 3", "seat 4"} <= set(texts), texts
+    for text, (left, top, right, bottom) in drawn:
+        assert left > 0 and top > 0 and right < width - 1 and bottom < height - 1, text

@@ -7,9 +7,10 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "deck", "edges", "events", "layout", "library", "markers", "optics", "photo",
-           "piles", "placing", "recognize", "settle", "sheet", "sources", "suits", "surfaces",
-           "synthetic", "twins", "watch"]
+MODULES = ["art", "deals", "deck", "edges", "enrol", "events", "layout", "library", "markers",
+           "optics", "photo", "piles", "placing", "prints", "recognize", "scoring", "selfcheck",
+           "setdeck", "settle", "sheet", "sources", "standins", "suits", "surfaces", "synthetic",
+           "twins", "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -36,7 +36,7 @@ def test_suit_colours_and_court_cards_are_colourful():
     assert ((hearts[..., 2] - hearts[..., 1]) > 100).any()  # red ink
     assert not ((spades[..., 2] - spades[..., 1]) > 100).any()  # black only
     king = cv2.cvtColor(draw_face(card("Kclubs")), cv2.COLOR_BGR2HSV)
-    assert (king[..., 1] > 120).mean() > 0.2
+    assert (king[..., 1] > 120).mean() > 0.15  # a figure in a frame, outlined in black
 
 
 def test_creature_deck_repeats_one_picture_at_several_values():

@@ -127,3 +127,28 @@ def test_peek_a_reissued_link_and_the_simulator_page(browser, tmp_path):
                  "the table screen to change")
         phone.context.close()
         sim.close()
+
+
+def test_no_page_asks_for_what_is_not_there_and_a_zero_chart_says_zero(browser, tmp_path):
+    """The table page, the simulator and a seat's page load without one request answered
+    404 (a browser asks for an icon: the pages name theirs); at the start of a game every
+    score is 0, and the chart's axis says 0, not a lone "1"."""
+    header = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 4, {})
+    with LiveTable(tmp_path, header, sim=True) as table:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        missing = []
+        context.on("response", lambda response: missing.append(response.url)
+                   if response.status >= 400 else None)
+        board = context.new_page()
+        board.goto(table.url + "/")
+        board.wait_for_selector("svg.chart", timeout=WAIT_MS)
+        axis = board.locator("svg.chart text.axis").evaluate_all(
+            "labels => labels.map(label => label.textContent)")
+        assert axis == ["0"], axis
+        for url in (table.url + "/sim", table.links()[0]):
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+        board.wait_for_load_state("networkidle")
+        assert missing == []
+        context.close()

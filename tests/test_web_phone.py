@@ -163,7 +163,7 @@ def test_an_unnamed_seat_is_called_seat_n_in_the_pages_language(browser, tmp_pat
         links = table.links()
         unnamed, other = phone(browser, links[3], 390), phone(browser, links[0], 390)
         for lang in LANGUAGES:
-            said = translator(lang).pgettext("web", "Seat {n}").format(n=4)
+            said = translator(lang).pgettext("name", "Seat {n}").format(n=4)
             assert lang == "en" or said != "Seat 4", lang
             for link, page in ((links[3], unnamed), (links[0], other)):
                 assert request(link + "/language", {"lang": lang})[0] == 200

@@ -131,9 +131,10 @@ pip_install() {
 
 cli() {
   in_root /opt/companion/venv/bin/companion --help | head -3
-  echo "companion doctor (no hardware here: FIX lines expected, exit 1):"
+  echo "companion doctor --config examples/full.toml (no hardware here: FIX lines expected, exit 1):"
   local code=0
-  in_root /opt/companion/venv/bin/companion doctor > "$ROOT/tmp/doctor.txt" || code=$?
+  in_root /opt/companion/venv/bin/companion doctor --config /opt/companion/src/examples/full.toml \
+    > "$ROOT/tmp/doctor.txt" || code=$?
   sed 's/^/  /' "$ROOT/tmp/doctor.txt"
   echo "  exit $code"
   [ $code -le 1 ]

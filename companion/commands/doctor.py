@@ -1,5 +1,7 @@
-"""``companion doctor``: the hardware checks of :mod:`companion.hardware.doctor` against the
-pin map, or against the daemon's config (whose ``[hardware]`` overrides the pin map).
+"""``companion doctor``: the hardware checks of :mod:`companion.hardware.doctor` for the parts
+the daemon's config wires (its ``[hardware]`` overrides the pin map). Without ``--config`` it
+checks what ``companion run`` without one would use: the pin map, and no part (every part is
+off), and says how to check a build.
 
 The config is read here, on the command side: the checks themselves take the pin map and
 know nothing of the daemon.
@@ -15,28 +17,27 @@ if TYPE_CHECKING:  # the checks are loaded when the doctor runs
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from companion.hardware.doctor import ALL_PARTS, Finding, configured_parts, diagnose
+    from companion.daemon.config import load_config
+    from companion.hardware.doctor import Finding, configured_parts, diagnose
     from companion.hardware.pins import load_pinmap
 
     # A broken pin map or config is a user error: one line, exit 2, from the CLI.
-    if args.config:
-        from companion.daemon.config import load_config
-
-        config = load_config(args.config)
-        pinmap, parts = config.pinmap(), configured_parts(config)
-        factory, source = config.inputs.pin_factory, config.camera.source
-    else:
-        pinmap, parts = load_pinmap(args.pinmap), ALL_PARTS - {"hub"}
-        factory, source = "", "picamera"
+    config = load_config(args.config)  # none: every part off, as `companion run` has it
+    pinmap = config.pinmap() if args.config else load_pinmap(args.pinmap)
+    parts = configured_parts(config)
+    unconfigured = [] if args.config else [Finding(True, NO_CONFIG)]
     if getattr(args, "test", False):
         from companion.commands.selftest import run_selftest
         from companion.daemon.sources import pin_factory
 
-        return run_selftest(args, pinmap, parts, pin_factory(factory), source)
-    findings = diagnose(pinmap, parts=parts)
-    if args.config and config.voice.enabled:
+        for finding in unconfigured:
+            print(finding.line())
+        return run_selftest(args, pinmap, parts, pin_factory(config.inputs.pin_factory),
+                            config.camera.source)
+    findings = diagnose(pinmap, parts=parts) + unconfigured
+    if config.voice.enabled:
         findings.extend(voice_findings(config.voice.speed))
-    if args.config and config.web.enabled:
+    if config.web.enabled:
         from companion.web.address import page_url
 
         url = page_url(config.web.listen, config.web.port)
@@ -47,6 +48,12 @@ def run_doctor(args: argparse.Namespace) -> int:
     problems = sum(not finding.ok for finding in findings)
     print(f"{problems} thing{'s' * (problems != 1)} to fix" if problems else "all good")
     return 1 if problems else 0
+
+
+#: What the doctor says first without ``--config``: why it checks no part, and how to.
+NO_CONFIG = ("no --config: every part is off, as for `companion run` without one; check a "
+             "build's parts with --config FILE (the service's: /etc/companion/companion.toml; "
+             "examples/minimal.toml, camera.toml, full.toml)")
 
 
 def voice_findings(speed: int) -> list[Finding]:
@@ -61,12 +68,15 @@ def voice_findings(speed: int) -> list[Finding]:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="check the table's hardware and say what to fix",
-        description="Check the I2C bus, multiplexer and screens, the encoder and buttons, the "
-                    "camera, the serial hub and group memberships against the pin map, and with "
-                    "a config whose [voice] is enabled, that the voice can be heard. Exit 0 "
-                    "when all is well, 1 when something needs fixing.")
+        description="Check the parts a daemon config wires: the I2C bus, multiplexer and "
+                    "screens, the encoder and buttons, the camera, the serial hub and group "
+                    "memberships against the pin map, and with [voice] enabled, that the voice "
+                    "can be heard. Without --config every part is off, as for companion run "
+                    "without one: only the pin map is checked. Exit 0 when all is well, 1 when "
+                    "something needs fixing.")
     doctor.add_argument("--config", metavar="FILE",
-                        help="the daemon's config, whose [hardware] overrides the pin map")
+                        help="the daemon's config (on a Pi: /etc/companion/companion.toml), "
+                             "whose [hardware] overrides the pin map")
     doctor.add_argument("--pinmap", metavar="FILE",
                         help="the pin map to check against (default: hardware/pinmap.toml)")
     doctor.add_argument("--test", action="store_true",

@@ -178,7 +178,8 @@ def run_selftest(args: Any, pinmap: PinMap, parts: frozenset[str], pin_factory: 
     for finding in findings:
         print(finding.line())
     missed = sum(not finding.ok for finding in findings)
-    print(f"{missed} not seen" if missed else "everything seen")
+    print(f"{missed} not seen" if missed else "everything seen" if findings
+          else "nothing wired to try")
     return 1 if missed else 0
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.arguments import game_names, later
 from companion.commands import db_option
+from companion.counts import counted, noun
 from companion.errors import CompanionError, LogError, OptionError
 from companion.terminal import json_shown, shown
 
@@ -207,7 +208,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         stored = store.add_session(session)
         print(f"stored as session {stored.id} in {shown(store.path)} "
-              f"({len(session.entries)} events)")
+              f"({counted(len(session.entries), 'event')})")
     return 0
 
 
@@ -235,7 +236,7 @@ def run_sessions(args: argparse.Namespace) -> int:
         scores = score_line(play) if play else shown(", ".join(info.header.seats))
         began = play.started if play else info.created
         print(f"{info.id:>4}  {began[:16].replace('T', ' ')}  {info.header.game:<9} "
-              f"{status:<10} {info.events:>5} events  {scores}")
+              f"{status:<10} {info.events:>5} {noun(info.events, 'event'):<6}  {scores}")
     return 0
 
 
@@ -262,5 +263,9 @@ def run_rules(args: argparse.Namespace) -> int:
         default = json.dumps(option["default"], ensure_ascii=False)
         if len(default) > 40:
             default = default[:37] + "..."
-        print(f"  {name} = {default}\n      {option['help']}")
+        print(f"  {name} = {default}")
+        # Never inside a word: a file name or an id stays whole to be copied.
+        print(textwrap.fill(option["help"], width=88, initial_indent="      ",
+                            subsequent_indent="      ", break_on_hyphens=False,
+                            break_long_words=False))
     return 0

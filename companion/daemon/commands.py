@@ -232,7 +232,11 @@ def run_daemon(args: argparse.Namespace) -> int:
         else:
             daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)
-        return daemon.run()
+        try:
+            return daemon.run()
+        finally:
+            if board is not None:
+                board.close()
 
 
 def web_part(config: Config, args: argparse.Namespace, db: str) -> WebPart | None:
@@ -302,10 +306,10 @@ class ProgressLine:
     >>> for n in range(1, 9):
     ...     line(n, 8)
     >>> print(stream.getvalue(), end="")
-    rumble: 2/8 events (25%)
-    rumble: 4/8 events (50%)
-    rumble: 6/8 events (75%)
-    rumble: 8/8 events (100%)
+    rumble: 2/8 moves (25%)
+    rumble: 4/8 moves (50%)
+    rumble: 6/8 moves (75%)
+    rumble: 8/8 moves (100%)
     """
 
     def __init__(self, game: str, stream: TextIO) -> None:
@@ -314,7 +318,8 @@ class ProgressLine:
         self.quarter = 0
 
     def __call__(self, played: int, total: int) -> None:
-        text = f"{self.game}: {played}/{total} events ({played * 100 // total}%)"
+        # Moves of the game, not events stored: a misread put right stores three for one.
+        text = f"{self.game}: {played}/{total} moves ({played * 100 // total}%)"
         if self.live:
             end = "\n" if played == total else ""
             self.stream.write(f"\r\x1b[K{text}{end}")

@@ -30,6 +30,7 @@ from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
+from companion.table.pictures import seqs
 
 #: Called after each event played: (events played, events in the game).
 Progress = Callable[[int, int], None]
@@ -38,6 +39,8 @@ CONFIRM_BELOW = 0.6
 #: Frames of the GIF at most (a long game is sampled evenly), and each frame's time.
 GIF_FRAMES, GIF_MS = 240, 180
 SCALE = 2
+#: The screens' PNG files: each of a screen's pixels as a square of this many.
+PNG_SCALE = 4
 
 
 class DirectReach(PlayerReach):
@@ -79,10 +82,15 @@ class DemoResult:
     totals: list[int]
     rounds: list[list[int]]
     winners: list[int]
-    events: int
+    moves: int  # the simulated game's events, played at the table
     routes: dict[str, int]
-    pictures: int
+    pictures: int  # the camera pictures the table was seen in
     seconds: float
+    #: Events stored, as ``companion sessions`` and ``import`` count them: the moves, and an
+    #: undo and the move again for each camera misread put right.
+    stored: int = 0
+    #: Camera pictures kept with the events they made (``export --pictures`` writes them).
+    kept: int = 0
     files: list[Path] = field(default_factory=list)
     #: The refusal the table screen showed when the game ended (None: its result).
     ended_on_refusal: str | None = None
@@ -153,13 +161,14 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         daemon.supervisor.stop_all()
         assert daemon.table is not None
         lines = daemon.table.export_lines()
+        kept = len(seqs(store.db, daemon.table.id))
     log = out / f"{game}.jsonl"
     log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     result = replayed(log)
     files = [log, *write_images(out, game, screens, frames, hands.last_picture)]
     return DemoResult(game, list(header.seats), result["totals"], result["rounds"],
                       result["winners"], len(events), player.routes, hands.pictures,
-                      time.perf_counter() - started, files, refusal)
+                      time.perf_counter() - started, len(lines) - 1, kept, files, refusal)
 
 
 def replayed(log: Path) -> dict[str, Any]:
@@ -197,7 +206,11 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
         if screen.images:
             # seat:0 is written as seat1: files are named as people count seats.
             path = out / f"{game}-{label(screen.name).replace(' ', '')}.png"
-            screen.images[-1].save(path)
+            image = screen.images[-1]
+            # Each pixel of the screen as a square of PNG_SCALE pixels: a 128x64 file is a
+            # speck in any viewer.
+            image.resize((image.width * PNG_SCALE, image.height * PNG_SCALE),
+                         Image.NEAREST).save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)
     shown = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
@@ -216,8 +229,13 @@ def score_table(result: DemoResult) -> str:
     width = max(len(name) for name in result.seats)
     head = f"  {'seat':<{width}} {'total':>6}" + "".join(
         f" {'r' + str(i + 1):>4}" for i in range(len(result.rounds)))
-    lines = [f"{result.game}: {result.events} events in {result.seconds:.1f} s "
-             f"({result.pictures} camera pictures)", head]
+    # Counted as the other commands count them: events as `companion sessions` (every line
+    # of the log, an undo too), pictures as `companion export --pictures` writes them.
+    fixed = (result.stored - result.moves) // 2
+    lines = [f"{result.game}: {result.stored} events stored in {result.seconds:.1f} s "
+             f"({result.moves} moves" + (f", {fixed} camera misreads each undone and entered "
+                                         "again" if fixed else "") +
+             f"); camera: {result.kept} pictures kept of {result.pictures} taken", head]
     for seat, name in enumerate(result.seats):
         cells = "".join(f" {scores[seat]:>4}" for scores in result.rounds)
         lines.append(f"  {name:<{width}} {result.totals[seat]:>6}{cells}")

@@ -18,7 +18,7 @@ from companion.daemon.vocabulary import Words
 from companion.errors import RuleViolation
 from companion.games.base import Field, Game, names_a_seat
 from companion.i18n import LANGUAGES, NAMES, _, current, ngettext
-from companion.i18n.names import event_word, field_word
+from companion.i18n.names import event_word, field_word, seat_word, unnamed
 from companion.table.log import Header
 from companion.table.players import MAX_NAME
 
@@ -57,7 +57,7 @@ def seat_names(defaults: Sequence[str], count: int) -> tuple[str, ...]:
 def new_game(default_game: str, default_seats: Sequence[str],
              options: Mapping[str, Mapping[str, Any]], known: Sequence[str] = ()) -> Steps:
     """Pick the game, the number of seats, then who sits where (``known``: the players of
-    earlier games, the most recent first); a fresh random seed is drawn."""
+    earlier games); a fresh random seed is drawn."""
     games = sorted(bundles.names(), key=lambda name: name != default_game)
     name = yield Menu(_("New game"), [*((bundles.get(g).title_line(), g) for g in games),
                                       (_("(language)"), LANGUAGE)])
@@ -82,17 +82,20 @@ def who_plays(names: Sequence[str], known: Sequence[str]) -> Steps:
     names = list(names)
     while True:
         seat = yield Menu(_("Who plays?"), [(_("start"), START),
-                                         *((f"{i + 1}: {name}", i) for i, name in
-                                           enumerate(names))])
+                                         *((f"{i + 1}: {seat_word(name)}", i)
+                                           for i, name in enumerate(names))])
         if seat is START:
             return tuple(names)
         names[seat] = yield from pick_player(names, seat, known)
 
 
 def pick_player(names: Sequence[str], seat: int, known: Sequence[str]) -> Steps:
-    """A known player not at another seat, or a name typed letter by letter."""
+    """A known player not at another seat (in alphabetical order: a menu never reorders
+    itself by use, so the same turns of the dial find the same player), or a name typed
+    letter by letter. A seat nobody named ("Seat 4") is no player to offer."""
     others = {name.casefold() for i, name in enumerate(names) if i != seat}
-    free = [name for name in known if name.casefold() not in others]
+    free = sorted((name for name in known if name.casefold() not in others
+                   and not unnamed(name)), key=str.casefold)
     chosen = yield Menu(_("Seat {n}: who?").format(n=seat + 1), [(_("(type a name)"), TYPE),
                                                    *((name, name) for name in free)])
     if chosen is not TYPE:
@@ -126,10 +129,11 @@ def type_name(taken: set[str]) -> Steps:
 
 
 def choose_language() -> Steps:
-    """A menu of the languages, each in its own words, the table's first; returns the one
-    picked."""
-    languages = sorted(LANGUAGES, key=lambda lang: lang != current())
-    picked = yield Menu(_("Language"), [(NAMES[lang], lang) for lang in languages])
+    """A menu of the languages, each in its own words, always in one order and the cursor
+    at the top (the same turns of the dial land on the same language, whichever is the
+    table's: the title says that one); returns the one picked."""
+    picked = yield Menu(_("Language: {language}").format(language=NAMES[current()]),
+                        [(NAMES[lang], lang) for lang in LANGUAGES])
     return picked
 
 

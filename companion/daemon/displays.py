@@ -129,6 +129,11 @@ def quadrant_blocks(image: Image.Image) -> list[str]:
             for y in range(0, image.height, 2)]
 
 
+#: The ways a screen is drawn as a picture, the larger first: a function from an image to
+#: lines, and the characters across.
+PICTURES = ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2))
+
+
 class TerminalScreen(Screen):
     """One screen of ``--sim``: its images go to the terminal board shared by all screens."""
 
@@ -145,11 +150,13 @@ class TerminalBoard:
     (one character per pixel across, two down: small type stays legible), with the lines that
     stay (the web pages' address), the latest log lines and the keys under them.
 
-    A terminal too small for one whole picture (80x24, the default of most terminals and of
-    ssh to a Pi) shows two screens as text instead: the table's, and beside it the acting
-    seat's (a menu on its screen, its refusal, the seat the game waits for; ``watch``) or the
-    seat held (``h`` and its key: ``attend``) or picked with tab (``cycle``) until the game
-    moves on. A screen that is all dark (a seat not in the game) takes no room.
+    Where not every picture fits, the table's, the acting seat's (a menu on its screen, its
+    refusal, the seat the game waits for; ``watch``) and the seat held (``h`` and its key:
+    ``attend``) or picked with tab (``cycle``) until the game moves on are drawn first. A
+    terminal too small for even those pictures (80x24, the default of most terminals and of
+    ssh to a Pi) shows two screens as text instead: the table's, and beside it the seat held or
+    picked, else the acting seat's. A screen that is all dark (a seat not in the game) takes
+    no room.
     """
 
     def __init__(self, stream: TextIO | None = None, footer: str = "",
@@ -164,9 +171,10 @@ class TerminalBoard:
         self.acting: str | None = None  # the seat's screen the game waits on (``watch``)
         self.pinned: str | None = None  # a seat's screen held or picked, till the game moves
         self.moves: int | None = None  # the events stored when last watched
+        self.closed = False  # the daemon has stopped: nothing more is drawn
 
     def cycle(self) -> None:
-        """The next seat's screen beside the table's (the tab key, a small terminal)."""
+        """The next seat's screen beside the table's (the tab key, where not all fit)."""
         with self.lock:
             seats = [name for name, image in self.images.items()
                      if name != "table" and image.getbbox()]
@@ -184,7 +192,7 @@ class TerminalBoard:
 
     def watch(self, shown: Any, images: dict[str, Image.Image]) -> None:
         """After each redraw (a watcher of ``Daemon.shown``): the acting seat; a seat held or
-        picked is let go once an event is stored."""
+        picked is let go once an event is stored; the board drawn, every screen as now."""
         acting = acting_seat(shown)
         table = shown.table
         moves = len(table.session.entries) if table is not None else None
@@ -196,9 +204,11 @@ class TerminalBoard:
             self._draw()
 
     def update(self, name: str, image: Image.Image) -> None:
+        """A screen's new image, drawn with the others at the end of the redraw (``watch``):
+        the terminal never shows a frame with one screen new and another not yet (an undo's
+        notice beside the refusal it took away)."""
         with self.lock:
             self.images[name] = image.convert("1")
-            self._draw()
 
     def note(self, line: str) -> None:
         with self.lock:
@@ -224,26 +234,48 @@ class TerminalBoard:
 
     def text(self, width: int, height: int) -> str:
         """The board for a terminal of ``width`` x ``height`` characters: every lit screen
-        (the table screen first) as half blocks, or as quadrant blocks if only they fit; the
-        screens that fit neither way are named. Under them the lines kept, the log lines and
-        the keys. Where not one whole picture fits: the screens as text (``as_text``)."""
+        (the table screen first) as half blocks, or as quadrant blocks if only they fit. Where
+        not all fit, the table's, the seat's held or picked and the acting seat's are drawn
+        first and the others as room allows, those left out named on a line. Under
+        them the lines kept, the log lines and the keys. Where not even the table's and that
+        seat's pictures fit: the screens as text (``as_text``)."""
         latest = list(self.log)[-self.log_lines:]
         below = [part for line in [*self.kept, *latest, self.footer]
                  for part in textwrap.wrap(line, width) or [""]]
         room = max(0, height - len(below) - 1)  # the last line stays free for the cursor
         lit = [(name, image) for name, image in self.images.items() if image.getbbox()]
-        if lit and room < SCREEN_ROWS + 1:  # not one whole screen fits: the words instead
+        if not lit:
+            return "\n".join(below)
+        needed = ["table", *dict.fromkeys(name for name in (self.beside(), self.acting)
+                                          if name is not None and name in dict(lit))]
+        whole = next(((draw, tile_width) for draw, tile_width in PICTURES
+                      if tile_width <= width
+                      and (width + 1) // (tile_width + 1) * _rows_fitting(room) >= len(lit)),
+                     None)
+        if whole is not None:
+            draw, tile_width = whole
+            tiles = [self.picture_tile(name, image, draw, tile_width) for name, image in lit]
+            return "\n".join([*_grid(tiles, tile_width, width)][:room] + below)
+        # Not every screen fits: the smaller pictures, the table's, the seat's held or picked
+        # and the acting seat's first, then as many others as there is room for.
+        draw, tile_width = PICTURES[-1]
+        capacity = (width + 1) // (tile_width + 1) * _rows_fitting(room - 3)  # 3: "not shown"
+        if width < tile_width or capacity < len(needed):
             return self.as_text(width, height)
-        for draw, tile_width in ((half_blocks, TILE_WIDTH), (quadrant_blocks, TILE_WIDTH // 2)):
-            tiles = [(label(name), [f" {label(name)} ".center(tile_width, "-"), *draw(image)])
-                     for name, image in lit]
-            lines, hidden = _grid(tiles, tile_width, width, room)
-            if not hidden:
-                break
-        if hidden:
-            lines = [*_grid(tiles, tile_width, width, room - 1)[0],
-                     f"not shown: {', '.join(hidden)} (a larger terminal shows them)"]
-        return "\n".join([*lines[:room], *below])
+        others = [name for name, _ in lit if name not in needed]
+        chosen = {*needed, *others[:capacity - len(needed)]}
+        hidden = [label(name) for name, _ in lit if name not in chosen]
+        tiles = [self.picture_tile(name, image, draw, tile_width)
+                 for name, image in lit if name in chosen]
+        told = textwrap.wrap(f"not shown: {', '.join(hidden)} (tab, or h and a seat's key, "
+                             "shows one)", width)
+        return "\n".join([*_grid(tiles, tile_width, width), *told][:room] + below)
+
+    def picture_tile(self, name: str, image: Image.Image, draw: Any, tile_width: int
+                     ) -> list[str]:
+        """One screen as a picture under a rule with its name (the acting seat's said so)."""
+        title = f" {label(name)}{' (acting)' if name == self.acting else ''} "
+        return [title.center(tile_width, "-")[:tile_width], *draw(image)]
 
     def as_text(self, width: int, height: int) -> str:
         """The table's screen and the seat's beside it (``beside``) as their words, side by
@@ -280,7 +312,19 @@ class TerminalBoard:
         return [title.center(width, "-")[:width], *(body or ["(a picture: a larger terminal "
                                                             "shows it)"])]
 
+    def close(self) -> None:
+        """The daemon has stopped: the board stays as last drawn, the cursor on a line of its
+        own under it (the shell's prompt is not written onto the keys' line)."""
+        with self.lock:
+            if not self.closed:
+                self.closed = True
+                stream = self.stream or sys.stdout
+                stream.write("\n")
+                stream.flush()
+
     def _draw(self) -> None:
+        if self.closed:
+            return
         stream = self.stream or sys.stdout
         size = shutil.get_terminal_size()
         # Home and clear, so the board stays in place instead of scrolling.
@@ -326,19 +370,21 @@ def label(name: str) -> str:
     return name
 
 
-def _grid(tiles: list[tuple[str, list[str]]], tile_width: int, width: int, room: int
-          ) -> tuple[list[str], list[str]]:
-    """Tiles side by side in rows within ``room`` lines (the first row even if it must be
-    cut); the names of those left out."""
+def _rows_fitting(room: int) -> int:
+    """How many rows of pictures fit in ``room`` lines (a blank line between two rows)."""
+    tile = SCREEN_ROWS + 1  # the rule over a picture, then its lines
+    return 0 if room < tile else 1 + (room - tile) // (tile + 1)
+
+
+def _grid(tiles: list[list[str]], tile_width: int, width: int) -> list[str]:
+    """Tiles side by side in rows as many as fit across ``width``, a blank line under each
+    row."""
     per_row = max(1, (width + 1) // (tile_width + 1))
     lines: list[str] = []
     for first in range(0, len(tiles), per_row):
-        row = [tile for _, tile in tiles[first:first + per_row]]
-        block = [" ".join(tile[n] for tile in row) for n in range(len(row[0]))]
-        if lines and len(lines) + len(block) > room:
-            return lines, [name for name, _ in tiles[first:]]
-        lines += [*block, ""]
-    return lines, []
+        row = tiles[first:first + per_row]
+        lines += [" ".join(tile[n] for tile in row) for n in range(len(row[0]))] + [""]
+    return lines
 
 
 class BoardLog(logging.Handler):

@@ -25,6 +25,10 @@ from companion.screens.join import join_screen
 from companion.screens.screen_set import seat_image, table_image
 from companion.table import StoredSession
 
+#: How long a notice of what just happened stays on the table screen unless the table acts
+#: first (long enough to read it from across the table).
+NOTICE_SECONDS = 8.0
+
 
 class Presenter:
     """The screens, and the table screen's notice."""
@@ -35,17 +39,29 @@ class Presenter:
         self.clock = clock
         self.notice = ""
         self._passes = False  # the notice goes at the next action (a refusal, an undo)
+        self._until: float | None = None  # ... or at this time, read or not
         self.joins = JoinLinks(None, {})  # the seats' join links (the web pages')
         self.joining = False  # each seat's screen shows its join code, until the next action
 
     # --- the notice ------------------------------------------------------------------
 
-    def tell(self, text: str, passes: bool = True) -> None:
-        """A table-screen notice; ``passes``: it goes at the next action at the table."""
+    def tell(self, text: str, passes: bool = True, until: float | None = None) -> None:
+        """A table-screen notice; ``passes``: it goes at the next action at the table, or
+        ``NOTICE_SECONDS`` from now (``until``: then instead), so that a notice of what
+        happened (an undo, a refusal) never outlives the moment it tells of."""
         self.notice, self._passes = text, passes
+        self._until = None if not passes else (
+            until if until is not None else self.clock() + NOTICE_SECONDS)
 
     def clear(self) -> None:
-        self.notice, self._passes = "", False
+        self.notice, self._passes, self._until = "", False, None
+
+    def tick(self, now: float) -> bool:
+        """End a notice whose time is up; whether one ended (the screens to draw again)."""
+        if self._until is not None and now >= self._until:
+            self.clear()
+            return True
+        return False
 
     def acted(self) -> None:
         """The table acts again (a press, a turn): a notice that passes has been read, the
@@ -66,7 +82,7 @@ class Presenter:
     def show_joins(self) -> None:
         """Each seat's join code on its own screen, until the next press or turn."""
         self.joining = True
-        self.tell(_("Scan your own code"))
+        self.tell(_("Scan your own code"), until=float("inf"))  # as long as the codes show
 
     # --- the images ------------------------------------------------------------------
 
@@ -83,7 +99,7 @@ class Presenter:
         if menu is not None and menu.seat is not None and table is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images["table"] = draw(Page(_("Enter by hand"), (
-                _("{player}: on your").format(player=table.header.seats[menu.seat]),
+                _("{player}: on your").format(player=table.game.seats[menu.seat]),
                 _("own screen, with the dial"))))
         elif menu is not None:
             images["table"] = draw(Page(menu.title, menu.lines))
@@ -105,7 +121,7 @@ class Presenter:
             return draw(Page(menu.title, menu.lines))
         url = self.joins.urls.get(seat) if self.joining and self.has_joins(table.id) else None
         if url is not None:
-            return join_screen(url, table.header.seats[seat])
+            return join_screen(url, table.game.seats[seat])
         return seat_image(table.game, ui, seat)
 
     def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None

@@ -135,7 +135,7 @@ class Recorder:
         self.accepted(event, seq, before)
         if withdrawn:  # the whole table sees what the long press took back
             self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(withdrawn[0], table.header.seats)))
+                event=event_in_words(withdrawn[0], table.game.seats)))
         return seq
 
     def append_all(self, events: list[dict[str, Any]]) -> list[int]:
@@ -167,9 +167,9 @@ class Recorder:
         assert self.playing.table is not None
         self.stored += 1
         self.presenter.clear()
-        # A refusal on the table screen (the camera's, an unreadable change) is behind the
-        # table once an event is in: the game's screen, and at the end its result, shows.
-        self.playing.ui.moved_on(TABLE)
+        # A refusal (a seat's, or the table's: the camera's, an unreadable change) was made
+        # by the state before: once an event or an undo is in, the game's screens show.
+        self.playing.ui.moved_on()
         log.info("stored #%d: %s", seq, event_in_words(event))
         game = self.playing.table.game
         if game.finished:
@@ -182,7 +182,7 @@ class Recorder:
         table = self.playing.table
         assert table is not None and self.voice is not None
         words = announcements(table.header.game, dict(before), table.game.view(None),
-                              list(table.header.seats))
+                              list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 
@@ -212,10 +212,11 @@ class Recorder:
         seat, table = event.get("seat"), self.playing.table
         if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
             log.info("refused %s", event_in_words(event))
-            self.presenter.tell(_("refused: see {player}").format(  # its own screen
-                player=table.header.seats[seat]))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
             self.playing.ui.refused(seat, str(error), self.clock(), said)
+            # The banner goes with the refusal on its own screen (read, or its time up).
+            self.presenter.tell(_("refused: see {player}").format(
+                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
             # No seat's secret in it: the whole table reads why, on the table screen.

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from companion.counts import counted
 from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
@@ -67,8 +68,8 @@ class Sessions:
             self.presenter.tell(_("session {n} unreadable").format(n=latest), passes=False)
             return
         self.play(table)
-        log.info("resumed session %d (%s, %d seats, %d events)", latest, table.header.game,
-                 len(table.header.seats), len(table.session.entries))
+        log.info("resumed session %d (%s, %d seats, %s)", latest, table.header.game,
+                 len(table.header.seats), counted(len(table.session.entries), "event"))
 
     def offer_new_game(self) -> None:
         try:

@@ -110,7 +110,7 @@ HOLDS: dict[str, str] = {" ": "encoder-switch:0", "m": "menu",
                          **{str(seat + 1): f"seat:{seat}" for seat in range(8)}}
 KEY_HELP = ("keys: . , turn the dial | space press it | m menu | u long press (undo / leave)"
             " | 1-8 seat buttons | h then 1-8 hold (peek), h then space hold the dial"
-            " (enter by hand) | tab next seat's screen (a small terminal) | q quit")
+            " (enter by hand) | tab next seat's screen | q quit")
 
 
 class KeyPresses:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion import bundles
+from companion.counts import counted
 from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
@@ -180,10 +181,12 @@ class Daemon:
                 if item is not None:
                     self.handle(item)
                     self.heap.worked()
-                changed = self.supervisor.tick(self.clock()) or item is not None
+                now = self.clock()
+                changed = self.supervisor.tick(now) | self._presenter.tick(now) \
+                    or item is not None  # a notice shown for a while only
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
-                    ui.tick(self.clock())  # peeks and refusals shown for a while only
+                    ui.tick(now)  # peeks and refusals shown for a while only
                     self.shown.refresh()
                 self.notifier.watchdog()
                 self.heap.after_work(self.clock(), idle=self.queue.empty())
@@ -193,7 +196,7 @@ class Daemon:
             self.supervisor.stop_all()
             if self.voice is not None:
                 self.voice.close()
-            log.info("stopped (%d events stored by this run)", self.stored)
+            log.info("stopped (%s stored by this run)", counted(self.stored, "event"))
         if self.error is not None:
             raise self.error
         return self.exit_code

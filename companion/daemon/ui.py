@@ -95,10 +95,10 @@ class TableUI:
         self.said[seat] = said
         self.since[seat] = now
 
-    def moved_on(self, seat: int) -> None:
-        """An event was accepted since ``seat``'s refusal: what it refused is behind the
-        table now, and the screen shows the game again."""
-        self.errors.pop(seat, None)
+    def moved_on(self) -> None:
+        """An event or an undo was accepted since the refusals shown: what they refused was
+        refused by a state that is gone, and every screen shows the game again."""
+        self.errors.clear()
 
     def tick(self, now: float) -> None:
         """End peeks and errors whose time is up."""

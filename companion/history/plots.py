@@ -18,6 +18,7 @@ matplotlib is imported only here, and only when a chart is drawn: it is the opti
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*")
 WIDTH = 8.0  # inches, at 100 dpi: 800 pixels
 PANEL_HEIGHT = 3.2
 GAP = 1.0  # pixels between two names at line ends
+MARGIN = 3.0  # pixels at least between the highest name and the top of its panel
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,6 @@ def _figure(panels: int) -> tuple[Any, list[Any]]:
 
 def _draw_panel(axes: Any, series: Sequence[Series], colours: Mapping[str, int]) -> None:
     """The lines of one panel, each named at its end; whole numbers on the x axis."""
-    from matplotlib.ticker import MaxNLocator
-
     for line in series:
         axes.plot(line.xs, line.ys, markersize=4, linewidth=1.6, label=line.name,
                   **style(colours[line.name]))
@@ -98,8 +98,21 @@ def _draw_panel(axes: Any, series: Sequence[Series], colours: Mapping[str, int])
     last = max((line.xs[-1] for line in series), default=1)
     first = min((line.xs[0] for line in series), default=0)
     axes.set_xlim(first - 0.3, last + 0.3)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    whole_ticks(axes.xaxis, first, last)
     axes.grid(alpha=0.3)
+
+
+def whole_ticks(axis: Any, first: float, last: float) -> None:
+    """Ticks at whole numbers only, never 0.72 or 2.5: each one over a short span (matplotlib's
+    integer locator falls back to fractions over a span under 1, e.g. one game), else as many
+    as read well."""
+    from matplotlib.ticker import FixedLocator, MaxNLocator
+
+    low, high = math.floor(first), math.ceil(last)
+    if high - low <= 12:
+        axis.set_major_locator(FixedLocator(range(low, high + 1)))
+    else:
+        axis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _overlap(a: Any, b: Any) -> bool:
@@ -121,27 +134,43 @@ def make_room(axes: Any, renderer: Any) -> None:
 
 def spread_names(figure: Any) -> None:
     """Make room for the names at the line ends, then push them apart, upwards, so that
-    none covers another."""
+    none covers another; a name pushed past the top of its panel gets room there too."""
     figure.canvas.draw()  # lays the figure out: the names' boxes are where they will be
     renderer = figure.canvas.get_renderer()
     for axes in figure.axes:
         make_room(axes, renderer)
-    figure.canvas.draw()
-    points_per_pixel = 72.0 / figure.dpi
-    for axes in figure.axes:
-        names = sorted(axes.texts, key=lambda text: text.get_window_extent(renderer).y0)
-        placed: list[Any] = []
-        for text in names:
-            box = text.get_window_extent(renderer)
-            lift = 0.0
-            for other in sorted(placed, key=lambda done: done.y0):
-                moved = box.translated(0, lift)
-                if _overlap(moved, other):
-                    lift = other.y1 + GAP - box.y0
-            if lift:
-                x, y = text.xyann
-                text.xyann = (x, y + lift * points_per_pixel)
-            placed.append(box.translated(0, lift))
+    for _attempt in range(4):  # the room made above moves the lines: push apart again
+        figure.canvas.draw()
+        over = [_push_apart(axes, renderer, figure.dpi) for axes in figure.axes]
+        if not any(over):
+            return
+        for axes, pixels in zip(figure.axes, over, strict=True):
+            if pixels:
+                bottom, top = axes.get_ylim()
+                axes.set_ylim(bottom, top + (pixels + GAP) * (top - bottom) / axes.bbox.height)
+
+
+def _push_apart(axes: Any, renderer: Any, dpi: float) -> float:
+    """Lift the names of ``axes`` so that none covers another (from where each line ends);
+    the pixels the highest then reaches past the top of the panel (0: none)."""
+    points_per_pixel = 72.0 / dpi
+    for text in axes.texts:
+        text.xyann = (text.xyann[0], 0)  # back to its line's end
+    names = sorted(axes.texts, key=lambda text: text.get_window_extent(renderer).y0)
+    placed: list[Any] = []
+    for text in names:
+        box = text.get_window_extent(renderer)
+        lift = 0.0
+        for other in sorted(placed, key=lambda done: done.y0):
+            moved = box.translated(0, lift)
+            if _overlap(moved, other):
+                lift = other.y1 + GAP - box.y0
+        if lift:
+            x, y = text.xyann
+            text.xyann = (x, y + lift * points_per_pixel)
+        placed.append(box.translated(0, lift))
+    highest = max((box.y1 for box in placed), default=axes.bbox.y1 - MARGIN)
+    return max(0.0, highest + MARGIN - axes.bbox.y1)
 
 
 def _save(figure: Any, target: Path) -> None:
@@ -168,6 +197,8 @@ def game_figure(play: Play) -> Any:
     series = [Series(name, steps, [0] + [totals[seat] for totals in play.track])
               for seat, name in enumerate(play.seats)]
     _draw_panel(axes, series, colour_order(play.seats))
+    scores = [y for line in series for y in line.ys]
+    whole_ticks(axes.yaxis, min(scores), max(scores))  # scores are whole: no 2.5
     axes.set_xlabel(f"after {bundles.get(play.game).step}")
     axes.set_ylabel("total")
     axes.set_title(f"{engine(play.game).title}, session {play.session}")

@@ -34,20 +34,21 @@ def unnamed(name: str) -> bool:
 
 
 def seat_word(name: str) -> str:
-    """A seat's name in the language drawn: an unnamed seat's "Seat 4" is "Place 4" in
+    """A seat's name in the language drawn: an unnamed seat's "Seat 4" is "Joueur 4" in
     French; a name a person gave stays as it is.
 
     >>> from companion.i18n import using
     >>> with using("de"):
     ...     seat_word("Seat 4"), seat_word("Ann")
-    ('Platz 4', 'Ann')
+    ('Spieler 4', 'Ann')
     """
     found = UNNAMED.fullmatch(name)
-    return pgettext("web", "Seat {n}").format(n=found.group(1)) if found else name
+    return pgettext("name", "Seat {n}").format(n=found.group(1)) if found else name
 
 
 def seat_words(names: Sequence[str]) -> tuple[str, ...]:
-    """Every seat's name in the language drawn (``seat_word``); the names as given should
-    two of them read alike then (a player called "Platz 4" beside an unnamed "Seat 4")."""
+    """Every seat's name in the language drawn (``seat_word``): the one name a seat has on
+    every screen, page, caption and announcement. The names as given should two of them read
+    alike then (a player called "Spieler 4" beside an unnamed "Seat 4")."""
     said = tuple(seat_word(name) for name in names)
     return said if len({name.casefold() for name in said}) == len(said) else tuple(names)

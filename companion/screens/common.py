@@ -19,10 +19,13 @@ from companion.screens.canvas import (
     HEIGHT,
     OFF,
     ON,
+    SMALLEST,
     WIDTH,
     Box,
     blank,
     fit_text,
+    fits,
+    font,
     page_count,
     paragraph,
     title_bar,
@@ -59,6 +62,11 @@ def seat_screen(name: str, score: str) -> tuple[Image.Image, ImageDraw.ImageDraw
     return image, draw, seat_header(draw, name, score)
 
 
+def score_width(score: str, size: int) -> int:
+    """The pixels ``score`` and a space before it take at ``size``."""
+    return round(font(size).getlength(f" {score}"))
+
+
 def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
                highlight: Sequence[int] = ()) -> Image.Image:
     """Every seat's total, two columns of up to four; ``highlight`` seats are inverted."""
@@ -76,11 +84,16 @@ def scoreboard(title: str, seats: Sequence[str], totals: Sequence[int],
         if seat in highlight:
             draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=ON)
             fill = OFF
-        size = row_height - 2
-        fit_text(draw, (box[0] + 1, box[1], box[0] + column_width * 3 // 5, box[3]),
-                 short(name), largest=size, align="l", fill=fill)
-        fit_text(draw, (box[0] + column_width * 3 // 5, box[1], box[2] - 2, box[3]),
-                 str(total), largest=size, align="r", fill=fill)
+        # The name and its score at one size, at least a space apart ("Ann 11", never
+        # "Ann11"): the largest size at which both fit with a space between them.
+        name, score = short(name), str(total)
+        width = box[2] - box[0] - 3
+        size = next((size for size in range(row_height - 2, SMALLEST, -1)
+                     if fits(f"{name} {score}", width, size)), SMALLEST)
+        scores_box = (box[0] + 1, box[1], box[2] - 2, box[3])
+        right = fit_text(draw, scores_box, score, largest=size, align="r", fill=fill)
+        names_box = (box[0] + 1, box[1], box[2] - 2 - score_width(score, right), box[3])
+        fit_text(draw, names_box, name, largest=size, align="l", fill=fill)
     return image
 
 

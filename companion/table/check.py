@@ -16,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from companion.counts import counted
 from companion.errors import CompanionError
 from companion.table.faults import StoreDamaged, guard, store_error
 from companion.table.session import TableSession
@@ -84,7 +85,7 @@ def check_session(store: TableStore, session_id: int) -> SessionCheck:
         return SessionCheck(session_id, problem=error.detail)
     except CompanionError as error:
         return SessionCheck(session_id, problem=str(error))
-    summary = f"{header.game}, {len(entries)} events, {', '.join(header.seats)}"
+    summary = f"{header.game}, {counted(len(entries), 'event')}, {', '.join(header.seats)}"
     try:
         session = TableSession(header)
         for number, entry in enumerate(entries, start=2):

@@ -6,7 +6,9 @@ then made the session's (``commit``). ``apply`` does both; ``check`` only the fi
 store commits, then writes; if the write fails it puts the session back where it was
 (``mark`` before, ``restore`` after), which costs nothing: the earlier game is kept as is.
 
-``undo`` withdraws the latest event still in force. Engines never change a state they have
+``undo`` withdraws the latest event still in force; ``undone`` holds the numbers of the
+entries withdrawn so (counted from 1, as the store counts them), so that nothing shows one of
+them as standing. Engines never change a state they have
 handed on, so the session keeps earlier states instead of replaying the log: the states
 before the latest ``RECENT`` events, and one every ``EVERY`` events before that. An undo
 takes the kept state (no event replayed) or, past the recent ones, the nearest earlier one
@@ -31,6 +33,7 @@ from companion.games import engine
 from companion.games.base import Game
 from companion.games.views import score_of, view_of
 from companion.i18n import _
+from companion.i18n.names import seat_words
 from companion.table.log import Header, lone_surrogate
 
 UNDO = "undo"
@@ -64,6 +67,7 @@ class Mark:
     entries: int
     in_force: int
     last: dict[str, Any] | None
+    last_number: int | None  # the latest event's entry number (an undo may withdraw it)
 
 
 class TableSession:
@@ -71,10 +75,17 @@ class TableSession:
 
     def __init__(self, header: Header) -> None:
         self.header = header
+        # The seats' names as the engine writes them, in the language current when the
+        # session is read (an unnamed seat's "Seat 4" is "Spieler 4" in German): the one name
+        # each seat has on the screens, pages and voice. The header, stored, keeps its own.
+        self.names = seat_words(header.seats)
         self.engine_class = engine(header.game)
         self.game: Game = self._new_game()
         self.entries: list[dict[str, Any]] = []
         self.in_force: list[dict[str, Any]] = []
+        self._numbers: list[int] = []  # the entry number of each event in force
+        #: The entry numbers of the events an undo took back.
+        self.undone: set[int] = set()
         # The game after the first n events in force, for some n < len(in_force).
         self._kept: dict[int, Game] = {}
 
@@ -100,17 +111,20 @@ class TableSession:
         """Take an entry ``prepare`` worked out (nothing accepted since)."""
         if step.undo:
             self.in_force.pop()
+            self.undone.add(self._numbers.pop())
             self._kept.pop(len(self.in_force), None)  # that state is the session's now
         else:
             self._keep(len(self.in_force), self.game)
             self.in_force.append(step.entry)
+            self._numbers.append(len(self.entries) + 1)
         self.game = step.game
         self.entries.append(step.entry)  # the session's own copy, never changed
 
     def mark(self) -> Mark:
         """Where the session is now, to ``restore`` it after an entry that could not be kept."""
         return Mark(self.game, len(self.entries), len(self.in_force),
-                    self.in_force[-1] if self.in_force else None)
+                    self.in_force[-1] if self.in_force else None,
+                    self._numbers[-1] if self._numbers else None)
 
     def restore(self, mark: Mark) -> None:
         """Back to ``mark``, taking back the entry committed since (one at most): the store
@@ -118,8 +132,12 @@ class TableSession:
         del self.entries[mark.entries:]
         if len(self.in_force) > mark.in_force:
             del self.in_force[mark.in_force:]
-        elif len(self.in_force) < mark.in_force and mark.last is not None:
+            del self._numbers[mark.in_force:]
+        elif len(self.in_force) < mark.in_force and mark.last is not None \
+                and mark.last_number is not None:
             self.in_force.append(mark.last)  # an undo taken back
+            self._numbers.append(mark.last_number)
+            self.undone.discard(mark.last_number)
         self.game = mark.game
         self._kept.pop(len(self.in_force), None)  # the session's own state is not kept
 
@@ -169,7 +187,7 @@ class TableSession:
         return game
 
     def _new_game(self) -> Game:
-        return self.engine_class(list(self.header.seats), self.header.seed, self.header.options)
+        return self.engine_class(list(self.names), self.header.seed, self.header.options)
 
     # --- results, as `companion replay --json` prints them ---------------------------
 

@@ -47,7 +47,7 @@ def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.n
         away = away / (float(np.linalg.norm(away)) + 1e-6)
         reach = 1.2 * float(np.linalg.norm(marker.corners[0] - marker.corners[2]))
         x, y = (centre + away * reach).astype(int)
-        _label(out, f"marker {marker.marker_id}", (int(x) - 40, int(y)), (0, 0, 255))
+        label(out, f"marker {marker.marker_id}", (int(x) - 40, int(y)), (0, 0, 255))
     view = watcher.rectifier.last_view
     layout = watcher.rectifier.layout
     if view is not None:
@@ -60,24 +60,28 @@ def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.n
                                            [cx + w * f, cy + h * f], [cx - w * f, cy + h * f]]))
         cv2.polylines(out, [centre.astype(np.int32)], True, (255, 255, 0), 2)
         top_left = centre.min(axis=0).astype(int)
-        _label(out, "centre", (int(top_left[0]) + 6, int(top_left[1]) + 22), (255, 255, 0))
+        label(out, "centre", (int(top_left[0]) + 6, int(top_left[1]) + 22), (255, 255, 0))
         for seat in range(layout.seats):
             x, y = view.to_image(np.float32([layout.seat_position(seat)]))[0]
             cv2.circle(out, (int(x), int(y)), 8, (255, 0, 255), -1)
-            cv2.putText(out, f"seat {seat + 1}", (int(x) + 10, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6, (255, 0, 255), 2)
+            label(out, f"seat {seat + 1}", (int(x) + 10, int(y)), (255, 0, 255))
     for detection in sighting.detections:
         cv2.polylines(out, [detection.corners.astype(np.int32)], True, (0, 255, 0), 2)
         x, y = detection.centre
-        cv2.putText(out, detection.item_id, (int(x) - 20, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5, (0, 255, 0), 2)
+        label(out, detection.item_id, (int(x) - 20, int(y)), (0, 255, 0))
     return out
 
 
-def _label(image: np.ndarray, text: str, at: tuple[int, int],
-           colour: tuple[int, int, int]) -> None:
-    """Text on a dark band, readable on any table."""
+def label(image: np.ndarray, text: str, at: tuple[int, int],
+          colour: tuple[int, int, int]) -> tuple[int, int, int, int]:
+    """Text on a dark band, readable on any table, its left end at ``at`` (the baseline) or
+    moved in as far as it takes to keep it whole inside the image (a marker at the edge is
+    labelled "marker 0", not "arker 0"); the band's box (left, top, right, bottom)."""
     (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
-    x, y = at
-    cv2.rectangle(image, (x - 3, y - h - 4), (x + w + 3, y + base + 2), (0, 0, 0), -1)
+    height, width = image.shape[:2]
+    x = min(max(at[0], 5), width - w - 6)  # the band 2 px in from every edge
+    y = min(max(at[1], h + 6), height - base - 5)
+    box = (x - 3, y - h - 4, x + w + 3, y + base + 2)
+    cv2.rectangle(image, box[:2], box[2:], (0, 0, 0), -1)
     cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
+    return box

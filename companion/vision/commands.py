@@ -42,11 +42,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "of what was enrolled is written beside the library. With --camera (or "
                     "--frames) instead of a folder, the deck of --game is enrolled at the "
                     "table: lay each card it names on the play area, one at a time; the "
-                    "library is written once every card is in, its other faces kept.")
+                    "library is written once every card is in, its other faces kept. Then "
+                    "the deck examines itself: its faces are read back from rendered trial "
+                    "scenes, and the cards it cannot read or tell apart are named and marked "
+                    "on the sheet.")
     enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
     enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
     enroll.add_argument("--sheet", metavar="PNG",
                         help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
+    enroll.add_argument("--no-check", action="store_true",
+                        help="skip the self-check (seconds here, up to a minute on a Pi)")
     enroll.add_argument("--camera", metavar="N|picamera",
                         help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
                              "CSI camera), watching the play area through its corner markers")
@@ -146,6 +151,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.vision.enrol import contact_sheet, enrol_images
+    from companion.vision.selfcheck import examine
     from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
     live = args.camera is not None or args.frames is not None
@@ -177,11 +183,19 @@ def run_enroll(args: argparse.Namespace) -> int:
     if len(result.library) == 0:
         raise VisionError(f"{folder}: no card could be enrolled; nothing written")
     result.library.save(out)
-    if not cv2.imwrite(str(sheet_path), contact_sheet(result.library)):
+    check = None
+    if not args.no_check:
+        if sys.stderr.isatty():
+            sys.stderr.write("self-check: reading the deck back from trial scenes...\n")
+        check = examine(result.library)
+    sheet = contact_sheet(result.library, marks=check.marks() if check else None)
+    if not cv2.imwrite(str(sheet_path), sheet):
         raise VisionError(f"{sheet_path}: cannot write the contact sheet")
     skipped = f", skipped {len(result.skipped)}" if result.skipped else ""
     print(f"enrolled {len(result.library)} cards into {out}{skipped}; "
           f"check every crop in {sheet_path}")
+    if check is not None:
+        print("\n".join(check.lines()))
     return 0
 
 
@@ -193,6 +207,7 @@ def run_table_enroll(args: argparse.Namespace) -> int:
     from companion.vision.enrol_camera import deck_of, enrol_at_table, frames_from
     from companion.vision.layout import TableLayout
     from companion.vision.library import CardLibrary
+    from companion.vision.selfcheck import examine
 
     if args.game is None:
         raise VisionError("--game: which game's deck to enrol at the table")
@@ -209,10 +224,14 @@ def run_table_enroll(args: argparse.Namespace) -> int:
     library.save(out)
     sheet_path = Path(args.sheet) if args.sheet else out.with_suffix(".sheet.png")
     mine = enrolment.library(CardLibrary())
-    if not cv2.imwrite(str(sheet_path), contact_sheet(mine)):
+    check = None if args.no_check else examine(mine)
+    sheet = contact_sheet(mine, marks=check.marks() if check else None)
+    if not cv2.imwrite(str(sheet_path), sheet):
         raise VisionError(f"{sheet_path}: cannot write the contact sheet")
     print(f"enrolled the {len(deck.cards)} cards of {deck.game} into {out}; check every crop "
           f"in {sheet_path}")
+    if check is not None:
+        print("\n".join(check.lines()))
     return 0
 
 

@@ -46,6 +46,10 @@ class Conditions:
     defocus: float = 0.0  # Gaussian sigma at a 1280-px frame, rising across the frame
     jpeg_quality: int = 0  # 0: no JPEG round trip
     paper: float = 0.0  # uneven light across each card (bent paper), fraction darker
+    cast: str = ""  # the white-balance cast by name (optics.CASTS), else one at random
+    #: Over-exposure: the brightest paper this fraction past white (clipped), as a webcam
+    #: exposing for a dark table gives white cards.
+    exposure: float = 0.0
 
     @classmethod
     def real(cls, rng: np.random.Generator) -> Conditions:
@@ -122,10 +126,12 @@ def spoil_photo(frame: np.ndarray, cond: Conditions, rng: np.random.Generator,
     if cond.vignette:
         vignette(frame, cond.vignette, light)
     if cond.white_balance:
-        white_balance(frame, cond.white_balance, light)
+        white_balance(frame, cond.white_balance, light, cond.cast)
     # A phone exposes for the scene: the brightest card paper comes out near white.
     bright = float(np.percentile(frame[::7, ::7], 99.5))
     frame *= float(light.uniform(215, 250)) / max(bright, 1.0)
+    if cond.exposure:
+        frame *= np.float32(255 * (1 + cond.exposure) / 235)
     if cond.blur > 0.2:
         frame = cv2.GaussianBlur(frame, (0, 0), cond.blur * scale)
     frame = defocus(frame, cond.defocus * scale, light)

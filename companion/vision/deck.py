@@ -5,6 +5,9 @@ suit index in two opposite corners, pips laid out as printed decks do (7 and 8 o
 by one pip; a face looks nearly the same turned 180°), an ornate ace of spades and framed,
 point-symmetric court pictures. ``creature_deck()`` is a set-collecting game's deck where one
 creature comes at several values with the same picture. Ids match the real dev set (``7clubs``).
+``schnapsen_deck()`` is a 20-card French-suited Schnapsen deck like the anima-pairs set's:
+ace, ten, king (K), queen (D), jack (B) of each suit, square-cut cards glued on black card (a
+dark, uneven rim), double-headed figures full of fine print, an index in all four corners.
 
 >>> deck = standard_deck()
 >>> len(deck), deck[0].item_id, deck[-1].item_id
@@ -25,7 +28,7 @@ from companion.vision.art import ArtItem, draw_face
 from companion.vision.suits import BLACK, SUITS, draw_suit, suit_colour
 
 __all__ = ["DECK_PX_PER_MM", "RANKS", "card", "creature_deck", "draw_creature_face",
-           "draw_standard_face", "standard_deck"]
+           "draw_schnapsen_face", "draw_standard_face", "schnapsen_deck", "standard_deck"]
 
 #: Face resolution: high enough for full-size phone frames (a card ~700 px tall).
 DECK_PX_PER_MM = 6
@@ -91,10 +94,12 @@ def _text(img: np.ndarray, text: str, centre: tuple[int, int], height: int,
 
 
 def _index(rank: str, suit: str, colour: tuple[int, int, int]) -> np.ndarray:
-    """A blank face with the top-left index only: turned 180° it is the bottom-right one."""
+    """A blank face with the top-left index only: turned 180° it is the bottom-right one.
+    Sized as the real decks' (a Bicycle scan, the bidly faces): the rank about 9 mm tall,
+    the suit under it about 6 mm."""
     img = _blank()
-    _text(img, rank, (_mm(5.2), _mm(7.5)), _mm(6.5), colour, max_width=_mm(8.6))
-    draw_suit(img, suit, (_mm(5.2), _mm(14.5)), _mm(4.6), colour)
+    _text(img, rank, (_mm(5.4), _mm(6.2)), _mm(8.8), colour, max_width=_mm(6.4))
+    draw_suit(img, suit, (_mm(5.4), _mm(15.6)), _mm(6.2), colour)
     return img
 
 
@@ -106,8 +111,10 @@ def _with_index(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, i
 
 
 def _pip_centre(col: int, row: float) -> tuple[float, float]:
-    xs = (19.0, 31.5, 44.0)
-    return _mm(xs[col]), _mm(17.0 + row * 54.0)
+    """Where a pip stands (mm), as on a Bicycle scan: columns 17, 31.5 and 46 mm across,
+    rows from 14.5 to 73.5 mm down."""
+    xs = (17.0, 31.5, 46.0)
+    return _mm(xs[col]), _mm(14.5 + row * 59.0)
 
 
 def _ace_of_spades(img: np.ndarray, rng: np.random.Generator) -> None:
@@ -191,9 +198,11 @@ def _court_half(w: int, h: int, rank: str, suit: str, seed: int) -> np.ndarray:
 
 
 def _court(img: np.ndarray, rank: str, suit: str, item_id: str) -> None:
-    x0, y0, x1, y1 = _mm(9.5), _mm(6.5), _mm(53.5), _mm(81.5)
+    x0, y0, x1, y1 = _mm(11.5), _mm(6.5), _mm(51.5), _mm(81.5)
     w, h = x1 - x0, y1 - y0
     half = _court_half(w, h // 2, rank, suit, zlib.crc32(item_id.encode()))
+    # Printed courts are line art: every patch of colour outlined, full of small detail.
+    _engrave(half, np.random.default_rng(zlib.crc32(item_id.encode()) + 1), 60)
     pic = np.full((h, w, 3), PAPER, np.uint8)
     pic[:h // 2] = half
     # The lower half is the upper turned round: the picture reads from both ends.
@@ -214,7 +223,8 @@ def draw_standard_face(item: ArtItem) -> np.ndarray:
         else:
             draw_suit(img, suit, (_mm(31.5), _mm(44)), _mm(14), colour)
     elif rank in PIPS:
-        size = _mm(12.5 if rank != "10" else 11.5)
+        # Pips 15-16 mm tall, as printed decks' are (14 for the crowded 10).
+        size = _mm(15.5 if rank != "10" else 14.0)
         for col, row in PIPS[rank]:
             draw_suit(img, suit, _pip_centre(col, row), size, colour, turned=row > 0.5)
     else:
@@ -280,6 +290,126 @@ def draw_creature_face(item: ArtItem) -> np.ndarray:
     for layer, mask in ((corner, disc), (corner[::-1, ::-1], disc[::-1, ::-1])):
         img[mask > 0] = layer[mask > 0]
     return img
+
+
+# --- A Schnapsen deck, mounted on black card ----------------------------------------------------
+SCHNAPSEN_SUITS = {"Herz": "hearts", "Karo": "diamonds", "Kreuz": "clubs", "Pik": "spades"}
+SCHNAPSEN_RANKS = {"Ass": "A", "Zehn": "10", "Koenig": "K", "Dame": "D", "Bube": "B"}
+#: The card (59 x 91 mm) and the black card it is glued on, 1.5-3 mm wider all round.
+SCHNAPSEN_MM = (59.0, 91.0)
+MOUNT_MM = 2.2
+
+
+def schnapsen_deck() -> list[ArtItem]:
+    """The 20 cards, ids as the dev set's (``Herz_Ass``, ``Pik_Bube``); each item's size is
+    the mounted card's (the black rim is part of what lies on the table)."""
+    size = (SCHNAPSEN_MM[0] + 2 * MOUNT_MM, SCHNAPSEN_MM[1] + 2 * MOUNT_MM)
+    return [ArtItem(f"{german}_{rank}", f"{rank} {german}", SCHNAPSEN_RANKS[rank],
+                    suit_colour(suit), "card", draw=draw_schnapsen_face, corner_mm=0.6,
+                    size_mm=size)
+            for german, suit in SCHNAPSEN_SUITS.items() for rank in SCHNAPSEN_RANKS]
+
+
+def _engrave(img: np.ndarray, rng: np.random.Generator, count: int) -> None:
+    """A court figure as engraved line art (in place, the bare paper left alone): small
+    jewels, clasps, ermine spots and folds 1-5 mm across in the palette, every coloured
+    region then outlined in black, as printed court cards are (the structure a keypoint
+    matcher holds on to at any scale a camera sees)."""
+    bare = np.abs(img.astype(np.int16) - np.int16(PAPER)).max(axis=2) < 12
+    palette = [(40, 40, 200), (40, 185, 235), (165, 80, 40), (60, 140, 40), (245, 245, 245),
+               (90, 60, 130)]
+    before = img.copy()
+    ys, xs = np.nonzero(~bare)
+    if len(xs) == 0:
+        return
+    for _ in range(count):
+        k = int(rng.integers(0, len(xs)))
+        x, y = int(xs[k]), int(ys[k])
+        colour = palette[int(rng.integers(0, len(palette)))]
+        r = _mm(float(rng.uniform(0.8, 2.2)))
+        kind = rng.random()
+        if kind < 0.35:
+            cv2.ellipse(img, (x, y), (r, max(2, r // 2)), float(rng.uniform(0, 180)), 0, 360,
+                        colour, -1, cv2.LINE_AA)
+        elif kind < 0.6:
+            pts = np.int32([[x, y - r], [x + r, y], [x, y + r], [x - r, y]])
+            cv2.fillConvexPoly(img, pts, colour, cv2.LINE_AA)
+        elif kind < 0.8:
+            # An ermine patch: white with black tails.
+            cv2.circle(img, (x, y), r, (245, 245, 245), -1, cv2.LINE_AA)
+            cv2.circle(img, (x, y), max(2, r // 3), (25, 25, 25), -1, cv2.LINE_AA)
+        else:
+            a = rng.uniform(0, np.pi)
+            d = 2 * r
+            cv2.line(img, (x, y), (int(x + d * np.cos(a)), int(y + d * np.sin(a))),
+                     (25, 25, 25), 2, cv2.LINE_AA)
+    # Black outlines round every patch of colour.
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    lines = cv2.Canny(cv2.GaussianBlur(img, (3, 3), 0), 40, 120)
+    lines = cv2.dilate(lines, np.ones((2, 2), np.uint8)) > 0
+    img[lines & (grey < 235)] = (25, 25, 25)
+    img[bare] = before[bare]
+
+
+def _schnapsen_index(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int]
+                     ) -> None:
+    """The rank's letter with the suit beside it, in all four corners (upright at the top,
+    turned at the bottom)."""
+    h, w = img.shape[:2]
+    top = np.full_like(img, 255)
+    for x in (_mm(5.5), w - _mm(5.5)):
+        _text(top, rank, (x, _mm(7)), _mm(6.5), colour, font=cv2.FONT_HERSHEY_TRIPLEX,
+              max_width=_mm(8))
+    draw_suit(top, suit, (_mm(5.5), _mm(14)), _mm(4.5), colour)
+    draw_suit(top, suit, (w - _mm(5.5), _mm(14)), _mm(4.5), colour)
+    np.minimum(img, top, out=img)
+    np.minimum(img, top[::-1, ::-1], out=img)
+
+
+def draw_schnapsen_face(item: ArtItem) -> np.ndarray:
+    """A Schnapsen card glued on black card: the mount's rim uneven (the card a little off
+    its middle and turned), BGR, DECK_PX_PER_MM pixels per millimetre."""
+    german, rank_word = item.item_id.split("_")
+    suit, rank = SCHNAPSEN_SUITS[german], SCHNAPSEN_RANKS[rank_word]
+    colour = suit_colour(suit)
+    w, h = _mm(SCHNAPSEN_MM[0]), _mm(SCHNAPSEN_MM[1])
+    face = np.full((h, w, 3), PAPER, np.uint8)
+    rng = np.random.default_rng(zlib.crc32(item.item_id.encode()))
+    if rank == "A":
+        draw_suit(face, suit, (w // 2, h // 2), _mm(12), colour)
+        for k in range(4):
+            _text(face, "".join(chr(int(c)) for c in rng.integers(65, 91, 12)),
+                  (w // 2, h // 2 + _mm(12 + 1.8 * k)), _mm(1.2), BLACK,
+                  font=cv2.FONT_HERSHEY_PLAIN)
+    elif rank == "10":
+        for col, row in PIPS["10"]:
+            draw_suit(face, suit, (_mm(16.5 + col * 13), _mm(20 + row * 51)), _mm(12), colour,
+                      turned=row > 0.5)
+    else:
+        # The figure fills the card but for the corners, where the index stands.
+        x0, y0, x1, y1 = _mm(3), _mm(3), w - _mm(3), h - _mm(3)
+        half = _court_half(x1 - x0, (y1 - y0) // 2, {"B": "J", "D": "Q"}.get(rank, rank), suit,
+                           zlib.crc32(item.item_id.encode()))
+        _engrave(half, rng, 110)
+        pic = np.full((y1 - y0, x1 - x0, 3), PAPER, np.uint8)
+        pic[:half.shape[0]] = half
+        pic[pic.shape[0] - half.shape[0]:] = half[::-1, ::-1]
+        face[y0:y1, x0:x1] = pic
+        # The corners stay paper: the index stands there.
+        for cx in (0, w - _mm(11)):
+            for cy in (0, h - _mm(19)):
+                face[cy:cy + _mm(19), cx:cx + _mm(11)] = PAPER
+    _schnapsen_index(face, rank, suit, colour)
+    # The mount: black card a little larger, the card glued a little off its middle, askew.
+    mw, mh = _mm(SCHNAPSEN_MM[0] + 2 * MOUNT_MM), _mm(SCHNAPSEN_MM[1] + 2 * MOUNT_MM)
+    mount = np.full((mh, mw, 3), (22, 22, 24), np.uint8)
+    dx, dy = rng.uniform(-0.6, 0.6, 2) * _mm(MOUNT_MM)
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-0.8, 0.8)), 1.0)
+    turn[:, 2] += [(mw - w) / 2 + dx, (mh - h) / 2 + dy]
+    card_mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), turn, (mw, mh))
+    placed = cv2.warpAffine(face, turn, (mw, mh))
+    inside = card_mask.astype(np.float32)[..., None] / 255
+    return (placed * inside + mount * (1 - inside)).astype(np.uint8)
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look: python -m companion.vision.deck

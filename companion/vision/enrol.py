@@ -1,5 +1,6 @@
 """Enrolling a folder of photos: every card that can be cut out, the rest named and skipped,
-and a contact sheet to check the crops at a glance.
+a contact sheet to check the crops at a glance and, when asked, the deck's self-check
+(``selfcheck.py``: its own faces read back from trial scenes), marked on the sheet.
 
 >>> from companion.vision.art import ArtItem, draw_face
 >>> faces = {"orc": draw_face(ArtItem("orc", "Orc", "2", (60, 140, 60), "card")),
@@ -11,7 +12,7 @@ and a contact sheet to check the crops at a glance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -19,6 +20,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.vision.library import CardInPhoto, CardLibrary, face_of, look_at
+from companion.vision.selfcheck import SelfCheck, examine
 
 #: A card touching the photo's edge whose shape differs from the others' by more than this
 #: share was cut by the edge: its face would be part of a card (photos of one deck differ by
@@ -27,20 +29,26 @@ CUT_TOLERANCE = 0.025
 #: An image that may be a card alone is one if shaped like the deck's cards within this
 #: (log) share: crops of one deck differ by a few per cent; a photo of a bare table is 4:3.
 DECK_SHAPE = 0.04
+#: The contact sheet's colour (BGR) for a card the self-check found wanting.
+MARK = (30, 30, 220)
 
 
 @dataclass
 class Enrolment:
-    """The library enrolled, and each photo skipped with the reason."""
+    """The library enrolled, each photo skipped with the reason, and the deck's self-check
+    (None unless asked for)."""
 
     library: CardLibrary = field(default_factory=CardLibrary)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    check: SelfCheck | None = None
 
 
 def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
-                 progress: Callable[[int, str], None] | None = None) -> Enrolment:
+                 progress: Callable[[int, str], None] | None = None,
+                 check: bool = False) -> Enrolment:
     """Enrol each (id, load) in turn; one photo that fails never stops the rest. ``load``
-    reads the image (a CompanionError from it skips that photo, naming why).
+    reads the image (a CompanionError from it skips that photo, naming why). ``check``:
+    then the deck examines itself (``selfcheck.examine``, seconds for a deck of 52).
 
     An image that may be the card alone (a light rim, print inside) is a tight crop or a
     photo: the deck tells, since its cards share one shape. One that also holds a
@@ -85,6 +93,8 @@ def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
             whole = deck is not None and abs(np.log(seen.aspect(True) / deck)) < DECK_SHAPE
         enrol(item_id, seen, whole)
     _drop_cut_cards(result, touching)
+    if check and len(result.library):
+        result.check = examine(result.library)
     return result
 
 
@@ -119,13 +129,15 @@ def _drop_cut_cards(result: Enrolment, touching: list[str]) -> None:
                                         "(photograph it again with a margin all round)"))
 
 
-def contact_sheet(library: CardLibrary, columns: int = 8, cell: tuple[int, int] = (140, 220)
-                  ) -> np.ndarray:
+def contact_sheet(library: CardLibrary, columns: int = 8, cell: tuple[int, int] = (140, 220),
+                  marks: Mapping[str, str] | None = None) -> np.ndarray:
     """Every enrolled face, small, on grey with its id right under it: is every crop the
     whole card? (A white card's edge shows against the grey; a crop that is a shape printed
-    on the card shows as that shape.)"""
+    on the card shows as that shape.) A card in ``marks`` (what the self-check found: not
+    read, not told apart from another) is framed in red with the mark under its id."""
     w, h = cell
-    label = 20
+    marks = marks or {}
+    label = 36 if marks else 20
     rows = max(1, -(-len(library) // columns))
     sheet = np.full((rows * (h + label), columns * w, 3), 255, np.uint8)
     for n, (item_id, face) in enumerate(zip(library.ids, library.faces, strict=True)):
@@ -139,6 +151,10 @@ def contact_sheet(library: CardLibrary, columns: int = 8, cell: tuple[int, int] 
         x = left + (w - small.shape[1]) // 2
         y = top + (h - small.shape[0]) // 2
         sheet[y:y + small.shape[0], x:x + small.shape[1]] = small
-        cv2.putText(sheet, item_id[:16], (left + 6, top + h + label - 6),
+        cv2.putText(sheet, item_id[:16], (left + 6, top + h + 14),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+        if item_id in marks:
+            cv2.rectangle(sheet, (left + 3, top + 3), (left + w - 4, top + h - 4), MARK, 3)
+            cv2.putText(sheet, marks[item_id][:20], (left + 6, top + h + 30),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.42, MARK, 1, cv2.LINE_AA)
     return sheet

@@ -66,10 +66,11 @@ def cast_shadow(frame: np.ndarray, strength: float, rng: np.random.Generator) ->
     frame *= 1 - strength * mask[..., None] * tint
 
 
-def white_balance(frame: np.ndarray, amount: float, rng: np.random.Generator) -> None:
-    """A camera's wrong guess of the light: a warm, cool, magenta or green cast, ``amount`` 0..1
-    of the full cast (about 15 % per channel)."""
-    gains = np.float32(CASTS[str(rng.choice(list(CASTS)))])
+def white_balance(frame: np.ndarray, amount: float, rng: np.random.Generator,
+                  kind: str = "") -> None:
+    """A camera's wrong guess of the light: a warm, cool, magenta or green cast (``kind``,
+    else one at random), ``amount`` 0..1 of the full cast (about 15 % per channel)."""
+    gains = np.float32(CASTS[kind] if kind else CASTS[str(rng.choice(list(CASTS)))])
     frame *= 1 + (gains - 1) * amount
 
 

@@ -1,5 +1,6 @@
 """Where cards lie in harder scenes: piles of identical cards, cards partly covering others,
-and a hand-held phone's view of part of the table (strong perspective, no markers).
+a hand-held phone's view of part of the table (strong perspective, no markers), and any
+camera's view of it as a pinhole camera sees it (``pinhole_view``).
 
 >>> from companion.vision.deck import card
 >>> rng = np.random.default_rng(0)
@@ -154,6 +155,29 @@ def phone_view(size: tuple[int, int], centre_mm: tuple[float, float], width_mm: 
     quad = quad @ turn.T + np.float32(centre_mm)
     frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     return cv2.getPerspectiveTransform(quad.astype(np.float32), frame)
+
+
+def pinhole_view(size: tuple[int, int], centre_mm: tuple[float, float], px_per_mm: float,
+         tilt_deg: float, turn_deg: float, fov_deg: float = 62.0) -> np.ndarray:
+    """A table-mm -> image homography of a pinhole camera (``fov_deg`` across the frame)
+    aimed at ``centre_mm`` from ``tilt_deg`` off straight down, its bottom edge towards the
+    near side, the view turned by ``turn_deg``; ``px_per_mm`` at the frame's centre across.
+    Things further away come out smaller and foreshortened, as in a photo."""
+    w, h = size
+    f = w / 2 / math.tan(math.radians(fov_deg) / 2)
+    distance = f / px_per_mm
+    t, a = math.radians(tilt_deg), math.radians(turn_deg)
+    # Table x right, y towards the near side, z into the table (the camera is at z < 0).
+    x_c = np.array([1.0, 0.0, 0.0])
+    y_c = np.array([0.0, math.cos(t), math.sin(t)])
+    z_c = np.array([0.0, -math.sin(t), math.cos(t)])
+    spin = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+    rows = np.stack([spin @ x_c, spin @ y_c, spin @ z_c])
+    target = np.array([centre_mm[0], centre_mm[1], 0.0])
+    camera = target - distance * rows[2]
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    homography = k @ np.column_stack([rows[:, 0], rows[:, 1], -rows @ camera])
+    return homography / homography[2, 2]
 
 
 def view_polygon(table_to_image: np.ndarray, size: tuple[int, int], inset: float = 0.0) -> \

@@ -1,6 +1,8 @@
 """Table surfaces as a camera sees them: felt, wood strips with grain, black cloth with folds,
-a grey laminate. Float32 BGR images whose scale is set in pixels per millimetre, so grain and
-folds keep their physical size at any frame size.
+a grey laminate; and the tables of the real dev sets (``MORE_SURFACES``): a cork board, a dark
+green baize, a near-black stained wood, a grey rug, a light oak and a black desk. Float32 BGR
+images whose scale is set in pixels per millimetre, so grain and folds keep their physical
+size at any frame size.
 
 >>> img = surface("cloth", (64, 48), np.random.default_rng(0), px_per_mm=0.5)
 >>> img.shape, img.dtype.name, bool(img.mean() < 80)
@@ -13,6 +15,9 @@ import cv2
 import numpy as np
 
 SURFACES = ("felt", "wood", "cloth", "grey")
+#: Kinds beyond ``SURFACES`` (which ``Conditions.real`` draws from, so older figures stay):
+#: the light, low-contrast and patterned tables of the real sets.
+MORE_SURFACES = ("cork", "baize", "dark-wood", "rug", "oak", "desk")
 
 
 def _noise(rng: np.random.Generator, size: tuple[int, int], cell_px: tuple[float, float]) -> \
@@ -96,6 +101,72 @@ def _grey(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.n
     return img
 
 
+def _cork(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A cork board: light brown, granules of a millimetre or two, some darker, some lighter
+    (the bidly-fans table; cards on it differ from it less in lightness than in colour)."""
+    w, h = size
+    base = np.float32([70, 95, 120]) * np.float32(rng.uniform(0.9, 1.12))
+    grains = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0),
+                              max(0.5, 0.6 * px_mm))
+    grains /= max(float(grains.std()), 1e-6)
+    specks = (rng.random((h, w)) < 0.004 / max(px_mm, 0.3) ** 2).astype(np.float32)
+    specks = cv2.GaussianBlur(specks, (0, 0), max(0.5, 0.8 * px_mm)) * 4
+    mottle = _noise(rng, size, (40 * px_mm, 40 * px_mm)) * 0.05
+    shade = 1 + 0.1 * grains + mottle - 0.35 * np.clip(specks, 0, 1)
+    return base * shade[..., None]
+
+
+def _baize(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A dark green baize (anima-pairs): nearly even, a faint nap and soft light falloff."""
+    img = _felt(rng, size, px_mm)
+    green = np.float32([30, 42, 18]) * np.float32(rng.uniform(0.85, 1.2))
+    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * green
+
+
+def _dark_wood(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A near-black stained table with light pores along its grain (set-crops): the grain's
+    streaks are as sharp as a card's edge."""
+    w, h = size
+    d = int(np.hypot(w, h)) + 4
+    pores = _noise(rng, (d, d), (max(d / 6, 60 * px_mm), max(0.35 * px_mm, 0.7)))
+    streaks = np.clip(pores - 1.6, 0, None) * 1.2
+    level = np.float32([24, 29, 38]) * np.float32(rng.uniform(0.8, 1.3))
+    shade = 1 + 0.12 * _noise(rng, (d, d), (200 * px_mm, 20 * px_mm))
+    # The pores are filled with grey wax: lighter, not warmer.
+    img = level * shade[..., None] + np.float32([40, 40, 44]) * streaks[..., None]
+    turn = cv2.getRotationMatrix2D((d / 2, d / 2), float(rng.uniform(0, 180)), 1.0)
+    img = cv2.warpAffine(img, turn, (d, d), borderMode=cv2.BORDER_REFLECT)
+    y0, x0 = (d - h) // 2, (d - w) // 2
+    return img[y0:y0 + h, x0:x0 + w].copy()
+
+
+def _rug(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A grey-violet rug: tufts of a few millimetres, dark between them."""
+    w, h = size
+    tufts = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0),
+                             max(0.6, 0.8 * px_mm))
+    tufts /= max(float(tufts.std()), 1e-6)
+    fibre = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.6)
+    level = np.float32([48, 46, 54]) * np.float32(rng.uniform(0.8, 1.2))
+    return level * np.clip(1 + 0.22 * tufts + 0.12 * fibre, 0.2, None)[..., None]
+
+
+def _oak(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A light oak or bamboo table: strips of warm light wood, a white card's near neighbour
+    in lightness."""
+    img = _wood(rng, size, px_mm)
+    light = np.float32([105, 165, 215]) * np.float32(rng.uniform(0.92, 1.08))
+    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * light
+
+
+def _desk(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A black desk under a webcam (blackjack-webcam): even, faintly blue, a soft sheen."""
+    w, h = size
+    level = np.float32([16, 14, 9]) * np.float32(rng.uniform(0.8, 1.3))
+    sheen = 1 + 0.15 * _noise(rng, size, (150 * px_mm, 150 * px_mm))
+    return level * sheen[..., None]
+
+
 def lit_highlight(img: np.ndarray, rng: np.random.Generator, strength: float) -> None:
     """A lamp's broad reflection on the surface (in place): a soft bright ellipse."""
     h, w = img.shape[:2]
@@ -110,9 +181,12 @@ def lit_highlight(img: np.ndarray, rng: np.random.Generator, strength: float) ->
 def surface(kind: str, size: tuple[int, int], rng: np.random.Generator,
             px_per_mm: float = 1.0, highlight: float = 0.0) -> np.ndarray:
     """A bare surface of ``size`` (w, h) pixels at ``px_per_mm``, float32 BGR 0..255."""
-    makers = {"felt": _felt, "wood": _wood, "cloth": _cloth, "grey": _grey}
+    makers = {"felt": _felt, "wood": _wood, "cloth": _cloth, "grey": _grey, "cork": _cork,
+              "baize": _baize, "dark-wood": _dark_wood, "rug": _rug, "oak": _oak,
+              "desk": _desk}
     if kind not in makers:
-        raise ValueError(f"unknown surface {kind!r} (surfaces: {', '.join(SURFACES)})")
+        raise ValueError(f"unknown surface {kind!r} "
+                         f"(surfaces: {', '.join(SURFACES + MORE_SURFACES)})")
     img = makers[kind](rng, size, px_per_mm).astype(np.float32, copy=False)
     if highlight:
         lit_highlight(img, rng, highlight)

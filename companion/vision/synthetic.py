@@ -45,20 +45,30 @@ from companion.vision.placing import (
     spread,
     view_polygon,
 )
+from companion.vision.scoring import CardTruth
 from companion.vision.surfaces import surface
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
-           "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat"]
+           "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat",
+           "truth_of"]
+
+#: A card under this share in view is *covered*, as the real sets' truth counts it.
+COVERED_BELOW = 0.9
+#: A card with less than this share in view is not in the truth (a sliver at the frame's
+#: edge: the real sets' truth leaves such out too).
+LEAST_IN_VIEW = 0.05
 
 
 @dataclass(frozen=True)
 class SceneTruth:
-    """A face that is in the frame: id, corners (image pixels), the fraction not covered."""
+    """A face that is in the frame: id, corners (image pixels), the fraction not covered, and
+    the box (x0, y0, x1, y1, image pixels) of its part in view (None where none shows)."""
 
     item_id: str
     corners: np.ndarray
     centre_mm: tuple[float, float]
     visible: float
+    box: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -77,6 +87,9 @@ class SceneRenderer:
         self.size = size
         self._faces: dict[str, np.ndarray] = {}
         self._textures: dict[tuple[str, int], np.ndarray] = {}
+        # Photo-like tables as the camera sees them: a fixed camera over one table sees the
+        # same bare table in every frame, and drawing it costs more than the rest of a frame.
+        self._tables: dict[tuple[str, int, bytes], np.ndarray] = {}
 
     # --- camera -----------------------------------------------------------------------------
     def camera(self, rng: np.random.Generator | None = None, tilt: float = 0.06) -> np.ndarray:
@@ -221,11 +234,21 @@ class SceneRenderer:
         for index, place in enumerate(placements):
             corners = cv2.perspectiveTransform(place.corners_mm().reshape(-1, 1, 2), h_img)
             truth.append(SceneTruth(place.item.item_id, corners.reshape(4, 2), place.centre_mm,
-                                    float(min(1.0, counts[index] / max(full_areas[index], 1)))))
+                                    float(min(1.0, counts[index] / max(full_areas[index], 1))),
+                                    _box_in_view(labels, index, corners.reshape(4, 2))))
         return Scene(spoil(frame, cond, rng, labels), truth, h_img, list(tokens))
 
     def _surface(self, cond: Conditions, table_to_image: np.ndarray) -> np.ndarray:
-        """A photo-like surface in table millimetres, seen through the camera."""
+        """A photo-like surface in table millimetres, seen through the camera (drawn once
+        for a table and a camera, then copied)."""
+        key = (cond.surface, cond.table_seed, np.asarray(table_to_image, np.float64).tobytes())
+        if key not in self._tables:
+            if len(self._tables) >= 4:
+                self._tables.pop(next(iter(self._tables)))
+            self._tables[key] = self._draw_surface(cond, table_to_image)
+        return self._tables[key].copy()
+
+    def _draw_surface(self, cond: Conditions, table_to_image: np.ndarray) -> np.ndarray:
         w, h = self.size
         back = np.linalg.inv(table_to_image)
         frame_mm = cv2.perspectiveTransform(
@@ -394,6 +417,26 @@ class SceneRenderer:
             item = spare.pop() if spare else items[int(rng.integers(0, len(items)))]
             placed.append(cover(base, item, float(rng.uniform(0.1, 0.5)), rng))
         return self.render(placed, rng, cond, camera, markers=markers)
+
+
+def truth_of(scene: Scene) -> list[CardTruth]:
+    """The scene's cards as the real sets' truth gives them: the box of each card's part in
+    view and whether it is covered; slivers left out."""
+    return [CardTruth(t.item_id, t.box, t.visible < COVERED_BELOW) for t in scene.truth
+            if t.box is not None and t.visible >= LEAST_IN_VIEW]
+
+
+def _box_in_view(labels: np.ndarray, index: int, corners: np.ndarray
+                 ) -> tuple[int, int, int, int] | None:
+    """The box of the pixels labelled ``index`` (looked for within the card's own box)."""
+    h, w = labels.shape
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int) - 1, 0, [w, h])
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 2, 0, [w, h])
+    mine = labels[y0:y1, x0:x1] == index
+    if not mine.any():
+        return None
+    bx, by, bw, bh = cv2.boundingRect(mine.astype(np.uint8))
+    return int(x0 + bx), int(y0 + by), int(x0 + bx + bw), int(y0 + by + bh)
 
 
 def pile_plays(items: Sequence[ArtItem], count: int, seed: int

@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from companion.counts import counted
 from companion.daemon.corrections import Correct, CorrectionRefused
 from companion.daemon.enrolling import ACTIONS, Enrol
 from companion.daemon.questions import Answer, AnswerRefused
@@ -167,8 +168,8 @@ class CameraRoutes:
             return web.json_response({"error": str(error), "field": error.field}, status=400)
         if error is not None:
             return web.json_response({"error": str(error)}, status=409)
-        log.info("a camera reading corrected from the controls page (%d entries stored)",
-                 len(item.seqs))
+        log.info("a camera reading corrected from the controls page (%s stored)",
+                 counted(len(item.seqs), "entry", "entries"))
         return web.json_response({"stored": item.seqs})
 
     async def _handed_over(self, item: Any) -> bool:

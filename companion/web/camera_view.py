@@ -85,13 +85,14 @@ def deck(game: Any) -> list[dict[str, str]]:
 def earlier(shown: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
-    from companion.web.snapshot import event_in_words
+    from companion.web.snapshot import entry_in_words
 
     table = shown.table
     if table is None:
         return []
-    entries = table.session.entries
-    return [{"seq": seq, "text": event_in_words(entries[seq - 1], table.game.seats)}
+    entries, undone = table.session.entries, table.session.undone
+    return [{"seq": seq, "text": entry_in_words(entries[seq - 1], table.game.seats,
+                                                seq in undone)}
             for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
 
@@ -100,14 +101,15 @@ def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, A
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
     camera channel just built, whose deck and words it reuses)."""
-    from companion.web.snapshot import event_in_words
+    from companion.web.snapshot import entry_in_words
 
     table = shown.table
     if table is None:
         return {"kind": "pictured", "session": None, "events": []}
-    entries, seats = table.session.entries, table.game.seats
+    entries, seats, undone = table.session.entries, table.game.seats, table.session.undone
     return {"kind": "pictured", "session": table.id,
-            "events": [{"seq": seq, "text": event_in_words(entries[seq - 1], seats)}
+            "events": [{"seq": seq, "text": entry_in_words(entries[seq - 1], seats,
+                                                           seq in undone)}
                        for seq in shown.pictures_kept() if 0 < seq <= len(entries)],
             "names": {card["id"]: card["name"] for card in camera.get("deck", [])},
             "states": camera.get("states", {})}

@@ -11,17 +11,17 @@ language some seat's page reads that is not the table's); it is read again from 
 only when the daemon's session is replaced (a new game, a rename, the table's language) or an
 entry was taken back.
 
-A copy also says the seats' names in its language: an unnamed seat's "Seat 4" is "Place 4"
-in a French copy (``seat_words``), in every word the engine writes with a name.
+A copy also says the seats' names in its language, as every session does when it is read
+(an unnamed seat's "Seat 4" is "Joueur 4" in a French copy), in every word the engine writes
+with a name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import using
-from companion.i18n.names import seat_words
 from companion.table.session import TableSession
 
 
@@ -49,8 +49,7 @@ class Mirrors:
         if kept is None or kept.source is not source or kept.count > len(entries) or (
                 kept.count and entries[kept.count - 1] is not kept.last):
             with using(lang):
-                header = replace(source.header, seats=seat_words(source.header.seats))
-            kept = self.copies[lang] = Copy(source, TableSession(header))
+                kept = self.copies[lang] = Copy(source, TableSession(source.header))
         with using(lang):
             for entry in entries[kept.count:]:
                 kept.session.apply(entry)

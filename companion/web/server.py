@@ -369,7 +369,8 @@ class WebServer(SeatPages, CameraRoutes):
         table = self.value("table")
         if not table or not self.url:
             return None
-        seats = table.get("api", {}).get("seats", [])
+        # Each seat's one name as the table's pages say it (an unnamed seat's in its language).
+        seats = table.get("names") or table.get("api", {}).get("seats", [])
         links = [{"seat": seat, "name": name, "url": f"{self.url}/s/{token}",
                   "qr": qr_svg(self.join_url(seat) or f"{self.url}/s/{token}")}
                  for seat, name in enumerate(seats)

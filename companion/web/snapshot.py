@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from companion import bundles
 from companion.bundles.bundle import Expected
+from companion.daemon.vocabulary import Words
 from companion.games.base import Field, Game
 from companion.i18n import NP_, current, npgettext, pgettext, using
-from companion.i18n.names import event_word, field_word, seat_words, unnamed
+from companion.i18n.names import event_word, field_word, seat_word, seat_words, unnamed
 from companion.web.facts import key_word, peek_lines
 from companion.web.mirror import Mirrors
 from companion.web.words import choices
@@ -55,6 +57,13 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return pgettext("web", "{event} by {player}").format(event=kind, player=seats[seat])
     return kind
+
+
+def entry_in_words(entry: Mapping[str, Any], seats: Sequence[str], undone: bool) -> str:
+    """A stored entry in a list of what happened (``event_in_words``), marked if an undo took
+    it back: nothing lists a withdrawn event as standing."""
+    text = event_in_words(entry, seats)
+    return pgettext("web", "{event} (undone)").format(event=text) if undone else text
 
 
 def status(table: Any) -> str:
@@ -96,13 +105,24 @@ class Pictures:
         return found
 
 
-def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
-    """One field of an event as a phone's form draws it."""
+def field_form(name: str, spec: Field, seats: Sequence[str], words: Words | None = None
+               ) -> dict[str, Any]:
+    """One field of an event as a phone's form draws it. A text field takes the game's words
+    as the manual entry at the table offers them (``words``: its rooms, cards, characters by
+    their names): one of them picked (``choices``), or for a list typed with those words
+    suggested (``suggestions``, read whatever their case)."""
     kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
     kind = "list" if list in kinds else "bool" if bool in kinds else (
         "int" if int in kinds else "str")
     form: dict[str, Any] = {"name": name, "label": field_word(name), "kind": kind,
                             "required": spec.required}
+    if words is not None and kind in ("str", "list"):
+        offered = words.candidates(name)
+        named = [words.display(name, value) for value in offered]
+        if offered and kind == "str":
+            form["choices"], form["labels"] = offered, named
+        elif offered:
+            form["suggestions"], form["suggested"] = offered, named
     if spec.choices is not None:
         form["choices"] = list(spec.choices)
     if spec.is_seat:
@@ -118,21 +138,24 @@ def field_form(name: str, spec: Field, seats: Sequence[str]) -> dict[str, Any]:
     return form
 
 
-#: Each game's events as a phone's forms, per language and seat names (``event_forms``).
-_FORMS: dict[tuple[str, tuple[str, ...], str], list[dict[str, Any]]] = {}
+#: Each game's events as a phone's forms, per language, seat names and options
+#: (``event_forms``).
+_FORMS: dict[tuple[str, tuple[str, ...], str, str], list[dict[str, Any]]] = {}
 
 
 def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     """Every event of the game as a phone's form draws it, in the language current: the same
-    all game, worked out once per language and seat names (shared: never changed)."""
-    key = (game.name, tuple(names), current())
+    all game, worked out once per language, seat names and options (its words: a deck, a
+    map) and shared (never changed)."""
+    key = (game.name, tuple(names), current(), json.dumps(game.options, sort_keys=True))
     found = _FORMS.get(key)
     if found is None:
         if len(_FORMS) >= 64:
             _FORMS.clear()
+        words = Words(game)
         found = _FORMS[key] = [
             {"type": kind, "index": index, "label": event_word(kind), "own": "seat" in fields,
-             "fields": [field_form(name, spec, names)
+             "fields": [field_form(name, spec, names, words)
                         for name, spec in fields.items() if name != "seat"]}
             for index, (kind, fields) in enumerate(game.EVENTS.items())]
     return found
@@ -165,21 +188,27 @@ def actions_and_order(ranked: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 class Feed:
-    """The feed's entries in words, each said once per language and seat names (an entry
-    stored never changes; a taken-back one's number is said again for what replaced it)."""
+    """The feed's entries in words, each said once per language, seat names and standing (an
+    entry stored never changes, bar an undo taking it back; a taken-back entry's number is
+    said again for what replaced it)."""
 
     def __init__(self) -> None:
-        self.said: dict[tuple[int, str, tuple[str, ...]], tuple[Any, dict[str, Any]]] = {}
+        self.said: dict[tuple[int, bool, str, tuple[str, ...]],
+                        tuple[Any, dict[str, Any]]] = {}
 
     def entries(self, entries: Sequence[Mapping[str, Any]], first: int,
-                seats: Sequence[str]) -> list[dict[str, Any]]:
+                seats: Sequence[str], undone: Container[int] = ()) -> list[dict[str, Any]]:
+        """The entries from ``first`` on (0-based), numbered from 1; those whose numbers are
+        in ``undone`` (an undo took them back) say so."""
         key_end = (current(), tuple(seats))
         feed = []
         for number, entry in enumerate(entries[first:], start=first + 1):
-            kept = self.said.get((number, *key_end))
+            taken_back = number in undone
+            kept = self.said.get((number, taken_back, *key_end))
             if kept is None or kept[0] is not entry:
-                kept = self.said[(number, *key_end)] = (
-                    entry, {"n": number, "text": event_in_words(entry, seats)})
+                kept = self.said[(number, taken_back, *key_end)] = (entry, {
+                    "n": number, "undone": taken_back,
+                    "text": entry_in_words(entry, seats, taken_back)})
             feed.append(kept[1])
         if len(self.said) > 8 * FEED_LENGTH:
             for key in [key for key in self.said if key[0] <= first]:
@@ -203,6 +232,19 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
             channel.get("shown") or api["state"], channel.get("names") or api["seats"], True)
 
 
+def screen_label(name: str, seats: Sequence[str]) -> str:
+    """A screen of the simulator page by the name of its seat (the game's: an unnamed seat's
+    in the table's language), a seat of no game by the name a new game would give it.
+
+    >>> screen_label("seat:1", ["Ann", "Bob"]), screen_label("seat:3", ["Ann", "Bob"])
+    ('Bob', 'Seat 4')
+    """
+    if not name.startswith("seat:"):
+        return pgettext("web", "Table")
+    seat = int(name[5:])
+    return seats[seat] if seat < len(seats) else seat_word(f"Seat {seat + 1}")
+
+
 class Snapshot:
     """Builds the channels from what the table shows (the daemon's thread only)."""
 
@@ -222,9 +264,11 @@ class Snapshot:
         channels: dict[str, Any] = {}
         table = showing.table
         if self.sim:
+            names = table.game.seats if table is not None else []
             channels["sim"] = {"kind": "sim", "status": status(table), "lang": current(),
                                "screens": {name: self.pictures.url(image)
-                                           for name, image in sorted(images.items())}}
+                                           for name, image in sorted(images.items())},
+                               "labels": {name: screen_label(name, names) for name in images}}
         # The table's own screen is public: it shows menus and the trap dial to everyone.
         screen = self.pictures.url(images["table"]) if "table" in images else None
         if table is None:
@@ -247,7 +291,7 @@ class Snapshot:
             "title": bundles.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
-            "feed": self.feed.entries(entries, first, said.seats),
+            "feed": self.feed.entries(entries, first, said.seats, session.undone),
             "events": len(entries), "notice": showing.table_notice,
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
@@ -278,6 +322,9 @@ class Snapshot:
                     "title": bundles.get(game.name).title_line(), "api": mine,
                     "words": said.state_in_words(shown),
                     "peek": peek_lines(game.name, private, said.seats),
+                    # Hold to see: only where the seat's view holds what the public does not
+                    # (a game with no secrets has no peek).
+                    "secret": any(key != "seat" for key in private),
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game),
                     **actions_and_order(seat_actions(game, said.seats, seat, likely)),
@@ -289,12 +336,9 @@ class Snapshot:
 
     def reading(self, session: TableSession, lang: str, table_language: str,
                 used: set[str]) -> TableSession:
-        """The session a page in ``lang`` reads its words from: the daemon's own, or a copy
-        read in ``lang`` (another language than the table's, or a seat nobody named, whose
-        "Seat 4" the language says otherwise); ``used`` gathers the copies read."""
-        with using(lang):
-            names = seat_words(session.header.seats)
-        if lang == table_language and names == tuple(session.header.seats):
+        """The session a page in ``lang`` reads its words from: the daemon's own (read in the
+        table's language), or a copy read in ``lang``; ``used`` gathers the copies read."""
+        if lang == table_language and session.names == seat_words(session.header.seats):
             return session
         used.add(lang)
         return self.mirrors.session(session, lang)

@@ -11,6 +11,6 @@ from companion.i18n import NP_
 #: where the config's ``[vision]`` keys say.
 BUNDLE = packaged(__name__, menu_title=NP_("game", "Rumble"), engine=Rumble,
                   order=3, as_printed=("to",),
-                  private_entries=("secrets",), demo=Demo(3),
+                  private_entries=("secrets",), demo=Demo(3), step="adventure",
                   camera=Camera(size=(960, 720), markers_only=True, markers=markers,
                                 settings=RoomTiles))

@@ -157,10 +157,14 @@ function scoreChart(api, names = api.seats) {
     return [0, ...api.rounds.map((round) => (sum += round[seat]))];
   });
   const values = api.rounds.length ? running.flat() : api.totals;
-  const top = Math.max(1, ...values), bottom = Math.min(0, ...values);
+  // The scale reaches 1 at least (a flat chart still has a height), but the axis names only
+  // scores there are: 0, and the highest when it is more (no lone "1" over all-zero scores).
+  const highest = Math.max(...values);
+  const top = Math.max(1, highest), bottom = Math.min(0, ...values);
   const y = (v) => height - pad - ((v - bottom) / (top - bottom)) * (height - 2 * pad);
   add("line", {x1: pad, y1: y(0), x2: width - 10, y2: y(0), stroke: "#888"});
-  add("text", {x: 4, y: y(top) + 4, class: "axis"}, top);
+  add("text", {x: 4, y: y(0) + 4, class: "axis"}, 0);
+  if (highest > 0) add("text", {x: 4, y: y(highest) + 4, class: "axis"}, highest);
   if (api.rounds.length) {
     const step = (width - pad - 80) / api.rounds.length;  // room on the right for the names
     running.forEach((points, seat) => {

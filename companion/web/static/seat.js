@@ -6,6 +6,8 @@ const peek = document.getElementById("peek");
 const secret = document.getElementById("secret");
 let actions = [];
 let latest = null;
+// An event sent and not yet seen taken or refused: its words, and the table as it was sent.
+let pending = null;
 
 // The seat's screen as its OLED shows it while peeking: drawn by the daemon when asked.
 function drawScreen() {
@@ -31,9 +33,11 @@ function show(seat) {
   }
   language.value = seat.lang;
   replace("error", seat.error || "");
+  settle(seat);
   showAsked(seat.asked, base + "answer");  // the camera's question, if it is this seat's
   latest = seat;
   if (!secret.hidden) drawScreen();
+  document.getElementById("peekbox").hidden = !seat.secret;  // nothing private: no peek
   // Each of the seat's own facts as a sentence, in the page's language (``peek_lines``).
   replace("private", ...seat.peek.map((line) => el("li", {}, line)));
   replace("words", ...seat.words.map((line) => el("li", {}, line)));
@@ -79,12 +83,32 @@ function drawFields() {
     } else if (field.kind === "int") {
       input = el("input", {name: field.name, type: "number", inputmode: "numeric",
                            min: field.min ?? "", max: field.max ?? ""});
+    } else if (field.suggestions) {
+      // The game's words (cards, characters...) by their names, suggested as they are typed.
+      const list = `words-${field.name}`;
+      input = el("input", {name: field.name, type: "text", list, autocomplete: "off",
+                           placeholder: field.suggested.slice(0, 2).join(", ") + ", ..."});
+      const datalist = el("datalist", {id: list},
+        ...field.suggested.map((name) => el("option", {value: name})));
+      return el("label", {}, field.required ? field.label
+        : t("{field} (optional)", {field: field.label}), input, datalist);
     } else {
       input = el("input", {name: field.name, type: "text",
                            placeholder: field.kind === "list" ? t("a, b, ...") : ""});
     }
     return el("label", {}, field.required ? field.label : t("{field} (optional)", {field: field.label}), input);
   }));
+}
+
+// A word typed for a field with the game's words: the one it names, whatever its case, by
+// its id or its name ("twin thief", "Twin Thief" and "twin-thief" are one character); else
+// as typed (the rules then say what is wrong with it).
+function wordOf(field, typed) {
+  if (!field.suggestions) return typed;
+  const folded = typed.toLocaleLowerCase();
+  const index = field.suggestions.findIndex((id, i) => id.toLocaleLowerCase() === folded
+    || field.suggested[i].toLocaleLowerCase() === folded);
+  return index < 0 ? typed : field.suggestions[index];
 }
 
 function readForm() {
@@ -100,27 +124,48 @@ function readForm() {
     else if (field.kind === "int") event[field.name] = Number(text);
     else if (field.kind === "list") {
       event[field.name] = text.split(",").map((s) => s.trim()).filter((s) => s)
-        .map((s) => field.items === "int" ? Number(s) : s);
+        .map((s) => field.items === "int" ? Number(s) : wordOf(field, s));
     } else event[field.name] = text;
   }
   return event;
 }
 
-async function send(body) {
+// ``what``: the event in the page's words (the form's label), for the line under the form.
+async function send(body, what) {
   const status = document.getElementById("sent");
   status.textContent = t("sending...");
+  const before = latest ? {events: latest.events, error: latest.error || ""} : null;
   try {
     const answer = await post(base + "act", body);
-    status.textContent = t("sent: {what}", {what: answer.sent});
+    status.textContent = t("sent: {what}", {what: what || answer.sent});
+    pending = before && {...before, what: what || answer.sent};
+    if (latest) settle(latest);
   } catch (error) {
+    pending = null;
     status.textContent = t("not sent: {why}", {why: error.message});
   }
+}
+
+// What became of the event sent, once the table answers: refused (its reason is the notice at
+// the top) or taken. The line never says "sent" once the table has said otherwise.
+function settle(seat) {
+  if (!pending) return;
+  const status = document.getElementById("sent");
+  if (seat.error && seat.error !== pending.error) {
+    status.textContent = t("not taken: {what} (the reason is above)", {what: pending.what});
+  } else if (seat.events !== pending.events) {
+    status.textContent = t("taken: {what}", {what: pending.what});
+  } else {
+    return;
+  }
+  pending = null;
 }
 
 document.getElementById("type").addEventListener("change", drawFields);
 document.getElementById("send").addEventListener("submit", (e) => {
   e.preventDefault();
-  send({kind: "event", event: readForm()});
+  const action = actions.find((a) => a.type === document.getElementById("type").value);
+  send({kind: "event", event: readForm()}, action && action.label);
 });
 document.getElementById("send-json").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -130,7 +175,7 @@ document.getElementById("send-json").addEventListener("submit", (e) => {
     document.getElementById("sent").textContent = t("not JSON: {why}", {why: error.message});
     return;
   }
-  send({kind: "event", event});
+  send({kind: "event", event}, event && event.type);
 });
 document.getElementById("naming").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -147,7 +192,8 @@ document.getElementById("language").addEventListener("change", async (e) => {
   try { await post(base + "language", {lang: e.target.value}); }
   catch (error) { replace("named", t("not saved: {why}", {why: error.message})); }
 });
-document.getElementById("tap").addEventListener("click", () => send({kind: "tap"}));
+document.getElementById("tap").addEventListener("click",
+  () => send({kind: "tap"}, latest && latest.tap));
 
 // Hold to peek: the secrets show only while the button is held down.
 const hide = () => { secret.hidden = true; };

@@ -51,19 +51,22 @@ function show(sim) {
   for (const [name, url] of Object.entries(sim.screens)) {
     let box = document.getElementById("screen-" + name);
     if (!box) {
-      const label = name === "table" ? t("Table")
-        : t("Seat {n}", {n: Number(name.split(":")[1]) + 1});
-      box = el("section", {id: "screen-" + name}, el("h2", {}, label),
-               el("img", {class: "screen", alt: t("{name}: its screen", {name: label})}));
+      box = el("section", {id: "screen-" + name}, el("h2"), el("img", {class: "screen"}));
       if (name.startsWith("seat:") && !seatButtons.has(name)) {
-        const button = el("button", {type: "button", class: "big"},
-                          t("{name}: its button", {name: label}));
+        const button = el("button", {type: "button", class: "big"});
         holdable(button, name);
         seatButtons.add(name);
         box.append(button);
       }
       main.append(box);
     }
+    // The seat's one name (the game's, as the screens say it), anew at every message: a new
+    // game or a seat's new name changes it.
+    const label = sim.labels[name];
+    box.querySelector("h2").textContent = label;
+    box.querySelector("img").alt = t("{name}: its screen", {name: label});
+    const button = box.querySelector("button");
+    if (button) button.textContent = t("{name}: its button", {name: label});
     box.querySelector("img").src = url;
   }
   document.body.dataset.screens = Object.keys(sim.screens).length;
@@ -71,10 +74,10 @@ function show(sim) {
 
 function showLinks(message) {
   replace("links", ...message.links.map((link) => {
-    const box = el("div", {class: "link"}, el("div", {}, link.name));
+    // The code, captioned with the seat's one name (a link to its page).
+    const box = el("div", {class: "link"});
     box.insertAdjacentHTML("beforeend", link.qr);
-    box.append(el("div", {}, el("a", {href: link.url, target: "_blank"},
-                                t("seat {n}", {n: link.seat + 1}))));
+    box.append(el("div", {}, el("a", {href: link.url, target: "_blank"}, link.name)));
     return box;
   }));
 }
@@ -84,7 +87,7 @@ live(base + (mode === "control" ? "ws?camera=1" : "ws"), (message) => {
   if (message.kind === "links") showLinks(message);
   else if (message.kind === "camera") showCamera(message);
   else if (message.kind === "table") {
-    show({status: message.status, screens: {table: message.screen}});
+    show({status: message.status, screens: {table: message.screen}, labels: {table: t("Table")}});
   }
   else show(message);
 }, () => replace("status", t("This table link no longer works: companion seats prints the new one.")));

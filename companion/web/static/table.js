@@ -54,7 +54,7 @@ function drawFeed() {
     for (const event of pictured.events) camera.set(event.seq, event.text);
   }
   replace("feed", ...table.feed.slice().reverse().map((entry) =>
-    el("li", {value: entry.n}, entry.text,
+    el("li", {value: entry.n, ...(entry.undone ? {class: "undone"} : {})}, entry.text,
        ...(camera.has(entry.n) ? [" ", pictureButton(entry.n, entry.text)] : []))));
   // The camera's events older than the feed's latest few: listed under it, newest first.
   const first = table.feed.length ? table.feed[0].n : table.events + 1;
@@ -101,9 +101,11 @@ document.getElementById("evidence-close").addEventListener("click", closeEvidenc
 function showLinks(message) {
   document.getElementById("join").hidden = message.links.length === 0;
   replace("links", ...message.links.map((link) => {
-    const box = el("div", {class: "link"}, el("div", {}, link.name));
-    box.insertAdjacentHTML("beforeend", link.qr);  // an SVG the server drew (segno)
-    box.append(el("div", {}, el("a", {href: link.url}, t("seat {n}", {n: link.seat + 1}))));
+    // The code (an SVG the server drew, segno), captioned with the seat's one name (a link
+    // to its page).
+    const box = el("div", {class: "link"});
+    box.insertAdjacentHTML("beforeend", link.qr);
+    box.append(el("div", {}, el("a", {href: link.url}, link.name)));
     return box;
   }));
 }

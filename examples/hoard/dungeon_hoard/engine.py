@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from companion.errors import RuleViolation
 from companion.games.base import Field, Game, Option, check_int
+from companion.i18n import _
 
 #: The die face that wakes the dragon.
 DRAGON = 1
@@ -80,5 +81,10 @@ class Hoard(Game):
         return [list(self.gold)] if self.finished else []
 
     def state_in_words(self, state: dict[str, Any]) -> list[str]:
-        return [f"gold: {', '.join(map(str, state['gold']))} (goal {state['goal']})",
-                "the hoard is won" if state["finished"] else f"turn: seat {state['turn'] + 1}"]
+        """The state in words: seats by their names (``self.seats``, as every screen and page
+        says them), through the companion's translations where it has the words."""
+        gold = ", ".join(f"{name} {gold}" for name, gold in zip(self.seats, state["gold"],
+                                                                 strict=True))
+        return [f"gold: {gold} ({_('goal: {n} gold').format(n=state['goal'])})",
+                "the hoard is won" if state["finished"]
+                else _("{player}'s turn").format(player=self.seats[state["turn"]])]

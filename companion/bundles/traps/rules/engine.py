@@ -25,6 +25,7 @@ from companion.bundles.traps.rules import disarm as traps_disarm
 from companion.bundles.traps.rules import view as traps_view
 from companion.bundles.traps.rules.dials import (
     check_dial,
+    default_catalog,
     draw_dial,
     land,
     reading_at,
@@ -331,7 +332,12 @@ class Traps(Game):
 
     @classmethod
     def figures_in_words(cls, mine: Mapping[str, Any]) -> str:
-        kinds = ", ".join(f"{kind} {xp}" for kind, xp in sorted(mine["xp_by_trap"].items()))
+        # Each trap by its name (the shipped catalog's: the league sums every game's), as the
+        # screens name it: "Fire Jets 30", not its id.
+        traps = default_catalog()["traps"]
+        named = sorted((translated(traps[kind]["name"]) if kind in traps else kind, xp)
+                       for kind, xp in mine["xp_by_trap"].items())
+        kinds = ", ".join(f"{name} {xp}" for name, xp in named)
         made = f"{mine['disarms_made']} / {mine['disarms_tried']}"
         return made + (f"; {kinds}" if kinds else "")
 
