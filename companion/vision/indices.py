@@ -15,7 +15,10 @@ indices are compared everywhere in it at once through their few principal compon
 (``COMPONENTS``: the print's likeness to any index of the deck), and where that is high, with
 every index of the window exactly (normalised correlation). An index that fits well and
 stands clear of every other card's places its card: the corner it lies at, the way round, the
-card's size. Each card is kept once, the best read first.
+card's size. An index is compared only with those printed in its colour (red or black, as
+its ink differs from its paper's, whatever the light's cast), and with a rival nearly as
+alike (a rank over another suit of one colour) where the two differ: its small print. Each
+card is kept once, the best read first.
 
 >>> index = IndexReader([])
 >>> index.read(np.zeros((120, 160, 3), np.uint8), 60.0)
@@ -31,7 +34,7 @@ import cv2
 import numpy as np
 
 #: The card's short side at which indices are compared (pixels).
-REFERENCE = int(__import__("os").environ.get("REF", 72))
+REFERENCE = 72
 #: Share of each side of a face looked at for an index at a corner.
 CORNER = 0.3
 #: How far a print's colour must lie from the card's paper (largest plane difference).
@@ -45,14 +48,21 @@ MOST_GLYPH = 0.14
 #: speck of one photo.
 SHARED = (3, 0.25)
 #: Principal components of a window's indices compared everywhere.
-COMPONENTS = int(__import__("os").environ.get("COMP", 16))
+COMPONENTS = 16
 #: Where the print's share in the indices' components reaches this, the place is compared
 #: with every index exactly.
-LIKE_AN_INDEX = float(__import__("os").environ.get("LIKE", 0.55))
+LIKE_AN_INDEX = 0.55
 #: An index read must correlate this well with its face's, and this much better than with
 #: any other card's.
-LEAST_SCORE = float(__import__("os").environ.get("LS", 0.78))
-LEAST_MARGIN = float(__import__("os").environ.get("LM", 0.04))
+LEAST_SCORE = 0.78
+LEAST_MARGIN = 0.2
+#: Two indices' ink colours this near (Lab chroma, 8-bit units) are one colour: an index is
+#: only compared with those printed in the colour it shows (grey, a red nine and a black
+#: nine differ by their suit's small print alone).
+COLOUR_APART = 12.0
+#: Indices whose whole likeness is within this of the best are told apart where they differ
+#: (``_told_apart``).
+RIVALS = 0.2
 #: The turns looked at: straight edges of at least this share of a card's short side, and a
 #: turn at least this share of the strongest (degrees, weighted by length).
 EDGE_LENGTH = 0.4
@@ -60,7 +70,7 @@ LEAST_TURN = 0.12
 #: Edges within this many degrees of each other's turn are one group, read at one turn (an
 #: index reads within a few degrees of upright); at most this many groups per region.
 TURN_APART = 4
-MOST_GROUPS = int(__import__("os").environ.get("MG", 16))
+MOST_GROUPS = 16
 #: A group's box is grown by this share of a card's short side (where its corner lies).
 GROW = 0.5
 
@@ -92,6 +102,7 @@ class _Window:
     offset: tuple[float, float]
     entries: list[int]
     rows: np.ndarray
+    colours: np.ndarray  # (faces, 2): each index's ink colour from its paper's (Lab a, b)
     basis: np.ndarray  # (components, w * h)
     card: tuple[float, float]  # the turned card's (width, height), reference pixels
 
@@ -146,6 +157,27 @@ def _index_box(ink: np.ndarray, anchor: str, long_side: int
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def ink_colour(lab: np.ndarray) -> np.ndarray:
+    """The colour of the print in a patch (Lab, 8-bit), as its chroma (a, b) less the
+    paper's: red print on any paper, under any cast, reads red; black reads near zero."""
+    light = lab[..., 0].astype(np.float32)
+    chroma = lab[..., 1:].reshape(-1, 2).astype(np.float32)
+    light = light.reshape(-1)
+    ink = light <= np.percentile(light, 20)
+    paper = light >= np.percentile(light, 70)
+    if not ink.any() or not paper.any():
+        return np.zeros(2, np.float32)
+    return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
+
+
+def same_colour(seen: np.ndarray, printed: np.ndarray) -> np.ndarray:
+    """Which indices (``printed``: their ink colours, one a row) are of the colour ``seen``:
+    within ``COLOUR_APART`` of it, or of half the stronger of the two (a faded photo)."""
+    apart = np.linalg.norm(printed - seen, axis=1)
+    return apart <= np.maximum(COLOUR_APART, 0.5 * np.maximum(
+        np.linalg.norm(printed, axis=1), float(np.linalg.norm(seen))))
+
+
 def _unit_rows(patches: np.ndarray) -> np.ndarray:
     rows = patches.reshape(len(patches), -1).astype(np.float32)
     rows -= rows.mean(axis=1, keepdims=True)
@@ -164,14 +196,22 @@ class IndexReader:
         """Every corner and turn at which some faces show an index, with those faces'."""
         found: dict[tuple[int, str], list[tuple[int, np.ndarray, tuple]]] = {}
         for entry, face in enumerate(faces):
+            # The print is found at twice the reference size (the index's glyphs stay apart),
+            # once for all four turns.
+            fh, fw = face.shape[:2]
+            fine = min(1.0, 2 * REFERENCE / min(fh, fw))
+            face = cv2.resize(face, (max(1, round(fw * fine)), max(1, round(fh * fine))),
+                              interpolation=cv2.INTER_AREA)
+            face_ink = _paper_and_ink(face)
             for turn in range(4):
                 turned = np.ascontiguousarray(np.rot90(face, -turn))
                 h, w = turned.shape[:2]
                 scale = REFERENCE / min(h, w)
-                grey = cv2.cvtColor(cv2.resize(turned, (max(1, round(w * scale)),
-                                                        max(1, round(h * scale))),
-                                               interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-                ink = _paper_and_ink(turned)
+                small = cv2.resize(turned, (max(1, round(w * scale)), max(1, round(h * scale))),
+                                   interpolation=cv2.INTER_AREA)
+                grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+                lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+                ink = np.ascontiguousarray(np.rot90(face_ink, -turn))
                 pw, ph = int(round(CORNER * w)), int(round(CORNER * h))
                 for anchor in ANCHORS:
                     x0 = 0 if anchor in ("tl", "bl") else w - pw
@@ -184,7 +224,7 @@ class IndexReader:
                               else h)
                     box_ref = tuple((v + (x0, y0)[k % 2] - corner[k % 2]) * scale
                                     for k, v in enumerate(box))
-                    found.setdefault((turn, anchor), []).append((entry, grey, box_ref))
+                    found.setdefault((turn, anchor), []).append((entry, grey, box_ref, lab))
         kept = {key: members for key, members in found.items()
                 if len(members) >= max(SHARED[0], SHARED[1] * len(faces))}
         # The windows of one shape (turned the same way, up to a half turn) share a size and
@@ -210,17 +250,20 @@ class IndexReader:
                 bx0 = bx1 - size[0]
             if anchor in ("bl", "br"):
                 by0 = by1 - size[1]
-            patches, entries = [], []
-            for entry, grey, _ in members:
+            patches, entries, colours = [], [], []
+            for entry, grey, _, lab in members:
                 h, w = grey.shape
                 cx = 0 if anchor in ("tl", "bl") else w
                 cy = 0 if anchor in ("tl", "tr") else h
                 x, y = cx + bx0, cy + by0
-                patches.append(cv2.getRectSubPix(grey, size, (x + size[0] / 2, y + size[1] / 2)))
+                centre = (x + size[0] / 2, y + size[1] / 2)
+                patches.append(cv2.getRectSubPix(grey, size, centre))
+                colours.append(ink_colour(cv2.getRectSubPix(lab, size, centre)))
                 entries.append(entry)
             card = members[0][1].shape[1::-1]
             windows.append(_Window(turn, anchor, size, (float(bx0), float(by0)), entries,
-                                   _unit_rows(np.array(patches)), np.empty((0, 0), np.float32),
+                                   _unit_rows(np.array(patches)),
+                                   np.array(colours, np.float32), np.empty((0, 0), np.float32),
                                    (float(card[0]), float(card[1]))))
         for parity in (0, 1):
             own = [window for window in windows if window.turn % 2 == parity]
@@ -244,15 +287,17 @@ class IndexReader:
         scale = REFERENCE / card_short
         small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         hits: list[IndexHit] = []
         origin = np.float32([max(0, x), max(0, y)])
         for angle, (px, py, pw, ph) in _edge_groups(grey):
             # Where a card's straight edges lie at this turn, its corner is read upright.
             part = grey[py:py + ph, px:px + pw]
             rotated, back, inside = _upright(part, angle)
+            colour = _upright(lab[py:py + ph, px:px + pw], angle)[0]
             for parity in (0, 1):
                 windows = [window for window in self.windows if window.turn % 2 == parity]
-                for hit in self._in_windows(rotated, inside, windows):
+                for hit in self._in_windows(rotated, colour, inside, windows):
                     corners = cv2.transform(hit.corners.reshape(-1, 1, 2), back).reshape(4, 2)
                     at = cv2.transform(hit.at.reshape(-1, 1, 2), back).reshape(2)
                     shift = np.float32([px, py])
@@ -260,11 +305,11 @@ class IndexReader:
                                          hit.score, hit.margin, (at + shift) / scale + origin))
         return _once(hits, card_short)
 
-    def _in_windows(self, rotated: np.ndarray, inside: np.ndarray, windows: list[_Window]
-                    ) -> list[IndexHit]:
+    def _in_windows(self, rotated: np.ndarray, colour: np.ndarray, inside: np.ndarray,
+                    windows: list[_Window]) -> list[IndexHit]:
         """The indices of ``windows`` (of one size, sharing their components) in an upright
-        grey picture at the reference size (``inside``: where the picture is, not the canvas
-        round it)."""
+        grey picture at the reference size (``colour``: the same in Lab; ``inside``: where
+        the picture is, not the canvas round it)."""
         if not windows:
             return []
         w, h = windows[0].size
@@ -297,15 +342,20 @@ class IndexReader:
                                        for py, px in zip(ys, xs, strict=True)]))
         # Every index of every window at each place: the best, and how clear of every other
         # card's (whichever corner or way round).
-        scores = patches @ np.concatenate([window.rows for window in windows]).T
+        every = np.concatenate([window.rows for window in windows])
+        scores = patches @ every.T
         entries = np.concatenate([window.entries for window in windows])
         owner = np.concatenate([[n] * len(window.entries) for n, window in enumerate(windows)])
+        printed = np.concatenate([window.colours for window in windows])
         found = []
         for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
-            best = int(np.argmax(scores[k]))
+            # Only the indices printed in the colour this one shows are compared.
+            seen = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
+            scores[k][~same_colour(seen, printed)] = -1.0
+            if scores[k].max() < LEAST_SCORE:
+                continue
+            best, margin = _told_apart(patches[k], scores[k], every, entries)
             score = float(scores[k, best])
-            others = scores[k][entries != entries[best]]
-            margin = score - (float(others.max()) if len(others) else 0.0)
             if margin < LEAST_MARGIN:
                 continue
             window = windows[int(owner[best])]
@@ -326,6 +376,45 @@ class IndexReader:
         turned = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
         # The face's own top-left is the turned card's corner ``turn`` places on.
         return np.roll(turned, -(-window.turn % 4), axis=0) if window.turn else turned
+
+
+def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, entries: np.ndarray
+                ) -> tuple[int, float]:
+    """The index a patch shows (a row of ``rows``), and how clear of every other card's: an
+    index and its rivals as alike as ``RIVALS`` (a rank printed over two suits of one
+    colour) are compared where they differ (their small print), each pair apart; the one
+    that holds against every rival wins, by the least of those margins. A rival further
+    off counts by its whole likeness."""
+    best = int(np.argmax(scores))
+    rivals = [int(n) for n in np.argsort(-scores)
+              if entries[n] != entries[best] and scores[n] >= scores[best] - RIVALS]
+    for rival in rivals:  # the one that holds against each in turn
+        if _where_they_differ(patch, rows[rival], rows[best]) > 0:
+            best = rival
+    other = entries != entries[best]
+    close = other & (scores >= scores[best] - RIVALS)
+    far = scores[other & ~close]
+    margin = float(scores[best]) - (float(far.max()) if len(far) else 0.0)
+    for rival in np.nonzero(close)[0]:
+        margin = min(margin, _where_they_differ(patch, rows[best], rows[rival]))
+    return best, margin
+
+
+def _where_they_differ(patch: np.ndarray, one: np.ndarray, other: np.ndarray) -> float:
+    """How much better ``patch`` fits ``one`` than ``other`` where the two differ most (the
+    pixels of their largest difference): above 0 it is ``one``'s."""
+    apart = np.abs(one - other)
+    mask = apart >= 0.5 * float(apart.max())
+    if mask.sum() < 4:
+        return 0.0
+    seen = patch[mask] - patch[mask].mean()
+    norm = float(np.linalg.norm(seen)) + 1e-6
+
+    def fit(row: np.ndarray) -> float:
+        part = row[mask] - row[mask].mean()
+        return float(seen @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6))
+
+    return (fit(one) - fit(other)) / 2
 
 
 def _edge_groups(grey: np.ndarray) -> list[tuple[float, tuple[int, int, int, int]]]:
@@ -376,13 +465,13 @@ def _edge_groups(grey: np.ndarray) -> list[tuple[float, tuple[int, int, int, int
 def _upright(grey: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The picture turned by ``angle`` degrees on a canvas that holds it all, the affine map
     from the turned picture back to it, and where on the canvas the picture lies."""
-    h, w = grey.shape
+    h, w = grey.shape[:2]
     side = int(np.ceil(np.hypot(h, w))) + 2
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     turn[:, 2] += [(side - w) / 2, (side - h) / 2]
     rotated = cv2.warpAffine(grey, turn, (side, side), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    inside = cv2.warpAffine(np.ones_like(grey, np.uint8), turn, (side, side),
+    inside = cv2.warpAffine(np.ones((h, w), np.uint8), turn, (side, side),
                             flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return rotated, cv2.invertAffineTransform(turn), inside
 

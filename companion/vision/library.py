@@ -416,6 +416,7 @@ class CardLibrary:
         # The keypoints now (found, for a file without them: seconds, better at start than at
         # the first card seen in part); their search forest when first needed (``features``).
         self.sift  # noqa: B018
+        self.indices  # noqa: B018  (the corner indices: a quarter second for 52 faces here)
         self.rest()
 
     def rest(self) -> None:

@@ -1,0 +1,104 @@
+"""Cards read from their corner index (``companion/vision/indices.py``): what an index is, learnt
+from the deck's own faces; a fanned hand, where only each card's corner shows, read from its
+indices with none invented; a deck with no index read as before; and the real fans of
+``../shared/vision-dev/bidly-fans`` (skipped when the dev sets are absent)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_vision_standins import render
+
+from companion.vision.art import draw_face
+from companion.vision.deals import hand
+from companion.vision.deck import standard_deck
+from companion.vision.indices import IndexReader, ink_colour, same_colour
+from companion.vision.library import CardLibrary
+from companion.vision.recognize import Recognizer
+from companion.vision.setdeck import shape_deck
+
+DEV = Path(__file__).resolve().parents[2] / "shared" / "vision-dev" / "bidly-fans"
+
+
+@pytest.fixture(scope="module")
+def deck():
+    cards = standard_deck()
+    library = CardLibrary()
+    for item in cards:
+        library.enroll(item.item_id, draw_face(item))
+    return cards, library
+
+
+def test_a_standard_deck_prints_its_index_at_two_corners_of_every_face(deck):
+    _, library = deck
+    windows = library.indices.windows
+    upright = {w.anchor: set(w.entries) for w in windows if w.turn == 0}
+    # The rank over the suit, top left and (turned) bottom right, on (nearly) every face.
+    assert set(upright) == {"tl", "br"}
+    assert all(len(faces) >= 0.9 * len(library.ids) for faces in upright.values())
+    # Red print reads red, black reads near no colour, whatever the paper's cast.
+    import cv2
+
+    hearts = library.faces[library.ids.index("9hearts")]
+    spades = library.faces[library.ids.index("9spades")]
+    cast = np.clip(hearts.astype(int) + [30, 0, -20], 0, 255).astype(np.uint8)
+    red, tinted, black = (ink_colour(cv2.cvtColor(face[:60, :40], cv2.COLOR_BGR2LAB))
+                          for face in (hearts, cast, spades))
+    assert np.linalg.norm(red) > 20 and np.linalg.norm(black) < 8
+    assert same_colour(tinted, red[None])[0] and not same_colour(black, red[None])[0]
+
+
+def test_a_deck_with_no_corner_index_has_no_windows_and_reads_nothing():
+    faces = [draw_face(item) for item in shape_deck()[:27]]
+    reader = IndexReader(faces)
+    assert reader.windows == []
+    assert reader.read(np.full((300, 400, 3), 200, np.uint8), 60.0) == []
+
+
+def test_fanned_hands_are_read_from_their_indices_and_none_is_invented(deck):
+    """Rows of 13 cards held out at any turn: each card's corner shows, the last card whole.
+    The index reader adds covered cards to what is read, and never a card not in the hand."""
+    cards, library = deck
+    with_indices = Recognizer(library, piles=False)
+    without = Recognizer(library, piles=False)
+    without.limits = replace(without.limits, index_regions=0)
+    read = {True: 0, False: 0}
+    by_index = 0
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        held = [cards[n] for n in rng.choice(len(cards), 13, replace=False)]
+        scene, _ = render(hand(held, (400.0, 300.0), float(rng.uniform(-40, 40)), rng, "row"))
+        ids = {item.item_id for item in held}
+        for indices, recognizer in ((True, with_indices), (False, without)):
+            found = recognizer.recognize(scene.image)
+            assert {d.item_id for d in found} <= ids, (seed, [d.item_id for d in found])
+            read[indices] += len({d.item_id for d in found})
+            if indices:
+                by_index += sum(d.method == "index" for d in found)
+    assert by_index >= 6 and read[True] >= read[False] + by_index, (read, by_index)
+
+
+@pytest.mark.skipif(not DEV.is_dir(), reason="the real dev sets are not here")
+def test_real_fanned_hands_are_read_from_their_indices_with_none_invented():
+    import cv2
+
+    from companion.vision.enrol import enrol_images
+    from companion.vision.sources import read_image
+
+    enrolled = enrol_images([(path.stem, lambda path=path: read_image(path))
+                             for path in sorted((DEV / "enroll").iterdir())])
+    truth = json.loads((DEV / "truth.json").read_text())
+    recognizer = Recognizer(enrolled.library, piles=False)
+    read = wrong = 0
+    for name in ("bidly-00.jpg", "bidly-01.jpg"):
+        image = cv2.imread(str(DEV / "scenes" / name))
+        found = {d.item_id for d in recognizer.recognize(image)}
+        cards = truth[name]
+        read += len(found & set(cards))
+        wrong += len(found - set(cards))
+    # 89 cards in the two photos: 15 were read before indices were, 44 now (at full size).
+    assert wrong == 0 and read >= 35, (read, wrong)
