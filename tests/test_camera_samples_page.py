@@ -13,9 +13,15 @@ from typing import Any
 import aiohttp
 import cv2
 import numpy as np
+import pytest
 from camera_web import LiveCameraTable, tricky_before_first_play
 from page_state import next_page_state
 from web_table import request, wait_for
+
+from companion.daemon.camera import library_for
+from companion.daemon.library import SampleRefused, TableLibrary
+from companion.vision.library import NOT_A_CARD, load_samples
+from companion.web.camera_view import sample_name
 
 #: The face of the card laid is enrolled as this card too: the camera leaves it out.
 TWIN = "red-0"
@@ -139,3 +145,43 @@ def test_a_table_whose_camera_keeps_no_samples_lists_none_and_drops_none(tmp_pat
         status, answer = request(table.table_link() + "/camera/samples", {"drop": 0})
         assert status == 409
         assert json.loads(answer) == {"error": "the camera keeps no samples on this table"}
+
+
+class Watcher:
+    """What ``TableLibrary.learn`` needs of the camera's watcher: its library, a re-read."""
+
+    def __init__(self, library: Any) -> None:
+        self.recognizer = type("Recognizer", (), {"library": library})()
+        self.read_afresh = lambda: None
+
+
+def test_a_sample_keeps_its_number_and_leaves_the_list_at_once_when_dropped(tmp_path):
+    """The list the page is sent: each sample numbered once (a number never given twice),
+    a drop off the list at once, off the library and its file at the camera's next frame."""
+    library_for(("tricky",)).save(tmp_path / "cards.npz")
+    table = TableLibrary(tmp_path / "cards.npz", True, ("tricky",), tmp_path)
+    watcher = Watcher(table.load())
+    faces = [np.full((88, 63, 3), shade, np.uint8) for shade in (40, 120, 200)]
+    table.teach("green-4", faces[0])
+    table.teach(NOT_A_CARD, faces[1])
+    assert table.samples_listed() == (0, []) and table.learn(watcher)
+    version, listed = table.samples_listed()
+    assert [(s.number, s.card) for s in listed] == [(0, "green-4"), (1, NOT_A_CARD)]
+    assert all(s.jpeg[:2] == b"\xff\xd8" for s in listed)
+    assert not table.learn(watcher)  # nothing new: the same list
+    table.drop(0)
+    assert [s.number for s in table.samples_listed()[1]] == [1]  # off the list at once
+    assert [c for c, _ in watcher.recognizer.library.samples] == ["green-4", NOT_A_CARD]
+    with pytest.raises(SampleRefused, match="^drop: no sample 0: dropped already"):
+        table.drop(0)
+    table.learn(watcher)
+    assert [c for c, _ in watcher.recognizer.library.samples] == [NOT_A_CARD]
+    on_file = library_for(("tricky",))
+    load_samples(on_file, table.samples)
+    assert [c for c, _ in on_file.samples] == [NOT_A_CARD]
+    table.teach("red-1", faces[2])
+    table.learn(watcher)
+    version_now, listed = table.samples_listed()
+    assert [(s.number, s.card) for s in listed] == [(1, NOT_A_CARD), (2, "red-1")]
+    assert version_now > version
+    assert sample_name(NOT_A_CARD, None) == "not a card" and sample_name("red-1", None) == "red-1"
