@@ -20,6 +20,7 @@ from web_table import LiveTable, wait_for
 from companion import bundles
 from companion.daemon.camera import Camera, library_for, pile_cards
 from companion.daemon.displays import MemoryScreen
+from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
 from companion.daemon.table import Daemon
 from companion.i18n.choice import LanguageChoice
@@ -78,7 +79,9 @@ class LiveCameraTable(LiveTable):
     ``events`` stored already, the camera watching the rendered table."""
 
     def __init__(self, folder: Path, header: Header, events: list[dict[str, Any]],
-                 confirm_below: float = 0.6, **library: Any) -> None:
+                 confirm_below: float = 0.6, learns: bool = False, **library: Any) -> None:
+        """``learns``: the camera's library is the table's (``cards.npz`` in ``folder``,
+        ``TableLibrary``), taught by corrections (``cards.samples.npz``)."""
         super().__init__(folder, header)
         self.events = events
         self.stage = Stage("tricky", SEATS, 1)
@@ -86,17 +89,23 @@ class LiveCameraTable(LiveTable):
         self.library = library  # how the camera gets cards wrong (``library_with``)
         self.confirm_below = confirm_below
         self.camera: Camera | None = None
+        self.table_library: TableLibrary | None = None
+        if learns:
+            library_with(library_for(("tricky",)), **library).save(folder / "cards.npz")
+            self.table_library = TableLibrary(folder / "cards.npz", True, ("tricky",), folder)
 
     def _watcher(self) -> TableWatcher:
-        library = library_with(library_for(("tricky",)), **self.library)
+        library = self.table_library.load() if self.table_library is not None else \
+            library_with(library_for(("tricky",)), **self.library)
         return TableWatcher(library, self.stage.layout, settle_seconds=0.3, piles=pile_cards())
 
     def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
-        self.camera = Camera(lambda: self.frames, self._watcher(), fps=8)
+        self.camera = Camera(lambda: self.frames, self._watcher(), fps=8,
+                             library=self.table_library)
         return Daemon(store, screens=screens, parts=[self.web, self.camera],
                       watchers=[self.web.watch],
                       confirm_below=self.confirm_below, watching=True,
-                      language=LanguageChoice(None, "en"))
+                      library=self.table_library, language=LanguageChoice(None, "en"))
 
     def _stored(self) -> list[dict[str, Any]]:
         return self.events

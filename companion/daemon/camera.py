@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import bundles
-from companion.daemon.items import CameraProposal, PartFailed, PartFinished
+from companion.daemon.items import CameraProposal, PartFailed, PartFinished, Redraw
 from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe, supervised
@@ -247,7 +247,7 @@ class Camera(Part):
                 continue
             troubles = 0
             self._newer_library()
-            self._learn()
+            self._learn(submit)
             # The small grey picture is watched; the full frame is taken only to be read.
             scene = self.watcher.glance(got)
             resting = self.watcher.resting(got.at) >= self.still_after
@@ -272,10 +272,11 @@ class Camera(Part):
             self.watcher.use_library(library)
             log.info("camera: reading with the cards enrolled at the table")
 
-    def _learn(self) -> None:
-        """The samples corrections taught (or took back) since the last frame."""
-        if self.library is not None:
-            self.library.learn(self.watcher)
+    def _learn(self, submit: Submit) -> None:
+        """The samples corrections taught (or took back) since the last frame; the pages
+        drawn again when the samples they list changed."""
+        if self.library is not None and self.library.learn(self.watcher):
+            submit(Redraw())
 
     def _sharper_still(self) -> Any:
         """The still of the source opened now (a retry opens another one)."""

@@ -25,7 +25,7 @@ from typing import Any
 
 from companion import bundles
 from companion.daemon.camera import SceneSettled
-from companion.daemon.library import TableLibrary
+from companion.daemon.library import TableLibrary, small_jpeg
 from companion.daemon.record import CurrentGame
 from companion.errors import CompanionError
 from companion.i18n import pgettext
@@ -34,8 +34,6 @@ log = logging.getLogger("companion.daemon")
 
 #: What a page may ask of an enrolment.
 ACTIONS = ("start", "name", "drop", "stop")
-#: The crops shown on the page: this wide (pixels), one JPEG each.
-CROP_WIDTH = 96
 
 
 class EnrolRefused(CompanionError):
@@ -73,13 +71,8 @@ class Written:
 
 def thumbnail(face: Any) -> str:
     """A face as a small JPEG data URL, for the page."""
-    import cv2
-
-    height, width = face.shape[:2]
-    small = cv2.resize(face, (CROP_WIDTH, max(1, round(height * CROP_WIDTH / width))),
-                       interpolation=cv2.INTER_AREA)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return "data:image/jpeg;base64," + base64.b64encode(data.tobytes()).decode() if ok else ""
+    jpeg = small_jpeg(face)
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode() if jpeg else ""
 
 
 class Enrolling:

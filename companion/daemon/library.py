@@ -16,13 +16,62 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.errors import CompanionError
+from companion.i18n import pgettext
 
 log = logging.getLogger("companion.daemon")
 
 #: The library's file name beside the table store when the config names none.
 ENROLLED = "cards.npz"
+#: The crops shown on the controls page: this wide (pixels), one JPEG each.
+CROP_WIDTH = 96
+
+
+def small_jpeg(face: Any) -> bytes:
+    """A face (or a sample's crop) as a small JPEG, ``CROP_WIDTH`` wide, for the page
+    (empty if it cannot be encoded)."""
+    import cv2
+
+    height, width = face.shape[:2]
+    small = cv2.resize(face, (CROP_WIDTH, max(1, round(height * CROP_WIDTH / width))),
+                       interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return data.tobytes() if ok else b""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A sample the table taught, as the controls page lists it: its ``number`` (this
+    run's, the same for as long as the sample is kept), the card it shows (or NOT_A_CARD)
+    and its crop as a small JPEG."""
+
+    number: int
+    card: str
+    jpeg: bytes
+
+
+class SampleRefused(CompanionError):
+    """A sample the controls page asked to drop that is not listed (dropped already, or
+    never taught); or a table whose camera keeps no samples. ``field``: the request's."""
+
+    def __init__(self, message: str, field_name: str = "") -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {message}" if field_name else message)
+
+
+@dataclass
+class DropSample:
+    """From the controls page: drop the sample listed as ``number`` (``Sample.number``).
+    ``done`` is set once the camera is told (it is no longer used from its next frame on)
+    or it is refused (``error``)."""
+
+    number: int
+    done: threading.Event = field(default_factory=threading.Event)
+    error: CompanionError | None = None
 
 
 def library_path(configured: str, state: Path | None) -> Path | None:
@@ -49,6 +98,11 @@ class TableLibrary:
         self._newer: Any = None
         self._lessons: list[tuple[str | None, Any]] = []
         self._samples_seen: tuple[int, int] | None = None  # the samples file as last read
+        # The samples in use as the controls page lists them, each with its face; a sample
+        # dropped from the page leaves the list at once, the library at the camera's next frame.
+        self._listed: list[tuple[Sample, Any]] = []
+        self._numbers = 0  # the samples numbered so far by this run
+        self.listing = 0  # how many times the list changed (the page's version of it)
 
     def load(self) -> Any:
         """The library as the file holds it (a LibraryError if it cannot be read), or the
@@ -98,18 +152,61 @@ class TableLibrary:
         with self._lock:
             self._lessons.append((None, face))
 
+    def drop(self, number: int) -> None:
+        """The sample listed as ``number`` is dropped: gone from the list now, from the
+        library and its file at the camera's next frame (a SampleRefused if it is not
+        listed)."""
+        with self._lock:
+            found = next((n for n, (sample, _) in enumerate(self._listed)
+                          if sample.number == number), None)
+            if found is None:
+                raise SampleRefused(pgettext("web", "no sample {number}: dropped already, or "
+                                                    "never taught").format(number=number),
+                                    "drop")
+            _, face = self._listed.pop(found)
+            self._lessons.append((None, face))
+            self.listing += 1
+
+    def samples_listed(self) -> tuple[int, list[Sample]]:
+        """The samples in use, oldest first, and the list's version (for the page)."""
+        with self._lock:
+            return self.listing, [sample for sample, _ in self._listed]
+
+    def _list(self, samples: list[tuple[str, Any]]) -> bool:
+        """The library's ``samples`` listed for the page (a sample listed already keeps its
+        number and crop; one being dropped is left out): True if the list changed."""
+        with self._lock:
+            going = [face for item_id, face in self._lessons if item_id is None]
+            kept = [(item_id, face) for item_id, face in samples
+                    if not any(face is other for other in going)]
+            if len(kept) == len(self._listed) and all(
+                    face is listed for (_, face), (_, listed) in zip(kept, self._listed,
+                                                                     strict=True)):
+                return False
+            listed = []
+            for item_id, face in kept:
+                sample = next((sample for sample, known in self._listed if known is face), None)
+                if sample is None:
+                    sample = Sample(self._numbers, item_id, small_jpeg(face))
+                    self._numbers += 1
+                listed.append((sample, face))
+            self._listed = listed
+            self.listing += 1
+            return True
+
     def lessons(self) -> list[tuple[str | None, Any]]:
         """The samples taught (id, face) and dropped (None, face) since last asked."""
         with self._lock:
             lessons, self._lessons = self._lessons, []
         return lessons
 
-    def learn(self, watcher: Any) -> None:
-        """In the camera's thread: the samples taught (or taken back) since last asked kept
-        with the library the ``watcher`` reads with, and with its file; the table then read
-        whole again, with them. A samples file changed by someone else (``companion vision
-        samples --drop``) is read again first."""
-        from companion.vision.library import LibraryError, load_samples, save_samples
+    def learn(self, watcher: Any) -> bool:
+        """In the camera's thread: the samples taught (or taken back, or dropped on the
+        controls page) since last asked kept with the library the ``watcher`` reads with,
+        and with its file; the table then read whole again, with them. A samples file
+        changed by someone else (``companion vision samples --drop``) is read again first.
+        True if the samples the page lists changed (``samples_listed``)."""
+        from companion.vision.library import LibraryError, load_samples
 
         library = watcher.recognizer.library
         if self._samples_changed():
@@ -122,8 +219,15 @@ class TableLibrary:
             watcher.read_afresh()
             log.info("camera: %d samples the table taught read again", len(library.samples))
         lessons = self.lessons()
-        if not lessons:
-            return
+        if lessons:
+            self._apply(watcher, lessons)
+        return self._list(library.samples)
+
+    def _apply(self, watcher: Any, lessons: list[tuple[str | None, Any]]) -> None:
+        """The ``lessons`` (``lessons``) kept with the watcher's library and its file."""
+        from companion.vision.library import LibraryError, save_samples
+
+        library = watcher.recognizer.library
         for item_id, face in lessons:
             try:
                 if item_id is not None:

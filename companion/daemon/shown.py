@@ -24,6 +24,7 @@ from PIL import Image
 from companion.daemon.asking import MenuShown, OpenDialogue
 from companion.daemon.enrolling import Enrolling
 from companion.daemon.items import JoinLinks
+from companion.daemon.library import Sample, TableLibrary
 from companion.daemon.looks import Look, Looks
 from companion.daemon.offers import Offers
 from companion.daemon.presenter import Presenter
@@ -42,10 +43,12 @@ class TableDisplay:
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, presenter: Presenter,
                  looks: Looks | None = None, questions: Questions | None = None,
                  watchers: Iterable[DisplayWatcher] = (), offers: Offers | None = None,
-                 enrolling: Enrolling | None = None) -> None:
+                 enrolling: Enrolling | None = None, library: TableLibrary | None = None
+                 ) -> None:
         self._playing, self._asking, self._presenter = playing, asking, presenter
         self._looks, self._questions, self._offers = looks, questions, offers
         self._enrolling = enrolling
+        self._library = library
         #: Called after each redraw with this and every screen's image (the web pages).
         self.watchers: list[DisplayWatcher] = list(watchers)
 
@@ -88,6 +91,13 @@ class TableDisplay:
         read, for the controls page only); None where the table has no camera library."""
         return self._enrolling if self._enrolling is not None and \
             self._enrolling.library is not None else None
+
+    @property
+    def samples(self) -> tuple[int, list[Sample]] | None:
+        """The samples corrections taught the camera, oldest first, and the list's version
+        (for the controls page only: each is a card's face on the table); None where the
+        table has no camera library."""
+        return self._library.samples_listed() if self._library is not None else None
 
     def pictures_kept(self) -> list[int]:
         """The events of the game being played that keep the camera's picture (for the

@@ -40,7 +40,7 @@ from companion.daemon.items import (
     SeatNaming,
     Stop,
 )
-from companion.daemon.library import TableLibrary
+from companion.daemon.library import DropSample, SampleRefused, TableLibrary
 from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
@@ -54,7 +54,7 @@ from companion.daemon.sessions import NewGames, Sessions
 from companion.daemon.shown import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import DEFAULT, _, use
+from companion.i18n import DEFAULT, _, pgettext, use
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
 from companion.voice.speaker import Speaker
@@ -126,9 +126,10 @@ class Daemon:
         self._questions = Questions(self._asking, self._looks, self._offers.of)
         # The deck of the game on the table enrolled with the camera, when the page asks.
         self._enrolling = Enrolling(self._playing, library)
+        self.library = library  # what corrections taught it, listed on the controls page
         self.shown = TableDisplay(self._playing, self._asking, self._presenter,
                                   self._looks, self._questions, watchers,
-                                  self._offers, self._enrolling)  # what it shows
+                                  self._offers, self._enrolling, library)  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -216,6 +217,8 @@ class Daemon:
             FedEvent: Handling(self._store_fed, answered=True),
             # a reading put right on the controls page
             Correct: Handling(self._corrector.handle, answered=True),
+            # a sample a correction taught dropped on the controls page
+            DropSample: Handling(self._drop_sample, answered=True),
             # the camera's question answered
             Answer: Handling(lambda answer: self._corrector.answer(answer, self._questions),
                              answered=True),
@@ -236,6 +239,19 @@ class Daemon:
                 self._router.on_scene(scene)
         finally:
             self.scenes_read += 1  # counted once it has been acted on
+
+    def _drop_sample(self, item: DropSample) -> None:
+        """A sample dropped on the controls page: off the page's list now, no longer used
+        from the camera's next frame on (``TableLibrary.drop``)."""
+        try:
+            if self.library is None:
+                raise SampleRefused(pgettext("web", "the camera keeps no samples on this "
+                                                    "table"))
+            self.library.drop(item.number)
+            log.info("a sample the table taught dropped from the controls page")
+        except SampleRefused as error:
+            log.info("a sample not dropped: %s", error)
+            item.error = error
 
     def _store_fed(self, fed: FedEvent) -> None:
         self.error = self._recorder.fed(fed) or self.error

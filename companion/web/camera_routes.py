@@ -1,5 +1,6 @@
 """The camera's routes of the table's controls page (``/t/TOKEN/camera/...``), for the web
-server: a look's picture, and a reading put right (docs/camera.md).
+server: a look's picture, a reading put right, a sample it taught seen and dropped
+(docs/camera.md).
 
 Every request carries the table's token (``table_controls``: 403, slowed down, without it).
 A correction is checked here for its form (400 naming the field), then carried out by the
@@ -21,9 +22,10 @@ from aiohttp import web
 from companion.counts import counted
 from companion.daemon.corrections import Correct, CorrectionRefused
 from companion.daemon.enrolling import ACTIONS, Enrol
+from companion.daemon.library import DropSample
 from companion.daemon.questions import Answer, AnswerRefused
 from companion.table.pictures import picture
-from companion.web.camera_view import Shots
+from companion.web.camera_view import SampleCrops, Shots
 from companion.web.seat_pages import json_body
 from companion.web.tokens import TokenBook
 
@@ -97,6 +99,17 @@ def enrol_request(body: Any) -> Enrol:
     return Enrol(action, crop, card)
 
 
+def sample_drop(body: Any) -> DropSample:
+    """The ``DropSample`` a page's body asks for (``{"drop": N}``), or BadRequest naming the
+    field."""
+    if not isinstance(body, dict):
+        raise BadRequest('body: send {"drop": N}, N the number of a sample listed')
+    unknown = sorted(set(body) - {"drop"})
+    if unknown:
+        raise BadRequest(f"{unknown[0][:40]}: unknown field (fields: drop)")
+    return DropSample(number(body, "drop"))
+
+
 def answer_of(body: Any, seat: int | None) -> Answer:
     """The ``Answer`` a page's body gives, or BadRequest naming the field."""
     if not isinstance(body, dict):
@@ -114,6 +127,7 @@ class CameraRoutes:
     """The camera's routes of ``WebServer`` (which gives the attributes below)."""
 
     shots: Shots
+    sample_crops: SampleCrops
     tokens: TokenBook
     submit: Callable[[Any], None]
     table_controls: Callable[..., Any]
@@ -129,6 +143,16 @@ class CameraRoutes:
             and len(look) < 12 else None
         if jpeg is None:
             raise web.HTTPNotFound(text="no such picture (the camera has taken newer ones)")
+        return web.Response(body=jpeg, content_type="image/jpeg")
+
+    async def camera_sample(self, request: web.Request) -> web.Response:
+        """A sample's crop (a card's face on the table), for the controls page only."""
+        await self.table_controls(request)
+        number = request.match_info["number"]
+        jpeg = self.sample_crops.get(int(number)) if number.isascii() and number.isdigit() \
+            and len(number) < 12 else None
+        if jpeg is None:
+            raise web.HTTPNotFound(text="no such sample (dropped, or never taught)")
         return web.Response(body=jpeg, content_type="image/jpeg")
 
     async def camera_event(self, request: web.Request) -> web.Response:
@@ -196,6 +220,24 @@ class CameraRoutes:
         if error is not None:
             return web.json_response({"error": str(error)}, status=409)
         return web.json_response({"done": item.action})
+
+    async def camera_samples(self, request: web.Request) -> web.Response:
+        """``{"drop": N}``: the sample listed as N dropped (no longer used from the camera's
+        next frame on, gone from its file); answered once the page's list no longer has
+        it. A sample not listed (dropped already) is 409, naming the field."""
+        await self.table_controls(request)
+        try:
+            item = sample_drop(await json_body(request))
+        except BadRequest as error:
+            return _bad(error)
+        if not await self._handed_over(item):
+            return _no_answer()
+        error = item.error
+        if error is not None:
+            field = getattr(error, "field", "")
+            return web.json_response({"error": str(error), **({"field": field} if field else {})},
+                                     status=409)
+        return web.json_response({"dropped": item.number})
 
     async def camera_answer(self, request: web.Request) -> web.Response:
         """The camera's question answered on the controls page."""

@@ -8,7 +8,10 @@ latest few for the server. A reading is drawn with its outline (picture pixels),
 how it stands: sure, asked (the table is asked to confirm it), left out (an outline the
 camera found and could not name), corrected (on this page), not a card. The game's earlier
 camera events are listed too (``earlier``): each one's stored picture and readings are at
-``/t/TOKEN/camera/event/SEQ.jpg`` and ``.json``.
+``/t/TOKEN/camera/event/SEQ.jpg`` and ``.json``. So are the samples corrections taught the
+camera (``samples``: each one's number, card and name, newest first, and the list's version),
+each one's crop at ``/t/TOKEN/camera/sample/NUMBER.jpg`` (``SampleCrops`` holds them for the
+server): a card's face on the table, for the controls page alone as its picture is.
 
 The ``pictured`` channel goes to the table page opened with the table's token alone
 (``/t/TOKEN/ws?pictures=1``): every camera event of the game (not only the latest few), so
@@ -27,6 +30,7 @@ from companion.daemon.vocabulary import Words
 from companion.i18n import current, pgettext
 
 if TYPE_CHECKING:
+    from companion.daemon.library import Sample
     from companion.daemon.shown import TableDisplay
 
 #: Pictures the server keeps for the controls page (the latest looks).
@@ -52,6 +56,24 @@ class Shots:
             while len(self._jpegs) > KEPT:
                 self._jpegs.popitem(last=False)
             return True
+
+    def get(self, number: int) -> bytes | None:
+        with self._lock:
+            return self._jpegs.get(number)
+
+
+class SampleCrops:
+    """The crops of the samples the camera uses, by number: written in the daemon's thread
+    (those listed, before the page hears of them), read in the server's."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jpegs: dict[int, bytes] = {}
+
+    def keep(self, samples: list[Sample]) -> None:
+        """The crops of ``samples`` (those listed now): the others are no longer served."""
+        with self._lock:
+            self._jpegs = {sample.number: sample.jpeg for sample in samples}
 
     def get(self, number: int) -> bytes | None:
         with self._lock:
@@ -124,13 +146,40 @@ def ended(shown: TableDisplay) -> str | None:
                            "more. [camera] loop = true in the config plays the folder again.")
 
 
+def samples_view(shown: TableDisplay) -> dict[str, Any] | None:
+    """The samples corrections taught the camera, newest first: each one's number (its
+    crop is ``camera/sample/NUMBER.jpg``), card id and name as the game on the table says it
+    ("not a card" for a sample of what is not one); with the list's version. None where
+    the table has no camera library."""
+    listed = shown.samples
+    if listed is None:
+        return None
+    version, samples = listed
+    words = Words(shown.table.game) if shown.table is not None else None
+    return {"version": version, "listed": [
+        {"n": sample.number, "id": sample.card, "name": sample_name(sample.card, words),
+         "picture": f"camera/sample/{sample.number}.jpg"} for sample in reversed(samples)]}
+
+
+def sample_name(card: str, words: Words | None) -> str:
+    """What a sample shows, in the page's words: the card's name as the game says it (its
+    id with no game on the table), or "not a card"."""
+    from companion.vision.library import NOT_A_CARD
+
+    if card == NOT_A_CARD:
+        return pgettext("web", "not a card")
+    return words.display("card", card) if words is not None else card
+
+
 def camera_channel(shown: TableDisplay) -> dict[str, Any]:
-    """The ``camera`` channel: the latest look of the game being played, or none."""
+    """The ``camera`` channel: the latest look of the game being played, or none; and the
+    samples corrections taught the camera."""
     table, look = shown.table, shown.camera
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
                 "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
-                "deck": deck(table.game) if table else [], "ended": ended(shown)}
+                "deck": deck(table.game) if table else [], "ended": ended(shown),
+                "samples": samples_view(shown)}
     words = Words(table.game)
     said = state_words()
     picture = look.picture
@@ -153,4 +202,4 @@ def camera_channel(shown: TableDisplay) -> dict[str, Any]:
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game),
             "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said,
-            "ended": ended(shown)}
+            "ended": ended(shown), "samples": samples_view(shown)}

@@ -31,7 +31,7 @@ from companion.daemon.shown import TableDisplay
 from companion.web.address import page_url
 from companion.web.admission import ACCEPT_BACKLOG, IDLE_SECONDS, Admission, quiet_accept_errors
 from companion.web.asked import Crops, add_question
-from companion.web.camera_view import Shots, camera_channel, pictured_channel
+from companion.web.camera_view import SampleCrops, Shots, camera_channel, pictured_channel
 from companion.web.delta import Update, changes, ops_message
 from companion.web.enrol_view import enrolment_view
 from companion.web.guard import HostNames
@@ -72,6 +72,7 @@ class WebPart(Part):
         self.languages: dict[tuple[int, int], str] = {}
         self.snapshot = Snapshot(sim=sim, languages=self.languages)
         self.shots = Shots()  # the camera's latest pictures, for the controls page
+        self.sample_crops = SampleCrops()  # the crops of the samples it uses, for that page
         self.crops = Crops()  # the crop of the camera's question, for the pages that ask it
         self.sent: dict[str, Any] = {}  # channel -> what was last handed to the server
         self.versions: dict[str, int] = {}  # channel -> its number of changes so far
@@ -103,6 +104,8 @@ class WebPart(Part):
             look = shown.camera
             if look is not None:
                 self.shots.keep(look.number, look.picture.jpeg)  # before the page hears of it
+            listed = shown.samples
+            self.sample_crops.keep(listed[1] if listed is not None else [])
         except Exception:  # noqa: BLE001 - a page must never stop the table
             log.exception("the web pages could not be updated")
             return
@@ -155,7 +158,8 @@ class WebPart(Part):
         quiet_accept_errors(loop)
         tokens = TokenBook(self.db_path)
         server = WebServer(tokens, submit, sim=self.sim, throttle=self.throttle,
-                           languages=self.languages, shots=self.shots)
+                           languages=self.languages, shots=self.shots,
+                           sample_crops=self.sample_crops)
         runner = web.AppRunner(server.app, access_log=None, handle_signals=False,
                                keepalive_timeout=IDLE_SECONDS, logger=request_logger())
         listening: asyncio.Server | None = None

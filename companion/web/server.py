@@ -16,6 +16,8 @@ Routes (``/``, ``/api/table`` and a seat link's ``/api`` are a fixed interface: 
   answered on the controls page or on the acting seat's own page (``asked.py``).
 - ``POST /t/TOKEN/camera/enrol``: the deck of the game on the table enrolled with the camera
   (``enrol_view.py``, ``daemon/enrolling.py``), from the controls page alone.
+- ``/t/TOKEN/camera/sample/NUMBER.jpg``, ``POST /t/TOKEN/camera/samples``: a sample's crop
+  (what a correction taught the camera) and a sample dropped, for the controls page alone.
 - ``/s/TOKEN``, ``/s/TOKEN/ws``, ``/s/TOKEN/api``, ``POST /s/TOKEN/act``: one seat's page,
   its live view and its actions; the token in the path is checked on every request.
 - ``/J/CODE``: a seat's short join link (the QR code on its own screen): on to ``/s/TOKEN``.
@@ -48,7 +50,7 @@ from companion.daemon.items import JoinLinks, Redraw
 from companion.hardware.events import InputEvent
 from companion.i18n import LANGUAGES, pgettext
 from companion.web.camera_routes import CameraRoutes
-from companion.web.camera_view import Shots
+from companion.web.camera_view import SampleCrops, Shots
 from companion.web.delta import Update, full_message
 from companion.web.guard import HostNames, same_origin
 from companion.web.seat_pages import SeatPages, json_body
@@ -141,9 +143,11 @@ class WebServer(SeatPages, CameraRoutes):
     def __init__(self, tokens: TokenBook, submit: Callable[[Any], None], *, sim: bool = False,
                  url: str = "", throttle: Throttle | None = None,
                  languages: dict[tuple[int, int], str] | None = None,
-                 hosts: HostNames | None = None, shots: Shots | None = None) -> None:
+                 hosts: HostNames | None = None, shots: Shots | None = None,
+                 sample_crops: SampleCrops | None = None) -> None:
         self.tokens = tokens
         self.shots = shots or Shots()  # the camera's latest pictures (the controls page's)
+        self.sample_crops = sample_crops or SampleCrops()  # the crops of its samples (same)
         self.submit = submit
         self.sim = sim
         self.url = url
@@ -184,6 +188,8 @@ class WebServer(SeatPages, CameraRoutes):
             web.post("/t/{token}/camera/correct", self.camera_correct),
             web.post("/t/{token}/camera/answer", self.camera_answer),
             web.post("/t/{token}/camera/enrol", self.camera_enrol),
+            web.get("/t/{token}/camera/sample/{number}.jpg", self.camera_sample),
+            web.post("/t/{token}/camera/samples", self.camera_samples),
             web.post("/s/{token}/answer", self.seat_answer),
             web.get("/sim", self.sim_page),
             web.get("/sim/ws", self.sim_socket),

@@ -151,6 +151,7 @@ function showCamera(view) {
   if (!cameraView || view.look !== cameraView.look) closeChooser();  // a new picture
   cameraView = view;
   showEnrolment(view.enrolment || null);  // the deck enrolled with the camera (enrol.js)
+  showSamples(view.samples || null);  // what corrections taught the camera (samples.js)
   // A table with no camera shows no camera's view (nor an empty one).
   document.getElementById("camera").hidden = !view.watching && view.look === null;
   document.getElementById("camera-undo").hidden = !view.can_undo || viewing !== null;
