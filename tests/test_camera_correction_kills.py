@@ -1,6 +1,6 @@
 """Corrections survive SIGKILL at any point (issue 53): an unsure reading corrected, taken
 back, answered and corrected again in a process of its own (``correction_driver.py``), killed
-at a line of the product's code chosen at random, 30 times. Each time the store holds exactly
+at a line of the product's code chosen at random, 50 times. Each time the store holds exactly
 what was accepted up to a step, never part of one: never a card withdrawn with nothing in its
 place, never the play of the unsure reading nobody confirmed; and it opens and replays."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from companion.table import TableStore
 
 DRIVER = Path(__file__).parent / "correction_driver.py"
-KILLS = 30
+KILLS = 50
 LOOK_ALIKE = "yellow-0"
 
 
