@@ -64,9 +64,10 @@ COLOUR_APART = 12.0
 #: (``_told_apart``).
 RIVALS = 0.2
 #: The turns looked at: straight edges of at least this share of a card's short side, and a
-#: turn at least this share of the strongest (degrees, weighted by length).
+#: turn whose edges make at least this share of all their length (a fan in an arc turns each
+#: card its own way: a few edges each).
 EDGE_LENGTH = 0.4
-LEAST_TURN = 0.12
+LEAST_TURN = 0.03
 #: Edges within this many degrees of each other's turn are one group, read at one turn (an
 #: index reads within a few degrees of upright); at most this many groups per region.
 TURN_APART = 4

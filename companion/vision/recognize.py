@@ -80,7 +80,7 @@ PILE_LEFT = 0.1
 NEAR_BY: float | None = 0.1
 #: A card read from its index is sure (confidence 1) once its index stands this clear of
 #: any other card's; at the first figure, not sure at all (the table is asked).
-INDEX_SURE = (0.04, 0.2)
+INDEX_SURE = (0.1, 0.45)
 
 
 class Recognizer:
@@ -165,8 +165,11 @@ class Recognizer:
         blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
                                   -b.box[2] * b.box[3]))
         puzzling = []
-        for blob in blobs:
+        for n, blob in enumerate(blobs):
             if not more():
+                # The clusters the bound left unread: their indices may still be read (each
+                # a bounded look of its own, ``index_regions`` at most).
+                puzzling += blobs[n:]
                 break
             found = self._read_cluster(image, blob, detections, card_long, more)
             detections += found
@@ -213,12 +216,16 @@ class Recognizer:
         pad = int(0.1 * max(w, h))
         box = (x - pad, y - pad, w + 2 * pad, h + 2 * pad)
         found: list[Detection] = []
+        named = {d.item_id for d in detections if touches(d.corners, blob)}
         for short in shorts:
             for hit in reader.read(image, short, box):
                 if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
                                             (float(hit.at[0]), float(hit.at[1])), False) >= 0
                        for d in [*detections, *found]):
                     continue  # the index of a card read, or print on one: no card of its own
+                if self.library.ids[hit.entry] in named:
+                    continue  # a card of the cluster read already (the best read comes first)
+                named.add(self.library.ids[hit.entry])
                 confidence = float(np.clip((hit.margin - INDEX_SURE[0])
                                            / (INDEX_SURE[1] - INDEX_SURE[0]), 0.0, 1.0))
                 found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
