@@ -165,11 +165,8 @@ class Recognizer:
         blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
                                   -b.box[2] * b.box[3]))
         puzzling = []
-        for n, blob in enumerate(blobs):
+        for blob in blobs:
             if not more():
-                # The clusters the bound left unread: their indices may still be read (each
-                # a bounded look of its own, ``index_regions`` at most).
-                puzzling += blobs[n:]
                 break
             found = self._read_cluster(image, blob, detections, card_long, more)
             detections += found
