@@ -29,6 +29,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -494,22 +495,8 @@ class CardLibrary:
         sift = self.sift
         arrays |= {"sift_points": sift.points, "sift_descriptors": sift.descriptors,
                    "sift_owners": sift.owners}
-        temp = None
-        try:
-            fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-            with os.fdopen(fd, "wb") as out:
-                # Not compressed: the faces are read in place (see the module's docstring).
-                np.savez(out, header=np.array(header), **arrays)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, target)
-            temp = None
-        except OSError as exc:
-            raise LibraryError(f"{target}: cannot write the library ({exc.strerror or exc})"
-                               ) from None
-        finally:
-            if temp is not None:
-                Path(temp).unlink(missing_ok=True)
+        # Not compressed: the faces are read in place (see the module's docstring).
+        _write_npz(target, "library", header, arrays, np.savez)
 
     @classmethod
     def load(cls, path: str | Path) -> CardLibrary:
@@ -567,21 +554,7 @@ def save_samples(library: CardLibrary, path: str | Path) -> None:
     header = json.dumps({"format": SAMPLES_FORMAT, "version": VERSION,
                          "ids": [item_id for item_id, _ in library.samples]})
     arrays = {f"sample_{n}": face for n, (_, face) in enumerate(library.samples)}
-    temp = None
-    try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            np.savez_compressed(out, header=np.array(header), **arrays)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, target)
-        temp = None
-    except OSError as exc:
-        raise LibraryError(f"{target}: cannot write the samples ({exc.strerror or exc})"
-                           ) from None
-    finally:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
+    _write_npz(target, "samples", header, arrays, np.savez_compressed)
 
 
 def load_samples(library: CardLibrary, path: str | Path) -> None:
@@ -629,3 +602,24 @@ def _checked_face(path: str | Path, item_id: str, face: np.ndarray) -> np.ndarra
             or not 8 <= min(face.shape[:2]) <= max(face.shape[:2]) <= MAX_FACE_SIDE):
         raise LibraryError(f"{path}: the face of {item_id!r} is not a colour image")
     return face
+
+
+def _write_npz(target: Path, what: str, header: Any, arrays: dict[str, Any],
+               writer: Any) -> None:
+    """Write ``arrays`` (and ``header``) to ``target`` atomically: a temporary file beside it,
+    synced, then put in its place; a LibraryError naming ``what`` if it cannot be."""
+    temp = None
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            writer(out, header=np.array(header), **arrays)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+        temp = None
+    except OSError as exc:
+        raise LibraryError(f"{target}: cannot write the {what} ({exc.strerror or exc})"
+                           ) from None
+    finally:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
