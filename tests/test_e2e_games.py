@@ -42,17 +42,22 @@ GAMES = {
 
 
 class FrameQueue:
-    """A camera whose frames the test hands in one by one."""
+    """A camera whose frames the test hands in one by one; ``end`` says there are no more
+    (as a folder of frames played once), so the camera's thread stops at once."""
 
     def __init__(self):
         self.frames = queue.Queue()
         self.closed = threading.Event()
+        self.ended = False
 
     def open(self):
         self.closed.clear()
 
+    def end(self):
+        self.ended = True
+
     def read(self):
-        while not self.closed.is_set():
+        while not self.closed.is_set() and not self.ended:
             try:
                 return time.monotonic(), self.frames.get(timeout=0.05)
             except queue.Empty:
@@ -178,11 +183,14 @@ def test_a_scripted_game_through_the_whole_daemon(game, tmp_path):
                     hub.unplug()
                     hands.until(lambda: "hub" in daemon.supervisor.failures(), "hub: unplugged")
                     hub.plug()
-                    hands.until(lambda: "hub" not in daemon.supervisor.failures(), "the hub")
+                    # Back as the table knows it: the part running and the link talking.
+                    hands.until(lambda: "hub" not in daemon.supervisor.failures()
+                                and link.hub is not None and link.hub.connected, "the hub")
                 player.play(event)
         except BaseException as error:
             failed.append(error)
         finally:
+            frames.end()
             daemon.submit(Stop("end of the script"))
 
     people = threading.Thread(target=play)

@@ -113,7 +113,9 @@ class TablePlayer:
             except PlayError as error:
                 raise PlayError(f"{event}: {error}") from None
         if not self.done(count, event):
-            raise PlayError(f"could not play {event} at the table")
+            last = self.table.session.in_force[count:] or "nothing"
+            raise PlayError(f"could not play {event} at the table (in force after it: "
+                            f"{last}; the table asks {self.daemon.shown.asks!r})")
         self.routes[route] = self.routes.get(route, 0) + 1
         return route
 
