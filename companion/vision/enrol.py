@@ -23,9 +23,11 @@ from companion.vision.library import CardInPhoto, CardLibrary, face_of, look_at
 from companion.vision.selfcheck import SelfCheck, examine
 
 #: A card touching the photo's edge whose shape differs from the others' by more than this
-#: share was cut by the edge: its face would be part of a card (photos of one deck differ by
-#: 1.5 % at most: perspective).
-CUT_TOLERANCE = 0.025
+#: share was cut by the edge: its face would be part of a card. Up to it, it is a tight crop
+#: (a sliver of table left on one side, a sliver of card trimmed off another: a few per cent
+#: each), whose print reads as the card's: skipping it loses the card for good, and its
+#: look-alikes are then read in its place.
+CUT_TOLERANCE = 0.08
 #: An image that may be a card alone is one if shaped like the deck's cards within this
 #: (log) share: crops of one deck differ by a few per cent; a photo of a bare table is 4:3.
 DECK_SHAPE = 0.04

@@ -95,14 +95,14 @@ class IndexHit:
 
 @dataclass
 class _Window:
-    """The indices of one corner of one turn of the faces: where they lie from the card's
-    corner (``offset``: the window's top-left from the corner, reference pixels), and each
+    """The indices of one corner of one turn of the faces: where each lies from its card's
+    corner (``offsets``: its window's top-left from the corner, reference pixels), and each
     face's print there, flattened, zero-mean and unit length."""
 
     turn: int
     anchor: str
     size: tuple[int, int]  # (w, h), reference pixels
-    offset: tuple[float, float]
+    offsets: np.ndarray  # (faces, 2): each face's window's top-left from its corner
     entries: list[int]
     rows: np.ndarray
     colours: np.ndarray  # (faces, 2): each index's ink colour from its paper's (Lab a, b)
@@ -233,38 +233,38 @@ class IndexReader:
         # The windows of one shape (turned the same way, up to a half turn) share a size and
         # one set of principal components: their indices are compared everywhere at once.
         margin = 0.04 * REFERENCE
-        spans: dict[tuple[int, str], np.ndarray] = {}
-        for key, members in kept.items():
-            boxes = np.array([m[2] for m in members], np.float32)
-            spans[key] = np.concatenate([boxes[:, :2].min(axis=0) - margin,
-                                         boxes[:, 2:].max(axis=0) + margin])
         sizes = {}
         for parity in (0, 1):
-            own = [span for (turn, _), span in spans.items() if turn % 2 == parity]
-            if own:
-                extent = np.max([span[2:] - span[:2] for span in own], axis=0)
+            boxes = np.array([m[2] for (turn, _), members in kept.items() if turn % 2 == parity
+                              for m in members], np.float32).reshape(-1, 4)
+            if len(boxes):
+                # As large as the largest index (a "10" is wider than an "A"), with a margin.
+                extent = (boxes[:, 2:] - boxes[:, :2]).max(axis=0) + 2 * margin
                 sizes[parity] = (max(4, int(round(extent[0]))), max(4, int(round(extent[1]))))
         windows = []
         for (turn, anchor), members in kept.items():
             size = sizes[turn % 2]
-            bx0, by0, bx1, by1 = spans[(turn, anchor)]
-            # Grown to the shared size into the card, away from its corner.
-            if anchor in ("tr", "br"):
-                bx0 = bx1 - size[0]
-            if anchor in ("bl", "br"):
-                by0 = by1 - size[1]
-            patches, entries, colours = [], [], []
-            for entry, grey, _, lab in members:
+            patches, entries, colours, offsets = [], [], [], []
+            for entry, grey, box_ref, lab in members:
                 h, w = grey.shape
                 cx = 0 if anchor in ("tl", "bl") else w
                 cy = 0 if anchor in ("tl", "tr") else h
-                x, y = cx + bx0, cy + by0
+                # Each face's window starts at its own index (as the window's, from the
+                # corner side): a crop whose rim is wider or narrower than the others' shifts
+                # its print, and a window at the deck's place would hold its rim, which then
+                # looks like any card's edge.
+                ox = box_ref[0] - margin if anchor in ("tl", "bl") else box_ref[2] + margin \
+                    - size[0]
+                oy = box_ref[1] - margin if anchor in ("tl", "tr") else box_ref[3] + margin \
+                    - size[1]
+                offsets.append((ox, oy))
+                x, y = cx + ox, cy + oy
                 centre = (x + size[0] / 2, y + size[1] / 2)
                 patches.append(cv2.getRectSubPix(grey, size, centre))
                 colours.append(ink_colour(cv2.getRectSubPix(lab, size, centre)))
                 entries.append(entry)
             card = members[0][1].shape[1::-1]
-            windows.append(_Window(turn, anchor, size, (float(bx0), float(by0)), entries,
+            windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), entries,
                                    _unit_rows(np.array(patches)),
                                    np.array(colours, np.float32), np.empty((0, 0), np.float32),
                                    (float(card[0]), float(card[1]))))
@@ -349,6 +349,7 @@ class IndexReader:
         scores = patches @ every.T
         entries = np.concatenate([window.entries for window in windows])
         owner = np.concatenate([[n] * len(window.entries) for n, window in enumerate(windows)])
+        starts = np.cumsum([0] + [len(window.entries) for window in windows])
         printed = np.concatenate([window.colours for window in windows])
         found = []
         for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
@@ -362,16 +363,17 @@ class IndexReader:
             if margin < LEAST_MARGIN:
                 continue
             window = windows[int(owner[best])]
+            member = int(best - starts[int(owner[best])])
             found.append(IndexHit(int(entries[best]),
-                                  self._card(window, float(xs[k]), float(ys[k])), score,
+                                  self._card(window, member, float(xs[k]), float(ys[k])), score,
                                   margin, np.float32([xs[k] + w / 2, ys[k] + h / 2])))
         return found
 
     @staticmethod
-    def _card(window: _Window, x: float, y: float) -> np.ndarray:
+    def _card(window: _Window, member: int, x: float, y: float) -> np.ndarray:
         """The outline (the face's own corner order) of the card whose index window lies at
-        (x, y) of an upright picture."""
-        cx, cy = x - window.offset[0], y - window.offset[1]
+        (x, y) of an upright picture (``member``: the face's place in the window)."""
+        cx, cy = x - float(window.offsets[member][0]), y - float(window.offsets[member][1])
         sx, sy = ANCHORS[window.anchor]
         cw, ch = window.card
         x0, x1 = (cx, cx + cw) if sx > 0 else (cx - cw, cx)

@@ -195,6 +195,10 @@ def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequen
     for k in (0, 1):
         if not lengths[k] and lengths[1 - k]:
             lengths[k] = [x * f for x in lengths[1 - k][:1] for f in (aspect, 1 / aspect)]
+        elif not corner.whole[k] and corner.whole[1 - k]:
+            # The card's own proportions from its whole side: a card read near by is seen at
+            # another size where the camera looks at the table at a slant.
+            lengths[k] += [corner.seen[1 - k] * f for f in (aspect, 1 / aspect)]
     if all(corner.whole):
         # Two whole stretches not shaped like a card: the part in view of a card lying under
         # another that cuts it straight across; the shorter runs on under the card on top.
