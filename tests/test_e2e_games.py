@@ -5,6 +5,7 @@ log. The traps game also loses its hub halfway and gets it back.
 """
 
 import json
+import logging
 import queue
 import subprocess
 import sys
@@ -145,7 +146,9 @@ def replay_totals(log_path):
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_scripted_game_through_the_whole_daemon(game, tmp_path):
+def test_a_scripted_game_through_the_whole_daemon(game, tmp_path, caplog):
+    # What the daemon stored, refused and retried, shown with a failure.
+    caplog.set_level(logging.INFO, logger="companion")
     header_json, events = GAMES[game]()
     header = Header.from_json(header_json)
     seats = len(header.seats)
