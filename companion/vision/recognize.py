@@ -81,6 +81,9 @@ NEAR_BY: float | None = 0.1
 #: A card read from its index is sure (confidence 1) once its index stands this clear of
 #: any other card's; at the first figure, not sure at all (the table is asked).
 INDEX_SURE = (0.1, 0.45)
+#: The sizes a cluster's indices are looked for at, as shares of the short side of the cards
+#: read in the frame (the first that finds any is taken).
+INDEX_SIZES = (1.0, 0.85)
 
 
 class Recognizer:
@@ -203,7 +206,10 @@ class Recognizer:
         if not reader.windows:
             return []
         if detections:
-            shorts = [float(np.median([min(quad_sides(d.corners)) for d in detections]))]
+            # Sized like the cards read, then smaller: a card further from the camera than
+            # those (a slanted view), or one whose rim the cards read count, is seen smaller.
+            short = float(np.median([min(quad_sides(d.corners)) for d in detections]))
+            shorts = [short * step for step in INDEX_SIZES]
         else:  # no card read to size them by: a fan is about a card's length across
             side = float(min(np.linalg.norm(blob.rect[1] - blob.rect[0]),
                              np.linalg.norm(blob.rect[2] - blob.rect[1])))
