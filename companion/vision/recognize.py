@@ -82,7 +82,7 @@ NEAR_BY: float | None = 0.1
 #: any other card's; at the first figure, not sure at all (the table is asked).
 INDEX_SURE = (0.1, 0.45)
 #: The sizes a cluster's indices are looked for at, as shares of the short side of the cards
-#: read in the frame (the first that finds any is taken).
+#: read in the frame (the first that finds any is taken; beside a card read only).
 INDEX_SIZES = (1.0, 0.85)
 
 
@@ -206,10 +206,12 @@ class Recognizer:
         if not reader.windows:
             return []
         if detections:
-            # Sized like the cards read, then smaller: a card further from the camera than
-            # those (a slanted view), or one whose rim the cards read count, is seen smaller.
+            # Sized like the cards read; then, beside a card read, smaller: a card under it
+            # lies further from the camera at a slant, and is seen smaller. (Clutter away
+            # from the cards, a cup or a keyboard, is searched once.)
             short = float(np.median([min(quad_sides(d.corners)) for d in detections]))
-            shorts = [short * step for step in INDEX_SIZES]
+            beside = any(_boxes_meet(d.corners, blob.box, NEAR_BY or 0.0) for d in detections)
+            shorts = [short * step for step in (INDEX_SIZES if beside else INDEX_SIZES[:1])]
         else:  # no card read to size them by: a fan is about a card's length across
             side = float(min(np.linalg.norm(blob.rect[1] - blob.rect[0]),
                              np.linalg.norm(blob.rect[2] - blob.rect[1])))
@@ -221,7 +223,8 @@ class Recognizer:
         found: list[Detection] = []
         named = {d.item_id for d in detections if touches(d.corners, blob)}
         for short in shorts:
-            for hit in reader.read(image, short, box):
+            hits = reader.read(image, short, box)
+            for hit in hits:
                 if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
                                             (float(hit.at[0]), float(hit.at[1])), False) >= 0
                        for d in [*detections, *found]):
@@ -233,8 +236,8 @@ class Recognizer:
                                            / (INDEX_SURE[1] - INDEX_SURE[0]), 0.0, 1.0))
                 found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
                     np.float32), confidence, "index", hit.score))
-            if found:
-                break
+            if hits:
+                break  # indices at this size, be they of cards read: the size is right here
         return found
 
     def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
