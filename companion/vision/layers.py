@@ -164,7 +164,8 @@ def outline_corners(contour: np.ndarray) -> list[Corner]:
 
 
 def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequence[
-        tuple[np.ndarray, float, np.ndarray]], aspect: float) -> list[np.ndarray]:
+        tuple[np.ndarray, float, np.ndarray]], aspect: float, apart: bool = False
+               ) -> list[np.ndarray]:
     """Outlines a card lying at ``corner`` may have. ``models``: outlines of cards read
     near by; ``whole_sides``: (direction, length, middle) of every whole side of the
     cluster; ``aspect``: the enrolled cards' long side over short.
@@ -195,10 +196,16 @@ def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequen
     for k in (0, 1):
         if not lengths[k] and lengths[1 - k]:
             lengths[k] = [x * f for x in lengths[1 - k][:1] for f in (aspect, 1 / aspect)]
-        elif not corner.whole[k] and corner.whole[1 - k]:
-            # The card's own proportions from its whole side: a card read near by is seen at
-            # another size where the camera looks at the table at a slant.
-            lengths[k] += [corner.seen[1 - k] * f for f in (aspect, 1 / aspect)]
+        elif apart and not corner.whole[k] and corner.whole[1 - k]:
+            # The card's own proportions from its whole side: a card read in another cluster
+            # (``apart``) lies elsewhere, and is seen at another size where the camera looks
+            # at the table at a slant. The way round that card lies (its side this way long
+            # or short), unless as long already.
+            near = lengths[k][-1]
+            own = min((corner.seen[1 - k] * f for f in (aspect, 1 / aspect)),
+                      key=lambda length: abs(np.log(length / near)))
+            if all(abs(own / length - 1) > 0.1 for length in lengths[k]):
+                lengths[k].append(own)
     if all(corner.whole):
         # Two whole stretches not shaped like a card: the part in view of a card lying under
         # another that cuts it straight across; the shorter runs on under the card on top.
@@ -260,7 +267,8 @@ class LayerReader:
             for corner in corners:
                 if any(_at_corner(corner.point, d.corners) for d in cards):
                     continue
-                for quad in laid_cards(corner, models, whole_sides, self.aspect):
+                for quad in laid_cards(corner, models, whole_sides, self.aspect,
+                                       apart=not cards):
                     if any(_same_place(quad, d.corners) for d in cards):
                         continue
                     over = [d for d in [*cards, *around] if intersect(d.corners, quad)]
