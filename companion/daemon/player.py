@@ -111,11 +111,16 @@ class TablePlayer:
             try:
                 self.by_hand(event)
             except PlayError as error:
-                raise PlayError(f"{event}: {error}") from None
+                raise PlayError(f"{event['type']} by seat {event.get('seat', '-')}: {error}"
+                                ) from None
         if not self.done(count, event):
-            last = self.table.session.in_force[count:] or "nothing"
-            raise PlayError(f"could not play {event} at the table (in force after it: "
-                            f"{last}; the table asks {self.daemon.shown.asks!r})")
+            # What got in instead, by kind and seat only: the demo shows this message, and
+            # an event's fields may hold a secret (a trap's clicks).
+            got = ", ".join(f"{e['type']} seat {e.get('seat', '-')}"
+                            for e in self.table.session.in_force[count:]) or "nothing"
+            raise PlayError(f"could not play {event['type']} by seat {event.get('seat', '-')} "
+                            f"at the table (in force after it: {got}; the table asks "
+                            f"{self.daemon.shown.asks!r})")
         self.routes[route] = self.routes.get(route, 0) + 1
         return route
 

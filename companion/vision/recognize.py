@@ -205,13 +205,13 @@ class Recognizer:
         reader = self.library.indices
         if not reader.windows:
             return []
+        aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
         if detections:
-            # Sized like the cards read; then, for a card's part in view beside a card read,
-            # smaller: a card under another lies further from the camera at a slant, and is
-            # seen smaller. (Clutter and whole hands are searched once.)
+            # Sized like the cards read; then, for a card's part in view (no larger than a
+            # card and a half) beside a card read, smaller: a card under another lies further
+            # from the camera at a slant, and is seen smaller. Clutter and whole hands are
+            # searched once.
             short = float(np.median([min(quad_sides(d.corners)) for d in detections]))
-            aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
-            # A card's part in view beside the card on it, no larger than a card and a half.
             under = (blob.box[2] * blob.box[3] <= 1.5 * aspect * short * short
                      and any(_boxes_meet(d.corners, blob.box, NEAR_BY or 0.0)
                              for d in detections))
@@ -219,7 +219,6 @@ class Recognizer:
         else:  # no card read to size them by: a fan is about a card's length across
             side = float(min(np.linalg.norm(blob.rect[1] - blob.rect[0]),
                              np.linalg.norm(blob.rect[2] - blob.rect[1])))
-            aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
             shorts = [side / aspect, side]
         x, y, w, h = blob.box
         pad = int(0.1 * max(w, h))
