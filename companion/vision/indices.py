@@ -72,8 +72,6 @@ LEAST_TURN = 0.03
 #: index reads within a few degrees of upright); at most this many groups per region.
 TURN_APART = 4
 MOST_GROUPS = 16
-#: The groups' boxes, together, cover at most this many times the region looked at.
-LOOK_AREA = 2.0
 #: A group's box is grown by this share of a card's short side (where its corner lies).
 GROW = 0.5
 
@@ -450,7 +448,6 @@ def _edge_groups(grey: np.ndarray) -> list[tuple[float, tuple[int, int, int, int
     grow = int(GROW * REFERENCE)
     h, w = grey.shape
     found_groups: list[tuple[float, tuple[int, int, int, int]]] = []
-    looked = 0
     for members in sorted(groups, key=lambda g: -float(length[g].sum())):
         if float(length[members].sum()) < LEAST_TURN * float(length.sum()) and found_groups:
             break
@@ -462,9 +459,6 @@ def _edge_groups(grey: np.ndarray) -> list[tuple[float, tuple[int, int, int, int
         turn = np.degrees(np.arctan2(
             np.sum(weights * np.sin(np.radians(angles[members] * 4))),
             np.sum(weights * np.cos(np.radians(angles[members] * 4))))) / 4 % 90
-        looked += (x1 - x0) * (y1 - y0)
-        if looked > LOOK_AREA * h * w and found_groups:
-            break  # clutter (a keyboard): edges at every turn all over the region
         found_groups.append((float(turn), (int(x0), int(y0), int(x1 - x0), int(y1 - y0))))
         if len(found_groups) == MOST_GROUPS:
             break
