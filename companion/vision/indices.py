@@ -108,7 +108,7 @@ class _Window:
     card: tuple[float, float]  # the turned card's (width, height), reference pixels
 
 
-def _paper_and_ink(face: np.ndarray) -> np.ndarray:
+def paper_and_ink(face: np.ndarray) -> np.ndarray:
     """Where a face is printed: the largest plane difference from its paper (its commonest
     light colour) past ``INK``."""
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
@@ -117,7 +117,7 @@ def _paper_and_ink(face: np.ndarray) -> np.ndarray:
     return np.uint8(np.abs(face.astype(np.float32) - paper).max(axis=2) > INK)
 
 
-def _index_box(ink: np.ndarray, anchor: str, long_side: int
+def index_box(ink: np.ndarray, anchor: str, long_side: int
                ) -> tuple[int, int, int, int] | None:
     """The box (x0, y0, x1, y1) of the index in a corner's print (``ink``: the corner's
     patch, the card's corner at ``anchor``), or None: the small glyphs wholly inside the
@@ -203,7 +203,7 @@ class IndexReader:
             fine = min(1.0, 2 * REFERENCE / min(fh, fw))
             face = cv2.resize(face, (max(1, round(fw * fine)), max(1, round(fh * fine))),
                               interpolation=cv2.INTER_AREA)
-            face_ink = _paper_and_ink(face)
+            face_ink = paper_and_ink(face)
             for turn in range(4):
                 turned = np.ascontiguousarray(np.rot90(face, -turn))
                 h, w = turned.shape[:2]
@@ -217,7 +217,7 @@ class IndexReader:
                 for anchor in ANCHORS:
                     x0 = 0 if anchor in ("tl", "bl") else w - pw
                     y0 = 0 if anchor in ("tl", "tr") else h - ph
-                    box = _index_box(ink[y0:y0 + ph, x0:x0 + pw], anchor, max(h, w))
+                    box = index_box(ink[y0:y0 + ph, x0:x0 + pw], anchor, max(h, w))
                     if box is None:
                         continue
                     # The box from the card's corner (reference pixels).

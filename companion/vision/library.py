@@ -38,6 +38,7 @@ from companion.errors import CompanionError
 from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.indices import IndexReader
+from companion.vision.marks import MarkReader
 from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
 from companion.vision.stored import (
     SIFT_KIND,
@@ -334,6 +335,7 @@ class CardLibrary:
         self._index: FaceIndex | None = None
         self._twins: Twins | None = None
         self._indices: IndexReader | None = None
+        self._marks: MarkReader | None = None
         self._features: dict | None = None
         self._sift: Sift | None = None  # the faces' keypoints, compact (read or found)
         #: Did the file read hold the faces' keypoints (False: an older file, or none)?
@@ -406,6 +408,7 @@ class CardLibrary:
         self._index = None
         self._twins = None
         self._indices = None
+        self._marks = None
         self._features = None
         self._sift = None
 
@@ -418,6 +421,7 @@ class CardLibrary:
         # the first card seen in part); their search forest when first needed (``features``).
         self.sift  # noqa: B018
         self.indices  # noqa: B018  (the corner indices: a quarter second for 52 faces here)
+        self.marks  # noqa: B018
         self.rest()
 
     def rest(self) -> None:
@@ -452,6 +456,14 @@ class CardLibrary:
         if self._indices is None:
             self._indices = IndexReader(self.faces)
         return self._indices
+
+    @property
+    def marks(self) -> MarkReader:
+        """The deck's indices as a rank over a suit, for cards of which only a corner shows,
+        each turned its own way (learnt from the enrolled faces when first needed)."""
+        if self._marks is None:
+            self._marks = MarkReader(self.faces)
+        return self._marks
 
     @property
     def twins(self) -> Twins:

@@ -52,6 +52,7 @@ from companion.vision.edges import on_edges
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import CardFinder, TableBackground, shrink
+from companion.vision.indices import IndexHit
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import NOT_A_CARD, CardLibrary
 from companion.vision.markers import MarkerFinder, MarkerSighting
@@ -84,6 +85,9 @@ INDEX_SURE = (0.1, 0.45)
 #: The sizes a cluster's indices are looked for at, as shares of the short side of the cards
 #: read in the frame (the first that finds any is taken; beside a card read only).
 INDEX_SIZES = (1.0, 0.85)
+#: A card read from its rank and suit is sure once what it differs in from any other card's
+#: index fits this much better; at the first figure, not sure at all.
+MARKS_SURE = (0.05, 0.3)
 
 
 class Recognizer:
@@ -180,7 +184,10 @@ class Recognizer:
             # Cards that show only a corner (a fan, a trick): read from their index.
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.index_regions]:
+                # The deck's index windows, at the size of the cards read, then its rank and
+                # suit marks wherever they lie and however turned.
                 detections += self._by_index(image, blob, detections)
+                detections += self._by_marks(image, blob, detections)
             puzzling = [b for b in puzzling if not self._explained(
                 image, b, [d for d in detections if touches(d.corners, b)])]
         if puzzling and self.use_features and more():
@@ -196,7 +203,7 @@ class Recognizer:
                 if self.piles and self.use_templates:
                     detections += self._copies(image, blob, known + found, found, detections,
                                                more)
-        return detections
+        return _one_index_read_per_card(detections)
 
     def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
                   ) -> list[Detection]:
@@ -224,23 +231,49 @@ class Recognizer:
         pad = int(0.1 * max(w, h))
         box = (x - pad, y - pad, w + 2 * pad, h + 2 * pad)
         found: list[Detection] = []
-        named = {d.item_id for d in detections if touches(d.corners, blob)}
         for short in shorts:
             hits = reader.read(image, short, box)
-            for hit in hits:
-                if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
-                                            (float(hit.at[0]), float(hit.at[1])), False) >= 0
-                       for d in [*detections, *found]):
-                    continue  # the index of a card read, or print on one: no card of its own
-                if self.library.ids[hit.entry] in named:
-                    continue  # a card of the cluster read already (the best read comes first)
-                named.add(self.library.ids[hit.entry])
-                confidence = float(np.clip((hit.margin - INDEX_SURE[0])
-                                           / (INDEX_SURE[1] - INDEX_SURE[0]), 0.0, 1.0))
-                found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
-                    np.float32), confidence, "index", hit.score))
+            found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE)
             if hits:
                 break  # indices at this size, be they of cards read: the size is right here
+        return found
+
+    def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
+                  ) -> list[Detection]:
+        """The cards of a cluster whose index shows as a rank over a suit (``marks.py``):
+        each not where a card read lies, nor a card of the cluster read already."""
+        x, y, w, h = blob.box
+        pad = int(0.1 * max(w, h))
+        short = (float(np.median([min(quad_sides(d.corners)) for d in detections]))
+                 if detections else None)
+        hits = self.library.marks.read(image, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
+                                       short)
+        return self._index_reads(hits, blob, detections, MARKS_SURE)
+
+    def _index_reads(self, hits: Sequence[IndexHit], blob: Blob,
+                     detections: Sequence[Detection], sure: tuple[float, float]
+                     ) -> list[Detection]:
+        """The cards read from their index, best first: each not where a card read lies,
+        nor a card of the cluster read already; sure once its index stands ``sure[1]`` clear
+        of any other card's, not at all at ``sure[0]``."""
+        found: list[Detection] = []
+        named = {d.item_id for d in detections if touches(d.corners, blob)}
+        for hit in hits:
+            card = self.library.ids[hit.entry]
+            if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
+                                        (float(hit.at[0]), float(hit.at[1])), False) >= 0
+                   for d in [*detections, *found]
+                   if d.method != "index" or d.item_id == card):
+                # The index of a card read, or print on one read whole: no card of its own.
+                # (A card read from its index is mostly hidden: other cards' indices show
+                # where its outline runs under them.)
+                continue
+            if self.library.ids[hit.entry] in named:
+                continue  # a card of the cluster read already (the best read comes first)
+            named.add(self.library.ids[hit.entry])
+            confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
+            found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
+                np.float32), confidence, "index", hit.score))
         return found
 
     def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
@@ -651,6 +684,20 @@ class Recognizer:
     # --- fallback ----------------------------------------------------------------------
 
 
+def _one_index_read_per_card(detections: list[Detection]) -> list[Detection]:
+    """A card read from its index only once in a frame, where it reads best, and not where
+    it is read whole: a corner is little to go on, and a card twice from its corners is a
+    misreading at one of the two places."""
+    whole = {d.item_id for d in detections if d.method != "index"}
+    best: dict[str, Detection] = {}
+    for d in detections:
+        if d.method == "index" and d.item_id not in whole:
+            held = best.get(d.item_id)
+            if held is None or (d.confidence, d.fit) > (held.confidence, held.fit):
+                best[d.item_id] = d
+    return [d for d in detections if d.method != "index" or best.get(d.item_id) is d]
+
+
 def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:
     """Does the box round ``corners`` meet ``box`` (x, y, w, h) grown by ``grow`` of its
     longer side?"""
@@ -658,3 +705,4 @@ def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float
     pad = grow * max(w, h)
     (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
     return bool(x0 <= x + w + pad and x1 >= x - pad and y0 <= y + h + pad and y1 >= y - pad)
+
