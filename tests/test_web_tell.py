@@ -9,7 +9,8 @@ CI. Every wait is for something observed."""
 
 from __future__ import annotations
 
-from web_table import LiveTable, random_game, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game
 
 from companion.daemon.items import CameraProposal
 from companion.errors import CompanionError
