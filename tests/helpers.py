@@ -1,19 +1,23 @@
 """What many tests do the same way: run a command and read what it printed, wait for observed
-progress.
+progress, check that a game refuses an event and changes nothing.
 
     code, out, err = run(capsys, "replay", "game.jsonl", "--json")
     wait_for(lambda: table.stored() == 3, "the third event stored")
+    refused(game, {"type": "pass", "seat": 1}, "lead", "must play a set")
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
 from companion.cli import main
+from companion.errors import CompanionError, RuleViolation
+from companion.games.base import Game
 
 #: How long a test waits for progress it expects: a bound on waiting, not a timing check.
 WAIT = 60.0
@@ -45,3 +49,31 @@ def wait_for(condition: Callable[[], Seen], what: str, timeout: float = WAIT) ->
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout}s for {what}")
         time.sleep(0.01)
+
+
+def everything_seen(game: Game) -> list[Any]:
+    """A copy of what the table, the referee and every seat see of ``game``, and its totals."""
+    return copy.deepcopy([game.view(None), game.referee_view(), game.totals(),
+                          *(game.view(seat) for seat in range(len(game.seats)))])
+
+
+def refused(game: Game, event: dict[str, Any], rule: str | None = None, *words: str,
+            error: type[CompanionError] = RuleViolation) -> None:
+    """``game`` refuses ``event`` with ``error`` (for ``rule``, when given), its message
+    holding each of ``words``, and nothing anyone sees of the game changes.
+
+    ``refused(game, event, "turn", "Bob's turn")`` is a RuleViolation of the rule ``turn``;
+    ``refused(game, event, None, "field 'dice'", error=EventError)`` a malformed event.
+    """
+    before = everything_seen(game)
+    with pytest.raises(error) as caught:
+        game.apply(event)
+    refusal = caught.value
+    if rule is not None:
+        assert isinstance(refusal, RuleViolation), refusal
+        assert refusal.rule == rule, refusal
+        assert f"[rule: {rule}]" in str(refusal)
+    message = refusal.message if isinstance(refusal, RuleViolation) else str(refusal)
+    for word in words:
+        assert word in message, (word, message)
+    assert everything_seen(game) == before
