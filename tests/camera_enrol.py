@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 from camera_web import Frames
-from web_table import LiveTable, wait_for
+from helpers import wait_for
+from web_table import LiveTable
 
 from companion.daemon.camera import Camera, pile_cards
 from companion.daemon.library import TableLibrary

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 from camera_table import library_with
-from web_table import LiveTable, wait_for
+from helpers import wait_for
+from web_table import LiveTable
 
 from companion import bundles
 from companion.daemon.camera import Camera, library_for, pile_cards

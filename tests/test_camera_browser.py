@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 from camera_table import library_with
 from camera_web import LiveCameraTable, tricky_before_first_play
-from web_table import wait_for
+from helpers import wait_for
 
 from companion import bundles
 from companion.daemon.camera import library_for

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 from camera_enrol import EnrolTable, spot
-from web_table import request, wait_for
+from helpers import wait_for
+from web_table import request
 
 from companion import bundles
 from companion.cli import main

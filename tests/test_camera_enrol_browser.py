@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from camera_enrol import EnrolTable, spot
-from web_table import wait_for
+from helpers import wait_for
 
 from companion import bundles
 from companion.vision.library import CardLibrary

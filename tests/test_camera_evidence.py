@@ -23,7 +23,8 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 from camera_web import LiveCameraTable, tricky_before_first_play
-from web_table import request, wait_for
+from helpers import wait_for
+from web_table import request
 
 from companion.table import TableStore
 from companion.table.pictures import keep

@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 import pytest
 from camera_web import SEATS, tricky_before_first_play
+from helpers import wait_for
 from page_state import next_page_state
-from web_table import LiveTable, wait_for
+from web_table import LiveTable
 
 from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
 from companion.daemon.config import parse_config

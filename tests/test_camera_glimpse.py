@@ -9,8 +9,8 @@ from typing import Any
 
 import cv2
 import numpy as np
+from helpers import wait_for
 from test_camera_rest import BOTH, FIRST, ITEMS, shooter
-from web_table import wait_for
 
 from companion.daemon.camera import Camera, SceneSettled
 from companion.vision.glimpse import WATCH_WIDTH, Downscaled, Glimpse

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from camera_web import LiveCameraTable, placements, tricky_before_first_play
-from web_table import wait_for
+from helpers import wait_for
 
 from companion.vision.art import ArtItem
 from companion.vision.synthetic import Placement

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 from camera_table import CameraTable
 from camera_web import LiveCameraTable
-from web_table import wait_for
+from helpers import wait_for
 
 from companion import bundles
 from companion.daemon.questions import Answer

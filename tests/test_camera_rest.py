@@ -7,7 +7,7 @@ import queue
 import time
 
 import numpy as np
-from web_table import wait_for
+from helpers import wait_for
 
 from companion.daemon.camera import STILL_FPS, Camera, SceneSettled
 from companion.vision.art import game_items

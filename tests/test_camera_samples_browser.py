@@ -10,7 +10,7 @@ Skipped where no browser is installed (a fresh clone), failed instead under CI (
 from __future__ import annotations
 
 from camera_web import LiveCameraTable, tricky_before_first_play
-from web_table import wait_for
+from helpers import wait_for
 
 WAIT_MS = 60_000
 #: The face of the card laid is enrolled as this card too: the camera leaves it out.

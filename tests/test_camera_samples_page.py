@@ -15,8 +15,9 @@ import cv2
 import numpy as np
 import pytest
 from camera_web import LiveCameraTable, tricky_before_first_play
+from helpers import wait_for
 from page_state import next_page_state
-from web_table import request, wait_for
+from web_table import request
 
 from companion.daemon.camera import library_for
 from companion.daemon.library import SampleRefused, TableLibrary

@@ -12,8 +12,9 @@ import aiohttp
 import cv2
 import numpy as np
 from camera_web import LiveCameraTable, tricky_before_first_play
+from helpers import wait_for
 from page_state import next_page_state
-from web_table import get_json, request, wait_for
+from web_table import get_json, request
 
 
 def socket_url(url: str) -> str:

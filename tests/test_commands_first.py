@@ -10,18 +10,14 @@ import sys
 
 import pytest
 from built_in import GAMES as BUILT_IN
+from helpers import run
 
-from companion.cli import build_parser, main
-
-
-def run(capsys, *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    return code, capsys.readouterr().out
+from companion.cli import build_parser
 
 
 @pytest.mark.parametrize("game", BUILT_IN)
 def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(capsys, game):
-    code, out = run(capsys, "rules", game)
+    code, out, _ = run(capsys, "rules", game)
     assert code == 0
     played = out.index("How it is played:")
     does = out.index("What the companion does:")
@@ -30,7 +26,7 @@ def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(cap
     summary = out[played:options]
     assert len(summary.split()) > 60  # sentences, not a heading
     assert all(len(line) <= 90 for line in summary.splitlines())
-    code, out = run(capsys, "rules", game, "--json")
+    code, out, _ = run(capsys, "rules", game, "--json")
     shown = json.loads(out)
     assert shown["played"] and shown["companion"] and shown["options"]
 
@@ -39,10 +35,10 @@ def test_rules_says_how_the_game_is_played_and_what_the_companion_does_first(cap
 def test_rules_options_are_wrapped_to_the_terminal_every_word_kept(capsys, game):
     """Each option's meaning is wrapped as the summary is (at most 90 columns), not one line
     of 151; wrapped, it says every word it says in --json."""
-    code, out = run(capsys, "rules", game)
+    code, out, _ = run(capsys, "rules", game)
     options = out[out.index("Options, with their defaults"):]
     assert code == 0 and all(len(line) <= 90 for line in options.splitlines()), options
-    code, raw = run(capsys, "rules", game, "--json")  # the words, unwrapped
+    code, raw, _ = run(capsys, "rules", game, "--json")  # the words, unwrapped
     for option in json.loads(raw)["options"].values():
         assert " ".join(option["help"].split()) in " ".join(options.split())
 

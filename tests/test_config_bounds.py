@@ -43,9 +43,12 @@ def test_an_out_of_range_number_names_its_section_and_key(text, named):
 
 
 def test_every_number_in_a_config_section_has_bounds():
+    numbers = 0
     for name, section in SECTIONS.items():
         hints = typing.get_type_hints(section)
         for field in dataclasses.fields(section):
             kind = hints[field.name]
             if kind in (int, float) or typing.get_args(kind) in ((int,), (float,)):
                 assert "range" in field.metadata, f"[{name}] {field.name} has no bounds"
+                numbers += 1
+    assert numbers  # the sections and their numbers were found

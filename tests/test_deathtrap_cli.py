@@ -5,15 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.cli import main
+from helpers import run
 
 LOGS = Path(__file__).parent / "logs" / "deathtrap"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def cut_log(tmp_path: Path, lines: int, extra: list[dict] = ()) -> str:

@@ -7,13 +7,12 @@ finishing place below can be checked on paper. Seats: Ann 0, Bob 1, Cy 2, Dee 3,
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
+from helpers import refused
 
 from companion.bundles.deathtrap.rules.engine import Deathtrap
-from companion.errors import RuleViolation
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 DECK = {"creatures": [
@@ -36,15 +35,6 @@ def play(game: Deathtrap, seat: int, *cards: str) -> None:
 
 def pass_(game: Deathtrap, seat: int) -> None:
     game.apply({"type": "pass", "seat": seat})
-
-
-def refused(game: Deathtrap, event: dict[str, Any], rule: str, words: str) -> None:
-    before = copy.deepcopy(game.referee_view())
-    with pytest.raises(RuleViolation) as caught:
-        game.apply(event)
-    assert caught.value.rule == rule
-    assert words in caught.value.message
-    assert game.referee_view() == before
 
 
 def opened(counts: list[int] | None = None, **options: Any) -> Deathtrap:

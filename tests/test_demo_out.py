@@ -9,18 +9,7 @@ from pathlib import Path
 
 import pytest
 import sandbox
-
-from companion.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_clear_line(err: str) -> None:
-    assert err.startswith("companion: ") and err.count("\n") == 1 and "Traceback" not in err
+from helpers import one_clear_line, run
 
 
 @pytest.mark.parametrize("kind", ["file", "missing parent", "read-only"])

@@ -18,7 +18,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, wait_for
+from helpers import wait_for
+from web_table import LiveTable
 
 from companion import bundles
 from companion.daemon.items import CameraProposal

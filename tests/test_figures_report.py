@@ -59,5 +59,6 @@ def test_a_figure_missing_from_the_output_is_said_and_fails_the_run():
 
 def test_every_benchmark_named_exists():
     report = report_module()
+    assert report.BENCHMARKS
     for benchmark in report.BENCHMARKS:
         assert (ROOT / benchmark.args(False)[0]).is_file(), benchmark.name

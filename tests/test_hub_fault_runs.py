@@ -4,7 +4,7 @@ and frames with a good CRC and any content (forged acknowledgements above all) s
 hub. Every seed must deliver each event exactly once, in order (issue 40, item 3).
 
 The benchmark waits for observed progress only (its bound is there to end a jammed run, not
-to time anything); the default-sized run over seeds 1-50 is in docs/reliability.md.
+to time anything); docs/reliability.md gives a default-sized run and its limits.
 """
 
 from __future__ import annotations

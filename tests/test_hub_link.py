@@ -6,10 +6,10 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import wait_for
 
 from companion.hardware import hub as hub_module
 from companion.hardware import hubproto
@@ -18,16 +18,6 @@ from companion.hardware.hub import Hub, HubError, find_port, input_events
 from companion.hardware.hubfake import FakeHub
 
 FAST = {"backoff_s": (0.005, 0.05), "heartbeat_s": 0.2, "retry_s": 0.1, "tries": 3}
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> bool:
-    """Poll ``condition`` until true or ``timeout``: a bound on waiting, not a timing check."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.002)
-    return condition()
 
 
 class Collector:
@@ -45,7 +35,7 @@ class Collector:
                 return self.seen
 
     def until(self, count: int) -> list[InputEvent]:
-        wait_for(lambda: len(self.drain()) >= count)
+        wait_for(lambda: len(self.drain()) >= count, f"{count} events from the hub")
         return self.drain()
 
 
@@ -75,7 +65,7 @@ def test_incompatible_firmware_is_refused_with_a_clear_message(link: str) -> Non
     with FakeHub(link, firmware="9.0.0", major=hubproto.PROTOCOL_MAJOR + 1) as fake:
         fake.press("seat", 0)
         hub = Hub(got.events.put, link, **FAST).start()
-        assert wait_for(lambda: hub.fault is not None)
+        wait_for(lambda: hub.fault is not None, "the hub's fault")
         hub.close()
     assert isinstance(hub.fault, HubError)
     assert "9.0.0" in str(hub.fault) and "firmware/README.md" in str(hub.fault)
@@ -104,7 +94,7 @@ def test_fifty_unplugs_with_events_in_flight_deliver_each_event_once_in_order(li
             sent += [InputEvent("press", "menu", 0, "hub"), InputEvent("release", "menu", 0, "hub")]
             got.drain()
             fake.plug()
-            assert wait_for(lambda c=connections: hub.connections > c)
+            wait_for(lambda c=connections: hub.connections > c, "the hub connected again")
         delivered = got.until(len(sent))
         time.sleep(0.05)
         delivered = got.drain()
@@ -116,7 +106,7 @@ def test_a_hung_hub_is_dropped_and_its_events_arrive_after_it_recovers(link: str
     with FakeHub(link) as fake, Hub(got.events.put, link, **FAST) as hub:
         assert hub.wait_connected(60)
         fake.mute = True
-        assert wait_for(lambda: not hub.connected)
+        wait_for(lambda: not hub.connected, "the hung hub dropped")
         fake.press("seat", 1)
         fake.mute = False
         assert hub.wait_connected(60)
@@ -147,7 +137,7 @@ def test_without_a_hub_start_and_close_return_and_a_late_hub_is_found(link: str)
         assert hub.wait_connected(60)
         fake.press("menu")
         assert len(got.until(2)) == 2
-    assert wait_for(lambda: not hub.connected)
+    wait_for(lambda: not hub.connected, "the hub gone")
     hub.close()
     assert not hub.running
     with FakeHub(link):
@@ -225,5 +215,5 @@ def test_daemon_thread_is_never_the_one_reading_the_port(link: str) -> None:
             Hub(lambda event: threads.append(threading.current_thread()), link, **FAST) as hub:
         assert hub.wait_connected(60)
         fake.press("menu")
-        assert wait_for(lambda: len(threads) == 2)
+        wait_for(lambda: len(threads) == 2, "the press and its release")
     assert threading.main_thread() not in threads

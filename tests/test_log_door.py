@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import one_clear_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
 from companion.errors import CompanionError, EventError, LogError
 from companion.table import Header, TableSession, TableStore
 from companion.table.log import MAX_LINE_BYTES, parse_log, read_log
@@ -32,17 +32,6 @@ SURROGATE_LINES = {
 def write(path: Path, lines: list[str]) -> str:
     path.write_text("".join(line + "\n" for line in lines), encoding="ascii")
     return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_clear_line(err: str) -> None:
-    assert err.startswith("companion: ") and err.count("\n") == 1 and "Traceback" not in err
-    err.encode("utf-8")  # printable at all: no surrogate got through to the message
 
 
 @pytest.mark.parametrize("where", SURROGATE_LINES)

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from helpers import wait_for
 from table_driver import PATIENCE, Running, daemon_for
 
 from companion.daemon.camera import Camera, TableGeometry, library_for
@@ -48,13 +49,6 @@ class CountedCamera(Camera):
 @pytest.fixture(scope="module")
 def library():
     return library_for(("tricky",))
-
-
-def wait_for(condition, what: str):  # noqa: ANN001
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {PATIENCE}s for {what}"
-        time.sleep(0.01)
 
 
 def test_a_camera_thread_killed_by_a_frame_is_logged_once_shown_and_restarted(

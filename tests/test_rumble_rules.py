@@ -9,9 +9,10 @@ Default map, characters in row order (see test_rumble_games.py):
 from __future__ import annotations
 
 import pytest
+from helpers import refused
 
 from companion.bundles.rumble.rules.data import default_map
-from companion.errors import EventError, OptionError, RuleViolation
+from companion.errors import EventError, OptionError
 from companion.games import engine
 
 SEATS = ["Ann", "Bob", "Cy"]
@@ -38,18 +39,6 @@ def game_after(*events, seats=SEATS, **options):
     for event in ({"type": "start", "seat": 0}, *events):
         game.apply(event)
     return game
-
-
-def refused(game, event, rule, *words):
-    """Apply ``event``: it must be refused for ``rule``, naming ``words``, changing nothing."""
-    views = [game.view(None), game.referee_view(), *(game.view(s) for s in range(len(game.seats)))]
-    with pytest.raises(RuleViolation) as caught:
-        game.apply(event)
-    assert caught.value.rule == rule
-    for word in words:
-        assert word in caught.value.message
-    after = [game.view(None), game.referee_view(), *(game.view(s) for s in range(len(game.seats)))]
-    assert after == views
 
 
 def test_a_character_that_is_not_alone_moves_only_with_the_chest():

@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import wait_for
 from pty_terminal import WEB_LINE, Terminal, rule, simulator, tile
-from web_table import random_game, wait_for
+from web_table import random_game
 
 from companion.table import Header, TableStore
 

@@ -12,22 +12,12 @@ from pathlib import Path
 
 import pytest
 import sandbox
+from helpers import one_clear_line, run
 
-from companion.cli import main
 from companion.table import Header, TableStore
 
 TRAPS = Header("traps", ("Ann", "Bob"), 7)
 EXPOSE = {"type": "expose", "seat": 0, "square": "T1", "clicks": 3}
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_clear_line(err: str) -> None:
-    assert err.startswith("companion: ") and err.count("\n") == 1 and "Traceback" not in err
 
 
 def mode(path: Path) -> int:

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import one_clear_line, run
 
-from companion.cli import main
 from companion.table import Header, TableStore
 
 TRAPS = Header("traps", ("Ann", "Bob"), 7)
@@ -48,16 +48,6 @@ def damage(path: Path, marker: bytes | None = None) -> None:
         end = start + PAGE
     data[start:end] = b"\x5a" * (end - start)
     path.write_bytes(bytes(data))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_clear_line(err: str) -> None:
-    assert err.startswith("companion: ") and err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_every_command_on_a_store_of_garbage_pages_is_one_line_and_exit_2(store_of_three,

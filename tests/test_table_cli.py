@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import toy_bundle
+from helpers import run
 
 from companion import bundles
-from companion.cli import main
 
 HEADER = {"game": "tally", "seats": ["Ann", "Bob"], "seed": 7, "options": {}}
 
@@ -25,12 +25,6 @@ def tally() -> Iterator[None]:
 def write_log(path: Path, *lines: object) -> str:
     path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
     return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_replay_prints_scores_and_public_state(tmp_path, capsys):

@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import run
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.cli import main
 from companion.terminal import UNSAFE, json_shown, shown
 
 #: A clear screen, a red colour, a C1 CSI, a bell, a right-to-left override, a newline.
@@ -19,12 +19,6 @@ NASTY = ["\x1b[2J\x1b[31mAnn", "B\x9b2Job\x07", "\u202eCy", "D\nee"]
 HEADER = {"game": "traps", "seats": NASTY, "seed": 7, "options": {}}
 #: Anything a terminal obeys: ESC, C0 and C1 controls (newlines between lines aside), DEL.
 OBEYED = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

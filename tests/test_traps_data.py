@@ -130,6 +130,7 @@ def test_seats_outside_the_range_are_refused():
 
 
 def test_every_option_has_help_and_a_default_that_passes_its_check():
+    assert Traps.OPTIONS
     for option in Traps.OPTIONS:
         assert option.help
         if option.check is not None and option.default is not None:

@@ -7,15 +7,14 @@ Seats: Ann 0, Bob 1, Cy 2, Dee 3, clockwise; Ann is the active player unless sai
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
+from helpers import refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.bundles.tricky.rules.engine import Tricky
-from companion.errors import RuleViolation
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SET_OF = {"dwarven-hunter": "B", "trickster": "B", "seer": "B", "troubadour": "B",
@@ -41,15 +40,6 @@ def plays(game: Tricky, first: int, *cards: str) -> None:
     """Face-up plays from seat ``first`` clockwise, inside a trick not yet complete."""
     for offset, card in enumerate(cards):
         game.apply({"type": "play", "seat": (first + offset) % len(game.seats), "card": card})
-
-
-def refused(game: Tricky, event: dict[str, Any], rule: str, words: str) -> None:
-    before = copy.deepcopy(game.referee_view())
-    with pytest.raises(RuleViolation) as caught:
-        game.apply(event)
-    assert caught.value.rule == rule
-    assert words in caught.value.message
-    assert game.referee_view() == before
 
 
 # --- who wins a trick ----------------------------------------------------------------------

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
+from helpers import refused
 
 from companion.bundles.tricky.rules.deck import default_deck
 from companion.bundles.tricky.rules.engine import Tricky
-from companion.errors import EventError, OptionError, RuleViolation
+from companion.errors import EventError, OptionError
 from companion.games import engine
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
@@ -30,21 +30,6 @@ def started(hero: str = "thief", seats: int = 4, **fields: Any) -> Tricky:
     game.apply({"type": "deal"})
     game.apply({"type": "hero", "seat": 0, "hero": hero, **fields})
     return game
-
-
-def views(game: Tricky) -> list[dict[str, Any]]:
-    return [game.view(None), game.referee_view(),
-            *(game.view(seat) for seat in range(len(game.seats)))]
-
-
-def refused(game: Tricky, event: dict[str, Any], rule: str, words: str) -> None:
-    """``event`` raises RuleViolation(rule) whose message holds ``words``; nothing changes."""
-    before = copy.deepcopy(views(game))
-    with pytest.raises(RuleViolation) as caught:
-        game.apply(event)
-    assert caught.value.rule == rule
-    assert words in caught.value.message
-    assert views(game) == before
 
 
 def play(game: Tricky, *cards: str, first: int = 0) -> None:

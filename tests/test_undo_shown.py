@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import wait_for
 from pty_terminal import WEB_LINE, log_lines, simulator, stored
-from web_table import wait_for
 
 WAIT_MS = 60_000
 UNDONE = "undone: pass by Cy"

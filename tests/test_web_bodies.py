@@ -8,7 +8,8 @@ import logging
 import sqlite3
 
 import pytest
-from web_table import LiveTable, random_game, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game, request
 
 from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.hardware.events import InputEvent

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, random_game, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game
 
 from companion.table import Header
 

@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from helpers import wait_for
 from page_state import next_page_state
-from web_table import LiveTable, act, get_json, random_game, request, wait_for
+from web_table import LiveTable, act, get_json, random_game, request
 
 from companion.table import Header, TableStore
 from companion.table.session import TableSession

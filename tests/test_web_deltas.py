@@ -10,10 +10,11 @@ import copy
 import json
 
 import aiohttp
+from helpers import wait_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from page_state import next_page_state, page_of
-from web_table import LiveTable, random_game, wait_for
+from web_table import LiveTable, random_game
 
 from companion.daemon.items import CameraProposal
 from companion.web import server as web_server

@@ -10,10 +10,11 @@ import sys
 import cv2
 import numpy as np
 import pytest
+from helpers import wait_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import ImageDraw
-from web_table import LiveTable, request, wait_for
+from web_table import LiveTable, request
 
 from companion.daemon.dialogues import JOIN
 from companion.hardware.events import InputEvent

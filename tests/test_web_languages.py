@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, act, get_json, random_game, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, act, get_json, random_game, request
 
 from companion.bundles.bundle import component_data
 from companion.bundles.deathtrap.rules.deck import WILDS, Pack, default_deck

@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from web_table import LiveTable, get_json, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, get_json, request
 
 from companion import bundles
 from companion.daemon.items import Stop

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from web_table import LiveTable, random_game, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game, request
 
 from companion.daemon.dialogues import seat_names
 from companion.daemon.items import CameraProposal

@@ -11,10 +11,11 @@ import logging
 import re
 
 import aiohttp
+from helpers import wait_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from page_state import state_after
-from web_table import LiveTable, random_game, wait_for
+from web_table import LiveTable, random_game
 
 from companion.daemon.vocabulary import Words
 from companion.i18n import LANGUAGES, using

@@ -12,7 +12,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from web_table import LiveTable, random_game, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game, request
 
 from companion.daemon.items import Redraw
 from companion.table import Header

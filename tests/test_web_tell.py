@@ -9,7 +9,8 @@ CI. Every wait is for something observed."""
 
 from __future__ import annotations
 
-from web_table import LiveTable, random_game, wait_for
+from helpers import wait_for
+from web_table import LiveTable, random_game
 
 from companion.daemon.items import CameraProposal
 from companion.errors import CompanionError
@@ -48,7 +49,7 @@ def test_a_rumble_move_is_told_with_the_games_rooms_and_characters(browser, tmp_
         assert "A2" in rooms and "a2" not in rooms, rooms
         assert "Knight" in options(cy, "character")
         session = table.daemon.table.session
-        far = next(room for room in rooms if refused(session, room))
+        far = next(room for room in rooms if move_refused(session, room))
         cy.select_option('#fields select[name="character"]', label="Knight")
         cy.select_option('#fields select[name="to"]', label=far)
         cy.click("#send button[type=submit]")
@@ -63,7 +64,8 @@ def test_a_rumble_move_is_told_with_the_games_rooms_and_characters(browser, tmp_
         cy.context.close()
 
 
-def refused(session, room: str) -> bool:
+def move_refused(session, room: str) -> bool:
+    """Whether the session refuses the knight's move to ``room`` (seat 2, without the chest)."""
     try:
         session.check({"type": "move", "seat": 2, "character": "knight", "to": room,
                        "chest": False})

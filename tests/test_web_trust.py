@@ -21,7 +21,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from web_table import LiveTable, browser_or_skip, random_game, request, wait_for
+from helpers import wait_for
+from web_table import LiveTable, browser_or_skip, random_game, request
 
 from companion.daemon.items import CameraProposal, Redraw, SeatNaming
 from companion.hardware.events import InputEvent

@@ -8,11 +8,12 @@ import json
 import os
 import shutil
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from helpers import WAIT, wait_for
 
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Stop
@@ -25,25 +26,12 @@ from companion.web.tokens import Throttle
 
 SIMULATORS = {game: f"companion.bundles.{game}.rules.sim" for game in
               ("deathtrap", "rumble", "traps", "tricky")}
-WAIT = 60.0
 
 
 def random_game(game: str, seed: int, seats: int) -> tuple[Header, list[dict[str, Any]]]:
     header, events = importlib.import_module(SIMULATORS[game]).random_game(seed, seats)
     return Header(header["game"], tuple(header["seats"]), header["seed"],
                   header.get("options", {})), events
-
-
-def wait_for(condition, what: str, timeout: float = WAIT) -> Any:
-    """Wait until ``condition()`` is truthy (observed progress), at most ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout}s for {what}")
-        time.sleep(0.01)
 
 
 class LiveTable:

@@ -11,10 +11,11 @@
 #
 # Needs root, binfmt_misc, Debian's archive and PyPI. It emulates an aarch64 CPU with
 # qemu-user-static, so it is slow (about 15 min for a new root, 10 min for pip): a check to run
-# by hand and record in docs/pi.md, not a CI step. What it cannot show: Raspberry Pi OS's own
-# packages (python3-picamera2, libcamera) are not in Debian's archive; a Debian package compiled
-# against the system numpy (python3-bottleneck) stands in for them in the numpy check. The
-# vision step reads two cards from a rendered table with the OpenCV and numpy pip chose.
+# by hand, not a CI step; docs/pi.md says what it shows. What it cannot show: Raspberry Pi
+# OS's own packages (python3-picamera2, libcamera) are not in Debian's archive; a Debian
+# package compiled against the system numpy (python3-bottleneck) stands in for them in the
+# numpy check. The vision step reads two cards from a rendered table with the OpenCV and
+# numpy pip chose.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,7 +1,13 @@
-"""The rules engines, one per game, pure Python with no I/O.
+"""What every game's rules share, and the registry of the games there are. Each game's own
+engine lives in its bundle (``companion/bundles/<game>/rules/``).
 
-Which games there are is the registry's to say (``companion.games.registry``: the
-``companion.games`` entry points of the installed distributions).
+- ``base``: ``Game``, the shape of a game (options, checked events, views, scores);
+- ``state``: copying a game's state; ``views``: a state's views worked out once;
+- ``data``: the component data a game ships; ``sim``: what the random players share;
+- ``registry``: which games there are (the ``companion.games`` entry points of the
+  installed distributions); ``engine(name)`` below gives a game's engine class.
+
+``base``, ``state`` and ``views`` are pure Python with no I/O, as the engines are.
 """
 
 from __future__ import annotations

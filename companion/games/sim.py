@@ -1,4 +1,4 @@
-"""What the random-game simulators (``companion/games/*_sim.py``) share."""
+"""What the random-game simulators (``companion/bundles/<game>/rules/sim.py``) share."""
 
 from __future__ import annotations
 
