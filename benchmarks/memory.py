@@ -5,7 +5,7 @@ Run:  python benchmarks/memory.py [--quick]
 Goal: <= 100 MB resident (peak) through a long game with every part on.
 
 The daemon is built as `companion run --config FILE` builds it (the same functions of
-``companion.daemon.commands``, from a config with every part enabled), in a process of its
+``companion.commands.run``, from a config with every part enabled), in a process of its
 own with systemd/companion.service's allocator settings; its hardware is what the tests use:
 gpiozero's mock pins for the inputs, a fake hub on a pseudo-terminal, luma's dummy device for
 each screen (``[screens] enabled = false``: drawn in memory), the camera on a folder of
@@ -143,7 +143,7 @@ def serve(config_path: str, db: str, log: str) -> None:
     """(In its own process) the daemon as `companion run --config` builds it, with the log
     fed as --feed feeds it but every configured part kept running; prints its resident
     memory (peak, and at the end) as JSON once the feed is over."""
-    from companion.daemon import commands
+    from companion.commands import run as commands
     from companion.daemon.config import load_config
     from companion.daemon.feed import feed_session
     from companion.daemon.sources import FeedSource

@@ -16,6 +16,7 @@ import numpy as np
 from camera_web import Frames
 from web_table import LiveTable, wait_for
 
+from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, pile_cards
 from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
@@ -25,7 +26,6 @@ from companion.table import Header, TableStore
 from companion.vision.art import ArtItem
 from companion.vision.synthetic import Placement
 from companion.vision.watch import TableWatcher
-from companion.web.seats import table_link
 
 SEATS = 4
 GAME = "deathtrap"

@@ -18,6 +18,7 @@ from camera_table import library_with
 from web_table import LiveTable, wait_for
 
 from companion import bundles
+from companion.commands.seats import seat_links
 from companion.daemon.camera import Camera, library_for, pile_cards
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.library import TableLibrary
@@ -28,7 +29,6 @@ from companion.table import Header, TableStore
 from companion.vision.placing import Placement
 from companion.vision.synthetic import Conditions
 from companion.vision.watch import TableWatcher
-from companion.web.seats import seat_links
 
 SEATS = 4
 
@@ -119,7 +119,7 @@ class LiveCameraTable(LiveTable):
         return seat_links(self.db)
 
     def table_link(self) -> str:
-        from companion.web.seats import table_link
+        from companion.commands.seats import table_link
 
         return table_link(self.db)
 

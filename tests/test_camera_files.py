@@ -22,6 +22,7 @@ from camera_web import SEATS, tricky_before_first_play
 from page_state import next_page_state
 from web_table import LiveTable, wait_for
 
+from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
 from companion.daemon.config import parse_config
 from companion.daemon.stage import Stage
@@ -31,7 +32,6 @@ from companion.i18n.choice import LanguageChoice
 from companion.table import TableStore
 from companion.vision.sources import CameraWatch, ImageFolder
 from companion.vision.watch import TableWatcher
-from companion.web.seats import table_link
 
 #: Frames of the table clear, then of the card laid: each held long enough to settle, the
 #: card for longer than a live camera may show one picture (``CameraWatch.frozen_frames``).

@@ -141,7 +141,7 @@ def test_a_game_not_offered_is_refused_as_before(capsys, argv):
 
 
 def test_a_demo_game_given_is_taken(monkeypatch):
-    from companion.daemon import commands
+    from companion.commands import run as commands
 
     seen = []
     monkeypatch.setattr(commands, "run_demo", lambda args: seen.append(args.game) or 0)
