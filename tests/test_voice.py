@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import bundles
 from companion.bundles.deathtrap.rules import sim as deathtrap_sim
 from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
@@ -40,8 +41,8 @@ def english_after():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_espeak_ng_says_an_announcement_as_speech_length_audio(tmp_path, lang):
     with using(lang):
-        words = announcements("deathtrap", {"phase": "play", "turn": 0, "round": 1,
-                                            "to_beat": None},
+        words = announcements(bundles.get("deathtrap").announce,
+                              {"phase": "play", "turn": 0, "round": 1, "to_beat": None},
                               {"phase": "play", "turn": 1, "round": 1, "to_beat": None},
                               ["Ann", "Bob", "Cy", "Dee"])
     wav = synthesise(". ".join(words), lang, tmp_path / f"{lang}.wav")
@@ -139,7 +140,8 @@ def test_nothing_private_is_ever_spoken(game, seed, lang):
             before = table.view(None)
             table.apply(event)
             public = table.view(None)
-            said = ". ".join(announcements(game, before, public, header["seats"]))
+            announce = bundles.get(game).announce
+            said = ". ".join(announcements(announce, before, public, header["seats"]))
             private = set()
             for seat in range(len(header["seats"])):
                 leaves(table.view(seat), private)

@@ -81,9 +81,27 @@ class SceneMapper(Protocol):
                ) -> list[dict[str, Any]]: ...
 
 
+class DialHands(Protocol):
+    """What a game's ``by_dial`` may do at a simulated table (``daemon.player.TablePlayer``):
+    read the game and the dial flow's state, press the dial's switch, turn it, tap a seat's
+    button; each waits ``until`` the table shows the change."""
+
+    @property
+    def game(self) -> Game: ...
+
+    def dial_shown(self) -> dict[str, Any] | None: ...
+
+    def press_switch(self, until: Callable[[], bool]) -> None: ...
+
+    def turn_dial(self, detents: int, until: Callable[[], bool]) -> None: ...
+
+    def tap_seat(self, seat: int, until: Callable[[], bool]) -> None: ...
+
+
 class TablePlay(Protocol):
     """How a simulated table plays an event (a bundle's ``play.py``, see daemon/player.py):
-    its ``route``, and where a route needs them ``pictures`` and ``by_dial``."""
+    its ``route``, and where a route needs them ``pictures`` and ``by_dial`` (given the
+    ``DialHands``, nothing of the daemon)."""
 
     def route(self, game: Game, event: dict[str, Any], camera: bool) -> str: ...
 

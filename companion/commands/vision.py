@@ -10,9 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.arguments import later
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.vision.enrol_camera import Deck
 
 
 class VisionError(CompanionError):
@@ -199,12 +203,33 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def deck_of(game: str) -> Deck:
+    """The cards of ``game`` (its bundle's, with its default options) and their names; an
+    error naming the games whose cards the camera reads if ``game`` is none of them."""
+    from companion import bundles
+    from companion.vision.enrol_camera import Deck, EnrolStopped
+
+    readable = [b.name for b in bundles.bundles()
+                if b.camera is not None and not b.camera.markers_only]
+    if game not in readable:
+        raise EnrolStopped(f"--game {game}: the camera reads the cards of "
+                           f"{', '.join(readable)} only")
+    bundle = bundles.get(game)
+    engine = bundle.engine_class()
+    table = engine([f"Seat {n + 1}" for n in range(engine.min_seats)], 0, {})
+    cards = bundle.cards(table)
+    printed = bundle.names(table)
+    # A name as printed, else the id read as words ("red-lotus": "Red Lotus", as the pages).
+    return Deck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
+                              for card in cards})
+
+
 def run_table_enroll(args: argparse.Namespace) -> int:
     """``enroll --camera`` / ``--frames``: the deck of ``--game`` laid card by card."""
     import cv2
 
     from companion.vision.enrol import contact_sheet
-    from companion.vision.enrol_camera import deck_of, enrol_at_table, frames_from
+    from companion.vision.enrol_camera import enrol_at_table, frames_from
     from companion.vision.layout import TableLayout
     from companion.vision.library import CardLibrary
     from companion.vision.selfcheck import examine
@@ -325,11 +350,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_markers(args: argparse.Namespace) -> int:
     import cv2
 
+    from companion import bundles
     from companion.vision.sheet import marker_sheet
 
     if not 72 <= args.dpi <= 1200:
         raise VisionError(f"--dpi {args.dpi}: choose 72 to 1200")
-    if not cv2.imwrite(args.out, marker_sheet(args.dpi)):
+    if not cv2.imwrite(args.out, marker_sheet(args.dpi, pieces=bundles.piece_markers())):
         raise VisionError(f"{args.out}: cannot write the image")
     print(f"{args.out}: A4 marker sheet at {args.dpi} dpi")
     return 0
@@ -338,11 +364,12 @@ def run_markers(args: argparse.Namespace) -> int:
 def run_art(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion.vision.art import draw_face, game_items
+    from companion import bundles
+    from companion.vision.art import draw_face
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    items = game_items(args.game)
+    items = bundles.get(args.game).art_items()
     for item in items:
         cv2.imwrite(str(out / f"{item.item_id}.png"), draw_face(item))
     print(f"{out}: {len(items)} {args.game} faces")

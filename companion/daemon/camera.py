@@ -89,7 +89,7 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
     """The card library: the file at ``path``, else the demo art of ``games``. The demo
     library is enrolled once and kept in ``cache`` (a folder: e.g. the state directory), where
     later starts load it instead of enrolling every card again (seconds, more on a Pi)."""
-    from companion.vision.art import draw_face, game_items
+    from companion.vision.art import library_of
     from companion.vision.library import VERSION, CardLibrary, LibraryError
 
     if path:
@@ -107,10 +107,7 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
                 except (LibraryError, OSError) as error:  # read-only or full: used as read
                     log.warning("demo card library not updated: %s", error)
             return library
-    library = CardLibrary()
-    for game in games:
-        for item in game_items(game):
-            library.enroll(item.item_id, draw_face(item))
+    library = library_of([item for game in games for item in bundles.get(game).art_items()])
     if kept is not None:
         try:
             kept.parent.mkdir(parents=True, exist_ok=True)
@@ -123,9 +120,8 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
 def pile_cards() -> frozenset[str]:
     """The ids of the cards of the games played in piles (sets of one card laid together):
     the camera looks for copies lying under these only."""
-    from companion.vision.art import game_items
-
-    return frozenset(item.item_id for game in bundles.pile_games() for item in game_items(game))
+    return frozenset(item.item_id for game in bundles.pile_games()
+                     for item in bundles.get(game).art_items())
 
 
 class SceneReader:

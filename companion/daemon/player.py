@@ -78,6 +78,20 @@ class TablePlayer:
         assert self.daemon.table is not None, "the player needs a session"
         return self.daemon.table
 
+    @property
+    def game(self) -> Any:
+        return self.table.game
+
+    def dial_shown(self) -> dict[str, Any] | None:
+        """The dial flow's state as the table shows it (None: no flow open)."""
+        return self.daemon.shown.dial_shown()
+
+    def press_switch(self, until: Check) -> None:
+        self.hands.tap(SWITCH, until)
+
+    def tap_seat(self, seat: int, until: Check) -> None:
+        self.hands.tap(f"seat:{seat}", until)
+
     def in_force(self) -> int:
         return len(self.table.session.in_force)
 

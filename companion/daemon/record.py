@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from companion import bundles
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import FedEvent
 from companion.daemon.logline import QUOTED, quoted
@@ -181,8 +182,8 @@ class Recorder:
         """Say what changed in the public view (never a seat's view: nothing secret)."""
         table = self.playing.table
         assert table is not None and self.voice is not None
-        words = announcements(table.header.game, dict(before), table.game.view(None),
-                              list(table.game.seats))
+        said = bundles.get(table.header.game).announce
+        words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 

@@ -79,6 +79,13 @@ class TableUI:
     def dial_shown(self) -> dict[str, Any] | None:
         return self.dial.shown() if self.dial else None
 
+    @property
+    def screens(self) -> Any:
+        """The game's screens (its bundle's ``screens``): what the screens draw it with."""
+        if self._bundle is None:
+            raise OptionError(f"no screens for the game {self.game!r}")
+        return self._bundle.screen_module()
+
     def _new_flow(self) -> bundles.Flow | None:
         return self._bundle.flow(self._options) if self._bundle is not None else None
 

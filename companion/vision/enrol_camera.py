@@ -37,26 +37,6 @@ class Deck:
     names: dict[str, str]
 
 
-def deck_of(game: str) -> Deck:
-    """The cards of ``game`` (its bundle's, with its default options) and their names; an
-    error naming the games whose cards the camera reads if ``game`` is none of them."""
-    from companion import bundles
-
-    readable = [b.name for b in bundles.bundles()
-                if b.camera is not None and not b.camera.markers_only]
-    if game not in readable:
-        raise EnrolStopped(f"--game {game}: the camera reads the cards of "
-                           f"{', '.join(readable)} only")
-    bundle = bundles.get(game)
-    engine = bundle.engine_class()
-    table = engine([f"Seat {n + 1}" for n in range(engine.min_seats)], 0, {})
-    cards = bundle.cards(table)
-    printed = bundle.names(table)
-    # A name as printed, else the id read as words ("red-lotus": "Red Lotus", as the pages).
-    return Deck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
-                              for card in cards})
-
-
 def frames_from(camera: str | None, frames: str | None) -> Any:
     """The frame source: a folder of frames, the Pi's camera, or USB camera N."""
     from companion.vision import sources
