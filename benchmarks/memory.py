@@ -216,8 +216,8 @@ def main() -> None:
     if args.serve:
         serve(*args.serve)
         return
-    from companion import bundles
     from companion.daemon.camera import library_for
+    from companion.games import registry
     from companion.hardware.hubfake import FakeHub
 
     print("command: python benchmarks/memory.py" + (" --quick" if args.quick else ""))
@@ -227,7 +227,7 @@ def main() -> None:
         events = long_game(log, 10 if args.quick else 50)
         frames = camera_folder(folder, folder)
         # Enrolled once and kept beside the store, as the service's first start leaves it.
-        library_for(bundles.card_games(), "", folder)
+        library_for(registry.card_games(), "", folder)
         short = folder / "short-game.jsonl"
         short_events = long_game(short, 10)
         with FakeHub(folder / "hub").plug():

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from web_table import LiveTable, wait_for
 
-from companion import bundles
 from companion.daemon.items import CameraProposal
+from companion.games import registry
 from companion.table import Header
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,10 +135,10 @@ def hoard():
     try:
         import dungeon_hoard
 
-        bundles.register(dungeon_hoard.BUNDLE)
+        registry.register(dungeon_hoard.BUNDLE)
         yield
     finally:
-        bundles.unregister("hoard")
+        registry.unregister("hoard")
         sys.path.remove(str(EXAMPLE))
 
 

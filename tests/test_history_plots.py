@@ -17,8 +17,8 @@ import pytest
 from built_in import GAMES as BUILT_IN
 from league_store import PEOPLE, build
 
-from companion import bundles
-from companion.games import engine
+from companion.games import registry
+from companion.games.registry import engine
 from companion.history import plots
 from companion.history.league import league
 from companion.history.records import Play, load_plays
@@ -129,7 +129,7 @@ def test_a_game_chart_names_tied_players_apart_on_whole_rounds():
     play = Play(7, "tricky", "2026-01-02T20:00:00+00:00", None, ["Ann", "Bob", "Cy"],
                 ["Ann", "Bob", "Cy"], True, [5, 5, 2], [0, 1],
                 track=[[2, 1, 0], [3, 3, 1], [5, 5, 2]])
-    figure = plots.game_figure(play, engine(play.game).title, bundles.get(play.game).step)
+    figure = plots.game_figure(play, engine(play.game).title, registry.get(play.game).step)
     check_legible(figure, ["Tricky Dungeon, session 7"])
     assert [tick for tick in figure.axes[0].get_xticks() if 0 <= tick <= 3] == [0, 1, 2, 3]
 
@@ -140,7 +140,7 @@ def test_a_rumble_chart_counts_adventures_with_whole_scores_and_a_tie_at_the_top
     play = Play(2, "rumble", "2026-01-02T20:00:00+00:00", None, ["Ann", "Bob", "Cy"],
                 ["Ann", "Bob", "Cy"], True, [19, 13, 19], [0, 2],
                 track=[[3, 1, 8], [10, 5, 9], [19, 13, 19]])
-    figure = plots.game_figure(play, engine(play.game).title, bundles.get(play.game).step)
+    figure = plots.game_figure(play, engine(play.game).title, registry.get(play.game).step)
     check_legible(figure, ["Rumble in the Dungeon, session 2"])
     axes = figure.axes[0]
     assert axes.get_xlabel() == "after adventure"

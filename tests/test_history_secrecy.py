@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import bundles
 from companion.bundles.deathtrap.rules import sim as deathtrap_sim
 from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.commands.history import engines_of, history_json
+from companion.games import registry
 from companion.history import bgstats, plots, spreadsheet, tables
 from companion.history.league import league
 from companion.history.records import load_plays
@@ -79,7 +79,7 @@ def test_nothing_after_the_game_tells_a_fact_never_revealed(tmp_path_factory, na
         store.new_session(Header.from_json(header), events)
         plays = load_plays(store)
     standings = league(plays)
-    engines, bundle = engines_of(plays), bundles.get(name)
+    engines, bundle = engines_of(plays), registry.get(name)
     plots.plot_game(plays[0], folder / "game.svg", bundle.engine.title, bundle.step)
     plots.plot_league(standings.history, folder / "league.svg",
                       {game: engine.title for game, engine in engines.items()})

@@ -12,7 +12,7 @@ import pytest
 
 from companion.bundles.rumble.rules.data import default_map
 from companion.errors import EventError, OptionError, RuleViolation
-from companion.games import engine
+from companion.games.registry import engine
 
 SEATS = ["Ann", "Bob", "Cy"]
 

@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 import toy_bundle
 
-from companion import bundles
 from companion.cli import main
+from companion.games import registry
 
 HEADER = {"game": "tally", "seats": ["Ann", "Bob"], "seed": 7, "options": {}}
 
 
 @pytest.fixture(autouse=True)
 def tally() -> Iterator[None]:
-    bundles.register(toy_bundle.BUNDLE)  # its engine: tally_game.Tally
+    registry.register(toy_bundle.BUNDLE)  # its engine: tally_game.Tally
     yield
-    bundles.unregister("tally")
+    registry.unregister("tally")
 
 
 def write_log(path: Path, *lines: object) -> str:

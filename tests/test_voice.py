@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import bundles
 from companion.bundles.deathtrap.rules import sim as deathtrap_sim
 from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
@@ -20,7 +19,8 @@ from companion.daemon.config import parse_config
 from companion.daemon.items import FedEvent
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
-from companion.games import engine
+from companion.games import registry
+from companion.games.registry import engine
 from companion.i18n import DEFAULT, LANGUAGES, translated, use, using
 from companion.table import Header, TableStore
 from companion.voice.announce import announcements
@@ -41,7 +41,7 @@ def english_after():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_espeak_ng_says_an_announcement_as_speech_length_audio(tmp_path, lang):
     with using(lang):
-        words = announcements(bundles.get("deathtrap").announce,
+        words = announcements(registry.get("deathtrap").announce,
                               {"phase": "play", "turn": 0, "round": 1, "to_beat": None},
                               {"phase": "play", "turn": 1, "round": 1, "to_beat": None},
                               ["Ann", "Bob", "Cy", "Dee"])
@@ -140,7 +140,7 @@ def test_nothing_private_is_ever_spoken(game, seed, lang):
             before = table.view(None)
             table.apply(event)
             public = table.view(None)
-            announce = bundles.get(game).announce
+            announce = registry.get(game).announce
             said = ". ".join(announcements(announce, before, public, header["seats"]))
             private = set()
             for seat in range(len(header["seats"])):

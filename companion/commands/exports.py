@@ -36,7 +36,7 @@ def run_play_export(args: argparse.Namespace) -> int:
             sys.stdout.write(spreadsheet.rows(chosen))
             return 0
         play = _finished(store, args.session, plays)
-    from companion import bundles
+    from companion.games import registry
 
-    print(json_shown(bgstats.play_file(play, bundles.get(play.game).engine.title), indent=1))
+    print(json_shown(bgstats.play_file(play, registry.get(play.game).engine.title), indent=1))
     return 0

@@ -158,7 +158,7 @@ def check_game(name: str | None) -> str | None:
 def engines_of(plays: list[Play]) -> dict[str, Any]:
     """The engine of each game among ``plays``, by name: what history says of a game is its
     engine's (its title, its figures in words), handed to it."""
-    from companion.games import engine
+    from companion.games.registry import engine
 
     return {play.game: engine(play.game) for play in plays}
 
@@ -192,9 +192,9 @@ def run_history(args: argparse.Namespace) -> int:
     if target is not None:
         if not plays:
             raise CompanionError("--plot: no finished game to draw")
-        from companion import bundles
+        from companion.games import registry
 
-        newest = bundles.get(plays[-1].game)
+        newest = registry.get(plays[-1].game)
         plots.plot_game(plays[-1], target, newest.engine.title, newest.step)
     newest_first = plays[::-1]
     if args.json:

@@ -243,7 +243,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 # --- rules -------------------------------------------------------------------------------
 
 def run_rules(args: argparse.Namespace) -> int:
-    from companion.games import engine
+    from companion.games.registry import engine
 
     game = engine(args.game)
     options = {o.name: {"default": o.default, "help": o.help} for o in game.OPTIONS}

@@ -128,15 +128,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _card_games() -> list[str]:
-    from companion import bundles
+    from companion.games import registry
 
-    return list(bundles.card_games())
+    return list(registry.card_games())
 
 
 def _art_games() -> list[str]:
-    from companion import bundles
+    from companion.games import registry
 
-    return bundles.art_games()
+    return registry.art_games()
 
 
 def _progress(done: int, total: int, name: str) -> None:
@@ -206,16 +206,16 @@ def run_enroll(args: argparse.Namespace) -> int:
 def deck_of(game: str) -> Deck:
     """The cards of ``game`` (its bundle's, with its default options) and their names; an
     error naming the games whose cards the camera reads if ``game`` is none of them."""
-    from companion import bundles
+    from companion.games import registry
     from companion.vision.enrol_camera import Deck, EnrolStopped
 
-    readable = [b.name for b in bundles.bundles()
+    readable = [b.name for b in registry.games()
                 if b.camera is not None and not b.camera.markers_only]
     if game not in readable:
         raise EnrolStopped(f"--game {game}: the camera reads the cards of "
                            f"{', '.join(readable)} only")
-    bundle = bundles.get(game)
-    engine = bundle.engine_class()
+    bundle = registry.get(game)
+    engine = bundle.engine
     table = engine([f"Seat {n + 1}" for n in range(engine.min_seats)], 0, {})
     cards = bundle.cards(table)
     printed = bundle.names(table)
@@ -350,12 +350,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_markers(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion import bundles
+    from companion.games import registry
     from companion.vision.sheet import marker_sheet
 
     if not 72 <= args.dpi <= 1200:
         raise VisionError(f"--dpi {args.dpi}: choose 72 to 1200")
-    if not cv2.imwrite(args.out, marker_sheet(args.dpi, pieces=bundles.piece_markers())):
+    if not cv2.imwrite(args.out, marker_sheet(args.dpi, pieces=registry.piece_markers())):
         raise VisionError(f"{args.out}: cannot write the image")
     print(f"{args.out}: A4 marker sheet at {args.dpi} dpi")
     return 0
@@ -364,12 +364,12 @@ def run_markers(args: argparse.Namespace) -> int:
 def run_art(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion import bundles
+    from companion.games import registry
     from companion.vision.art import draw_face
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    items = bundles.get(args.game).art_items()
+    items = registry.get(args.game).art_items()
     for item in items:
         cv2.imwrite(str(out / f"{item.item_id}.png"), draw_face(item))
     print(f"{out}: {len(items)} {args.game} faces")

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion import bundles
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
 from companion.daemon.table import MENU, SWITCH, Daemon
 from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError
+from companion.games import registry
 
 Check = Callable[[], bool]
 
@@ -101,7 +101,7 @@ class TablePlayer:
 
     def ways(self) -> Any:
         """The game's bundle's way of playing at a simulated table (None: all by hand)."""
-        return bundles.get(self.table.header.game).player()
+        return registry.get(self.table.header.game).player()
 
     # --- one event ------------------------------------------------------------------------
 

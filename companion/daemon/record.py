@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import bundles
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import FedEvent
 from companion.daemon.logline import QUOTED, quoted
@@ -23,6 +22,7 @@ from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
 from companion.daemon.vocabulary import Words
 from companion.errors import CompanionError, LogError, RuleViolation
+from companion.games import registry
 from companion.games.base import Game
 from companion.i18n import LANGUAGES, _, current, using
 from companion.i18n.names import event_word, field_word
@@ -182,7 +182,7 @@ class Recorder:
         """Say what changed in the public view (never a seat's view: nothing secret)."""
         table = self.playing.table
         assert table is not None and self.voice is not None
-        said = bundles.get(table.header.game).announce
+        said = registry.get(table.header.game).announce
         words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())

@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from companion import bundles
 from companion.counts import counted
 from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
@@ -53,6 +52,7 @@ from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
 from companion.daemon.shown import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, _, pgettext, use
 from companion.i18n.choice import LanguageChoice
@@ -103,7 +103,7 @@ class Daemon:
         self.clock = clock
         self.notifier = notifier or Notifier(clock)
         self.watching = watching  # a camera is part of this table: read its scenes
-        settings = NewGames(default_game or bundles.bundles()[0].name, list(default_seats),
+        settings = NewGames(default_game or registry.default_game(), list(default_seats),
                             dict(options or {}), peek_timeout_s, watching,
                             geometry or TableGeometry())
         self.language = language or LanguageChoice(None, DEFAULT)

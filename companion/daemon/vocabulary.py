@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import bundles
+from companion.games import registry
 from companion.games.base import Game
 from companion.i18n import _
 
@@ -25,7 +25,7 @@ class Words:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.bundle = bundles.get(game.name)
+        self.bundle = registry.get(game.name)
         self.names = self.bundle.names(game)
         self.seat_fields = game.seat_fields()  # shown as the seat's name
 

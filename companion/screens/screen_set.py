@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from companion.games.base import Game
+from companion.games.spec import Screens
 from companion.games.views import view_of
 from companion.i18n import _, current
 from companion.screens.common import TABLE, error_screen, scoreboard
@@ -40,7 +41,7 @@ class Controls(Protocol):
     page: str
 
     @property
-    def screens(self) -> Any: ...
+    def screens(self) -> Screens: ...
 
     def dial_shown(self) -> dict[str, Any] | None: ...
 
@@ -97,12 +98,14 @@ def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> I
     dial = ui.dial_shown()
     seats = tuple(game.seats)
     if dial is not None:
-        return drawings.get(("dial", game.name, repr(dial)), lambda: screens.dial_flow(dial))
+        draw_flow = screens.dial_flow
+        assert draw_flow is not None, f"{game.name}: a dial flow with no screen"
+        return drawings.get(("dial", game.name, repr(dial)), lambda: draw_flow(dial))
     if ui.page == "scores":
         totals = tuple(game.totals())
         return drawings.get(("scores", seats, repr(totals)),
                             lambda: scoreboard(_("Scores"), game.seats, totals))
-    view = drawn(view_of(game, None), getattr(screens, "TABLE_KEYS", None))
+    view = drawn(view_of(game, None), screens.table_keys)
     return drawings.get(("table", game.name, seats, repr(view)),
                         lambda: screens.table(view, game.seats))
 
@@ -114,7 +117,7 @@ def seat_image(game: Game, ui: Controls, seat: int, drawings: Drawings | None = 
     if message is not None:
         return error_screen(message, ui.error_age(seat))
     screens = ui.screens
-    view = drawn(view_of(game, seat), getattr(screens, "SEAT_KEYS", None))
+    view = drawn(view_of(game, seat), screens.seat_keys)
     peeking = ui.peeking(seat)
     return drawings.get(("seat", game.name, tuple(game.seats), repr(view), peeking),
                         lambda: screens.seat(view, game.seats, peeking))

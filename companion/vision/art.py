@@ -62,11 +62,11 @@ def game_items(game: str) -> list[ArtItem]:
     """The demo art set of one game, by its name: for examples, tests and benchmarks that
     name a game (the one place vision asks the registry: ``tests/test_layers.py`` names it);
     the daemon and the commands hand the items of the game they have (``library_of``)."""
-    from companion import bundles
     from companion.errors import CompanionError
+    from companion.games import registry
 
     try:
-        bundle = bundles.get(game)
+        bundle = registry.get(game)
     except CompanionError as error:
         raise ValueError(str(error)) from None
     return bundle.art_items()
@@ -159,7 +159,7 @@ def library_of(items: Sequence[ArtItem]) -> CardLibrary:
 def demo_library(*games: str) -> CardLibrary:
     """A library enrolled from the demo art of these games, by name (every game with art if
     none given): as ``game_items``, for what names a game."""
-    from companion import bundles
+    from companion.games import registry
 
-    return library_of([item for game in games or bundles.art_games()
+    return library_of([item for game in games or registry.art_games()
                        for item in game_items(game)])

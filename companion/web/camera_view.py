@@ -25,8 +25,8 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from companion import bundles
 from companion.daemon.vocabulary import Words
+from companion.games import registry
 from companion.i18n import current, pgettext
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def deck(game: Any) -> list[dict[str, str]]:
     if found is None:
         words = Words(game)
         found = _DECKS[key] = [{"id": card, "name": words.display("card", card)}
-                               for card in bundles.get(game.name).cards(game)]
+                               for card in registry.get(game.name).cards(game)]
     return found
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion import bundles
 from companion.daemon.vocabulary import Words
+from companion.games import registry
 from companion.i18n import pgettext
 from companion.web.camera_view import deck
 
@@ -27,7 +27,7 @@ def enrolment_view(shown: TableDisplay) -> dict[str, Any] | None:
         return None
     words = Words(table.game)
     view: dict[str, Any] = {
-        "game": bundles.get(table.header.game).title_line(), "active": enrolling.active,
+        "game": registry.get(table.header.game).title_line(), "active": enrolling.active,
         "cards": deck(table.game), "taken": [], "prompt": "", "ready": None, "problem": None}
     written = enrolling.written
     if written is not None and written.session == table.id and not enrolling.active:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.bundles.bundle import DialHands
 from companion.bundles.traps.dial import ACTIONS
 from companion.games.base import Game
+from companion.games.spec import DialHands
 
 
 def route(game: Game, event: dict[str, Any], camera: bool) -> str:

@@ -1,29 +1,39 @@
-"""The shape of a game bundle: everything the program knows of a game besides its rules.
+"""The contract of a game: what a game must give the companion and what it may, typed.
 
-The engine (``companion.games``) decides what is legal; the bundle says how the game meets
-the table: its screens, the words of its manual-entry forms, what a seat button's tap means,
-its own dial flow, how the camera reads it, its demo art, simulator and demo settings. The
-daemon, screens, camera, demo, config and CLI ask the bundle and never name a game.
+The engine (``Game``) decides what is legal; the rest of the ``Bundle`` says how the game
+meets the table: its screens, the words of its manual-entry forms, what a seat button's tap
+means, its own dial flow, how the camera reads it, its demo art, simulator and demo settings.
+The daemon, the commands and the web pages ask the registry (``companion.games.registry``)
+for the bundle and never name a game; the camera, the screens, the voice and the history are
+handed its parts.
 
-The engine is the engine class itself. The parts that need Pillow, OpenCV, numpy or the
-daemon (the screens, the camera mapper, the art, the simulated table) and the simulator are
-``Lazy`` references, typed as what they are and imported only when asked for, so listing the
-games stays cheap.
+A game **must** give its ``name``, its ``engine`` (a ``Game`` subclass) and its ``screens``;
+every other field of ``Bundle`` it **may** give, each typed. The registry checks a game
+against these types when it loads it (``conform``): a part missing or of the wrong type is
+one line naming the game and the part, and the game is left out (pluggy checks a plug-in
+against its hook specification the same way). Each game declares its parts by name in its
+package's ``__init__.py`` (``BUNDLE = Bundle(...)``): nothing is found by probing files.
+
+The parts that need Pillow, OpenCV, numpy or the daemon (the screens, the camera mapper, the
+art, the simulated table) and the simulator are ``Lazy`` references, typed as what they are
+and imported only when asked for, so listing the games stays cheap; the module each names
+must exist when the game loads.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
+import re
+import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from companion.bundles.lazy import Lazy
-from companion.errors import RuleViolation
+from companion.errors import OptionError, RuleViolation
 from companion.games.base import Game
 from companion.games.data import shipped_data
+from companion.games.lazy import Lazy
 from companion.i18n import pgettext
 
 #: (event type, seat) a manual entry starts at; None where there is no guess.
@@ -47,14 +57,31 @@ class Flow(Protocol):
         then steps back); None if there is none yet."""
 
 
-class Screens(Protocol):
-    """A game's screens (its ``screens.py``): 128x64 images from views (Pillow's, typed Any
-    so that naming them costs no import). It may also have ``dial_flow(shown)`` (its dial
-    flow's screen) and ``facts(private, seats)`` (a seat's own facts in words)."""
+#: A screen drawn from a view and the seats' names (a Pillow image, typed Any so that naming
+#: it costs no import).
+TableScreen = Callable[[dict[str, Any], Sequence[str]], Any]
+SeatScreen = Callable[[dict[str, Any], Sequence[str], bool], Any]
 
-    def table(self, view: dict[str, Any], seats: Sequence[str]) -> Any: ...
 
-    def seat(self, view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Any: ...
+@dataclass(frozen=True)
+class Screens:
+    """A game's screens, as its screens module gives them (checked when first loaded,
+    ``Bundle.screen_module``): the module's ``table`` and ``seat``, and where it has them
+    ``dial_flow(shown)`` (its dial flow's screen), ``facts(private, seats)`` (a seat's own
+    facts in words), ``TABLE_KEYS`` and ``SEAT_KEYS`` (the keys of the views the screens
+    read: drawn from those alone)."""
+
+    table: TableScreen
+    seat: SeatScreen
+    dial_flow: Callable[[dict[str, Any]], Any] | None = None
+    facts: Callable[[dict[str, Any], Sequence[str]], dict[str, str]] | None = None
+    table_keys: tuple[str, ...] | None = None
+    seat_keys: tuple[str, ...] | None = None
+
+
+#: The names a screens module gives its parts under (the module's own -> ``Screens``'s).
+SCREENS_MODULE = {"table": "table", "seat": "seat", "dial_flow": "dial_flow",
+                  "facts": "facts", "TABLE_KEYS": "table_keys", "SEAT_KEYS": "seat_keys"}
 
 
 class Simulator(Protocol):
@@ -67,7 +94,7 @@ class Simulator(Protocol):
 
 class Geometry(Protocol):
     """What a scene mapper reads of the table (``daemon.camera.TableGeometry``): the game's
-    own settings of where its pieces lie (its ``Camera.settings``)."""
+    own settings of where its pieces lie (its ``CameraParts.settings``)."""
 
     def settings(self, kind: type[T]) -> T: ...
 
@@ -152,11 +179,12 @@ class Demo:
 
 
 @dataclass(frozen=True)
-class Camera:
+class CameraParts:
     """How the camera sees the game: its scene mapper (made with the game and the table
     geometry), the picture size it needs, and whether it reads markers only."""
 
-    #: None: the ``mapper`` of the bundle package's ``camera.py`` (``packaged`` finds it).
+    #: The game's scene mapper (its ``camera.py``'s ``mapper``; None: the camera reads
+    #: nothing of the game).
     mapper: Lazy[MapperFactory] | None = None
     size: tuple[int, int] = (640, 480)
     markers_only: bool = False  # pieces read from their markers, no card library
@@ -177,11 +205,13 @@ class Camera:
 
 @dataclass(frozen=True)
 class Bundle:
-    """One game as the rest of the program meets it. See the module docstring."""
+    """One game as the rest of the program meets it: the contract (see the module
+    docstring). The fields without a default are the parts a game must give."""
 
     name: str
     engine: type[Game]  # the rules engine
-    screens: Lazy[Screens]
+    #: Its screens module (``screens.py``): ``table`` and ``seat``, and what ``Screens`` lists.
+    screens: Lazy[Any]
     #: Place in the new-game menu's order and the demo's (lowest first; the first is the
     #: default game).
     order: int = 100
@@ -201,7 +231,7 @@ class Bundle:
     card_faces: Callable[[Game], list[str] | None] = _no_cards
     #: The game's own dial flow, made from its options (None: the dial enters by hand).
     dial: Callable[[Mapping[str, Any]], Flow | None] | None = None
-    camera: Camera | None = None
+    camera: CameraParts | None = None
     art: Lazy[Callable[[], list[Any]]] | None = None  # the demo art's ArtItems (vision.art)
     simulator: Lazy[Simulator] | None = None
     demo: Demo | None = None
@@ -212,8 +242,6 @@ class Bundle:
     #: What the voice says after an event, from the public views before and after it (None:
     #: nothing): ``announce(before, after, seats) -> [sentences]``.
     announce: Callable[[dict[str, Any], dict[str, Any], list[str]], list[str]] | None = None
-    #: Where the bundle's words in each language will live (gettext catalogues).
-    locale: str = ""
     #: Its component data files' fields that people read, file name -> fields (its
     #: ``words.py``'s ``DATA``): the catalogue's extractor takes their values.
     data_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -224,14 +252,11 @@ class Bundle:
     def title_line(self) -> str:
         """The game's name for a menu line, in the language drawn (its whole title is in
         ``companion rules``)."""
-        return pgettext("game", self.menu_title) if self.menu_title \
-            else self.engine_class().title
-
-    def engine_class(self) -> type[Game]:
-        return self.engine
+        return pgettext("game", self.menu_title) if self.menu_title else self.engine.title
 
     def screen_module(self) -> Screens:
-        return self.screens()
+        """Its screens, loaded and checked against ``Screens`` (once)."""
+        return _screens_of(self.name, self.screens)
 
     def flow(self, options: Mapping[str, Any]) -> Flow | None:
         return self.dial(options) if self.dial is not None else None
@@ -263,50 +288,114 @@ class Bundle:
         return self.table_play() if self.table_play is not None else None
 
 
-#: What an ``entry.py`` of a bundle package may define, taken as the fields of that name
-#: (its ``cards`` as ``card_faces``).
-ENTRY_FIELDS = {"candidates": "candidates", "names": "names", "expected_entry": "expected_entry",
-                "tap": "tap", "cards": "card_faces"}
+# --- the check ------------------------------------------------------------------------------
+
+class BrokenContract(OptionError):
+    """A game does not keep the contract: ``part`` is missing or not of its type."""
+
+    def __init__(self, part: str, problem: str) -> None:
+        super().__init__(f"its part {part!r} {problem}")
+        self.part = part
 
 
-def _has(module: str) -> bool:
-    """Is there such a module (its parent package need not exist either)?"""
+def _words(hint: Any) -> str:
+    """A type as people read it: ``type[Game] | None``, without module paths."""
+    text = hint.__name__ if isinstance(hint, type) and not get_args(hint) else str(hint)
+    return re.sub(r"\b(?:[a-z_]\w*\.)+", "", text).replace("NoneType", "None")
+
+
+def _what(value: Any) -> str:
+    """What a value is, in a few words: ``the class Tally``, ``str``."""
+    return f"the class {value.__name__}" if isinstance(value, type) else type(value).__name__
+
+
+def fits(value: Any, hint: Any) -> bool:
+    """Is ``value`` of type ``hint`` (as far as a value shows it: a callable's signature is
+    not read, nor a protocol's methods)?
+
+    >>> fits(("a", "b"), tuple[str, ...]), fits(("a", 1), tuple[str, ...])
+    (True, False)
+    >>> fits(Game, type[Game]), fits(int, type[Game]), fits(None, type[Game] | None)
+    (False, False, True)
+    """
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any or isinstance(hint, TypeVar):
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    if origin in (Union, types.UnionType):
+        return any(fits(value, arg) for arg in args)
+    if origin is type:
+        wanted = args[0] if args else object
+        return isinstance(value, type) and (wanted is Any or issubclass(value, wanted)
+                                            and value is not wanted)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(fits(item, args[0]) for item in value)
+        return len(args) == len(value) and all(map(fits, value, args))
+    if origin in (Mapping, dict):
+        return isinstance(value, Mapping) and all(
+            fits(key, args[0]) and fits(item, args[1]) for key, item in value.items())
+    if origin is Callable or hint is Callable:
+        return callable(value)
+    if isinstance(origin, type):
+        return isinstance(value, origin)
+    if isinstance(hint, type) and not getattr(hint, "_is_protocol", False):
+        return isinstance(value, hint)
+    return True
+
+
+@cache
+def _hints(kind: type) -> dict[str, Any]:
+    return get_type_hints(kind)
+
+
+def conform(kind: type[T], found: Any, names: Mapping[str, str] | None = None) -> T:
+    """``found`` as a ``kind`` (a dataclass of the contract: ``Bundle``, ``Screens``), each of
+    its fields read from ``found``'s attribute of that name (or of the name ``names`` maps to
+    it) and checked against its type; BrokenContract naming the first part missing (one
+    without a default) or of another type. Anything ``found`` raises while read goes up."""
+    names = names or {spec.name: spec.name for spec in fields(kind)}  # type: ignore[arg-type]
+    given: dict[str, Any] = {}
+    hints = _hints(kind)
+    for own, part in names.items():
+        spec = next(spec for spec in fields(kind) if spec.name == part)  # type: ignore[arg-type]
+        value = getattr(found, own, MISSING)
+        if value is MISSING:
+            if spec.default is MISSING and spec.default_factory is MISSING:
+                raise BrokenContract(own, "is missing (a game must give it)")
+            continue
+        if not fits(value, hints[part]):
+            raise BrokenContract(own, f"is {_what(value)}, not {_words(hints[part])}")
+        given[part] = value
+    return found if isinstance(found, kind) and len(given) == len(names) else kind(**given)
+
+
+def check_modules(bundle: Bundle) -> None:
+    """Every ``Lazy`` part of ``bundle`` names a module there is (nothing is imported but the
+    packages holding them): a misspelt module is a broken game at load, not at first draw."""
+    parts = {spec.name: getattr(bundle, spec.name) for spec in fields(Bundle)}
+    if bundle.camera is not None:
+        parts["camera.mapper"] = bundle.camera.mapper
+    for part, value in parts.items():
+        if isinstance(value, Lazy) and not _exists(value.module):
+            raise BrokenContract(part, f"names no module {value.module!r}")
+
+
+def _exists(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
+    except (ImportError, ValueError):
         return False
 
 
-def packaged(package: str, engine: type[Game], **fields: Any) -> Bundle:
-    """The bundle of a package laid out as the built-in ones, ``companion/bundles/<game>/``:
-    ``screens.py``, and where there is one: ``entry.py`` (``candidates``, ``names``,
-    ``expected_entry``, ``tap``, ``cards``), ``dial.py`` (``dial``), ``camera.py`` (``mapper``),
-    ``art.py`` (``items``), ``play.py`` (the simulated table), ``voice.py`` (``announce``),
-    ``words.py`` (its marked words; ``DATA``: ``data_words``), and the simulator
-    ``rules/sim.py`` (or ``sim.py``). ``fields`` give the rest (or override these); the
-    game's ``name`` is the package's own unless given."""
-    name = fields.pop("name", package.rpartition(".")[2])
-    found: dict[str, Any] = {"screens": Lazy[Screens](f"{package}.screens")}
-    if _has(f"{package}.entry"):
-        entry = importlib.import_module(f"{package}.entry")
-        found.update({field_name: getattr(entry, key) for key, field_name in ENTRY_FIELDS.items()
-                      if hasattr(entry, key)})
-    if _has(f"{package}.dial"):
-        found["dial"] = importlib.import_module(f"{package}.dial").dial
-    if _has(f"{package}.camera"):
-        mapper = Lazy[MapperFactory](f"{package}.camera", "mapper")
-        given = fields.get("camera") or Camera()
-        fields["camera"] = given if given.mapper is not None else replace(given, mapper=mapper)
-    if _has(f"{package}.art"):
-        found["art"] = Lazy[Callable[[], list[Any]]](f"{package}.art", "items")
-    if _has(f"{package}.voice"):
-        found["announce"] = importlib.import_module(f"{package}.voice").announce
-    if _has(f"{package}.words"):
-        found["data_words"] = getattr(importlib.import_module(f"{package}.words"), "DATA", {})
-    if _has(f"{package}.play"):
-        found["table_play"] = Lazy[TablePlay](f"{package}.play")
-    for simulator in (f"{package}.rules.sim", f"{package}.sim"):
-        if _has(simulator):
-            found["simulator"] = Lazy[Simulator](simulator)
-            break
-    return Bundle(name=name, engine=engine, **{**found, **fields})
+@cache
+def _screens_of(game: str, module: Lazy[Any]) -> Screens:
+    """The screens module ``module`` of ``game``, checked against ``Screens`` once; an
+    OptionError naming the game and the part if it does not keep it."""
+    try:
+        return conform(Screens, module(), SCREENS_MODULE)
+    except BrokenContract as error:
+        raise OptionError(f"the game {game!r}: its screens ({module}): {error}") from None
