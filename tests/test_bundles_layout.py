@@ -80,7 +80,7 @@ def test_no_test_reads_a_private_attribute_of_the_daemon_or_the_ui():
 
 
 @pytest.mark.parametrize("name", ["companion.games.spec", "companion.bundles.traps.dial",
-                                  "companion.daemon.vocabulary", "companion.daemon.record",
+                                  "companion.daemon.vocabulary", "companion.daemon.recorder",
                                   "companion.places", "companion.bundles.tricky.camera",
                                   "companion.bundles.rumble.camera", "companion.games.registry"])
 def test_docstring_examples(name):

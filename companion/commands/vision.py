@@ -16,7 +16,7 @@ from companion.arguments import later
 from companion.errors import CompanionError
 
 if TYPE_CHECKING:
-    from companion.vision.enrol_camera import Deck
+    from companion.vision.enrol_camera import NamedDeck
 
 
 class VisionError(CompanionError):
@@ -38,40 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Recognise the table's own cards and tiles with the overhead camera.")
     commands = vision.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
 
-    enroll = commands.add_parser(
-        "enroll", help="build a card library from photos, or with the camera at the table",
-        description="Every image file in the folder is one card or tile photographed alone; "
-                    "its file name without extension is its id. A photo with no card, or "
-                    "with the card cut by its edge, is skipped and named; a contact sheet "
-                    "of what was enrolled is written beside the library. With --camera (or "
-                    "--frames) instead of a folder, the deck of --game is enrolled at the "
-                    "table: lay each card it names on the play area, one at a time; the "
-                    "library is written once every card is in, its other faces kept. Then "
-                    "the deck examines itself: its faces are read back from rendered trial "
-                    "scenes, and the cards it cannot read or tell apart are named and marked "
-                    "on the sheet.")
-    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
-    enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
-    enroll.add_argument("--sheet", metavar="PNG",
-                        help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
-    enroll.add_argument("--no-check", action="store_true",
-                        help="skip the self-check (seconds here, up to a minute on a Pi)")
-    enroll.add_argument("--camera", metavar="N|picamera",
-                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
-                             "CSI camera), watching the play area through its corner markers")
-    enroll.add_argument("--frames", metavar="DIR",
-                        help="enrol at the table from a folder of the camera's frames, read in "
-                             "name order (as [camera] source = \"files\")")
-    later(enroll.add_argument("--game", metavar="GAME",
-                              help="with --camera or --frames: the game whose deck is "
-                                   "enrolled (%(choices)s)"), choices=_card_games)
-    enroll.add_argument("--width-mm", type=float, default=800.0,
-                        help="with --camera: distance between the left and right marker "
-                             "centres")
-    enroll.add_argument("--height-mm", type=float, default=560.0,
-                        help="with --camera: distance between the top and bottom marker "
-                             "centres")
-    enroll.set_defaults(func=run_enroll)
+    _add_enroll(commands)
 
     recognize = commands.add_parser(
         "recognize", help="find enrolled cards and tiles in images",
@@ -125,6 +92,44 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     later(art.add_argument("game"), choices=_art_games)
     art.add_argument("--out", metavar="DIR", required=True)
     art.set_defaults(func=run_art)
+
+
+def _add_enroll(commands: argparse._SubParsersAction) -> None:
+    """``vision enroll``: from photos, or with the camera at the table."""
+    enroll = commands.add_parser(
+        "enroll", help="build a card library from photos, or with the camera at the table",
+        description="Every image file in the folder is one card or tile photographed alone; "
+                    "its file name without extension is its id. A photo with no card, or "
+                    "with the card cut by its edge, is skipped and named; a contact sheet "
+                    "of what was enrolled is written beside the library. With --camera (or "
+                    "--frames) instead of a folder, the deck of --game is enrolled at the "
+                    "table: lay each card it names on the play area, one at a time; the "
+                    "library is written once every card is in, its other faces kept. Then "
+                    "the deck examines itself: its faces are read back from rendered trial "
+                    "scenes, and the cards it cannot read or tell apart are named and marked "
+                    "on the sheet.")
+    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
+    enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
+    enroll.add_argument("--sheet", metavar="PNG",
+                        help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
+    enroll.add_argument("--no-check", action="store_true",
+                        help="skip the self-check (seconds here, up to a minute on a Pi)")
+    enroll.add_argument("--camera", metavar="N|picamera",
+                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
+                             "CSI camera), watching the play area through its corner markers")
+    enroll.add_argument("--frames", metavar="DIR",
+                        help="enrol at the table from a folder of the camera's frames, read in "
+                             "name order (as [camera] source = \"files\")")
+    later(enroll.add_argument("--game", metavar="GAME",
+                              help="with --camera or --frames: the game whose deck is "
+                                   "enrolled (%(choices)s)"), choices=_card_games)
+    enroll.add_argument("--width-mm", type=float, default=800.0,
+                        help="with --camera: distance between the left and right marker "
+                             "centres")
+    enroll.add_argument("--height-mm", type=float, default=560.0,
+                        help="with --camera: distance between the top and bottom marker "
+                             "centres")
+    enroll.set_defaults(func=run_enroll)
 
 
 def _card_games() -> list[str]:
@@ -203,11 +208,11 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def deck_of(game: str) -> Deck:
+def deck_of(game: str) -> NamedDeck:
     """The cards of ``game`` (its bundle's, with its default options) and their names; an
     error naming the games whose cards the camera reads if ``game`` is none of them."""
     from companion.games import registry
-    from companion.vision.enrol_camera import Deck, EnrolStopped
+    from companion.vision.enrol_camera import EnrolStopped, NamedDeck
 
     readable = [b.name for b in registry.games()
                 if b.camera is not None and not b.camera.markers_only]
@@ -220,7 +225,7 @@ def deck_of(game: str) -> Deck:
     cards = bundle.cards(table)
     printed = bundle.names(table)
     # A name as printed, else the id read as words ("red-lotus": "Red Lotus", as the pages).
-    return Deck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
+    return NamedDeck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
                               for card in cards})
 
 

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.daemon.asking import CONFIRM, OpenDialogue
 from companion.daemon.items import CameraProposal
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, SURE, Before, Look, Looks
+from companion.daemon.open_dialogue import CONFIRM, OpenDialogue
 from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
-from companion.daemon.record import (
+from companion.daemon.recorder import (
     CurrentGame,
     Recorder,
     event_in_words,

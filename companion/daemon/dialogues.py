@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.daemon.menus import Menu, Steps
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import RuleViolation
 from companion.games import registry
 from companion.games.base import Field, Game, names_a_seat
@@ -145,7 +145,7 @@ def confirm(description: str) -> Steps:
     return answer
 
 
-def field_entries(words: Words, key: str, spec: Field, item: bool = False
+def field_entries(words: Vocabulary, key: str, spec: Field, item: bool = False
                   ) -> list[tuple[str, Any]]:
     """The menu entries for field ``key`` of an event: (the words shown, the value)."""
     game = words.game
@@ -173,7 +173,7 @@ def with_cursor_on(menu: Menu, value: Any) -> Menu:
     return menu
 
 
-def _pick_list(words: Words, kind: str, key: str, spec: Field, seat: int | None = None
+def _pick_list(words: Vocabulary, kind: str, key: str, spec: Field, seat: int | None = None
                ) -> Steps:
     """A list picked item by item. The first entry is always "(done)" (or "(leave out)" for an
     optional list not begun), so the items never move under the cursor; the last undoes the
@@ -227,7 +227,7 @@ def manual_entry(game: Game, seat: int | None = None,
     menus start at the event and the seat the game most likely waits for (its bundle's
     ``expected_entry``, from the public view).
     """
-    bundle, words = registry.get(game.name), Words(game)
+    bundle, words = registry.get(game.name), Vocabulary(game)
     next_kind, next_seat = bundle.expected_entry(game)
     extra = [(_("(join codes)"), JOIN)] if joins else []
     kinds = Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),

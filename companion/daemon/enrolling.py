@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.daemon.camera import SceneSettled
 from companion.daemon.library import TableLibrary, small_jpeg
-from companion.daemon.record import CurrentGame
+from companion.daemon.recorder import CurrentGame
 from companion.errors import CompanionError
 from companion.games import registry
 from companion.i18n import pgettext

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.daemon.corrections import corrected
 from companion.daemon.looks import Look
-from companion.daemon.record import CurrentGame
+from companion.daemon.recorder import CurrentGame
 from companion.errors import CompanionError
 from companion.games import registry
 from companion.games.base import Game

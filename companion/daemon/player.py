@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
 from companion.daemon.table import MENU, SWITCH, Daemon
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
 from companion.games import registry
 
@@ -173,7 +173,7 @@ class TablePlayer:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
         self.hands.hold(SWITCH, lambda: self.daemon.shown.asks == "entry")
         game = self.table.game
-        words = Words(game)
+        words = Vocabulary(game)
         kind = event["type"]
         steps: list[Any] = [kind]
         for key, spec in game.EVENTS[kind].items():

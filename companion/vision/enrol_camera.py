@@ -29,7 +29,7 @@ class EnrolStopped(CompanionError):
 
 
 @dataclass(frozen=True)
-class Deck:
+class NamedDeck:
     """The game's deck as the terminal says it: ids in the game's order, each one's name."""
 
     game: str
@@ -51,7 +51,7 @@ def frames_from(camera: str | None, frames: str | None) -> Any:
     return sources.VideoCapture(int(camera))
 
 
-def enrol_at_table(deck: Deck, source: Any, layout: Any, say: Callable[[str], None],
+def enrol_at_table(deck: NamedDeck, source: Any, layout: Any, say: Callable[[str], None],
                    settle_seconds: float = 0.8) -> Any:
     """Watch ``source`` until every card of ``deck`` is laid and taken; the DeckEnrolment
     done (EnrolStopped if the camera fails or the frames end first)."""
@@ -96,7 +96,7 @@ def enrol_at_table(deck: Deck, source: Any, layout: Any, say: Callable[[str], No
     return enrolment
 
 
-def prompt(deck: Deck, enrolment: Any) -> str:
+def prompt(deck: NamedDeck, enrolment: Any) -> str:
     card = enrolment.next_card()
     return (f"lay the next card: {deck.names[card]} ({enrolment.position(card)} of "
             f"{len(deck.cards)})")

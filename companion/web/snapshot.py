@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.games import registry
 from companion.games.base import Field, Game
 from companion.games.spec import Expected
@@ -29,7 +29,7 @@ from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import TableDisplay
+    from companion.daemon.table_display import TableDisplay
     from companion.table.session import TableSession
 
 #: How many of the latest events the public feed lists.
@@ -105,7 +105,7 @@ class Pictures:
         return found
 
 
-def field_form(name: str, spec: Field, seats: Sequence[str], words: Words | None = None
+def field_form(name: str, spec: Field, seats: Sequence[str], words: Vocabulary | None = None
                ) -> dict[str, Any]:
     """One field of an event as a phone's form draws it. A text field takes the game's words
     as the manual entry at the table offers them (``words``: its rooms, cards, characters by
@@ -152,7 +152,7 @@ def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     if found is None:
         if len(_FORMS) >= 64:
             _FORMS.clear()
-        words = Words(game)
+        words = Vocabulary(game)
         found = _FORMS[key] = [
             {"type": kind, "index": index, "label": event_word(kind), "own": "seat" in fields,
              "fields": [field_form(name, spec, names, words)

@@ -20,7 +20,7 @@ from companion.daemon.items import FedEvent
 from companion.daemon.logline import QUOTED, quoted
 from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError, LogError, RuleViolation
 from companion.games import registry
 from companion.games.base import Game
@@ -85,7 +85,7 @@ def in_each_language(refusal: Callable[[], CompanionError | None]) -> dict[str, 
 def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
     its name (all of it lies open on the table)."""
-    words, named = [event_word(str(event.get("type")))], Words(game)
+    words, named = [event_word(str(event.get("type")))], Vocabulary(game)
     for key, value in event.items():
         if key in ("type", "t", "seat") or value is False:
             continue
