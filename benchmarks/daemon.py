@@ -400,12 +400,12 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
 
     from gpiozero.pins.mock import MockFactory
 
-    from companion import bundles
     from companion.daemon.camera import STILL_AFTER, Camera, library_for
     from companion.daemon.displays import PanelScreen
     from companion.daemon.items import Stop
     from companion.daemon.sources import GpioControls, HubLink
     from companion.daemon.table import Daemon
+    from companion.games import registry
     from companion.hardware.pins import load_pinmap
     from companion.table import Header, TableStore
     from companion.vision.layout import TableLayout
@@ -420,7 +420,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
         library = library_as_kept_before(cache)
         library.features  # noqa: B018 - as prepare() did before: keypoints and forest at start
     else:
-        library = library_for(bundles.card_games(), "", cache)
+        library = library_for(registry.card_games(), "", cache)
     watcher = TableWatcher(library, TableLayout(), tokens=True)
     pinmap = load_pinmap()
     camera = Camera(lambda: source, watcher, fps=4.0,
@@ -467,13 +467,13 @@ def library_as_kept_before(cache: Path) -> Any:
     memory, its keypoints found at start (the forest is built in ``watch_still``)."""
     import json
 
-    from companion import bundles
     from companion.daemon.camera import library_for
+    from companion.games import registry
     from companion.vision.library import CardLibrary
 
     path = cache / "library-as-before.npz"
     if not path.exists():
-        library = library_for(bundles.card_games(), "", cache)
+        library = library_for(registry.card_games(), "", cache)
         header = {"format": "companion-card-library", "version": 1, "ids": library.ids}
         np.savez_compressed(path, header=np.array(json.dumps(header)),
                             **{f"face_{n}": face for n, face in enumerate(library.faces)})
@@ -502,10 +502,10 @@ def bench_watching(seconds: float, cache: Path) -> tuple[dict[str, dict], float]
     (as the daemon keeps it beside its store)."""
     import json
 
-    from companion import bundles
     from companion.daemon.camera import library_for
+    from companion.games import registry
 
-    library_for(bundles.card_games(), "", cache)  # enrolled once, before either run
+    library_for(registry.card_games(), "", cache)  # enrolled once, before either run
     render_still_table(cache / "still-table.npy")
     results = {}
     # The unit's allocator settings (systemd/companion.service).

@@ -32,7 +32,7 @@ import sys
 import time
 from typing import Any
 
-from companion.games import engine
+from companion.games.registry import engine
 from companion.table.log import Header
 from companion.table.session import TableSession
 

@@ -122,8 +122,8 @@ async def pages(db: str, process: subprocess.Popen, events: int
     for each event count (index: the events its page shows after the message)."""
     import aiohttp
 
+    from companion.commands.seats import seat_links
     from companion.web.delta import PageState
-    from companion.web.seats import seat_links
 
     deadline = time.monotonic() + 60
     while (links := try_links(db, seat_links)) is None:

@@ -5,7 +5,7 @@ Run:  python benchmarks/memory.py [--quick]
 Goal: <= 100 MB resident (peak) through a long game with every part on.
 
 The daemon is built as `companion run --config FILE` builds it (the same functions of
-``companion.daemon.commands``, from a config with every part enabled), in a process of its
+``companion.commands.run``, from a config with every part enabled), in a process of its
 own with systemd/companion.service's allocator settings; its hardware is what the tests use:
 gpiozero's mock pins for the inputs, a fake hub on a pseudo-terminal, luma's dummy device for
 each screen (``[screens] enabled = false``: drawn in memory), the camera on a folder of
@@ -143,7 +143,7 @@ def serve(config_path: str, db: str, log: str) -> None:
     """(In its own process) the daemon as `companion run --config` builds it, with the log
     fed as --feed feeds it but every configured part kept running; prints its resident
     memory (peak, and at the end) as JSON once the feed is over."""
-    from companion.daemon import commands
+    from companion.commands import run as commands
     from companion.daemon.config import load_config
     from companion.daemon.feed import feed_session
     from companion.daemon.sources import FeedSource
@@ -216,8 +216,8 @@ def main() -> None:
     if args.serve:
         serve(*args.serve)
         return
-    from companion import bundles
     from companion.daemon.camera import library_for
+    from companion.games import registry
     from companion.hardware.hubfake import FakeHub
 
     print("command: python benchmarks/memory.py" + (" --quick" if args.quick else ""))
@@ -227,7 +227,7 @@ def main() -> None:
         events = long_game(log, 10 if args.quick else 50)
         frames = camera_folder(folder, folder)
         # Enrolled once and kept beside the store, as the service's first start leaves it.
-        library_for(bundles.card_games(), "", folder)
+        library_for(registry.card_games(), "", folder)
         short = folder / "short-game.jsonl"
         short_events = long_game(short, 10)
         with FakeHub(folder / "hub").plug():

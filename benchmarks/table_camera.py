@@ -215,12 +215,12 @@ def still_table(seconds: float) -> None:
     sys.path.insert(0, str(here))
     import daemon as service  # benchmarks/daemon.py
 
-    from companion import bundles
     from companion.daemon.camera import library_for
+    from companion.games import registry
 
     with tempfile.TemporaryDirectory() as name:
         cache = Path(name)
-        library_for(bundles.card_games(), "", cache)
+        library_for(registry.card_games(), "", cache)
         service.render_still_table(cache / "still-table.npy")
         env = {**os.environ, **service.UNIT_ENVIRONMENT}
         runs = {}

@@ -51,7 +51,7 @@ def game(events: int) -> tuple[object, list[dict]]:
 def serve(mode: str, db: str, events: int) -> None:
     """The daemon on ``db``'s unfinished game: with the web part on a free port (``web``), or
     without it, taking the game's events from a fed log (``plain``). Stops when stdin closes."""
-    from companion.daemon.commands import without_tls
+    from companion.commands.run import without_tls
     from companion.daemon.items import FedEvent, Stop
     from companion.daemon.table import Daemon
     from companion.table import TableStore
@@ -122,8 +122,8 @@ async def pages(db: str, events: list[dict], idle: float, daemon_pid: int
                 ) -> tuple[list[float], int, float]:
     import aiohttp
 
+    from companion.commands.seats import seat_links
     from companion.web.delta import PageState
-    from companion.web.seats import seat_links
 
     deadline = time.monotonic() + 60
     while True:

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from companion import bundles
+from companion.games import registry
 from companion.table import Header
 from companion.table.session import TableSession
 from companion.web.snapshot import Snapshot
@@ -40,7 +40,7 @@ class Daemon:
 
 
 def builds(game: str, seed: int, lang: str | None) -> list[float]:
-    header, events = bundles.get(game).random_game(seed, SEATS[game])
+    header, events = registry.get(game).random_game(seed, SEATS[game])
     header = Header(header["game"], tuple(header["seats"]), header["seed"],
                     header.get("options", {}))
     session = TableSession(header)

@@ -2,8 +2,8 @@
 
 A list the parser shows or checks that only a registry knows (the games, the demo's games,
 the languages) is a :class:`Later`: building the parser asks no registry, so
-``companion --help`` loads no game (issue 43). Only argparse and collections.abc at its top:
-every layer's commands may use it.
+``companion --help`` loads no game (issue 43). It imports nothing of the companion: every
+layer may use it.
 """
 
 from __future__ import annotations
@@ -51,9 +51,3 @@ def later(action: argparse.Action, **lists: Callable[[], Iterable[str]]) -> argp
         setattr(action, name, Later(find))
     return action
 
-
-def game_names() -> tuple[str, ...]:
-    """Every game's name, sorted (the registry's list, loaded when first asked for)."""
-    from companion.games import registry
-
-    return registry.names()

@@ -22,12 +22,12 @@ COMMAND_MODULES = (
     "companion.commands.table",
     "companion.commands.check",
     "companion.commands.history",
-    "companion.vision.commands",
-    "companion.daemon.commands",
+    "companion.commands.vision",
+    "companion.commands.run",
     "companion.commands.doctor",
     "companion.commands.voice",
     "companion.commands.service",
-    "companion.web.seats",
+    "companion.commands.seats",
 )
 
 

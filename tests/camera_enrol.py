@@ -17,6 +17,7 @@ from camera_web import Frames
 from helpers import wait_for
 from web_table import LiveTable
 
+from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, pile_cards
 from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
@@ -26,7 +27,6 @@ from companion.table import Header, TableStore
 from companion.vision.art import ArtItem
 from companion.vision.synthetic import Placement
 from companion.vision.watch import TableWatcher
-from companion.web.seats import table_link
 
 SEATS = 4
 GAME = "deathtrap"

@@ -14,12 +14,12 @@ from typing import Any
 
 import cv2
 
-from companion import bundles
 from companion.daemon.demo import DirectReach
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.player import TablePlayer
 from companion.daemon.stage import InlineVision, Stage
 from companion.daemon.table import Daemon
+from companion.games import registry
 from companion.table import Header, TableStore
 from companion.vision.art import draw_face
 
@@ -56,7 +56,7 @@ def library_with(library: Any, misread: dict[str, str] | None = None,
     - ``other_print``: cards enrolled from another print run than the one on the table
       (``another_print``: left out, until a correction teaches the camera).
     """
-    items = {item.item_id: item for item in bundles.get("tricky").art_items()}
+    items = {item.item_id: item for item in registry.get("tricky").art_items()}
     for card, read_as in (misread or {}).items():
         library.enroll(read_as, draw_face(items[card]))  # read_as's own face replaced
         library.remove(card)
@@ -83,7 +83,7 @@ class CameraTable:
         from companion.daemon.library import TableLibrary
 
         self.db = folder / "table.db"
-        header, self.events = bundles.get("tricky").random_game(seed, SEATS)
+        header, self.events = registry.get("tricky").random_game(seed, SEATS)
         self.header = Header.from_json(header)
         self.store = TableStore(self.db)
         screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(SEATS)]

@@ -18,18 +18,18 @@ from camera_table import library_with
 from helpers import wait_for
 from web_table import LiveTable
 
-from companion import bundles
+from companion.commands.seats import seat_links
 from companion.daemon.camera import Camera, library_for, pile_cards
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
 from companion.daemon.table import Daemon
+from companion.games import registry
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, TableStore
 from companion.vision.placing import Placement
 from companion.vision.synthetic import Conditions
 from companion.vision.watch import TableWatcher
-from companion.web.seats import seat_links
 
 SEATS = 4
 
@@ -120,7 +120,7 @@ class LiveCameraTable(LiveTable):
         return seat_links(self.db)
 
     def table_link(self) -> str:
-        from companion.web.seats import table_link
+        from companion.commands.seats import table_link
 
         return table_link(self.db)
 
@@ -148,7 +148,7 @@ def tricky_before_first_play(seed: int = 3) -> tuple[Header, list[dict[str, Any]
                                                       list[dict[str, Any]]]:
     """A 4-seat Tricky game: its header, the events before its first card played face up,
     and the rest."""
-    header, events = bundles.get("tricky").random_game(seed, SEATS)
+    header, events = registry.get("tricky").random_game(seed, SEATS)
     first = next(n for n, e in enumerate(events)
                  if e["type"] == "play" and not e.get("face_down"))
     return Header.from_json(header), events[:first], events[first:]

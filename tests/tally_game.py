@@ -7,27 +7,19 @@ under the name "tally" by the tests that use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import RuleViolation
 from companion.games import registry
 from companion.games.base import Field, Game, Option, check_int
-
-
-@dataclass(frozen=True)
-class EngineOnly:
-    """A game known by its engine alone (no screens): enough for the table machinery."""
-
-    name: str = "tally"
-
-    @property
-    def engine(self) -> type[Game]:
-        return Tally
+from companion.games.lazy import Lazy
+from companion.games.spec import Bundle
 
 
 def register() -> None:
-    registry.register(EngineOnly())
+    """Tally as a game of this process: its engine, and the toy bundle's screens (never
+    drawn by the table machinery: the module is only looked for)."""
+    registry.register(Bundle(name="tally", engine=Tally, screens=Lazy("toy_bundle")))
 
 
 def unregister() -> None:

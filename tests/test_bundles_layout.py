@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import bundles
+from companion.games import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
@@ -49,7 +49,7 @@ def owners(path: Path, games: set[str]) -> set[str]:
 
 
 def test_no_module_outside_a_games_bundle_names_the_game():
-    games = set(bundles.names())
+    games = set(registry.names())
     assert {"traps", "deathtrap", "tricky", "rumble"} <= games
     found = [f"{path.relative_to(ROOT)}:{line}: {name!r}"
              for path in sorted(PACKAGE.rglob("*.py"))
@@ -79,8 +79,8 @@ def test_no_test_reads_a_private_attribute_of_the_daemon_or_the_ui():
     assert found == []
 
 
-@pytest.mark.parametrize("name", ["companion.bundles", "companion.bundles.traps.dial",
-                                  "companion.daemon.vocabulary", "companion.daemon.record",
+@pytest.mark.parametrize("name", ["companion.games.spec", "companion.bundles.traps.dial",
+                                  "companion.daemon.vocabulary", "companion.daemon.recorder",
                                   "companion.places", "companion.bundles.tricky.camera",
                                   "companion.bundles.rumble.camera", "companion.games.registry"])
 def test_docstring_examples(name):

@@ -12,10 +12,10 @@ from importlib.metadata import EntryPoint
 import pytest
 from built_in import GAMES as BUILT_IN
 
-from companion import bundles
 from companion.cli import build_parser, main
 from companion.errors import OptionError
-from companion.games import engine, registry
+from companion.games import registry
+from companion.games.registry import engine
 
 
 def declare(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
@@ -32,15 +32,15 @@ def tally(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_built_in_games_are_entry_points_of_the_project():
     assert BUILT_IN == ("deathtrap", "rumble", "traps", "tricky")
     assert set(BUILT_IN) <= set(registry.installed())
-    assert [bundle.name for bundle in bundles.bundles()][:4] == ["traps", "deathtrap", "tricky",
+    assert [bundle.name for bundle in registry.games()][:4] == ["traps", "deathtrap", "tricky",
                                                                  "rumble"]
 
 
 def test_a_declared_game_is_known_everywhere(tally):
-    assert "tally" in bundles.names() and "tally" in registry.names()
+    assert "tally" in registry.names() and "tally" in registry.names()
     assert engine("tally").title == "Tally"
-    assert bundles.get("tally").engine.__name__ == "Tally"
-    assert "tally" in bundles.demo_games() or bundles.get("tally").simulator is None
+    assert registry.get("tally").engine.__name__ == "Tally"
+    assert "tally" in registry.demo_games() or registry.get("tally").simulator is None
 
 
 def test_a_declared_game_is_offered_by_the_commands(tally, capsys):
@@ -50,7 +50,7 @@ def test_a_declared_game_is_offered_by_the_commands(tally, capsys):
     assert "rules" in rules_help
     with pytest.raises(SystemExit):
         main(["vision", "art", "--help"])
-    assert "{" + ",".join(bundles.art_games()) + "}" in capsys.readouterr().out
+    assert "{" + ",".join(registry.art_games()) + "}" in capsys.readouterr().out
 
 
 def test_no_import_order_matters_in_a_fresh_process():
@@ -80,7 +80,7 @@ def test_the_daemon_config_takes_a_declared_game(tally):
 def test_a_broken_declaration_is_a_clear_error(monkeypatch, capsys, value, message):
     declare(monkeypatch, "broken", value)
     with pytest.raises(OptionError, match=message):
-        bundles.get("broken")
+        registry.get("broken")
     assert main(["rules", "broken"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err

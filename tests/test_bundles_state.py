@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from built_in import GAMES
 
-from companion.games import engine
+from companion.games.registry import engine
 
 BUNDLES = Path(__file__).resolve().parent.parent / "companion" / "bundles"
 STATES = {"traps": "TrapsState", "deathtrap": "DeathtrapState", "tricky": "TrickyState",

@@ -10,16 +10,16 @@ import tally_game  # noqa: F401 - the engine of the toy bundle (Tally)
 import toy_bundle
 from table_driver import daemon_for, give, hold, tap, turn
 
-from companion import bundles
 from companion.cli import main
 from companion.daemon.ui import TableUI
+from companion.games import registry
 
 
 @pytest.fixture
 def tally():
-    bundles.register(toy_bundle.BUNDLE)
+    registry.register(toy_bundle.BUNDLE)
     yield toy_bundle
-    bundles.unregister("tally")
+    registry.unregister("tally")
 
 
 def choose(daemon, value):
@@ -96,8 +96,8 @@ def test_the_table_controls_ask_the_bundle_what_a_tap_and_the_dial_mean(tally):
 
 
 def test_unregistered_it_is_no_game_again(tally):
-    bundles.unregister("tally")
+    registry.unregister("tally")
     with pytest.raises(Exception, match="unknown game 'tally'"):
-        bundles.get("tally")
-    bundles.register(tally.BUNDLE)
-    assert bundles.get("tally").screen_module() is tally
+        registry.get("tally")
+    registry.register(tally.BUNDLE)
+    assert registry.get("tally").screen_module().table is tally.table

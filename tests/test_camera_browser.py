@@ -29,9 +29,9 @@ from camera_table import library_with
 from camera_web import LiveCameraTable, tricky_before_first_play
 from helpers import wait_for
 
-from companion import bundles
 from companion.daemon.camera import library_for
 from companion.daemon.stage import Stage
+from companion.games import registry
 
 WAIT_MS = 60_000
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
@@ -51,7 +51,7 @@ def companion(*args: str) -> str:
 
 def round_but_its_last_card(folder: Path) -> tuple[Path, dict, list[dict]]:
     """A 4-seat Tricky log of the first round but its last card, and that card's play."""
-    header, events = bundles.get("tricky").random_game(SEED, 4)
+    header, events = registry.get("tricky").random_game(SEED, 4)
     second_deal = [n for n, e in enumerate(events) if e["type"] == "deal"][1]
     last = events[second_deal - 1]
     assert last["type"] == "play" and "card" in last

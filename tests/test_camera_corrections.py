@@ -40,13 +40,13 @@ def replayed(header, entries):
 
 def first_card(seed: int = 3) -> tuple[str, str]:
     """The game's first card played face up, and another card of the deck to misread it as."""
-    from companion import bundles
+    from companion.games import registry
 
-    _, events = bundles.get("tricky").random_game(seed, 4)
+    _, events = registry.get("tricky").random_game(seed, 4)
     second_deal = [n for n, e in enumerate(events) if e["type"] == "deal"][1]
     played = {e.get("card") for e in events[:second_deal]}  # the first round's cards
     card = next(e["card"] for e in events if e["type"] == "play" and "card" in e)
-    other = next(i.item_id for i in bundles.get("tricky").art_items()
+    other = next(i.item_id for i in registry.get("tricky").art_items()
                  if i.item_id not in played and i.item_id != card)
     return card, other
 

@@ -17,9 +17,9 @@ from camera_enrol import EnrolTable, spot
 from helpers import wait_for
 from web_table import request
 
-from companion import bundles
 from companion.cli import main
 from companion.daemon.stage import Stage
+from companion.games import registry
 from companion.vision.art import draw_face
 from companion.vision.enrol_table import DeckEnrolment, EnrolError
 from companion.vision.laid import LaidCards, reading_order
@@ -89,7 +89,7 @@ def enrol(table: EnrolTable, **body) -> tuple[int, dict]:
 
 def test_a_deck_enrolled_at_the_table_is_written_where_the_camera_reads_it(tmp_path):
     with EnrolTable(tmp_path, {"deck": SMALL_DECK}) as table:
-        cards = bundles.get("deathtrap").cards(table.daemon.table.game)
+        cards = registry.get("deathtrap").cards(table.daemon.table.game)
         assert cards == ["rat-man", "orc", "troll", "chaindog", "red-lotus", "exploding-pig",
                          "killing-machine"]
         assert enrolment(table)["active"] is False
@@ -157,7 +157,7 @@ def frames_laying(folder, stage: Stage, states: list[dict[int, str]], hold: int 
 
 def test_a_deck_enrolled_from_a_terminal_keeps_the_librarys_other_faces(tmp_path, capsys):
     stage = Stage("deathtrap", 4, 1)
-    cards = bundles.get("deathtrap").cards(bundles.get("deathtrap").engine(
+    cards = registry.get("deathtrap").cards(registry.get("deathtrap").engine(
         ["Ann", "Bob", "Cy", "Dee"], 0, {}))
     states = [{n: card} for n, card in enumerate(cards[:9])]  # each in the last one's stead
     states += [{9: cards[9], 10: cards[10]}, {}]  # two at once: asked one at a time, swept
@@ -165,7 +165,7 @@ def test_a_deck_enrolled_from_a_terminal_keeps_the_librarys_other_faces(tmp_path
     frames_laying(tmp_path / "frames", stage, states)
     out = tmp_path / "cards.npz"
     kept = CardLibrary()
-    kept.enroll("green-4", draw_face(bundles.get("tricky").art_items()[0]))
+    kept.enroll("green-4", draw_face(registry.get("tricky").art_items()[0]))
     kept.save(out)
     assert main(["vision", "enroll", "--frames", str(tmp_path / "frames"), "--game",
                  "deathtrap", "--out", str(out)]) == 0
@@ -177,7 +177,7 @@ def test_a_deck_enrolled_from_a_terminal_keeps_the_librarys_other_faces(tmp_path
     assert said[done].startswith(f"enrolled the 17 cards of deathtrap into {out}")
     # Then the deck taken by the camera examines itself, as one enrolled from photos does.
     assert said[done + 1].startswith("self-check: 17 cards in ")
-    names = bundles.get("deathtrap").names(bundles.get("deathtrap").engine(
+    names = registry.get("deathtrap").names(registry.get("deathtrap").engine(
         ["Ann", "Bob", "Cy", "Dee"], 0, {}))
     assert [line for line in said if line.startswith("took")] == [
         f"took {names.get(card, card.replace('-', ' ').title())} ({n} of 17)"

@@ -23,6 +23,7 @@ from helpers import wait_for
 from page_state import next_page_state
 from web_table import LiveTable
 
+from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
 from companion.daemon.config import parse_config
 from companion.daemon.stage import Stage
@@ -32,7 +33,6 @@ from companion.i18n.choice import LanguageChoice
 from companion.table import TableStore
 from companion.vision.sources import CameraWatch, ImageFolder
 from companion.vision.watch import TableWatcher
-from companion.web.seats import table_link
 
 #: Frames of the table clear, then of the card laid: each held long enough to settle, the
 #: card for longer than a live camera may show one picture (``CameraWatch.frozen_frames``).

@@ -12,8 +12,8 @@ from camera_table import CameraTable
 from camera_web import LiveCameraTable
 from helpers import wait_for
 
-from companion import bundles
 from companion.daemon.questions import Answer
+from companion.games import registry
 from companion.table import Header
 from companion.vision.art import draw_face
 from companion.vision.watch import TableWatcher
@@ -26,12 +26,12 @@ OTHER_GAME = "snake-girl"
 
 def tricky_cards() -> list[str]:
     """The cards of a Tricky table's deck, as its bundle gives them."""
-    tricky = bundles.get("tricky")
+    tricky = registry.get("tricky")
     return tricky.cards(tricky.engine(["Ann", "Bob", "Cy", "Dee"], 3, {}))
 
 
 def faces() -> dict[str, object]:
-    return {item.item_id: draw_face(item) for item in bundles.get("tricky").art_items()}
+    return {item.item_id: draw_face(item) for item in registry.get("tricky").art_items()}
 
 
 def also_like(library, card: str, *others: str) -> None:
@@ -112,7 +112,7 @@ class OffersTable(LiveCameraTable):
 
 def test_the_controls_page_and_the_question_offer_only_what_the_rules_allow(browser,
                                                                              tmp_path):
-    header_json, events = bundles.get("tricky").random_game(3, 4)
+    header_json, events = registry.get("tricky").random_game(3, 4)
     header = Header.from_json(header_json)
     plays = [n for n, e in enumerate(events) if e["type"] == "play" and "card" in e]
     before, card_play = events[:plays[4]], events[plays[4]]

@@ -8,15 +8,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion import bundles
 from companion.daemon.camera import library_for
+from companion.games import registry
 from companion.vision import evidence
 from companion.vision.layout import TableLayout
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer
 from companion.vision.watch import TableWatcher
 
 LAYOUT = TableLayout(seats=4)
-ITEMS = {item.item_id: item for item in bundles.get("tricky").art_items()}
+ITEMS = {item.item_id: item for item in registry.get("tricky").art_items()}
 PLAYED = Placement(ITEMS["green-2"], (400, 280), 10)
 HAND = ["red-7", "blue-6", "yellow-3", "green-5", "red-1"]
 SIZE = (1280, 960)

@@ -163,7 +163,7 @@ def test_a_table_with_no_camera_says_so_and_shows_no_view(tmp_path):
     from companion.table import Header
 
     with LiveTable(tmp_path, Header("tricky", ("Ann", "Bob", "Cy"), 2)) as table:
-        from companion.web.seats import table_link
+        from companion.commands.seats import table_link
 
         control = table_link(table.db)
 

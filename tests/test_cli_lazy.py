@@ -119,15 +119,14 @@ def help_of(capsys, *argv: str) -> str:
 
 
 def test_the_lists_the_parser_shows_are_still_the_registry_s(capsys):
-    from companion import bundles
     from companion.games import registry
     from companion.i18n import LANGUAGES
 
     games = ", ".join(registry.names())
     assert f"GAME {games}" in help_of(capsys, "rules")
     assert f"only this game ({games})" in help_of(capsys, "history")
-    assert f"{', '.join(bundles.demo_games())} (default: all of them)" in help_of(capsys, "demo")
-    assert "{" + ",".join(bundles.art_games()) + "}" in help_of(capsys, "vision", "art")
+    assert f"{', '.join(registry.demo_games())} (default: all of them)" in help_of(capsys, "demo")
+    assert "{" + ",".join(registry.art_games()) + "}" in help_of(capsys, "vision", "art")
     assert f"the language ({', '.join(LANGUAGES)};" in help_of(capsys, "voice")
 
 
@@ -141,7 +140,7 @@ def test_a_game_not_offered_is_refused_as_before(capsys, argv):
 
 
 def test_a_demo_game_given_is_taken(monkeypatch):
-    from companion.daemon import commands
+    from companion.commands import run as commands
 
     seen = []
     monkeypatch.setattr(commands, "run_demo", lambda args: seen.append(args.game) or 0)

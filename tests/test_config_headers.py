@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from companion.daemon.config import parse_config
 from companion.daemon.dialogues import START, new_game, seat_names
 from companion.errors import ConfigError, LogError
-from companion.games import engine
+from companion.games.registry import engine
 from companion.table import Header, TableStore
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import cv2
 import pytest
 
-from companion import bundles
 from companion.daemon.camera import library_for
 from companion.daemon.stage import Stage
+from companion.games import registry
 
 STOPS = 20
 SEED = 3
@@ -37,7 +37,7 @@ def camera_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A config with the camera on rendered frames (the bare table, then a card laid) and a
     store holding a Tricky round before its first card."""
     folder = tmp_path_factory.mktemp("camera")
-    header, events = bundles.get("tricky").random_game(SEED, 4)
+    header, events = registry.get("tricky").random_game(SEED, 4)
     first = next(n for n, e in enumerate(events) if e["type"] == "play")
     log = folder / "round.jsonl"
     log.write_text("".join(json.dumps(line) + "\n" for line in [header, *events[:first]]))

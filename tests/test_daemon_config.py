@@ -62,7 +62,7 @@ def test_a_missing_config_file_is_one_clear_line_and_exit_2(tmp_path, capsys):
 
 def test_the_table_geometry_reaches_the_camera_zones_and_the_rumble_rooms():
     from companion.daemon.camera import SceneReader
-    from companion.games import engine
+    from companion.games.registry import engine
 
     config = parse_config("[vision]\ntable_width_mm = 1000\ntable_height_mm = 700\n"
                           "room_columns = 3\nrooms_x_mm = 50\nrooms_y_mm = 20\n"

@@ -28,7 +28,7 @@ STOPS = 20
 EVERY_LINE = textwrap.dedent("""
     import faulthandler, os, signal, sys
     from pathlib import Path
-    from companion.daemon.commands import stop_on_signals
+    from companion.commands.run import stop_on_signals
     from companion.daemon.table import Daemon
     from companion.table import TableStore
 

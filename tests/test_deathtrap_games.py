@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from companion.bundles.deathtrap.rules.engine import Deathtrap, dealt_counts
-from companion.games import engine
+from companion.games.registry import engine
 
 LOGS = Path(__file__).parent / "logs" / "deathtrap"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from built_in import GAMES as BUILT_IN
 
-from companion.games import engine
+from companion.games.registry import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

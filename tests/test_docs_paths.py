@@ -41,7 +41,7 @@ def pages(root: Path = ROOT) -> list[Path]:
     if listed.returncode != 0:  # not a git checkout: every page of the tree
         return sorted(path for path in root.rglob("*.md")
                       if not {".git", ".venv"} & set(path.relative_to(root).parts))
-    return [root / name for name in listed.stdout.splitlines()]
+    return [root / name for name in sorted(set(listed.stdout.splitlines()))]
 
 
 def found(base: Path, path: str) -> list[Path]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from gpiozero.pins.mock import MockFactory
 
-from companion.commands.selftest import Step, try_camera, try_inputs, try_screens
+from companion.commands.selftest import ControlCheck, try_camera, try_inputs, try_screens
 from companion.hardware.oled import open_panels
 from companion.hardware.pins import load_pinmap
 
@@ -31,7 +31,7 @@ class Fingers:
             (pin.drive_high if high else pin.drive_low)()
         time.sleep(EDGE_S)  # spacing the edges, not waiting for anything
 
-    def __call__(self, step: Step) -> None:
+    def __call__(self, step: ControlCheck) -> None:
         self.asked.append(step.ask)
         if step.kind == "press":
             self.level(step.gpio[0], False)
@@ -62,8 +62,8 @@ def test_a_dial_turned_the_wrong_way_is_not_seen():
     factory = MockFactory()
     fingers = Fingers(factory, broken=set())
 
-    def backwards(step: Step) -> None:
-        fingers(Step(step.what, step.ask, step.control, step.kind, -step.value, step.gpio)
+    def backwards(step: ControlCheck) -> None:
+        fingers(ControlCheck(step.what, step.ask, step.control, step.kind, -step.value, step.gpio)
                 if step.kind == "dial" else step)
 
     found = {f.what.rsplit(":", 1)[0]: f.ok for f in try_inputs(PINMAP, backwards, factory,

@@ -21,8 +21,8 @@ import pytest
 from helpers import wait_for
 from web_table import LiveTable
 
-from companion import bundles
 from companion.daemon.items import CameraProposal
+from companion.games import registry
 from companion.table import Header
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,10 +136,10 @@ def hoard():
     try:
         import dungeon_hoard
 
-        bundles.register(dungeon_hoard.BUNDLE)
+        registry.register(dungeon_hoard.BUNDLE)
         yield
     finally:
-        bundles.unregister("hoard")
+        registry.unregister("hoard")
         sys.path.remove(str(EXAMPLE))
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.daemon.commands import parts, screens
+from companion.commands.run import parts, screens
 from companion.daemon.config import load_config
 from companion.hardware.doctor import configured_parts
 

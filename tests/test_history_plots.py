@@ -17,7 +17,8 @@ import pytest
 from built_in import GAMES as BUILT_IN
 from league_store import PEOPLE, build
 
-from companion.games import engine
+from companion.games import registry
+from companion.games.registry import engine
 from companion.history import plots
 from companion.history.league import league
 from companion.history.records import Play, load_plays
@@ -105,7 +106,7 @@ def test_the_league_chart_has_a_panel_per_game_named_lines_and_whole_titles(leag
         assert engine(game).title in text
     with TableStore(league_db, read_only=True) as store:
         history = league(load_plays(store)).history
-    figure = plots.league_figure(history)
+    figure = plots.league_figure(history, {game: engine(game).title for game in history})
     check_legible(figure, [engine(game).title for game in sorted(history)])
     colour = {}
     for axes in figure.axes:  # a person keeps their colour from panel to panel
@@ -119,7 +120,7 @@ def test_twelve_players_get_twelve_colours_and_their_names_do_not_collide():
     names = [f"Player {n}" for n in range(1, 13)]
     history = {"tricky": {name: [(s, 0.1 * n + s) for s in range(1, 4 + n % 3)]
                           for n, name in enumerate(names)}}
-    figure = plots.league_figure(history)
+    figure = plots.league_figure(history, {game: engine(game).title for game in history})
     check_legible(figure, ["Tricky Dungeon"])
     assert len({line.get_color() for line in lines_of(figure.axes[0])}) == 12
 
@@ -128,7 +129,7 @@ def test_a_game_chart_names_tied_players_apart_on_whole_rounds():
     play = Play(7, "tricky", "2026-01-02T20:00:00+00:00", None, ["Ann", "Bob", "Cy"],
                 ["Ann", "Bob", "Cy"], True, [5, 5, 2], [0, 1],
                 track=[[2, 1, 0], [3, 3, 1], [5, 5, 2]])
-    figure = plots.game_figure(play)
+    figure = plots.game_figure(play, engine(play.game).title, registry.get(play.game).step)
     check_legible(figure, ["Tricky Dungeon, session 7"])
     assert [tick for tick in figure.axes[0].get_xticks() if 0 <= tick <= 3] == [0, 1, 2, 3]
 
@@ -139,7 +140,7 @@ def test_a_rumble_chart_counts_adventures_with_whole_scores_and_a_tie_at_the_top
     play = Play(2, "rumble", "2026-01-02T20:00:00+00:00", None, ["Ann", "Bob", "Cy"],
                 ["Ann", "Bob", "Cy"], True, [19, 13, 19], [0, 2],
                 track=[[3, 1, 8], [10, 5, 9], [19, 13, 19]])
-    figure = plots.game_figure(play)
+    figure = plots.game_figure(play, engine(play.game).title, registry.get(play.game).step)
     check_legible(figure, ["Rumble in the Dungeon, session 2"])
     axes = figure.axes[0]
     assert axes.get_xlabel() == "after adventure"
@@ -152,7 +153,7 @@ def test_a_league_of_one_game_each_counts_games_in_whole_numbers():
     """One game played of each: the x axis says 1, not 0.72 ... 1.28."""
     history = {"deathtrap": {"Ann": [(1, 2.0)], "Bob": [(1, -3.3)]},
                "rumble": {"Ann": [(2, 1.1)], "Cy": [(2, 1.1)]}}
-    figure = plots.league_figure(history)
+    figure = plots.league_figure(history, {game: engine(game).title for game in history})
     check_legible(figure, ["Deathtrap Dungeon: The Card Game", "Rumble in the Dungeon"])
     for axes in figure.axes:
         low, high = axes.get_xlim()

@@ -15,7 +15,8 @@ from companion.bundles.deathtrap.rules import sim as deathtrap_sim
 from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
-from companion.commands.history import history_json
+from companion.commands.history import engines_of, history_json
+from companion.games import registry
 from companion.history import bgstats, plots, spreadsheet, tables
 from companion.history.league import league
 from companion.history.records import load_plays
@@ -78,11 +79,13 @@ def test_nothing_after_the_game_tells_a_fact_never_revealed(tmp_path_factory, na
         store.new_session(Header.from_json(header), events)
         plays = load_plays(store)
     standings = league(plays)
-    plots.plot_game(plays[0], folder / "game.svg")
-    plots.plot_league(standings.history, folder / "league.svg")
+    engines, bundle = engines_of(plays), registry.get(name)
+    plots.plot_game(plays[0], folder / "game.svg", bundle.engine.title, bundle.step)
+    plots.plot_league(standings.history, folder / "league.svg",
+                      {game: engine.title for game, engine in engines.items()})
     as_json = [history_json(plays[0]), standings.to_json(),
-               bgstats.play_file(plays[0])]
-    text = "\n".join([tables.history_text(plays), tables.league_text(standings),
+               bgstats.play_file(plays[0], bundle.engine.title)]
+    text = "\n".join([tables.history_text(plays), tables.league_text(standings, engines),
                       spreadsheet.rows(plays), svg_text(folder / "game.svg"),
                       svg_text(folder / "league.svg"), json.dumps(as_json)])
     shown = strings(as_json)

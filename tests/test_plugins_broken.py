@@ -1,7 +1,8 @@
 """A broken plug-in cannot stop the companion (issue 53): games declared by installed
 distributions that raise on import, call ``sys.exit(3)``, have a ``name`` that raises, or
-declare a built-in game's name and fail, are each said in one line naming the game and its
-distribution and left out; every command and the daemon run on.
+declare a built-in game's name and fail, or break the contract of a game (a part missing, a
+wrong type), are each said in one line naming the game and its distribution (and the part)
+and left out; every command and the daemon run on.
 
 The plug-ins are real distributions as ``importlib.metadata`` finds them: a ``.dist-info``
 folder with ``entry_points.txt`` on ``PYTHONPATH``, in front of the installed companion (the
@@ -32,6 +33,19 @@ PLUGINS = {
     # Declares a built-in game's name (and is found first, being first on the path): left
     # out, the built-in game played.
     "tricky": ("tricky-remake", "def broken(:\n", "SyntaxError"),
+    # Break the contract of a game (companion.games.spec): a part missing, a wrong type.
+    "partless": ("partless-game",
+                 "from companion.bundles.tricky.rules.engine import Tricky\n"
+                 "class Bundle:\n"
+                 "    name = 'partless'\n"
+                 "    engine = Tricky\n"
+                 "BUNDLE = Bundle()\n",
+                 "its part 'screens' is missing"),
+    "mistyped": ("mistyped-game",
+                 "from companion.games.lazy import Lazy\n"
+                 "from companion.games.spec import Bundle\n"
+                 "BUNDLE = Bundle(name='mistyped', engine=int, screens=Lazy('json'))\n",
+                 "its part 'engine' is the class int, not type[Game]"),
 }
 
 
@@ -49,14 +63,16 @@ def install(site: Path) -> None:
 def plugged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     site = tmp_path_factory.mktemp("site")
     install(site)
-    return {**os.environ, "PYTHONPATH": str(site)}
+    # In front of the path the tests run with (a checkout's own, where it gives one).
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(site), *filter(None, [os.environ.get("PYTHONPATH")])])}
 
 
 def companion(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     # Run outside the checkout: its egg-info would be found before the plug-ins.
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
                           text=True, timeout=600, env=env, stdin=subprocess.DEVNULL,
-                          cwd=Path(env.get("PYTHONPATH", "/")).parent)
+                          cwd=Path(env.get("PYTHONPATH", "/").split(os.pathsep)[0]).parent)
 
 
 def said(stderr: str, game: str) -> list[str]:
@@ -101,7 +117,7 @@ def test_a_command_of_a_game_some_plugin_also_declares_plays_the_one_that_loads(
     assert done.stdout == companion({**os.environ}, *args).stdout  # the built-in game's
 
 
-@pytest.mark.parametrize("game", ["broken", "exiting", "nameless"])
+@pytest.mark.parametrize("game", ["broken", "exiting", "nameless", "partless", "mistyped"])
 def test_asking_for_a_broken_game_is_one_line_and_exit_2(plugged, game):
     done = companion(plugged, "rules", game)
     assert done.returncode == 2 and "Traceback" not in done.stderr

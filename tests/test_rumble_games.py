@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.bundles.rumble.rules.engine import Rumble
-from companion.games import engine
+from companion.games.registry import engine
 
 LOGS = Path(__file__).parent / "logs" / "rumble"
 

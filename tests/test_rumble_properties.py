@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.bundles.rumble.rules.sim import random_game
 from companion.errors import RuleViolation
-from companion.games import engine
+from companion.games.registry import engine
 
 Rumble = engine("rumble")
 SEAT_NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]

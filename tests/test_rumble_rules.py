@@ -13,7 +13,7 @@ from helpers import refused
 
 from companion.bundles.rumble.rules.data import default_map
 from companion.errors import EventError, OptionError
-from companion.games import engine
+from companion.games.registry import engine
 
 SEATS = ["Ann", "Bob", "Cy"]
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import bundles
+from companion.games import registry
 from companion.games.views import view_of
 from companion.screens.screen_set import drawn
 from companion.table import Header
@@ -18,8 +18,8 @@ SIMULATED = {"tricky": (2, 4), "deathtrap": (3, 6), "rumble": (3, 5), "traps": (
 
 
 def named_keys(game: str) -> bool:
-    screens = bundles.get(game).screen_module()
-    return hasattr(screens, "TABLE_KEYS") or hasattr(screens, "SEAT_KEYS")
+    screens = registry.get(game).screen_module()
+    return screens.table_keys is not None or screens.seat_keys is not None
 
 
 @pytest.mark.parametrize("game", [name for name in SIMULATED if named_keys(name)])
@@ -33,16 +33,16 @@ def test_a_screen_drawn_from_its_keys_is_the_screen_drawn_from_its_view(game, se
     header, events = sim.random_game(seed, seats)
     session = TableSession(Header(game, tuple(header["seats"]), header["seed"],
                                   header.get("options", {})))
-    screens = bundles.get(game).screen_module()
+    screens = registry.get(game).screen_module()
     names = session.game.seats
     for event in events:
         session.apply(event)
         table = view_of(session.game, None)
-        assert screens.table(drawn(table, getattr(screens, "TABLE_KEYS", None)),
+        assert screens.table(drawn(table, screens.table_keys),
                              names).tobytes() == screens.table(table, names).tobytes()
         for seat in range(seats):
             view = view_of(session.game, seat)
-            part = drawn(view, getattr(screens, "SEAT_KEYS", None))
+            part = drawn(view, screens.seat_keys)
             for peeking in (False, True):
                 assert screens.seat(part, names, peeking).tobytes() == \
                     screens.seat(view, names, peeking).tobytes()

@@ -16,7 +16,7 @@ from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.ui import TableUI
-from companion.games import engine
+from companion.games.registry import engine
 from companion.screens.canvas import HEIGHT, WIDTH, blank, fit_text
 from companion.screens.common import HEADER, error_screen, headline, scoreboard
 from companion.screens.screen_set import compose

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError
-from companion.games import engine
 from companion.games.base import Game
+from companion.games.registry import engine
 from companion.games.state import copy_state, mutable_inside_shared
 from companion.table.log import Header
 from companion.table.session import EVERY, TableSession

@@ -10,16 +10,16 @@ import pytest
 import toy_bundle
 from helpers import run
 
-from companion import bundles
+from companion.games import registry
 
 HEADER = {"game": "tally", "seats": ["Ann", "Bob"], "seed": 7, "options": {}}
 
 
 @pytest.fixture(autouse=True)
 def tally() -> Iterator[None]:
-    bundles.register(toy_bundle.BUNDLE)  # its engine: tally_game.Tally
+    registry.register(toy_bundle.BUNDLE)  # its engine: tally_game.Tally
     yield
-    bundles.unregister("tally")
+    registry.unregister("tally")
 
 
 def write_log(path: Path, *lines: object) -> str:

@@ -73,7 +73,7 @@ def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():
 
 def test_a_rumble_sighting_reads_as_a_sentence(store):
     from companion.bundles.rumble.rules.engine import Rumble
-    from companion.daemon.record import sighting_in_words
+    from companion.daemon.recorder import sighting_in_words
 
     game = Rumble(["Ann", "Bob", "Cy"], seed=1)
     move = {"type": "move", "seat": 1, "character": "twin-thief", "to": "B2", "chest": True}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.bundles.traps.rules.engine import Traps
-from companion.games import engine
+from companion.games.registry import engine
 
 SPIKED = {"trap": "spiked-pit", "disarm": 7, "xp": 10}
 CAGE = {"trap": "cage", "disarm": 8, "xp": 10}

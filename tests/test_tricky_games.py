@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from companion.bundles.tricky.rules.engine import Tricky
-from companion.games import engine
+from companion.games.registry import engine
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SUITS = {"r": "red", "b": "blue", "y": "yellow", "g": "green"}

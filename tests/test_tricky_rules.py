@@ -10,7 +10,7 @@ from helpers import refused
 from companion.bundles.tricky.rules.deck import default_deck
 from companion.bundles.tricky.rules.engine import Tricky
 from companion.errors import EventError, OptionError
-from companion.games import engine
+from companion.games.registry import engine
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 

@@ -96,8 +96,8 @@ def test_a_pile_put_down_in_a_seat_s_zone_is_that_seat_s_play_of_every_copy(libr
 
 
 def test_copies_are_looked_for_under_the_cards_of_the_games_played_in_piles(library):
-    from companion.bundles import pile_games
     from companion.daemon.camera import pile_cards
+    from companion.games.registry import pile_games
 
     assert pile_games() == ("deathtrap",)
     ids = pile_cards()

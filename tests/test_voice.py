@@ -19,7 +19,8 @@ from companion.daemon.config import parse_config
 from companion.daemon.items import FedEvent
 from companion.daemon.table import Daemon
 from companion.errors import ConfigError
-from companion.games import engine
+from companion.games import registry
+from companion.games.registry import engine
 from companion.i18n import DEFAULT, LANGUAGES, translated, use, using
 from companion.table import Header, TableStore
 from companion.voice.announce import announcements
@@ -40,8 +41,8 @@ def english_after():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_espeak_ng_says_an_announcement_as_speech_length_audio(tmp_path, lang):
     with using(lang):
-        words = announcements("deathtrap", {"phase": "play", "turn": 0, "round": 1,
-                                            "to_beat": None},
+        words = announcements(registry.get("deathtrap").announce,
+                              {"phase": "play", "turn": 0, "round": 1, "to_beat": None},
                               {"phase": "play", "turn": 1, "round": 1, "to_beat": None},
                               ["Ann", "Bob", "Cy", "Dee"])
     wav = synthesise(". ".join(words), lang, tmp_path / f"{lang}.wav")
@@ -139,7 +140,8 @@ def test_nothing_private_is_ever_spoken(game, seed, lang):
             before = table.view(None)
             table.apply(event)
             public = table.view(None)
-            said = ". ".join(announcements(game, before, public, header["seats"]))
+            announce = registry.get(game).announce
+            said = ". ".join(announcements(announce, before, public, header["seats"]))
             private = set()
             for seat in range(len(header["seats"])):
                 leaves(table.view(seat), private)

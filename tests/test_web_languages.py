@@ -11,11 +11,11 @@ import pytest
 from helpers import wait_for
 from web_table import LiveTable, act, get_json, random_game, request
 
-from companion.bundles.bundle import component_data
 from companion.bundles.deathtrap.rules.deck import WILDS, Pack, default_deck
 from companion.bundles.rumble.rules import data as rumble_data
 from companion.daemon.items import CameraProposal, Stop
 from companion.errors import RuleViolation
+from companion.games.spec import component_data
 from companion.i18n import LANGUAGES, translator, use, using
 from companion.i18n.extract import WEB
 from companion.screens.common import error_screen

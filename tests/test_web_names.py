@@ -11,8 +11,8 @@ import pytest
 from helpers import wait_for
 from web_table import LiveTable, get_json, request
 
-from companion import bundles
 from companion.daemon.items import Stop
+from companion.games import registry
 from companion.hardware.events import InputEvent
 from companion.screens.common import scoreboard
 from companion.table import Header, TableStore
@@ -48,7 +48,7 @@ def test_a_seat_names_itself_everywhere_and_the_name_survives_a_restart(tmp_path
         assert [s["name"] for s in seats] == ["Ann", "Zoé Martin", "Cy", "Dee"]
         daemon = table.daemon
         game = daemon.table.game
-        screens = bundles.get("deathtrap").screen_module()
+        screens = registry.get("deathtrap").screen_module()
         own = screens.seat(game.view(1), ("Ann", "Zoé Martin", "Cy", "Dee"), False)
         wait_for(lambda: latest(daemon.screens["seat:1"]) == own, "seat 1's OLED")
         assert own != screens.seat(game.view(1), ("Ann", "Bob", "Cy", "Dee"), False)

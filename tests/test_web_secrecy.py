@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from page_state import state_after
 from web_table import LiveTable, random_game
 
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.i18n import LANGUAGES, using
 from companion.table.session import TableSession
 from companion.web.snapshot import _FORMS, event_forms
@@ -64,7 +64,7 @@ def forms(fact, game):
     found = {fact}
     for lang in LANGUAGES:
         with using(lang):
-            found.add(Words(game).display("", fact))
+            found.add(Vocabulary(game).display("", fact))
     return {form for form in found if len(form) >= 3}
 
 

@@ -29,7 +29,7 @@ def test_a_picture_number_in_other_digits_is_no_picture(tmp_path, caplog):
     ``int('１')`` is 1 (picture 1 served for a full-width digit)."""
     caplog.set_level(logging.INFO)
     with LiveTable(tmp_path, Header("tricky", ("Ann", "Bob", "Cy"), 2)) as table:
-        from companion.web.seats import table_link
+        from companion.commands.seats import table_link
 
         control = table_link(table.db)
         table.web.shots.keep(1, b"\xff\xd8 picture one")

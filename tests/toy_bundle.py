@@ -1,6 +1,6 @@
 """A fifth game for the tests, all in one place: the bundle of the toy game Tally
 (``tally_game.py``: seats take turns adding 1-6 points). Registered by the tests that use
-it (``bundles.register(BUNDLE)``); nothing outside this file and its engine knows it.
+it (``registry.register(BUNDLE)``); nothing outside this file and its engine knows it.
 
 Its table: a turn of the dial sets the points (its own dial flow), the seat whose turn it is
 taps its button; or a long press of the dial enters an ``add`` by hand. Its screens: the
@@ -15,9 +15,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 from tally_game import Tally
 
-from companion.bundles import Bundle, Lazy, Screens
 from companion.errors import RuleViolation
 from companion.games.base import Game
+from companion.games.lazy import Lazy
+from companion.games.spec import Bundle
 from companion.screens.canvas import blank
 from companion.screens.common import body, headline, peek_hint, scoreboard, seat_header
 
@@ -76,7 +77,7 @@ def dial_flow(shown: dict[str, Any]) -> Image.Image:
 BUNDLE = Bundle(
     name="tally",
     engine=Tally,
-    screens=Lazy[Screens]("toy_bundle"),
+    screens=Lazy("toy_bundle"),
     order=9,
     expected_entry=expected_entry,
     dial=dial,

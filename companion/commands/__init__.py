@@ -18,6 +18,13 @@ import argparse
 from companion.paths import default_db
 
 
+def game_names() -> tuple[str, ...]:
+    """Every game's name, sorted (the registry's list, loaded when first asked for)."""
+    from companion.games import registry
+
+    return registry.names()
+
+
 def db_option(parser: argparse.ArgumentParser) -> None:
     """``--db FILE``: the table store a command reads or writes (default: ``default_db()``)."""
     parser.add_argument("--db", metavar="FILE", help=f"the table store (default: {default_db()})")

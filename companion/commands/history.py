@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.arguments import game_names, later
-from companion.commands import db_option
+from companion.arguments import later
+from companion.commands import db_option, game_names
 from companion.errors import CompanionError
 from companion.paths import default_db
 from companion.terminal import json_shown, shown
@@ -145,9 +145,27 @@ def history_json(play: Play) -> dict[str, Any]:
             "rounds": len(play.track), "figures": play.figures}
 
 
+def check_game(name: str | None) -> str | None:
+    """``--game``: one of the games there are (the registry's), or None."""
+    from companion.games import registry
+
+    if name is not None and name not in registry.names():
+        raise CompanionError(f"--game: unknown game {name!r} (games: "
+                             f"{', '.join(registry.names())})")
+    return name
+
+
+def engines_of(plays: list[Play]) -> dict[str, Any]:
+    """The engine of each game among ``plays``, by name: what history says of a game is its
+    engine's (its title, its figures in words), handed to it."""
+    from companion.games.registry import engine
+
+    return {play.game: engine(play.game) for play in plays}
+
+
 def chosen_plays(store: TableStore, args: argparse.Namespace) -> list[Play]:
     """The finished games the filters of ``args`` leave, oldest first (by when played)."""
-    from companion.history.records import check_game, find_player, load_plays, parse_since, select
+    from companion.history.records import find_player, load_plays, parse_since, select
 
     game = check_game(args.game)
     since = parse_since(args.since)
@@ -174,7 +192,10 @@ def run_history(args: argparse.Namespace) -> int:
     if target is not None:
         if not plays:
             raise CompanionError("--plot: no finished game to draw")
-        plots.plot_game(plays[-1], target)
+        from companion.games import registry
+
+        newest = registry.get(plays[-1].game)
+        plots.plot_game(plays[-1], target, newest.engine.title, newest.step)
     newest_first = plays[::-1]
     if args.json:
         print(json_shown([history_json(play) for play in newest_first]))
@@ -196,9 +217,10 @@ def run_league(args: argparse.Namespace) -> int:
     if target is not None:
         if not plays:
             raise CompanionError("--plot: no finished game to rate")
-        plots.plot_league(standings.history, target)
+        titles = {game: engine.title for game, engine in engines_of(plays).items()}
+        plots.plot_league(standings.history, target, titles)
     if args.json:
         print(json_shown(standings.to_json()))
     else:
-        print(tables.league_text(standings))
+        print(tables.league_text(standings, engines_of(plays)))
     return 0

@@ -25,7 +25,7 @@ from companion.hardware.pins import PinMap
 
 
 @dataclass(frozen=True)
-class Step:
+class ControlCheck:
     """One thing for the person to do with the controls, and the event that shows it."""
 
     what: str  # "seat 1's button"
@@ -40,23 +40,25 @@ class Step:
                 and (self.kind != "dial" or event.value * self.value > 0))
 
 
-def input_steps(pinmap: PinMap) -> list[Step]:
+def input_steps(pinmap: PinMap) -> list[ControlCheck]:
     """Every control of the pin map, seats counted from 1 as on the table."""
-    steps = [Step(f"seat {n + 1}'s button", f"press seat {n + 1}'s button", f"seat:{n}",
-                  "press", gpio=(pin,)) for n, pin in enumerate(pinmap.seat_buttons)]
-    steps.append(Step("the menu button", "press the menu button", "menu", "press",
-                      gpio=(pinmap.menu,)))
+    steps = [ControlCheck(f"seat {n + 1}'s button", f"press seat {n + 1}'s button",
+                          f"seat:{n}", "press", gpio=(pin,))
+             for n, pin in enumerate(pinmap.seat_buttons)]
+    steps.append(ControlCheck("the menu button", "press the menu button", "menu", "press",
+                              gpio=(pinmap.menu,)))
     dial = (pinmap.encoder_a, pinmap.encoder_b)
-    steps += [Step("the dial clockwise", "turn the dial one click clockwise", "encoder:0",
-                   "dial", 1, dial),
-              Step("the dial counter-clockwise", "turn the dial one click counter-clockwise",
-                   "encoder:0", "dial", -1, dial),
-              Step("the dial's push switch", "press the dial (its push switch)",
-                   "encoder-switch:0", "press", gpio=(pinmap.encoder_switch,))]
+    steps += [ControlCheck("the dial clockwise", "turn the dial one click clockwise",
+                           "encoder:0", "dial", 1, dial),
+              ControlCheck("the dial counter-clockwise",
+                           "turn the dial one click counter-clockwise", "encoder:0", "dial", -1,
+                           dial),
+              ControlCheck("the dial's push switch", "press the dial (its push switch)",
+                           "encoder-switch:0", "press", gpio=(pinmap.encoder_switch,))]
     return steps
 
 
-def try_inputs(pinmap: PinMap, ask: Callable[[Step], None], pin_factory: Any = None,
+def try_inputs(pinmap: PinMap, ask: Callable[[ControlCheck], None], pin_factory: Any = None,
                timeout: float = 15.0, clock: Callable[[], float] = time.monotonic
                ) -> list[Finding]:
     """Each control asked for in turn; seen if its event comes within ``timeout`` seconds."""
@@ -141,7 +143,7 @@ def run_selftest(args: Any, pinmap: PinMap, parts: frozenset[str], pin_factory: 
                  camera_source: str = "picamera") -> int:
     """The CLI's ``doctor --test``: asks on stdout, reads yes/no from stdin."""
 
-    def ask(step: Step) -> None:
+    def ask(step: ControlCheck) -> None:
         print(f"-> {step.ask} (within {args.timeout:g} s)", flush=True)
 
     def answer(question: str) -> bool:

@@ -28,7 +28,7 @@ class ServiceError(CompanionError):
     """The service files cannot be found or written."""
 
 
-class Placement(NamedTuple):
+class InstalledFile(NamedTuple):
     """One file to install: where it goes and what it holds (a named tuple: the command line
     is built without loading dataclasses)."""
 
@@ -36,7 +36,7 @@ class Placement(NamedTuple):
     text: str
 
 
-def placements(root: Path, venv: Path, source: Path = SOURCE) -> list[Placement]:
+def placements(root: Path, venv: Path, source: Path = SOURCE) -> list[InstalledFile]:
     """The unit (ExecStart in ``venv``) and the udev rule, placed under ``root``."""
     try:
         unit = (source / UNIT).read_text()
@@ -48,19 +48,19 @@ def placements(root: Path, venv: Path, source: Path = SOURCE) -> list[Placement]
     if DEFAULT_PROGRAM not in unit:
         raise ServiceError(f"{source / UNIT}: ExecStart does not name {DEFAULT_PROGRAM}")
     unit = unit.replace(DEFAULT_PROGRAM, str(venv / "bin" / "companion"))
-    return [Placement(root / "etc/systemd/system" / UNIT, unit),
-            Placement(root / "etc/udev/rules.d" / UDEV_RULE, rule)]
+    return [InstalledFile(root / "etc/systemd/system" / UNIT, unit),
+            InstalledFile(root / "etc/udev/rules.d" / UDEV_RULE, rule)]
 
 
-def config_placement(config_dir: Path, example: Path = EXAMPLE_CONFIG) -> Placement | None:
+def config_placement(config_dir: Path, example: Path = EXAMPLE_CONFIG) -> InstalledFile | None:
     """The example config as the daemon's config, unless there is one already."""
     target = config_dir / "companion.toml"
     if target.exists() or not example.is_file():
         return None
-    return Placement(target, example.read_text())
+    return InstalledFile(target, example.read_text())
 
 
-def install(files: list[Placement], config_dir: Path) -> None:
+def install(files: list[InstalledFile], config_dir: Path) -> None:
     for placement in files:
         try:
             placement.path.parent.mkdir(parents=True, exist_ok=True)

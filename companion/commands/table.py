@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.arguments import game_names, later
-from companion.commands import db_option
+from companion.arguments import later
+from companion.commands import db_option, game_names
 from companion.counts import counted, noun
 from companion.errors import CompanionError, LogError, OptionError
 from companion.terminal import json_shown, shown
@@ -149,7 +149,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise OptionError("--pictures: the camera's pictures go with the table log only, "
                           "not with --bgstats or --csv")
     if args.bgstats or args.csv:
-        from companion.history.exports import run_play_export  # the table log needs none of it
+        from companion.commands.exports import run_play_export  # the table log needs none of it
 
         return run_play_export(args)
     from companion.table.faults import StoreDamaged
@@ -243,7 +243,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 # --- rules -------------------------------------------------------------------------------
 
 def run_rules(args: argparse.Namespace) -> int:
-    from companion.games import engine
+    from companion.games.registry import engine
 
     game = engine(args.game)
     options = {o.name: {"default": o.default, "help": o.help} for o in game.OPTIONS}

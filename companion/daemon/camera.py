@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion import bundles
 from companion.daemon.items import CameraProposal, PartFailed, PartFinished, Redraw
 from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import Handler, Moment
 from companion.daemon.parts import Part, Submit, describe, supervised
+from companion.games import registry
 from companion.games.base import Game
 
 log = logging.getLogger("companion.daemon")
@@ -53,11 +53,11 @@ class TableGeometry:
     width_mm: float = 800.0
     height_mm: float = 560.0
     marker_mm: float = 40.0
-    #: The games' own ``[vision]`` keys as read (a bundle's ``Camera.settings``), one each.
+    #: The games' own ``[vision]`` keys as read (a bundle's ``CameraParts.settings``), one each.
     games: tuple[Any, ...] = ()
 
     def settings(self, kind: type[T]) -> T:
-        """A game's own settings of this table (``kind``: its bundle's ``Camera.settings``),
+        """A game's own settings of this table (``kind``: its bundle's ``CameraParts.settings``),
         its defaults where the config gives none."""
         return next((given for given in self.games if isinstance(given, kind)), kind())
 
@@ -89,7 +89,7 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
     """The card library: the file at ``path``, else the demo art of ``games``. The demo
     library is enrolled once and kept in ``cache`` (a folder: e.g. the state directory), where
     later starts load it instead of enrolling every card again (seconds, more on a Pi)."""
-    from companion.vision.art import draw_face, game_items
+    from companion.vision.art import library_of
     from companion.vision.library import VERSION, CardLibrary, LibraryError
 
     if path:
@@ -107,10 +107,7 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
                 except (LibraryError, OSError) as error:  # read-only or full: used as read
                     log.warning("demo card library not updated: %s", error)
             return library
-    library = CardLibrary()
-    for game in games:
-        for item in game_items(game):
-            library.enroll(item.item_id, draw_face(item))
+    library = library_of([item for game in games for item in registry.get(game).art_items()])
     if kept is not None:
         try:
             kept.parent.mkdir(parents=True, exist_ok=True)
@@ -123,9 +120,8 @@ def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = Non
 def pile_cards() -> frozenset[str]:
     """The ids of the cards of the games played in piles (sets of one card laid together):
     the camera looks for copies lying under these only."""
-    from companion.vision.art import game_items
-
-    return frozenset(item.item_id for game in bundles.pile_games() for item in game_items(game))
+    return frozenset(item.item_id for game in registry.pile_games()
+                     for item in registry.get(game).art_items())
 
 
 class SceneReader:
@@ -136,7 +132,7 @@ class SceneReader:
         self.before: Any = None
         # Zones are the seats of this game: the camera itself does not know how many there are.
         self.table = geometry.table(len(game.seats))
-        self.mapper = bundles.get(game.name).scene_mapper(game, geometry)
+        self.mapper = registry.get(game.name).scene_mapper(game, geometry)
 
     def read_from(self, scene: Any) -> None:
         """Read the next scene against ``scene`` (the table as it really was, once a reading

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from companion import bundles
 from companion.daemon.camera import TableGeometry
 from companion.daemon.dialogues import seat_names
 from companion.errors import CompanionError, ConfigError, LogError
+from companion.games import registry
 from companion.hardware.pins import DEFAULT_PINMAP, PinMap, load_pinmap
 from companion.i18n import LANGUAGES
 from companion.table.log import Header
@@ -33,16 +33,21 @@ from companion.table.log import Header
 def default_game() -> str:
     """The game a new game offers first unless the config says otherwise: the first in the
     registry's menu order."""
-    return bundles.bundles()[0].name
+    return registry.default_game()
 
 
 def _choice(*choices: str) -> dict[str, Any]:
     return {"choices": choices}
 
 
+def playable() -> tuple[str, ...]:
+    """The games that load, sorted (a declared game found broken is left out)."""
+    return tuple(sorted(bundle.name for bundle in registry.games()))
+
+
 def _a_game() -> dict[str, Any]:
     """The key names a game: one of those installed, asked when the config is read."""
-    return {"choices": bundles.names}
+    return {"choices": playable}
 
 
 def _range(low: float, high: float) -> dict[str, Any]:
@@ -147,7 +152,7 @@ class VisionConfig:
     table_height_mm: float = field(default=560.0, metadata=_range(100, 5000))
     marker_mm: float = field(default=40.0, metadata=_range(5, 500))
     #: The games' own keys of this section (where their pieces lie: a bundle's
-    #: ``Camera.settings``), read into one object each.
+    #: ``CameraParts.settings``), read into one object each.
     games: tuple[Any, ...] = field(default=(), metadata=_not_a_key())
 
     def geometry(self) -> TableGeometry:
@@ -242,11 +247,11 @@ def _keys(kind: type) -> dict[str, tuple[type, Any]]:
 
 def _section(name: str, given: Any) -> Any:
     """A section read into its dataclass; ``[vision]`` also holds the games' own keys
-    (``bundles.vision_settings``), each game's read into its own dataclass."""
+    (``registry.vision_settings``), each game's read into its own dataclass."""
     cls = SECTIONS[name]
     if not isinstance(given, dict):
         raise ConfigError(f"[{name}]: must be a section (a table), got {given!r}")
-    kinds = [cls, *(bundles.vision_settings() if name == "vision" else [])]
+    kinds = [cls, *(registry.vision_settings() if name == "vision" else [])]
     known = {key: found for kind in kinds for key, found in _keys(kind).items()}
     values: dict[type, dict[str, Any]] = {kind: {} for kind in kinds}
     for key, value in given.items():
@@ -267,12 +272,12 @@ def _options(given: Any) -> dict[str, dict[str, Any]]:
     checked = {}
     for game, overrides in given.items():
         where = f"[options.{game}]"
-        if game not in bundles.names():
-            raise ConfigError(f"{where}: unknown game (games: {', '.join(bundles.names())})")
+        if game not in playable():
+            raise ConfigError(f"{where}: unknown game (games: {', '.join(playable())})")
         if not isinstance(overrides, dict):
             raise ConfigError(f"{where}: must be a table of options, got {overrides!r}")
         try:
-            bundles.get(game).engine_class().resolve_options(overrides)
+            registry.get(game).engine.resolve_options(overrides)
         except CompanionError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         checked[game] = overrides
@@ -292,15 +297,15 @@ def check_new_game_headers(config: Config) -> None:
     """Every header a new game started from the menu can get from this config, read back as
     the store reads it: a config must not start a game the store could not hold."""
     seats = config.table.seats
-    largest = max(bundles.get(name).engine_class().max_seats for name in bundles.names())
+    largest = max(bundle.engine.max_seats for bundle in registry.games())
     if len(seats) > largest:
         raise ConfigError(f"[table] seats: at most {largest} names (the largest game's "
                           f"seats), got {len(seats)}")
     problem = _header_problem(Header(config.table.game, tuple(seats), 0))
     if problem:
         raise ConfigError(f"[table] seats: {problem}")
-    for name in bundles.names():
-        cls = bundles.get(name).engine_class()
+    for bundle in registry.games():
+        name, cls = bundle.name, bundle.engine
         for count in range(cls.min_seats, cls.max_seats + 1):
             header = Header(name, seat_names(seats, count), 0, config.options.get(name, {}))
             problem = _header_problem(header)

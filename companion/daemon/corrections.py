@@ -25,12 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion import bundles
-from companion.daemon.asking import CONFIRM, OpenDialogue
 from companion.daemon.items import CameraProposal
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, SURE, Before, Look, Looks
+from companion.daemon.open_dialogue import CONFIRM, OpenDialogue
 from companion.daemon.questions import NO, YES, Answer, AnswerRefused, Questions
-from companion.daemon.record import (
+from companion.daemon.recorder import (
     CurrentGame,
     Recorder,
     event_in_words,
@@ -38,6 +37,7 @@ from companion.daemon.record import (
     storage_notice,
 )
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.i18n import _, pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
@@ -84,7 +84,7 @@ class Correct:
 def deck_ids(game: Any) -> set[str]:
     """The ids the camera can read for a game (what a reading may be corrected to): its
     bundle's cards, as its table plays it."""
-    return set(bundles.get(game.name).cards(game))
+    return set(registry.get(game.name).cards(game))
 
 
 def corrected(look: Look, index: int, item_id: str | None, zone_of: Any

@@ -21,13 +21,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion import bundles
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import PlayerReach, TablePlayer
 from companion.daemon.table import Daemon
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
 from companion.table.pictures import seqs
@@ -126,10 +126,10 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
     another number of seats than the demo's own (the benchmarks)."""
     from companion.daemon.stage import InlineVision, Stage
 
-    if game not in bundles.demo_games():
-        raise CompanionError(f"unknown game {game!r} (games: {', '.join(bundles.demo_games())})")
+    if game not in registry.demo_games():
+        raise CompanionError(f"unknown game {game!r} (games: {', '.join(registry.demo_games())})")
     started = time.perf_counter()
-    bundle = bundles.get(game)
+    bundle = registry.get(game)
     assert bundle.demo is not None
     demo_seats, options = bundle.demo.settings(quick)
     seats = seats or demo_seats

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion import bundles
 from companion.daemon.menus import Menu, Steps
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import RuleViolation
+from companion.games import registry
 from companion.games.base import Field, Game, names_a_seat
 from companion.i18n import LANGUAGES, NAMES, _, current, ngettext
 from companion.i18n.names import event_word, field_word, seat_word, unnamed
@@ -58,15 +58,16 @@ def new_game(default_game: str, default_seats: Sequence[str],
              options: Mapping[str, Mapping[str, Any]], known: Sequence[str] = ()) -> Steps:
     """Pick the game, the number of seats, then who sits where (``known``: the players of
     earlier games); a fresh random seed is drawn."""
-    games = sorted(bundles.names(), key=lambda name: name != default_game)
-    name = yield Menu(_("New game"), [*((bundles.get(g).title_line(), g) for g in games),
+    games = sorted((bundle.name for bundle in registry.games()),
+                   key=lambda name: name != default_game)
+    name = yield Menu(_("New game"), [*((registry.get(g).title_line(), g) for g in games),
                                       (_("(language)"), LANGUAGE)])
     if name is LANGUAGE:
         return LANGUAGE
-    cls = bundles.get(name).engine_class()
+    cls = registry.get(name).engine
     counts = range(cls.min_seats, cls.max_seats + 1)
     preferred = min(max(len(default_seats), cls.min_seats), cls.max_seats)
-    menu = Menu(bundles.get(name).title_line(),
+    menu = Menu(registry.get(name).title_line(),
                 [(ngettext("{n} seat", "{n} seats", n).format(n=n), n) for n in counts])
     menu.cursor = preferred - cls.min_seats
     count = yield menu
@@ -144,7 +145,7 @@ def confirm(description: str) -> Steps:
     return answer
 
 
-def field_entries(words: Words, key: str, spec: Field, item: bool = False
+def field_entries(words: Vocabulary, key: str, spec: Field, item: bool = False
                   ) -> list[tuple[str, Any]]:
     """The menu entries for field ``key`` of an event: (the words shown, the value)."""
     game = words.game
@@ -172,7 +173,7 @@ def with_cursor_on(menu: Menu, value: Any) -> Menu:
     return menu
 
 
-def _pick_list(words: Words, kind: str, key: str, spec: Field, seat: int | None = None
+def _pick_list(words: Vocabulary, kind: str, key: str, spec: Field, seat: int | None = None
                ) -> Steps:
     """A list picked item by item. The first entry is always "(done)" (or "(leave out)" for an
     optional list not begun), so the items never move under the cursor; the last undoes the
@@ -226,7 +227,7 @@ def manual_entry(game: Game, seat: int | None = None,
     menus start at the event and the seat the game most likely waits for (its bundle's
     ``expected_entry``, from the public view).
     """
-    bundle, words = bundles.get(game.name), Words(game)
+    bundle, words = registry.get(game.name), Vocabulary(game)
     next_kind, next_seat = bundle.expected_entry(game)
     extra = [(_("(join codes)"), JOIN)] if joins else []
     kinds = Menu(_("Enter by hand"), [*((event_word(name), name) for name in game.EVENTS),

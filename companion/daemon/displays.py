@@ -18,8 +18,8 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion import bundles
 from companion.daemon.parts import Part, Submit
+from companion.games import registry
 from companion.hardware.panel import Panel
 from companion.hardware.pins import PinMap
 from companion.screens.canvas import TEXT
@@ -356,7 +356,7 @@ def acting_seat(shown: Any) -> int | None:
     for seat in range(len(table.header.seats)):
         if shown.seat_error(seat) is not None:
             return seat
-    return bundles.get(table.game.name).expected_entry(table.game)[1]
+    return registry.get(table.game.name).expected_entry(table.game)[1]
 
 
 def label(name: str) -> str:

@@ -23,11 +23,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import bundles
 from companion.daemon.camera import SceneSettled
 from companion.daemon.library import TableLibrary, small_jpeg
-from companion.daemon.record import CurrentGame
+from companion.daemon.recorder import CurrentGame
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.i18n import pgettext
 
 log = logging.getLogger("companion.daemon")
@@ -97,7 +97,7 @@ class Enrolling:
         table, reader = self.playing.table, self.playing.reader
         if self.library is None or table is None or reader is None:
             return False
-        camera = bundles.get(table.header.game).camera
+        camera = registry.get(table.header.game).camera
         return camera is not None and not camera.markers_only
 
     @property
@@ -143,7 +143,7 @@ class Enrolling:
             raise EnrolRefused(pgettext("web", "no camera reads this game's cards here"))
         table, reader = self.playing.table, self.playing.reader
         assert table is not None and reader is not None
-        self.deck = DeckEnrolment(bundles.get(table.header.game).cards(table.game))
+        self.deck = DeckEnrolment(registry.get(table.header.game).cards(table.game))
         self.session, self.crops, self.problem, self.written = table.id, {}, "", None
         self._laid = LaidCards(reader.table)
         log.info("enrolling the cards of %s at the table: %d cards", table.header.game,

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion import bundles
 from companion.daemon.corrections import corrected
 from companion.daemon.looks import Look
-from companion.daemon.record import CurrentGame
+from companion.daemon.recorder import CurrentGame
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.games.base import Game
 from companion.table import StoredSession
 
@@ -87,7 +87,7 @@ class Offers:
         session = table.session
         key = (look.number, look.session, len(look.earlier), len(session.entries))
         if self._made is None or self._made[0] != key:
-            cards = bundles.get(table.header.game).cards(table.game)
+            cards = registry.get(table.header.game).cards(table.game)
             game = session.game_before(standing(table, look))
             self._made = (key, [
                 likeliest_first(allowed_at(game, look, index, cards, reader.mapper,

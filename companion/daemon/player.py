@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion import bundles
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
 from companion.daemon.table import MENU, SWITCH, Daemon
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
+from companion.games import registry
 
 Check = Callable[[], bool]
 
@@ -78,6 +78,20 @@ class TablePlayer:
         assert self.daemon.table is not None, "the player needs a session"
         return self.daemon.table
 
+    @property
+    def game(self) -> Any:
+        return self.table.game
+
+    def dial_shown(self) -> dict[str, Any] | None:
+        """The dial flow's state as the table shows it (None: no flow open)."""
+        return self.daemon.shown.dial_shown()
+
+    def press_switch(self, until: Check) -> None:
+        self.hands.tap(SWITCH, until)
+
+    def tap_seat(self, seat: int, until: Check) -> None:
+        self.hands.tap(f"seat:{seat}", until)
+
     def in_force(self) -> int:
         return len(self.table.session.in_force)
 
@@ -87,7 +101,7 @@ class TablePlayer:
 
     def ways(self) -> Any:
         """The game's bundle's way of playing at a simulated table (None: all by hand)."""
-        return bundles.get(self.table.header.game).player()
+        return registry.get(self.table.header.game).player()
 
     # --- one event ------------------------------------------------------------------------
 
@@ -159,7 +173,7 @@ class TablePlayer:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
         self.hands.hold(SWITCH, lambda: self.daemon.shown.asks == "entry")
         game = self.table.game
-        words = Words(game)
+        words = Vocabulary(game)
         kind = event["type"]
         steps: list[Any] = [kind]
         for key, spec in game.EVENTS[kind].items():

@@ -14,8 +14,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.daemon.asking import MenuShown
 from companion.daemon.items import JoinLinks
+from companion.daemon.open_dialogue import MenuShown
 from companion.daemon.pages import Page, draw, with_notice
 from companion.daemon.parts import Supervisor, describe
 from companion.daemon.ui import TableUI

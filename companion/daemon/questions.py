@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.daemon.asking import OpenDialogue
 from companion.daemon.looks import Look, Looks
+from companion.daemon.open_dialogue import OpenDialogue
 from companion.errors import CompanionError
 from companion.i18n import _, pgettext
 

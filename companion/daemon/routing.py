@@ -15,7 +15,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from companion.daemon.asking import CONFIRM, ENTRY, OpenDialogue
 from companion.daemon.camera import SceneSettled
 from companion.daemon.dialogues import (
     JOIN,
@@ -27,7 +26,8 @@ from companion.daemon.dialogues import (
 )
 from companion.daemon.items import CameraProposal
 from companion.daemon.looks import Looks
-from companion.daemon.record import (
+from companion.daemon.open_dialogue import CONFIRM, ENTRY, OpenDialogue
+from companion.daemon.recorder import (
     CurrentGame,
     Recorder,
     event_in_words,

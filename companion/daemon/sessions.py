@@ -10,12 +10,12 @@ from functools import partial
 from typing import Any
 
 from companion.counts import counted
-from companion.daemon.asking import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
 from companion.daemon.items import SeatNaming
+from companion.daemon.open_dialogue import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
 from companion.daemon.presenter import Presenter
-from companion.daemon.record import CurrentGame, storage_notice
+from companion.daemon.recorder import CurrentGame, storage_notice
 from companion.daemon.ui import TableUI
 from companion.errors import CompanionError, LogError
 from companion.i18n import _, use

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from companion import bundles
 from companion.daemon.camera import (
     SceneSettled,
     library_for,
@@ -24,6 +23,7 @@ from companion.daemon.camera import (
     picture_of,
     pile_cards,
 )
+from companion.games import registry
 from companion.vision.art import ArtItem
 from companion.vision.layout import TableLayout
 from companion.vision.library import CardLibrary
@@ -39,7 +39,7 @@ class Stage:
 
     def __init__(self, game: str, seats: int, seed: int = 0,
                  size: tuple[int, int] | None = None) -> None:
-        bundle = bundles.get(game)
+        bundle = registry.get(game)
         # Small markers need a sharper picture than cards do: the bundle says what it needs.
         size = size or (bundle.camera.size if bundle.camera else (640, 480))
         self.layout = TableLayout(seats=seats)
@@ -88,7 +88,7 @@ class InlineVision:
         it is read with from the next picture on."""
         # A game read from its markers alone (its tiles lie where its map says) needs no card
         # library: its tiles need not be recognised in every picture.
-        camera = bundles.get(game).camera
+        camera = registry.get(game).camera
         markers_only = camera is not None and camera.markers_only
         cards = CardLibrary() if markers_only else library_for((game,))
         tokens = tuple(camera.marker_labels()) if camera is not None else ()

@@ -7,9 +7,10 @@ input -> session -> engine -> views -> screens. Its parts: ``routing`` (the cont
 camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse),
 ``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
 
-What it shows is its public face, ``Daemon.shown`` (``shown.py``: every screen's image, the
-open menu, the sightings waiting, the notice, the dial, a seat's refusal, the join links),
-read by the web pages, the demo and the tests; what acts on the table goes on the queue.
+What it shows is its public face, ``Daemon.shown`` (``table_display.py``: every screen's
+image, the open menu, the sightings waiting, the notice, the dial, a seat's refusal, the join
+links), read by the web pages, the demo and the tests; what acts on the table goes on the
+queue.
 """
 
 from __future__ import annotations
@@ -21,9 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from companion import bundles
 from companion.counts import counted
-from companion.daemon.asking import OpenDialogue
 from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct, Corrector
 from companion.daemon.dispatch import Dispatch, Handling
@@ -45,14 +44,16 @@ from companion.daemon.lifecycle import Lifecycle, Moment
 from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
 from companion.daemon.offers import Offers
+from companion.daemon.open_dialogue import OpenDialogue
 from companion.daemon.parts import Part, Supervisor
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Answer, Questions
-from companion.daemon.record import CurrentGame, Recorder
+from companion.daemon.recorder import CurrentGame, Recorder
 from companion.daemon.routing import MENU, SWITCH, Router
 from companion.daemon.sessions import NewGames, Sessions
-from companion.daemon.shown import DisplayWatcher, TableDisplay
+from companion.daemon.table_display import DisplayWatcher, TableDisplay
 from companion.errors import CompanionError
+from companion.games import registry
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, _, pgettext, use
 from companion.i18n.choice import LanguageChoice
@@ -103,7 +104,7 @@ class Daemon:
         self.clock = clock
         self.notifier = notifier or Notifier(clock)
         self.watching = watching  # a camera is part of this table: read its scenes
-        settings = NewGames(default_game or bundles.bundles()[0].name, list(default_seats),
+        settings = NewGames(default_game or registry.default_game(), list(default_seats),
                             dict(options or {}), peek_timeout_s, watching,
                             geometry or TableGeometry())
         self.language = language or LanguageChoice(None, DEFAULT)

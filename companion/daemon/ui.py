@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion import bundles
 from companion.errors import OptionError
+from companion.games import registry
+from companion.games.spec import Bundle, Flow, Screens
 from companion.hardware.events import InputEvent
 from companion.i18n import current
 from companion.screens.common import PAGE_SECONDS, error_pages
@@ -44,7 +45,7 @@ class TableUI:
         self.game = game
         self.seats = seats
         try:
-            self._bundle: bundles.Bundle | None = bundles.get(game)
+            self._bundle: Bundle | None = registry.get(game)
         except OptionError:  # no game yet (the daemon before its first session)
             self._bundle = None
         self._options = options
@@ -58,7 +59,7 @@ class TableUI:
         self.since: dict[int, float] = {}  # seat -> when its error came
         self.now = 0.0  # the time of the latest tick
         self.page = "play"
-        self.dial: bundles.Flow | None = None
+        self.dial: Flow | None = None
         self._held: set[int] = set()
 
     # --- what the screens ask ------------------------------------------------------
@@ -79,7 +80,14 @@ class TableUI:
     def dial_shown(self) -> dict[str, Any] | None:
         return self.dial.shown() if self.dial else None
 
-    def _new_flow(self) -> bundles.Flow | None:
+    @property
+    def screens(self) -> Screens:
+        """The game's screens (its bundle's ``screens``): what the screens draw it with."""
+        if self._bundle is None:
+            raise OptionError(f"no screens for the game {self.game!r}")
+        return self._bundle.screen_module()
+
+    def _new_flow(self) -> Flow | None:
         return self._bundle.flow(self._options) if self._bundle is not None else None
 
     # --- what happens at the table -------------------------------------------------

@@ -2,12 +2,12 @@
 
 Each game's bundle gives them (``candidates``, from the table's own options where it has them,
 e.g. its ``deck``, else the component data in the game's folder and the names fixed by
-docs/table-log.md) and the names people read on the cards (``names``). ``Words.display`` gives
+docs/table-log.md) and the names people read on the cards (``names``). ``Vocabulary.display`` gives
 each id that name (``rat-man`` is "Rat Man", ``green-4`` is "Green 4"); a game's names are
-read once per ``Words``.
+read once per ``Vocabulary``.
 
 >>> from companion.bundles.deathtrap.rules.engine import Deathtrap
->>> Words(Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)).display("cards", "rat-man")
+>>> Vocabulary(Deathtrap(["Ann", "Bob", "Cy", "Dee"], seed=1)).display("cards", "rat-man")
 'Rat Man'
 """
 
@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import bundles
+from companion.games import registry
 from companion.games.base import Game
 from companion.i18n import _
 
 
-class Words:
+class Vocabulary:
     """The words of one game's manual entry (its names read once)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.bundle = bundles.get(game.name)
+        self.bundle = registry.get(game.name)
         self.names = self.bundle.names(game)
         self.seat_fields = game.seat_fields()  # shown as the seat's name
 

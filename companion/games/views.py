@@ -32,7 +32,7 @@ from companion.games.base import Game
 
 
 @dataclass(frozen=True)
-class Score:
+class ScoreSheet:
     """The score of one state, as ``companion replay --json`` prints it."""
 
     finished: bool
@@ -47,7 +47,7 @@ class _Kept:
     def __init__(self, state: dict[str, Any]) -> None:
         self.state = state
         self.views: dict[int | None, dict[str, Any]] = {}
-        self.score: Score | None = None
+        self.score: ScoreSheet | None = None
 
 
 #: The states whose views and score are kept: the one being played, a copy checked before
@@ -80,9 +80,9 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def score_of(game: Game) -> Score:
+def score_of(game: Game) -> ScoreSheet:
     """Whether the game is over, its totals, rounds and winners, once per state."""
     kept = _kept(game)
     if kept.score is None:
-        kept.score = Score(game.finished, game.totals(), game.rounds(), game.winners())
+        kept.score = ScoreSheet(game.finished, game.totals(), game.rounds(), game.winners())
     return kept.score

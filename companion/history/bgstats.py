@@ -14,7 +14,6 @@ import uuid
 from datetime import UTC
 from typing import Any
 
-from companion.games import engine
 from companion.history.records import Play
 from companion.table import results
 
@@ -35,12 +34,12 @@ def _stamp(iso: str | None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
 
 
-def play_file(play: Play) -> dict[str, Any]:
-    """The play file of one finished game. Its uuid comes from the session and its start, never
-    from the seed: the seed would let anyone redraw the virtual trap dials never revealed."""
+def play_file(play: Play, title: str) -> dict[str, Any]:
+    """The play file of one finished game (``title``: its game's). Its uuid comes from the
+    session and its start, never from the seed: the seed would let anyone redraw the virtual
+    trap dials never revealed."""
     when = _stamp(play.started)
     changed = _stamp(play.ended) or when
-    title = engine(play.game).title
     players = [{"id": seat + 1, "uuid": _uuid("player", name), "name": name,
                 "isAnonymous": False, "modificationDate": changed, "bggUsername": ""}
                for seat, name in enumerate(play.seats)]

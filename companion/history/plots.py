@@ -24,9 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import bundles
 from companion.errors import CompanionError
-from companion.games import engine
 from companion.history.records import Play
 
 FORMATS = (".png", ".svg")
@@ -189,9 +187,9 @@ def colour_order(names: Sequence[str]) -> dict[str, int]:
     return {name: index for index, name in enumerate(dict.fromkeys(names))}
 
 
-def game_figure(play: Play) -> Any:
+def game_figure(play: Play, title: str, step: str = "round") -> Any:
     """One line per player: their total after each step of its track (a round, or what the
-    game's bundle calls a step: its ``step``, e.g. a disarm)."""
+    game's bundle calls a step: its ``step``, e.g. a disarm); ``title``: the game's."""
     figure, (axes,) = _figure(1)
     steps = list(range(len(play.track) + 1))
     series = [Series(name, steps, [0] + [totals[seat] for totals in play.track])
@@ -199,16 +197,18 @@ def game_figure(play: Play) -> Any:
     _draw_panel(axes, series, colour_order(play.seats))
     scores = [y for line in series for y in line.ys]
     whole_ticks(axes.yaxis, min(scores), max(scores))  # scores are whole: no 2.5
-    axes.set_xlabel(f"after {bundles.get(play.game).step}")
+    axes.set_xlabel(f"after {step}")
     axes.set_ylabel("total")
-    axes.set_title(f"{engine(play.game).title}, session {play.session}")
+    axes.set_title(f"{title}, session {play.session}")
     spread_names(figure)
     return figure
 
 
-def league_figure(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]]]) -> Any:
-    """A panel per game; in each, a line per player: their rating after each game of it
-    they played. A player keeps one colour in every panel while there are colours enough."""
+def league_figure(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]]],
+                  titles: Mapping[str, str]) -> Any:
+    """A panel per game (named by its ``titles``); in each, a line per player: their rating
+    after each game of it they played. A player keeps one colour in every panel while there
+    are colours enough."""
     games = sorted(history)
     figure, panels = _figure(max(1, len(games)))
     everyone = sorted({name for game in games for name in history[game]})
@@ -218,18 +218,18 @@ def league_figure(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]
         series = [Series(name, list(range(1, len(history[game][name]) + 1)),
                          [rating for _, rating in history[game][name]]) for name in players]
         _draw_panel(axes, series, shared or colour_order(players))
-        axes.set_title(engine(game).title)
-        axes.set_xlabel(f"games of {engine(game).title} played")
+        axes.set_title(titles[game])
+        axes.set_xlabel(f"games of {titles[game]} played")
         axes.set_ylabel("rating")
     figure.suptitle("League: each player's rating after each game (openskill, mu - 3 sigma)")
     spread_names(figure)
     return figure
 
 
-def plot_game(play: Play, target: Path) -> None:
-    _save(game_figure(play), target)
+def plot_game(play: Play, target: Path, title: str, step: str = "round") -> None:
+    _save(game_figure(play, title, step), target)
 
 
 def plot_league(history: Mapping[str, Mapping[str, Sequence[tuple[int, float]]]],
-                target: Path) -> None:
-    _save(league_figure(history), target)
+                target: Path, titles: Mapping[str, str]) -> None:
+    _save(league_figure(history, titles), target)

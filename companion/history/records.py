@@ -15,7 +15,6 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games import registry
 from companion.table import players as player_table
 from companion.table import results
 from companion.table.faults import StoreDamaged, guard
@@ -129,13 +128,6 @@ def parse_since(text: str | None) -> date | None:
         return date.fromisoformat(text)
     except ValueError:
         raise CompanionError(f"--since: not a date (YYYY-MM-DD), got {text!r}") from None
-
-
-def check_game(name: str | None) -> str | None:
-    if name is not None and name not in registry.names():
-        raise CompanionError(f"--game: unknown game {name!r} (games: "
-                             f"{', '.join(registry.names())})")
-    return name
 
 
 def played_on(play: Play) -> date | None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from companion.games import engine
+from companion.games.base import Game
 from companion.history.league import League
 from companion.history.records import Play
 from companion.places import ordinal
@@ -40,7 +40,9 @@ def history_text(plays: Sequence[Play]) -> str:
     return "\n".join(lines)
 
 
-def league_text(table: League) -> str:
+def league_text(table: League, engines: Mapping[str, type[Game]]) -> str:
+    """The standings, then each game's figures in its words (``engines``: each game's
+    engine, by name, as the caller has them)."""
     if not table.standings:
         return "no finished games"
     games = sorted({game for s in table.standings for game in s.ratings})
@@ -60,8 +62,8 @@ def league_text(table: League) -> str:
         if not players:
             continue
         lines.append("")
-        lines.append(engine(game).FIGURES_TITLE)
+        lines.append(engines[game].FIGURES_TITLE)
         for standing in players:
             lines.append(f"  {shown(standing.name):<{width}}  "
-                         f"{shown(engine(game).figures_in_words(standing.figures[game]))}")
+                         f"{shown(engines[game].figures_in_words(standing.figures[game]))}")
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Babel's extractor of the strings the web pages mark (``companion/web/static``), wired in
 ``babel.cfg``. The names in a game's component data are extracted by the games' layer
-(``companion.bundles.catalogue``): each game's bundle says which fields people read.
+(``companion.games.catalogue``): each game's bundle says which fields people read.
 """
 
 from __future__ import annotations

@@ -26,17 +26,22 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from companion import bundles
 from companion.games.base import Game
+from companion.games.spec import Screens
 from companion.games.views import view_of
 from companion.i18n import _, current
 from companion.screens.common import TABLE, error_screen, scoreboard
 
 
 class Controls(Protocol):
-    """What the screens read of the table's controls (the daemon's ``TableUI`` has it)."""
+    """What the screens read of the table's controls (the daemon's ``TableUI`` has it): the
+    game's own screens among them (its bundle's ``screens``: the screens never look a game
+    up)."""
 
     page: str
+
+    @property
+    def screens(self) -> Screens: ...
 
     def dial_shown(self) -> dict[str, Any] | None: ...
 
@@ -89,16 +94,18 @@ def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> I
     table_error = ui.error(TABLE)
     if table_error is not None:  # a refusal turning its pages: drawn as it is shown
         return error_screen(table_error, ui.error_age(TABLE))
-    screens = bundles.get(game.name).screen_module()
+    screens = ui.screens
     dial = ui.dial_shown()
     seats = tuple(game.seats)
     if dial is not None:
-        return drawings.get(("dial", game.name, repr(dial)), lambda: screens.dial_flow(dial))
+        draw_flow = screens.dial_flow
+        assert draw_flow is not None, f"{game.name}: a dial flow with no screen"
+        return drawings.get(("dial", game.name, repr(dial)), lambda: draw_flow(dial))
     if ui.page == "scores":
         totals = tuple(game.totals())
         return drawings.get(("scores", seats, repr(totals)),
                             lambda: scoreboard(_("Scores"), game.seats, totals))
-    view = drawn(view_of(game, None), getattr(screens, "TABLE_KEYS", None))
+    view = drawn(view_of(game, None), screens.table_keys)
     return drawings.get(("table", game.name, seats, repr(view)),
                         lambda: screens.table(view, game.seats))
 
@@ -109,8 +116,8 @@ def seat_image(game: Game, ui: Controls, seat: int, drawings: Drawings | None = 
     message = ui.error(seat)
     if message is not None:
         return error_screen(message, ui.error_age(seat))
-    screens = bundles.get(game.name).screen_module()
-    view = drawn(view_of(game, seat), getattr(screens, "SEAT_KEYS", None))
+    screens = ui.screens
+    view = drawn(view_of(game, seat), screens.seat_keys)
     peeking = ui.peeking(seat)
     return drawings.get(("seat", game.name, tuple(game.seats), repr(view), peeking),
                         lambda: screens.seat(view, game.seats, peeking))
@@ -119,7 +126,8 @@ def seat_image(game: Game, ui: Controls, seat: int, drawings: Drawings | None = 
 def compose(game: Game, ui: Controls, drawings: Drawings | None = None
             ) -> dict[str, Image.Image]:
     """Every screen's image: ``table`` and ``seat:N`` for each seat (each game's screens are
-    its bundle's ``screens``; kept images where their inputs did not change)."""
+    its bundle's ``screens``, as the controls hand them; kept images where their inputs did
+    not change)."""
     drawings = drawings or DRAWINGS
     images = {"table": table_image(game, ui, drawings)}
     images.update({f"seat:{seat}": seat_image(game, ui, seat, drawings)

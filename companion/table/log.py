@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from companion.errors import CompanionError, LogError
-from companion.games import engine
+from companion.games.registry import engine
 from companion.table.results import parse_time
 from companion.terminal import json_shown
 

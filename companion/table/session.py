@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import EventError, RuleViolation
-from companion.games import engine
 from companion.games.base import Game
+from companion.games.registry import engine
 from companion.games.views import score_of, view_of
 from companion.i18n import _
 from companion.i18n.names import seat_words

@@ -1,5 +1,5 @@
 """Procedurally drawn demo art for the games' cards and tiles (we have no artwork); each
-game's set is its bundle's ``art``.
+game's set is its bundle's ``art``, given to what draws or enrols it (``library_of``).
 
 Every face carries its name, a big value, a colour band and a pattern seeded by its id, so
 each one is distinct for the camera the way printed artwork is.
@@ -16,9 +16,6 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-
-from companion import bundles
-from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,9 +59,14 @@ def hue_colour(fraction: float) -> tuple[int, int, int]:
 
 
 def game_items(game: str) -> list[ArtItem]:
-    """The demo art set of one game (its bundle's ``art``)."""
+    """The demo art set of one game, by its name: for examples, tests and benchmarks that
+    name a game (the one place vision asks the registry: ``tests/test_layers.py`` names it);
+    the daemon and the commands hand the items of the game they have (``library_of``)."""
+    from companion.errors import CompanionError
+    from companion.games import registry
+
     try:
-        bundle = bundles.get(game)
+        bundle = registry.get(game)
     except CompanionError as error:
         raise ValueError(str(error)) from None
     return bundle.art_items()
@@ -144,12 +146,20 @@ def face_art(items: Sequence[ArtItem]) -> dict[str, np.ndarray]:
     return {item.item_id: draw_face(item) for item in items}
 
 
-def demo_library(*games: str) -> CardLibrary:
-    """A library enrolled from the demo art of these games (all four if none given)."""
+def library_of(items: Sequence[ArtItem]) -> CardLibrary:
+    """A library enrolled from these demo art items."""
     from companion.vision.library import CardLibrary
 
     library = CardLibrary()
-    for game in games or bundles.art_games():
-        for item in game_items(game):
-            library.enroll(item.item_id, draw_face(item))
+    for item in items:
+        library.enroll(item.item_id, draw_face(item))
     return library
+
+
+def demo_library(*games: str) -> CardLibrary:
+    """A library enrolled from the demo art of these games, by name (every game with art if
+    none given): as ``game_items``, for what names a game."""
+    from companion.games import registry
+
+    return library_of([item for game in games or registry.art_games()
+                       for item in game_items(game)])

@@ -29,32 +29,12 @@ class EnrolStopped(CompanionError):
 
 
 @dataclass(frozen=True)
-class Deck:
+class NamedDeck:
     """The game's deck as the terminal says it: ids in the game's order, each one's name."""
 
     game: str
     cards: list[str]
     names: dict[str, str]
-
-
-def deck_of(game: str) -> Deck:
-    """The cards of ``game`` (its bundle's, with its default options) and their names; an
-    error naming the games whose cards the camera reads if ``game`` is none of them."""
-    from companion import bundles
-
-    readable = [b.name for b in bundles.bundles()
-                if b.camera is not None and not b.camera.markers_only]
-    if game not in readable:
-        raise EnrolStopped(f"--game {game}: the camera reads the cards of "
-                           f"{', '.join(readable)} only")
-    bundle = bundles.get(game)
-    engine = bundle.engine_class()
-    table = engine([f"Seat {n + 1}" for n in range(engine.min_seats)], 0, {})
-    cards = bundle.cards(table)
-    printed = bundle.names(table)
-    # A name as printed, else the id read as words ("red-lotus": "Red Lotus", as the pages).
-    return Deck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
-                              for card in cards})
 
 
 def frames_from(camera: str | None, frames: str | None) -> Any:
@@ -71,7 +51,7 @@ def frames_from(camera: str | None, frames: str | None) -> Any:
     return sources.VideoCapture(int(camera))
 
 
-def enrol_at_table(deck: Deck, source: Any, layout: Any, say: Callable[[str], None],
+def enrol_at_table(deck: NamedDeck, source: Any, layout: Any, say: Callable[[str], None],
                    settle_seconds: float = 0.8) -> Any:
     """Watch ``source`` until every card of ``deck`` is laid and taken; the DeckEnrolment
     done (EnrolStopped if the camera fails or the frames end first)."""
@@ -116,7 +96,7 @@ def enrol_at_table(deck: Deck, source: Any, layout: Any, say: Callable[[str], No
     return enrolment
 
 
-def prompt(deck: Deck, enrolment: Any) -> str:
+def prompt(deck: NamedDeck, enrolment: Any) -> str:
     card = enrolment.next_card()
     return (f"lay the next card: {deck.names[card]} ({enrolment.position(card)} of "
             f"{len(deck.cards)})")

@@ -1,5 +1,5 @@
 """The ArUco markers of the table: its four corners, and the markers a game's pieces wear (its
-bundle's ``Camera.markers``).
+bundle's ``CameraParts.markers``).
 
 One dictionary for everything so a single detector pass finds them all:
 

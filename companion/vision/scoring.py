@@ -27,7 +27,7 @@ from typing import Protocol
 import numpy as np
 
 
-class Reading(Protocol):
+class CardReading(Protocol):
     """What a reading needs to be scored (a ``Detection`` is one)."""
 
     item_id: str
@@ -75,7 +75,7 @@ class Tally:
     def covered_share(self) -> float:
         return 100.0 * self.covered_read / max(self.covered, 1)
 
-    def add(self, name: str, cards: Sequence[CardTruth], readings: Sequence[Reading],
+    def add(self, name: str, cards: Sequence[CardTruth], readings: Sequence[CardReading],
             scale: float = 1.0) -> list[str | None]:
         """Score one picture's readings (their centres divided by ``scale`` to reach the
         truth's pixels); per card, the id it was read as (its own when read) or None."""

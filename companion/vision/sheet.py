@@ -8,11 +8,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
 
-from companion import bundles
 from companion.vision.layout import CORNER_IDS
 from companion.vision.markers import marker_image
 
@@ -24,9 +24,10 @@ PIECE_COLUMNS, PIECE_ROWS = 4, 4
 log = logging.getLogger(__name__)
 
 
-def marker_sheet(dpi: int = 300, corner_mm: float = 40.0, token_mm: float = 20.0) -> np.ndarray:
-    """Corner markers (``corner_mm`` wide) and the markers every game's pieces wear
-    (``token_mm``, labelled as their bundle says: ``Camera.markers``)."""
+def marker_sheet(dpi: int = 300, corner_mm: float = 40.0, token_mm: float = 20.0,
+                 pieces: Mapping[int, str] | None = None) -> np.ndarray:
+    """Corner markers (``corner_mm`` wide) and the markers the games' pieces wear
+    (``token_mm``): ``pieces``, id -> its label, as the games' bundles give them."""
     px = dpi / 25.4
     w, h = round(A4_MM[0] * px), round(A4_MM[1] * px)
     sheet = np.full((h, w), 255, np.uint8)
@@ -44,11 +45,11 @@ def marker_sheet(dpi: int = 300, corner_mm: float = 40.0, token_mm: float = 20.0
     for n, (marker_id, name) in enumerate(zip(CORNER_IDS, CORNER_NAMES, strict=True)):
         place(marker_id, corner_mm, 20 + (n % 2) * 95, 25 + (n // 2) * 65,
               f"{marker_id}: table {name}, this side up")
-    pieces = list(bundles.piece_markers().items())
-    if len(pieces) > PIECE_COLUMNS * PIECE_ROWS:
+    worn = sorted((pieces or {}).items())
+    if len(worn) > PIECE_COLUMNS * PIECE_ROWS:
         log.warning("the marker sheet holds %d of the games' %d piece markers",
-                    PIECE_COLUMNS * PIECE_ROWS, len(pieces))
-    for i, (marker_id, label) in enumerate(pieces[:PIECE_COLUMNS * PIECE_ROWS]):
+                    PIECE_COLUMNS * PIECE_ROWS, len(worn))
+    for i, (marker_id, label) in enumerate(worn[:PIECE_COLUMNS * PIECE_ROWS]):
         place(marker_id, token_mm, 20 + (i % PIECE_COLUMNS) * 45,
               160 + (i // PIECE_COLUMNS) * 35, label)
     # A 50 mm ruler: check it after printing, the markers' size matters.

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.daemon.questions import NO, YES, Question
-from companion.daemon.record import sighting_in_words
-from companion.daemon.vocabulary import Words
+from companion.daemon.recorder import sighting_in_words
+from companion.daemon.vocabulary import Vocabulary
 from companion.i18n import _, current, using
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import TableDisplay
+    from companion.daemon.table_display import TableDisplay
 
 
 class Crops:
@@ -36,7 +36,7 @@ class Crops:
 
 def question_view(question: Question, game: Any, crop: str | None) -> dict[str, Any]:
     """The question in the words of the language current (the page's)."""
-    words = Words(game)
+    words = Vocabulary(game)
     choices = [{"value": YES, "label": _("yes, record it")}]
     choices += [{"value": item, "label": words.display("card", item)}
                 for item in question.alternatives]

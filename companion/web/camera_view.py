@@ -25,13 +25,13 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from companion import bundles
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
+from companion.games import registry
 from companion.i18n import current, pgettext
 
 if TYPE_CHECKING:
     from companion.daemon.library import Sample
-    from companion.daemon.shown import TableDisplay
+    from companion.daemon.table_display import TableDisplay
 
 #: Pictures the server keeps for the controls page (the latest looks).
 KEPT = 4
@@ -98,9 +98,9 @@ def deck(game: Any) -> list[dict[str, str]]:
     key = (game.name, current(), json.dumps(game.options, sort_keys=True, default=str))
     found = _DECKS.get(key)
     if found is None:
-        words = Words(game)
+        words = Vocabulary(game)
         found = _DECKS[key] = [{"id": card, "name": words.display("card", card)}
-                               for card in bundles.get(game.name).cards(game)]
+                               for card in registry.get(game.name).cards(game)]
     return found
 
 
@@ -155,13 +155,13 @@ def samples_view(shown: TableDisplay) -> dict[str, Any] | None:
     if listed is None:
         return None
     version, samples = listed
-    words = Words(shown.table.game) if shown.table is not None else None
+    words = Vocabulary(shown.table.game) if shown.table is not None else None
     return {"version": version, "listed": [
         {"n": sample.number, "id": sample.card, "name": sample_name(sample.card, words),
          "picture": f"camera/sample/{sample.number}.jpg"} for sample in reversed(samples)]}
 
 
-def sample_name(card: str, words: Words | None) -> str:
+def sample_name(card: str, words: Vocabulary | None) -> str:
     """What a sample shows, in the page's words: the card's name as the game says it (its
     id with no game on the table), or "not a card"."""
     from companion.vision.library import NOT_A_CARD
@@ -180,7 +180,7 @@ def camera_channel(shown: TableDisplay) -> dict[str, Any]:
                 "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
                 "deck": deck(table.game) if table else [], "ended": ended(shown),
                 "samples": samples_view(shown)}
-    words = Words(table.game)
+    words = Vocabulary(table.game)
     said = state_words()
     picture = look.picture
     offers = shown.offers(look)

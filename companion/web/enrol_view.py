@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion import bundles
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
+from companion.games import registry
 from companion.i18n import pgettext
 from companion.web.camera_view import deck
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import TableDisplay
+    from companion.daemon.table_display import TableDisplay
 
 
 def enrolment_view(shown: TableDisplay) -> dict[str, Any] | None:
@@ -25,9 +25,9 @@ def enrolment_view(shown: TableDisplay) -> dict[str, Any] | None:
     enrolling, table = shown.enrolling, shown.table
     if enrolling is None or table is None or not enrolling.possible():
         return None
-    words = Words(table.game)
+    words = Vocabulary(table.game)
     view: dict[str, Any] = {
-        "game": bundles.get(table.header.game).title_line(), "active": enrolling.active,
+        "game": registry.get(table.header.game).title_line(), "active": enrolling.active,
         "cards": deck(table.game), "taken": [], "prompt": "", "ready": None, "problem": None}
     written = enrolling.written
     if written is not None and written.session == table.id and not enrolling.active:

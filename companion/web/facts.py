@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion import bundles
+from companion.games import registry
 from companion.i18n import NP_, npgettext, pgettext
 
 
@@ -33,7 +33,7 @@ def plain(key: str, value: Any, seats: Sequence[str]) -> str:
 
 def fact_words(game: str, private: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
     """Every value of ``private`` (one seat's own part of its view) in words."""
-    own = getattr(bundles.get(game).screen_module(), "facts", None)
+    own = registry.get(game).screen_module().facts
     words = own(private, seats) if own is not None else {}
     return {key: words[key] if key in words else plain(key, value, seats)
             for key, value in private.items()}

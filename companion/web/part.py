@@ -27,7 +27,7 @@ from PIL import Image
 
 from companion.daemon.items import Redraw
 from companion.daemon.parts import Part, Submit
-from companion.daemon.shown import TableDisplay
+from companion.daemon.table_display import TableDisplay
 from companion.web.address import page_url
 from companion.web.admission import ACCEPT_BACKLOG, IDLE_SECONDS, Admission, quiet_accept_errors
 from companion.web.asked import Crops, add_question

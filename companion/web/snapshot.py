@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion import bundles
-from companion.bundles.bundle import Expected
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
+from companion.games import registry
 from companion.games.base import Field, Game
+from companion.games.spec import Expected
 from companion.i18n import NP_, current, npgettext, pgettext, using
 from companion.i18n.names import event_word, field_word, seat_word, seat_words, unnamed
 from companion.web.facts import key_word, peek_lines
@@ -29,7 +29,7 @@ from companion.web.mirror import Mirrors
 from companion.web.words import choices
 
 if TYPE_CHECKING:
-    from companion.daemon.shown import TableDisplay
+    from companion.daemon.table_display import TableDisplay
     from companion.table.session import TableSession
 
 #: How many of the latest events the public feed lists.
@@ -72,13 +72,13 @@ def status(table: Any) -> str:
     count = len(table.header.seats)
     return npgettext("web", "session {n}: {game}, {count} seat", "session {n}: {game}, "
                      "{count} seats", count).format(
-        n=table.id, game=bundles.get(table.header.game).title_line(), count=count)
+        n=table.id, game=registry.get(table.header.game).title_line(), count=count)
 
 
 def tap_label(game: Game) -> str | None:
     """What a seat's own button does in this game, for its button on the phone: its bundle's
     tap (e.g. a pass), else finishing the game's dial flow (e.g. a trap dial)."""
-    bundle = bundles.get(game.name)
+    bundle = registry.get(game.name)
     tapped = bundle.tap(0)
     if tapped is not None:
         word = event_word(str(tapped["type"]))
@@ -105,7 +105,7 @@ class Pictures:
         return found
 
 
-def field_form(name: str, spec: Field, seats: Sequence[str], words: Words | None = None
+def field_form(name: str, spec: Field, seats: Sequence[str], words: Vocabulary | None = None
                ) -> dict[str, Any]:
     """One field of an event as a phone's form draws it. A text field takes the game's words
     as the manual entry at the table offers them (``words``: its rooms, cards, characters by
@@ -152,7 +152,7 @@ def event_forms(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     if found is None:
         if len(_FORMS) >= 64:
             _FORMS.clear()
-        words = Words(game)
+        words = Vocabulary(game)
         found = _FORMS[key] = [
             {"type": kind, "index": index, "label": event_word(kind), "own": "seat" in fields,
              "fields": [field_form(name, spec, names, words)
@@ -228,7 +228,7 @@ def seat_screen(channel: Mapping[str, Any]) -> Image.Image:
     when a page asks for it."""
     api = channel["api"]
     with using(channel.get("lang") or current()):
-        return bundles.get(api["game"]).screen_module().seat(
+        return registry.get(api["game"]).screen_module().seat(
             channel.get("shown") or api["state"], channel.get("names") or api["seats"], True)
 
 
@@ -288,7 +288,7 @@ class Snapshot:
         said = read.game  # the game with the seats' names as the table's language says them
         channels["table"] = {
             "kind": "table", "session": table.id, "status": status(table), "lang": current(),
-            "title": bundles.get(game.name).title_line(), "api": public,
+            "title": registry.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
             "feed": self.feed.entries(entries, first, said.seats, session.undone),
@@ -296,7 +296,7 @@ class Snapshot:
             "dial": showing.dial_shown(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
-        likely = bundles.get(game.name).expected_entry(game)
+        likely = registry.get(game.name).expected_entry(game)
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
             lang = self.languages.get((table.id, seat), table_language)
@@ -319,7 +319,7 @@ class Snapshot:
                     "kind": "seat", "session": table.id, "seat": seat,
                     "name": said.seats[seat], "unnamed": unnamed(name), "names": list(said.seats),
                     "lang": lang, "languages": choices(),
-                    "title": bundles.get(game.name).title_line(), "api": mine,
+                    "title": registry.get(game.name).title_line(), "api": mine,
                     "words": said.state_in_words(shown),
                     "peek": peek_lines(game.name, private, said.seats),
                     # Hold to see: only where the seat's view holds what the public does not

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.bundles.bundle import component_data
 from companion.bundles.deathtrap.entry import SPECIALS
+from companion.games.spec import component_data
 from companion.vision.art import ArtItem, hue_colour
 
 SPECIAL_VALUES = {"chaindog": "W", "red-lotus": "W", "exploding-pig": "P", "killing-machine": "K"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.bundles.bundle import Expected, component_data
 from companion.games.base import Game
+from companion.games.spec import Expected, component_data
 
 SPECIALS = ("chaindog", "red-lotus", "exploding-pig", "killing-machine")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.bundles.bundle import Expected, component_data
 from companion.games.base import Game
+from companion.games.spec import Expected, component_data
 
 
 def candidates(game: Game, key: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.bundles.bundle import component_data
+from companion.games.spec import component_data
 from companion.vision.art import ArtItem, hue_colour
 
 #: A trap tile's size (mm).

@@ -3,8 +3,8 @@ expose."""
 
 from __future__ import annotations
 
-from companion.bundles.bundle import Expected
 from companion.games.base import Game
+from companion.games.spec import Expected
 
 
 def candidates(game: Game, key: str) -> list[str]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.bundles.traps.dial import ACTIONS
 from companion.games.base import Game
+from companion.games.spec import DialHands
 
 
 def route(game: Game, event: dict[str, Any], camera: bool) -> str:
@@ -17,26 +18,25 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
     return "by hand"
 
 
-def by_dial(player: Any, event: dict[str, Any]) -> None:
+def by_dial(player: DialHands, event: dict[str, Any]) -> None:
     """Turn the dial to the square, the action, the clicks or the dice; the seat taps."""
-    hands, shown = player.hands, player.daemon.shown.dial_shown
-    switch = player.switch
-    squares = list(player.daemon.table.game.options["squares"])
+    shown, press = player.dial_shown, player.press_switch
+    squares = list(player.game.options["squares"])
     action = event.get("mode", event["type"])
-    hands.tap(switch, lambda: shown() is not None)
+    press(lambda: shown() is not None)
     player.turn_dial(squares.index(event["square"]),
                      lambda: shown()["square"] == event["square"])
-    hands.tap(switch, lambda: shown()["step"] == "action")
+    press(lambda: shown()["step"] == "action")
     player.turn_dial(ACTIONS.index(action), lambda: shown()["action"] == action)
     if event["type"] == "disarm":
-        hands.tap(switch, lambda: shown()["step"] == "dice")
+        press(lambda: shown()["step"] == "dice")
         first, second = event["dice"]
         player.turn_dial(first - 1, lambda: shown()["dice"][0] == first)
-        hands.tap(switch, lambda: shown()["die"] == 1)
+        press(lambda: shown()["die"] == 1)
         player.turn_dial(second - 1, lambda: shown()["dice"][1] == second)
     else:
-        hands.tap(switch, lambda: shown()["step"] == "clicks")
+        press(lambda: shown()["step"] == "clicks")
         clicks = event.get("clicks", 0)
         # The physical dial is exposed by turning it counter-clockwise.
         player.turn_dial(-clicks, lambda: shown()["clicks"] == clicks)
-    hands.tap(f"seat:{event['seat']}", lambda: shown() is None)
+    player.tap_seat(event["seat"], lambda: shown() is None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.bundles.bundle import component_data
+from companion.games.spec import component_data
 from companion.vision.art import ArtItem
 
 SUIT_COLOURS = {"red": (50, 50, 200), "blue": (190, 90, 30), "yellow": (40, 200, 230),

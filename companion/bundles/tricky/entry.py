@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.bundles.bundle import Expected, component_data
 from companion.games.base import Game
+from companion.games.spec import Expected, component_data
 from companion.games.views import view_of
 
 HEROES = ("thief", "assassin", "barbarian", "wizard", "witch", "dwarven-hunter", "trickster",

@@ -3,8 +3,8 @@ it is) and what a seat button's tap means (nothing: a roll needs its die)."""
 
 from __future__ import annotations
 
-from companion.bundles.bundle import Expected
 from companion.games.base import Game
+from companion.games.spec import Expected
 
 
 def expected_entry(game: Game) -> Expected:

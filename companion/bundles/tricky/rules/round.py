@@ -25,7 +25,7 @@ WAITING = {"open-cards": NP_("text", "Turn 4 cards face up"),
 
 
 @dataclass
-class Play:
+class TrickPlay:
     """One card of the trick in play: a card, or the Ninja's face-down card (its suit only)."""
 
     seat: int
@@ -95,7 +95,7 @@ class Round:
     discards: list[str] = field(default_factory=list)
     prediction: int | None = None
     leader: int = 0
-    trick: list[Play] = field(default_factory=list)
+    trick: list[TrickPlay] = field(default_factory=list)
     played: dict[str, int] = field(default_factory=dict)  # card -> the trick it was played in
     won: list[int] = field(default_factory=list)
     collected: list[list[str]] = field(default_factory=list)

@@ -15,10 +15,10 @@ from companion.bundles.tricky.rules.round import (
     PLAY,
     PREPARE,
     LastTrick,
-    Play,
     Revoke,
     Round,
     RoundResult,
+    TrickPlay,
 )
 from companion.bundles.tricky.rules.state import TrickyState
 from companion.errors import EventError, RuleViolation
@@ -59,12 +59,12 @@ def play(game: TrickyState, event: dict[str, Any]) -> None:
     _check_follow(game, r, seat, suit)
     r.phase = PLAY
     if card is not None:
-        r.trick.append(Play(seat, card=card))
+        r.trick.append(TrickPlay(seat, card=card))
         r.played[card] = r.trick_number()
         if card in r.open_cards:
             r.open_cards.remove(card)
     else:
-        r.trick.append(Play(seat, suit=suit))
+        r.trick.append(TrickPlay(seat, suit=suit))
     if r.trick_full() and all(p.card is not None for p in r.trick):
         _end_trick(game, r)
 

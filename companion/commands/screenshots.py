@@ -1,6 +1,6 @@
 """One table's screens in each language, as PNG files for the docs.
 
-``python -m companion.bundles.traps.screenshots docs/images/languages`` draws, with the
+``python -m companion.commands.screenshots docs/images/languages`` draws, with the
 screens' own code, a Traps table where the Noxious Acid Pool has just gone off: the table
 screen, the victim's own screen (the whole effect) and the manual entry menu; one PNG per
 language, each screen at twice its size with a frame, side by side.

@@ -10,9 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.arguments import later
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.vision.enrol_camera import NamedDeck
 
 
 class VisionError(CompanionError):
@@ -34,40 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Recognise the table's own cards and tiles with the overhead camera.")
     commands = vision.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
 
-    enroll = commands.add_parser(
-        "enroll", help="build a card library from photos, or with the camera at the table",
-        description="Every image file in the folder is one card or tile photographed alone; "
-                    "its file name without extension is its id. A photo with no card, or "
-                    "with the card cut by its edge, is skipped and named; a contact sheet "
-                    "of what was enrolled is written beside the library. With --camera (or "
-                    "--frames) instead of a folder, the deck of --game is enrolled at the "
-                    "table: lay each card it names on the play area, one at a time; the "
-                    "library is written once every card is in, its other faces kept. Then "
-                    "the deck examines itself: its faces are read back from rendered trial "
-                    "scenes, and the cards it cannot read or tell apart are named and marked "
-                    "on the sheet.")
-    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
-    enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
-    enroll.add_argument("--sheet", metavar="PNG",
-                        help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
-    enroll.add_argument("--no-check", action="store_true",
-                        help="skip the self-check (seconds here, up to a minute on a Pi)")
-    enroll.add_argument("--camera", metavar="N|picamera",
-                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
-                             "CSI camera), watching the play area through its corner markers")
-    enroll.add_argument("--frames", metavar="DIR",
-                        help="enrol at the table from a folder of the camera's frames, read in "
-                             "name order (as [camera] source = \"files\")")
-    later(enroll.add_argument("--game", metavar="GAME",
-                              help="with --camera or --frames: the game whose deck is "
-                                   "enrolled (%(choices)s)"), choices=_card_games)
-    enroll.add_argument("--width-mm", type=float, default=800.0,
-                        help="with --camera: distance between the left and right marker "
-                             "centres")
-    enroll.add_argument("--height-mm", type=float, default=560.0,
-                        help="with --camera: distance between the top and bottom marker "
-                             "centres")
-    enroll.set_defaults(func=run_enroll)
+    _add_enroll(commands)
 
     recognize = commands.add_parser(
         "recognize", help="find enrolled cards and tiles in images",
@@ -123,16 +94,54 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     art.set_defaults(func=run_art)
 
 
-def _card_games() -> list[str]:
-    from companion import bundles
+def _add_enroll(commands: argparse._SubParsersAction) -> None:
+    """``vision enroll``: from photos, or with the camera at the table."""
+    enroll = commands.add_parser(
+        "enroll", help="build a card library from photos, or with the camera at the table",
+        description="Every image file in the folder is one card or tile photographed alone; "
+                    "its file name without extension is its id. A photo with no card, or "
+                    "with the card cut by its edge, is skipped and named; a contact sheet "
+                    "of what was enrolled is written beside the library. With --camera (or "
+                    "--frames) instead of a folder, the deck of --game is enrolled at the "
+                    "table: lay each card it names on the play area, one at a time; the "
+                    "library is written once every card is in, its other faces kept. Then "
+                    "the deck examines itself: its faces are read back from rendered trial "
+                    "scenes, and the cards it cannot read or tell apart are named and marked "
+                    "on the sheet.")
+    enroll.add_argument("images", metavar="IMAGES_DIR", nargs="?")
+    enroll.add_argument("--out", metavar="LIBRARY", required=True, help="library file (.npz)")
+    enroll.add_argument("--sheet", metavar="PNG",
+                        help="contact sheet of the enrolled faces (default: LIBRARY.sheet.png)")
+    enroll.add_argument("--no-check", action="store_true",
+                        help="skip the self-check (seconds here, up to a minute on a Pi)")
+    enroll.add_argument("--camera", metavar="N|picamera",
+                        help="enrol at the table: USB camera N (V4L2), or 'picamera' (the Pi's "
+                             "CSI camera), watching the play area through its corner markers")
+    enroll.add_argument("--frames", metavar="DIR",
+                        help="enrol at the table from a folder of the camera's frames, read in "
+                             "name order (as [camera] source = \"files\")")
+    later(enroll.add_argument("--game", metavar="GAME",
+                              help="with --camera or --frames: the game whose deck is "
+                                   "enrolled (%(choices)s)"), choices=_card_games)
+    enroll.add_argument("--width-mm", type=float, default=800.0,
+                        help="with --camera: distance between the left and right marker "
+                             "centres")
+    enroll.add_argument("--height-mm", type=float, default=560.0,
+                        help="with --camera: distance between the top and bottom marker "
+                             "centres")
+    enroll.set_defaults(func=run_enroll)
 
-    return list(bundles.card_games())
+
+def _card_games() -> list[str]:
+    from companion.games import registry
+
+    return list(registry.card_games())
 
 
 def _art_games() -> list[str]:
-    from companion import bundles
+    from companion.games import registry
 
-    return bundles.art_games()
+    return registry.art_games()
 
 
 def _progress(done: int, total: int, name: str) -> None:
@@ -199,12 +208,33 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def deck_of(game: str) -> NamedDeck:
+    """The cards of ``game`` (its bundle's, with its default options) and their names; an
+    error naming the games whose cards the camera reads if ``game`` is none of them."""
+    from companion.games import registry
+    from companion.vision.enrol_camera import EnrolStopped, NamedDeck
+
+    readable = [b.name for b in registry.games()
+                if b.camera is not None and not b.camera.markers_only]
+    if game not in readable:
+        raise EnrolStopped(f"--game {game}: the camera reads the cards of "
+                           f"{', '.join(readable)} only")
+    bundle = registry.get(game)
+    engine = bundle.engine
+    table = engine([f"Seat {n + 1}" for n in range(engine.min_seats)], 0, {})
+    cards = bundle.cards(table)
+    printed = bundle.names(table)
+    # A name as printed, else the id read as words ("red-lotus": "Red Lotus", as the pages).
+    return NamedDeck(game, cards, {card: printed.get(card) or card.replace("-", " ").title()
+                              for card in cards})
+
+
 def run_table_enroll(args: argparse.Namespace) -> int:
     """``enroll --camera`` / ``--frames``: the deck of ``--game`` laid card by card."""
     import cv2
 
     from companion.vision.enrol import contact_sheet
-    from companion.vision.enrol_camera import deck_of, enrol_at_table, frames_from
+    from companion.vision.enrol_camera import enrol_at_table, frames_from
     from companion.vision.layout import TableLayout
     from companion.vision.library import CardLibrary
     from companion.vision.selfcheck import examine
@@ -325,11 +355,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_markers(args: argparse.Namespace) -> int:
     import cv2
 
+    from companion.games import registry
     from companion.vision.sheet import marker_sheet
 
     if not 72 <= args.dpi <= 1200:
         raise VisionError(f"--dpi {args.dpi}: choose 72 to 1200")
-    if not cv2.imwrite(args.out, marker_sheet(args.dpi)):
+    if not cv2.imwrite(args.out, marker_sheet(args.dpi, pieces=registry.piece_markers())):
         raise VisionError(f"{args.out}: cannot write the image")
     print(f"{args.out}: A4 marker sheet at {args.dpi} dpi")
     return 0
@@ -338,11 +369,12 @@ def run_markers(args: argparse.Namespace) -> int:
 def run_art(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion.vision.art import draw_face, game_items
+    from companion.games import registry
+    from companion.vision.art import draw_face
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    items = game_items(args.game)
+    items = registry.get(args.game).art_items()
     for item in items:
         cv2.imwrite(str(out / f"{item.item_id}.png"), draw_face(item))
     print(f"{out}: {len(items)} {args.game} faces")

@@ -20,8 +20,9 @@ from companion.daemon.items import FedEvent
 from companion.daemon.logline import QUOTED, quoted
 from companion.daemon.presenter import Presenter
 from companion.daemon.ui import TABLE, TableUI
-from companion.daemon.vocabulary import Words
+from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError, LogError, RuleViolation
+from companion.games import registry
 from companion.games.base import Game
 from companion.i18n import LANGUAGES, _, current, using
 from companion.i18n.names import event_word, field_word
@@ -84,7 +85,7 @@ def in_each_language(refusal: Callable[[], CompanionError | None]) -> dict[str, 
 def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
     """What the camera saw, for its confirm step: cards and pieces by their names, the seat by
     its name (all of it lies open on the table)."""
-    words, named = [event_word(str(event.get("type")))], Words(game)
+    words, named = [event_word(str(event.get("type")))], Vocabulary(game)
     for key, value in event.items():
         if key in ("type", "t", "seat") or value is False:
             continue
@@ -181,8 +182,8 @@ class Recorder:
         """Say what changed in the public view (never a seat's view: nothing secret)."""
         table = self.playing.table
         assert table is not None and self.voice is not None
-        words = announcements(table.header.game, dict(before), table.game.view(None),
-                              list(table.game.seats))
+        said = registry.get(table.header.game).announce
+        words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 

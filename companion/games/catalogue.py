@@ -1,10 +1,10 @@
 """Babel's extractor of the names in the games' component data (a game's ``data/*.json``):
 the screens translate those names when they draw them (``_(trap["name"])``); this puts them
 in the catalogue, with a comment saying where they come from. Which fields of which file
-people read, each game's bundle says (``data_words``, from its ``words.py``); the games are
-asked through the registry. Wired in ``companion/i18n/babel.cfg``.
+people read, each game's bundle says (``data_words``, from its ``words.py``), as the
+registry gathers them (``registry.data_words``). Wired in ``companion/i18n/babel.cfg``.
 
->>> data_fields()["traps-catalog.json"]
+>>> registry.data_words()["traps-catalog.json"]
 ('name', 'effect')
 """
 
@@ -14,13 +14,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from companion import bundles
-
-
-def data_fields() -> dict[str, tuple[str, ...]]:
-    """Every game's data files, file name -> the fields whose values people read."""
-    return {file: fields for bundle in bundles.bundles()
-            for file, fields in bundle.data_words.items()}
+from companion.games import registry
 
 
 def _items(data: dict[str, Any], fields: tuple[str, ...]) -> Iterator[dict[str, Any]]:
@@ -36,7 +30,7 @@ def extract_data(fileobj: BinaryIO, keywords: Any, comment_tags: Any, options: A
                  ) -> Iterator[tuple[int, str, str, list[str]]]:
     """(line, funcname, message, comments) for each name in a data file Babel hands us."""
     name = getattr(fileobj, "name", "").replace("\\", "/").rsplit("/", 1)[-1]
-    fields = data_fields().get(name)
+    fields = registry.data_words().get(name)
     if fields is None:
         return
     text = fileobj.read().decode("utf-8")

@@ -59,16 +59,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _demo_games() -> list[str]:
-    from companion import bundles
+    from companion.games import registry
 
-    return bundles.demo_games()
+    return registry.demo_games()
 
 
 def _quick_words() -> list[str]:
     """What ``--quick`` plays of each demo game that it shortens, in the demo's order."""
-    from companion import bundles
+    from companion.games import registry
 
-    demos = [bundles.get(name).demo for name in bundles.demo_games()]
+    demos = [registry.get(name).demo for name in registry.demo_games()]
     return [demo.quick_words for demo in demos if demo is not None and demo.quick_words]
 
 
@@ -143,13 +143,13 @@ def parts(config: Config, sim: bool, cache: Path | None = None,
 def table_library(config: Config, state: Path) -> TableLibrary | None:
     """The card library the camera reads and a deck enrolled at the table is written to
     (``[vision] library``, else ``cards.npz`` in ``state``); None without a camera."""
-    from companion import bundles
     from companion.daemon.library import TableLibrary, library_path
+    from companion.games import registry
 
     path = library_path(config.vision.library, state)
     if not config.camera.enabled or path is None:
         return None
-    return TableLibrary(path, bool(config.vision.library), bundles.card_games(), state)
+    return TableLibrary(path, bool(config.vision.library), registry.card_games(), state)
 
 
 def camera(config: Config, cache: Path | None = None,
@@ -157,17 +157,17 @@ def camera(config: Config, cache: Path | None = None,
     """The camera through the vision pipeline (OpenCV is loaded only when it is enabled);
     ``cache``: the folder where the demo card library is kept once enrolled (the store's);
     ``library``: the table's card library (None: the config's file, else the demo art)."""
-    from companion import bundles
     from companion.daemon.camera import Camera, Still, library_for, open_camera, pile_cards
+    from companion.games import registry
     from companion.vision.watch import TableWatcher
 
     def make_watcher(still: Still | None) -> TableWatcher:  # in the camera's thread, at READY
         library_read = library.load() if library is not None else \
-            library_for(bundles.card_games(), config.vision.library, cache)
+            library_for(registry.card_games(), config.vision.library, cache)
         # The markers the games' pieces wear are read too; card games' readers ignore them.
         return TableWatcher(library_read, config.vision.geometry().table(),
                             settle_seconds=config.vision.settle_seconds,
-                            tokens=tuple(bundles.piece_markers()), still=still,
+                            tokens=tuple(registry.piece_markers()), still=still,
                             piles=pile_cards())
 
     cam = config.camera
@@ -332,13 +332,13 @@ class ProgressLine:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from companion import bundles
     from companion.daemon.demo import check_requirements, play_demo, prepare_out, score_table
+    from companion.games import registry
 
     check_requirements()
     out = Path(args.out)
     prepare_out(out)
-    for game in [args.game] if args.game else bundles.demo_games():
+    for game in [args.game] if args.game else registry.demo_games():
         try:
             result = play_demo(game, out, args.seed, quick=args.quick,
                                progress=ProgressLine(game, sys.stderr))

@@ -21,15 +21,15 @@ from typing import Any
 
 from PIL import Image
 
-from companion.daemon.asking import MenuShown, OpenDialogue
 from companion.daemon.enrolling import Enrolling
 from companion.daemon.items import JoinLinks
 from companion.daemon.library import Sample, TableLibrary
 from companion.daemon.looks import Look, Looks
 from companion.daemon.offers import Offers
+from companion.daemon.open_dialogue import MenuShown, OpenDialogue
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Question, Questions
-from companion.daemon.record import CurrentGame
+from companion.daemon.recorder import CurrentGame
 from companion.screens.screen_set import compose
 from companion.table import StoredSession
 

@@ -36,5 +36,7 @@ def run_play_export(args: argparse.Namespace) -> int:
             sys.stdout.write(spreadsheet.rows(chosen))
             return 0
         play = _finished(store, args.session, plays)
-    print(json_shown(bgstats.play_file(play), indent=1))
+    from companion.games import registry
+
+    print(json_shown(bgstats.play_file(play, registry.get(play.game).engine.title), indent=1))
     return 0
