@@ -241,7 +241,7 @@ def render_still_table(path: Path, frames: int = 3) -> None:
     measured process)."""
     import cv2
 
-    from companion.vision.art import game_items
+    from companion.commands.game_art import game_items
     from companion.vision.layout import TableLayout
     from companion.vision.sources import Picamera2Source
     from companion.vision.synthetic import Conditions, Placement, SceneRenderer

@@ -38,8 +38,9 @@ from collections import Counter  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.commands.game_art import game_items  # noqa: E402
 from companion.daemon.camera import pile_cards  # noqa: E402
-from companion.vision.art import ArtItem, draw_face, game_items  # noqa: E402
+from companion.vision.art import ArtItem, draw_face  # noqa: E402
 from companion.vision.deck import draw_standard_face, standard_deck  # noqa: E402
 from companion.vision.layout import TableLayout  # noqa: E402
 from companion.vision.library import CardLibrary, sample_of  # noqa: E402

@@ -45,8 +45,11 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.commands.game_art import (
+    demo_library,  # noqa: E402
+    game_items,  # noqa: E402
+)
 from companion.daemon.camera import pile_cards  # noqa: E402
-from companion.vision.art import game_items  # noqa: E402
 from companion.vision.deck import draw_standard_face, standard_deck  # noqa: E402
 from companion.vision.enrol import enrol_images  # noqa: E402
 from companion.vision.library import CardLibrary  # noqa: E402
@@ -57,11 +60,7 @@ from companion.vision.scoring import CardTruth  # noqa: E402
 from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
 from companion.vision.standins import STAND_INS  # noqa: E402
-from companion.vision.synthetic import (  # noqa: E402
-    SceneRenderer,
-    demo_library,
-    pile_plays,
-)
+from companion.vision.synthetic import SceneRenderer, pile_plays  # noqa: E402
 from companion.vision.table import Rectifier  # noqa: E402
 
 

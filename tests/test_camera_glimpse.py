@@ -12,11 +12,11 @@ import numpy as np
 from helpers import wait_for
 from test_camera_rest import BOTH, FIRST, ITEMS, shooter
 
+from companion.commands.game_art import demo_library
 from companion.daemon.camera import Camera, SceneSettled
 from companion.vision.glimpse import WATCH_WIDTH, Downscaled, Glimpse
 from companion.vision.layout import TableLayout
 from companion.vision.sources import CameraWatch, FrameList, Picamera2Source
-from companion.vision.synthetic import demo_library
 from companion.vision.watch import TableWatcher
 
 

@@ -9,10 +9,10 @@ import time
 import numpy as np
 from helpers import wait_for
 
+from companion.commands.game_art import demo_library, game_items
 from companion.daemon.camera import STILL_FPS, Camera, SceneSettled
-from companion.vision.art import game_items
 from companion.vision.layout import TableLayout
-from companion.vision.synthetic import Conditions, Placement, SceneRenderer, demo_library
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer
 from companion.vision.watch import TableWatcher
 
 ITEMS = game_items("tricky")

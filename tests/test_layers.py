@@ -54,12 +54,7 @@ REGISTRY = "companion.games.registry"
 ASK_THE_REGISTRY = {"games", "table", "daemon", "web", "commands"}
 
 #: Imports that go against ``ALLOWED``, each with why it stays: file -> imported modules.
-EXCEPTIONS: dict[str, set[str]] = {
-    # ``game_items(name)`` and ``demo_library(*names)``: the doctests of the recognizer and
-    # the vision benchmark name a game's art by its name (the daemon and the commands hand
-    # the items: ``library_of``).
-    "companion/vision/art.py": {REGISTRY},
-}
+EXCEPTIONS: dict[str, set[str]] = {}
 
 
 def parts_of_companion() -> list[str]:

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from companion.vision.art import demo_library, game_items
+from companion.commands.game_art import demo_library, game_items
 from companion.vision.layout import TableLayout
 from companion.vision.placing import Placement
 from companion.vision.synthetic import Conditions, SceneRenderer

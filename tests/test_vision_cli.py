@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from companion.cli import main
-from companion.vision.art import game_items
+from companion.commands.game_art import game_items
 from companion.vision.layout import CORNER_IDS
 from companion.vision.markers import MarkerFinder
 from companion.vision.synthetic import Conditions, Placement, SceneRenderer

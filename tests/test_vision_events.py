@@ -145,8 +145,8 @@ def test_rumble_a_move_seen_by_the_camera_becomes_a_move_event(renderer):
 
 
 def test_rumble_rooms_located_by_their_enrolled_tiles(renderer):
-    from companion.vision.art import game_items
-    from companion.vision.synthetic import Placement, demo_library
+    from companion.commands.game_art import demo_library, game_items
+    from companion.vision.synthetic import Placement
 
     tiles = {t.item_id: t for t in game_items("rumble")}
     # Tiles laid with a gap of a few centimetres; touching tiles merge into one blob.

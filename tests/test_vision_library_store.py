@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.commands.game_art import game_items
 from companion.daemon.camera import library_for
-from companion.vision.art import draw_face, game_items
+from companion.vision.art import draw_face
 from companion.vision.features import ratio_test
 from companion.vision.library import CardLibrary, LibraryError
 

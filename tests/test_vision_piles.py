@@ -8,9 +8,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from companion.vision.art import game_items
+from companion.commands.game_art import demo_library, game_items
 from companion.vision.recognize import Recognizer
-from companion.vision.synthetic import Conditions, SceneRenderer, demo_library
+from companion.vision.synthetic import Conditions, SceneRenderer
 
 
 @pytest.fixture(scope="module")

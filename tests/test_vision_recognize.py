@@ -7,10 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.art import game_items
+from companion.commands.game_art import demo_library, game_items
 from companion.vision.library import CardLibrary, LibraryError
 from companion.vision.recognize import Recognizer
-from companion.vision.synthetic import Conditions, Placement, SceneRenderer, demo_library
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer
 
 CARDS = game_items("tricky") + game_items("deathtrap")
 

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.art import draw_face, game_items
+from companion.commands.game_art import game_items
+from companion.vision.art import draw_face
 from companion.vision.library import (
     NOT_A_CARD,
     CardLibrary,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.cli import main
-from companion.vision.art import draw_face, game_items
+from companion.commands.game_art import game_items
+from companion.vision.art import draw_face
 from companion.vision.library import CardLibrary, load_samples, samples_path, save_samples
 
 

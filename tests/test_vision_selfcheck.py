@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.vision.art import draw_face, game_items
+from companion.commands.game_art import game_items
+from companion.vision.art import draw_face
 from companion.vision.enrol import MARK, contact_sheet, enrol_images
 from companion.vision.library import CardLibrary
 from companion.vision.selfcheck import ROUNDS, examine, likeness

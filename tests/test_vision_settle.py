@@ -9,18 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.bundles.tricky.camera import tricky_events
-from companion.vision.art import game_items
+from companion.commands.game_art import demo_library, game_items
 from companion.vision.layout import TableLayout
 from companion.vision.scene import TableScene
 from companion.vision.settle import MotionMeter, SettleGate
 from companion.vision.sources import CameraWatch, FrameList, ImageFolder
-from companion.vision.synthetic import (
-    Conditions,
-    Placement,
-    SceneRenderer,
-    demo_library,
-    play_frames,
-)
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer, play_frames
 from companion.vision.watch import TableWatcher
 
 frames = st.lists(st.tuples(st.floats(0, 0.3), st.booleans(), st.integers(0, 2)),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.art import game_items
+from companion.commands.game_art import demo_library, game_items
 from companion.vision.layout import TableLayout
-from companion.vision.synthetic import Conditions, Placement, SceneRenderer, demo_library
+from companion.vision.synthetic import Conditions, Placement, SceneRenderer
 from companion.vision.watch import TableWatcher
 
 ITEMS = game_items("tricky")

@@ -58,20 +58,6 @@ def hue_colour(fraction: float) -> tuple[int, int, int]:
     return round(blue * 255), round(green * 255), round(red * 255)
 
 
-def game_items(game: str) -> list[ArtItem]:
-    """The demo art set of one game, by its name: for examples, tests and benchmarks that
-    name a game (the one place vision asks the registry: ``tests/test_layers.py`` names it);
-    the daemon and the commands hand the items of the game they have (``library_of``)."""
-    from companion.errors import CompanionError
-    from companion.games import registry
-
-    try:
-        bundle = registry.get(game)
-    except CompanionError as error:
-        raise ValueError(str(error)) from None
-    return bundle.art_items()
-
-
 def _text(img: np.ndarray, text: str, centre: tuple[int, int], height: int,
           colour: tuple[int, int, int], thickness: int) -> None:
     import cv2
@@ -154,12 +140,3 @@ def library_of(items: Sequence[ArtItem]) -> CardLibrary:
     for item in items:
         library.enroll(item.item_id, draw_face(item))
     return library
-
-
-def demo_library(*games: str) -> CardLibrary:
-    """A library enrolled from the demo art of these games, by name (every game with art if
-    none given): as ``game_items``, for what names a game."""
-    from companion.games import registry
-
-    return library_of([item for game in games or registry.art_games()
-                       for item in game_items(game)])

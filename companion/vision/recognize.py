@@ -13,7 +13,8 @@
 A photo larger than ``WORK_LONG`` on its long side is read at that size; corners always come
 back in the pixels of the image given.
 
->>> from companion.vision.art import draw_face, game_items
+>>> from companion.vision.art import draw_face
+>>> from companion.commands.game_art import game_items
 >>> lib = CardLibrary()
 >>> for item in game_items("tricky")[:4]:
 ...     lib.enroll(item.item_id, draw_face(item))

@@ -8,7 +8,8 @@ thresholds this deck needs, measured on this deck rather than set by hand for ou
 The trials are bounded: every card lies in ``ROUNDS`` scenes of up to ``PER_SCENE`` cards
 (18 scenes for a 52-card deck), read at ``TRIAL_SIZE``.
 
->>> from companion.vision.art import draw_face, game_items
+>>> from companion.vision.art import draw_face
+>>> from companion.commands.game_art import game_items
 >>> from companion.vision.library import CardLibrary
 >>> library = CardLibrary()
 >>> for item in game_items("tricky")[:6]:

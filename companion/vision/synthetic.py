@@ -9,7 +9,8 @@ shadows, glare on cards, white-balance casts, uneven focus, JPEG); ``pile`` lays
 together and ``photo_scene`` frames part of the table as a hand-held phone does, without markers.
 
 >>> renderer = SceneRenderer(size=(320, 240))
->>> scene = renderer.random_scene(np.random.default_rng(1), game_items("tricky"), cards=3)
+>>> from companion.vision.deck import standard_deck
+>>> scene = renderer.random_scene(np.random.default_rng(1), standard_deck()[:8], cards=3)
 >>> scene.image.shape, len(scene.truth)
 ((240, 320, 3), 3)
 """
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.art import ArtItem, demo_library, draw_face, face_art, game_items
+from companion.vision.art import ArtItem, draw_face, face_art
 from companion.vision.conditions import BACKGROUNDS, Conditions, spoil  # noqa: F401
 from companion.vision.hands import (  # noqa: F401 (re-exported)
     SKIN_TONES,
@@ -49,8 +50,7 @@ from companion.vision.scoring import CardTruth
 from companion.vision.surfaces import surface
 
 __all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
-           "demo_library", "face_art", "game_items", "play_frames", "reach_from_seat",
-           "truth_of"]
+           "face_art", "play_frames", "reach_from_seat", "truth_of"]
 
 #: A card under this share in view is *covered*, as the real sets' truth counts it.
 COVERED_BELOW = 0.9
