@@ -1,5 +1,7 @@
 """The repository defines itself: the table-log format and the rulings are docs in it
-(docs/table-log.md, docs/rulings.md), cited by code and docs, and their examples replay."""
+(docs/table-log.md, docs/rulings.md, and each game's events and rulings written once in its
+own folder, companion/bundles/<game>/events.md and rulings.md, which those pages link), cited
+by code and docs, and their examples replay."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from companion.games.registry import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+BUNDLES = ROOT / "companion" / "bundles"
 OUTSIDE = re.compile(r"CONTRACT\.md|RULINGS\.md")
 
 
@@ -46,36 +49,55 @@ def test_the_readme_links_the_docs_that_define_us():
         assert (ROOT / page).is_file()
 
 
+def game_page(game: str, page: str) -> str:
+    """A game's own page (``events.md`` or ``rulings.md`` in its folder), the one place it is
+    written."""
+    return (BUNDLES / game / page).read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("game", BUILT_IN)
-def test_the_table_log_page_names_every_event_of_every_game(game):
+def test_the_table_log_page_links_each_game_s_events_page(game):
     text = (DOCS / "table-log.md").read_text(encoding="utf-8")
-    section = text.split(f"### `{game}`", 1)[1].split("\n### ", 1)[0]
+    section = text.split(f"### `{game}`", 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
+    assert f"(../companion/bundles/{game}/events.md)" in section
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_game_s_events_page_names_every_event_and_field(game):
+    text = game_page(game, "events.md")
     assert engine(game).EVENTS
     for kind, fields in engine(game).EVENTS.items():
-        assert f"`{kind}`" in section, kind
+        assert f"`{kind}`" in text, kind
         for name in fields:
-            assert f"`{name}`" in section, (kind, name)
+            assert f"`{name}`" in text, (kind, name)
 
 
 @pytest.mark.parametrize("game", BUILT_IN)
-def test_the_rulings_page_names_every_option_of_every_game(game):
+def test_the_rulings_page_links_each_game_s_rulings_page(game):
     text = (DOCS / "rulings.md").read_text(encoding="utf-8")
     section = text.split(f"(`{game}`)", 1)[1].split("\n## ", 1)[0]
-    missing = [option.name for option in engine(game).OPTIONS if f"`{option.name}`" not in section]
+    assert f"(../companion/bundles/{game}/rulings.md)" in section
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_game_s_rulings_page_names_every_option(game):
+    text = game_page(game, "rulings.md")
+    assert engine(game).OPTIONS
+    missing = [option.name for option in engine(game).OPTIONS if f"`{option.name}`" not in text]
     assert missing == []
 
 
-def test_every_example_of_the_table_log_page_replays(tmp_path):
-    text = (DOCS / "table-log.md").read_text(encoding="utf-8")
-    examples = [block for block in re.findall(r"```json\n(.*?)```", text, re.S)
-                if '"game"' in block and block.count("\n") > 1]
-    assert len(examples) == len(BUILT_IN)
-    for index, block in enumerate(examples):
-        log = tmp_path / f"example-{index}.jsonl"
-        log.write_text(block, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(log)],
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, (block.splitlines()[0], done.stderr)
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_example_log_of_each_game_s_events_page_replays(game, tmp_path):
+    examples = [block for block in re.findall(r"```json\n(.*?)```", game_page(game, "events.md"),
+                                               re.S)
+                if block.startswith('{"game"') and block.count("\n") > 1]
+    assert len(examples) == 1
+    log = tmp_path / f"{game}.jsonl"
+    log.write_text(examples[0], encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(log)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, (game, done.stderr)
 
 
 #: A relative link of a Markdown page: ``[words](path)`` or ``[words](path#part)``.

@@ -2,7 +2,7 @@
 
 Split from ``engine.py``: one place decides, for events (``Rumble.on_*``) and for
 the screens' action menus (``legal_actions``, ``refused_actions``). ``legal_actions`` is the
-fast form of "the offered actions with no refusal" (``tests/test_rumble_properties.py``
+fast form of "the offered actions with no refusal" (``tests/rumble/test_rumble_properties.py``
 checks that they agree), as the simulated players ask it before every action.
 """
 

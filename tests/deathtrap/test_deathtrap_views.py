@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companion.bundles.deathtrap.rules.engine import Deathtrap
 
-LOGS = Path(__file__).parent / "logs" / "deathtrap"
+LOGS = Path(__file__).parent.parent / "logs" / "deathtrap"
 PRIVATE_KEYS = {"seat", "your_turn", "your_count", "exchange", "prompt", "prompts"}
 
 

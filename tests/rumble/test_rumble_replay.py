@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companion.cli import main
 
-LOGS = Path(__file__).parent / "logs" / "rumble"
+LOGS = Path(__file__).parent.parent / "logs" / "rumble"
 GRID_ESCAPE_EXITS = ["wizard", "barbarian", "zombie", "elf", "goblin", "skeleton", "thief",
                      "priest", "dwarf", "gelatinous-cube"]
 GRID_NO_ESCAPE_EXITS = ["thief", "twin-thief", "wizard", "dwarf", "barbarian", "zombie",

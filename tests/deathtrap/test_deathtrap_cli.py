@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers import run
 
-LOGS = Path(__file__).parent / "logs" / "deathtrap"
+LOGS = Path(__file__).parent.parent / "logs" / "deathtrap"
 
 
 def cut_log(tmp_path: Path, lines: int, extra: list[dict] = ()) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 
-LOGS = Path(__file__).parent / "logs" / "traps"
+LOGS = Path(__file__).parent.parent / "logs" / "traps"
 
 
 def replay(capsys: pytest.CaptureFixture[str], name: str, *extra: str) -> tuple[int, str]:

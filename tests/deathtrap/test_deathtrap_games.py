@@ -12,7 +12,7 @@ from pathlib import Path
 from companion.bundles.deathtrap.rules.engine import Deathtrap, dealt_counts
 from companion.games.registry import engine
 
-LOGS = Path(__file__).parent / "logs" / "deathtrap"
+LOGS = Path(__file__).parent.parent / "logs" / "deathtrap"
 
 
 def load(name: str) -> tuple[dict, list[dict]]:

@@ -17,7 +17,7 @@ import pytest
 from companion.bundles.rumble.rules.engine import Rumble
 from companion.games.registry import engine
 
-LOGS = Path(__file__).parent / "logs" / "rumble"
+LOGS = Path(__file__).parent.parent / "logs" / "rumble"
 
 # No escape. Exits: thief, twin-thief, wizard, dwarf, barbarian, zombie, skeleton, priest,
 # goblin, gelatinous-cube, knight; the elf stands last.

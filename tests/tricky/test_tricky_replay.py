@@ -10,7 +10,7 @@ import pytest
 from companion.bundles.tricky.rules.engine import Tricky
 from companion.cli import main
 
-LOGS = Path(__file__).parent / "logs" / "tricky"
+LOGS = Path(__file__).parent.parent / "logs" / "tricky"
 
 
 def replay_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:

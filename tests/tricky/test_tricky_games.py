@@ -24,7 +24,7 @@ from companion.games.registry import engine
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
 SUITS = {"r": "red", "b": "blue", "y": "yellow", "g": "green"}
-LOGS = Path(__file__).parent / "logs" / "tricky"
+LOGS = Path(__file__).parent.parent / "logs" / "tricky"
 
 
 def card(short: str) -> str:
