@@ -19,7 +19,7 @@ from companion.terminal import shown
 
 #: Modules that register commands; each has ``add_parser(subparsers)``.
 COMMAND_MODULES = (
-    "companion.commands.table",
+    "companion.commands.log",
     "companion.commands.check",
     "companion.commands.history",
     "companion.commands.vision",

@@ -14,11 +14,11 @@ from typing import Any
 
 import cv2
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.demo import DirectReach
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.player import TablePlayer
 from companion.daemon.stage import InlineVision, Stage
-from companion.daemon.table import Daemon
 from companion.games import registry
 from companion.table import Header, TableStore
 from companion.vision.art import draw_face

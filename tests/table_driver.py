@@ -8,11 +8,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
 from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 

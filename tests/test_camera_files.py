@@ -26,8 +26,8 @@ from web_table import LiveTable
 from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
 from companion.daemon.config import parse_config
+from companion.daemon.daemon import Daemon
 from companion.daemon.stage import Stage
-from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.i18n.choice import LanguageChoice
 from companion.table import TableStore

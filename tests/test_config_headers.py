@@ -83,8 +83,8 @@ def _toml_list(names: list[str]) -> str:
 
 
 def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path):
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import MemoryScreen
-    from companion.daemon.table import Daemon
 
     store = TableStore(tmp_path / "t.db")
     store.new_session(Header("traps", ("Ann", "Bob"), 7))

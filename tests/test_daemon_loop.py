@@ -10,10 +10,10 @@ from table_driver import daemon_for, give, hold, tap, turn
 
 from companion.bundles.rumble.rules.sim import random_game
 from companion.daemon.camera import SceneSettled, TableGeometry
+from companion.daemon.daemon import Daemon
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal, FedEvent
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.vision.scene import Piece, TableScene

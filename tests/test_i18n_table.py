@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from companion.daemon.config import parse_config
+from companion.daemon.daemon import SWITCH, Daemon
 from companion.daemon.dialogues import LANGUAGE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import FedEvent
-from companion.daemon.table import SWITCH, Daemon
 from companion.errors import ConfigError, RuleViolation
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, current, use, using

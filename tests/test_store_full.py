@@ -17,10 +17,10 @@ import sandbox
 
 from companion.bundles.rumble.rules.sim import random_game as rumble_game
 from companion.bundles.traps.rules.sim import random_game
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal, FedEvent, FeedFinished
 from companion.daemon.sources import FeedSource
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.table.faults import StorageFull

@@ -6,9 +6,9 @@ import logging
 
 from table_driver import type_keys as keys
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal
-from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header
 

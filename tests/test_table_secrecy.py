@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from table_driver import type_keys as press
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.dialogues import DONE, REMOVE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.table import Header, TableStore
 
 CHARACTERS = ["knight", "thief", "twin-thief", "barbarian", "wizard", "priest", "dwarf", "elf",

@@ -21,10 +21,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import PlayerReach, TablePlayer
-from companion.daemon.table import Daemon
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.games import registry

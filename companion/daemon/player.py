@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from companion.daemon.daemon import MENU, SWITCH, Daemon
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
-from companion.daemon.table import MENU, SWITCH, Daemon
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
 from companion.games import registry
