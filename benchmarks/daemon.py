@@ -178,7 +178,7 @@ def detents_to_bus(folder: Path, events: int, seats: int = 4
         """An SSD1306/SH1106 luma driver writing to the simulated bus."""
 
         def start(self, submit):  # type: ignore[no-untyped-def]
-            self.shown = None
+            self.last_sent = None
             self.panel = panels[self.name]
 
         def stop(self):  # type: ignore[no-untyped-def]

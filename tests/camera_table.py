@@ -93,7 +93,7 @@ class CameraTable:
                              watching=True, library=self.library)
         self.daemon.supervisor.start_all(time.monotonic())
         self.daemon.use_table(self.store.new_session(self.header))
-        self.daemon.shown.refresh()
+        self.daemon.display.refresh()
         self.stage = Stage("tricky", SEATS, seed)
         self.eyes = InlineVision("tricky", self.stage.layout, self.library)
         library_with(self.eyes.watcher.recognizer.library, **library)

@@ -126,7 +126,7 @@ class LiveCameraTable(LiveTable):
 
     def looks(self) -> int:
         daemon = self.daemon
-        look = daemon.shown.camera if daemon is not None else None
+        look = daemon.display.camera if daemon is not None else None
         return look.number if look is not None else 0
 
     def show(self, cards: dict[int, list[str]]) -> int:
