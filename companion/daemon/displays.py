@@ -23,7 +23,7 @@ from companion.games import registry
 from companion.hardware.panel import Panel
 from companion.hardware.pins import PinMap
 from companion.screens.canvas import TEXT
-from companion.terminal import shown
+from companion.terminal import escaped
 
 #: Characters across one screen on the board (one per pixel), and lines down (two pixels each).
 TILE_WIDTH = 128
@@ -342,7 +342,7 @@ def screen_text(image: Image.Image) -> list[str]:
             rows[-1][1].append(text)
         else:
             rows.append((top, [text]))
-    return [shown("  ".join(" ".join(text.split()) for text in texts)) for _, texts in rows]
+    return [escaped("  ".join(" ".join(text.split()) for text in texts)) for _, texts in rows]
 
 
 def acting_seat(display: Any) -> int | None:
