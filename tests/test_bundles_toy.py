@@ -46,10 +46,10 @@ def test_the_toy_game_plays_through_the_daemon_the_screens_and_replay(tally, sto
 
     # Its own dial flow: three detents set 4 points, Ann's tap adds them.
     give(daemon, turn(3))
-    assert daemon.display.dial_shown() == {"points": 4}
+    assert daemon.display.dial_state() == {"points": 4}
     assert shown(screens, "table") == tally.dial_flow({"points": 4}).tobytes()
     give(daemon, tap("seat:0"))
-    assert daemon.display.dial_shown() is None and daemon.table.game.totals() == [4, 0]
+    assert daemon.display.dial_state() is None and daemon.table.game.totals() == [4, 0]
     game = daemon.table.game  # each event gives a new state: read it again
     assert shown(screens, "table") == tally.table(game.view(None), game.seats).tobytes()
 
@@ -91,7 +91,7 @@ def test_the_table_controls_ask_the_bundle_what_a_tap_and_the_dial_mean(tally):
     assert ui.has_flow
     ui.handle(turn(2)[0], 0.0)
     ui.handle(turn(2)[1], 0.0)
-    assert ui.dial_shown() == {"points": 3}
+    assert ui.dial_state() == {"points": 3}
     ui.handle(tap("seat:1")[0], 0.1)
     assert ui.handle(tap("seat:1")[1], 0.2) == {"type": "add", "seat": 1, "points": 3}
 

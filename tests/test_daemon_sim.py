@@ -59,7 +59,7 @@ def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_readi
 def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, "h ")
-    assert daemon.display.asks == "entry" and daemon.display.dial_shown() is None
+    assert daemon.display.asks == "entry" and daemon.display.dial_state() is None
     assert daemon.display.menu.title == "Enter by hand"
 
 
@@ -103,13 +103,13 @@ def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(st
     daemon, screens = daemon_for(store, TRAPS)
     type_keys(daemon, " " + " " + "." + " " + "2")  # trigger T1 with no clicks, by Bob
     assert daemon.table.session.entries == [] and daemon.display.table_notice.startswith("refused")
-    dial = daemon.display.dial_shown()
+    dial = daemon.display.dial_state()
     assert dial["step"] == "clicks" and dial["action"] == "trigger"
     type_keys(daemon, ",," + "2")  # the d8 said 2: turned, and tapped again
     assert daemon.table.session.entries[-1]["clicks"] == 2
     type_keys(daemon, " ")  # a new dial flow ...
     type_keys(daemon, "u")  # ... left by a long press: the trigger is not undone
-    assert daemon.display.dial_shown() is None and len(daemon.table.session.entries) == 1
+    assert daemon.display.dial_state() is None and len(daemon.table.session.entries) == 1
     type_keys(daemon, "u")  # with no dial open, the long press undoes
     assert daemon.table.session.entries[-1]["type"] == "undo"
 
@@ -182,7 +182,7 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
 def test_turning_the_dial_begins_the_trap_dial_too(store):
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, ".")
-    dial = daemon.display.dial_shown()
+    dial = daemon.display.dial_state()
     assert dial["step"] == "square" and dial["square"] == "T2"
     type_keys(daemon, " " + " " + "," + "2")  # expose T2 one click, by Bob
     assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],

@@ -105,7 +105,7 @@ class HardwareHands:
 
     def state(self):
         daemon = self.daemon
-        return (f"menu {daemon.display.asks!r}, dial {daemon.display.dial_shown()}, "
+        return (f"menu {daemon.display.asks!r}, dial {daemon.display.dial_state()}, "
                 f"failures {daemon.supervisor.failures()}, queued {daemon.queue.qsize()}, "
                 f"stored {daemon.stored}, in force {len(daemon.table.session.in_force)}")
 

@@ -131,7 +131,7 @@ def test_the_trap_dial_refuses_a_disarm_of_a_disarmed_trap_before_the_dice(store
     daemon, screens = disarmed(store, clock)
     keys(daemon, " . ")  # the trap dial: T2, then its action
     keys(daemon, ".. ")  # "Disarm quick": refused at once, the dice are not asked for
-    assert daemon.display.dial_shown()["step"] == "action"
+    assert daemon.display.dial_state()["step"] == "action"
     # Nothing secret in it: the whole table reads why, on the table screen, for a while.
     assert shown(screens["table"]) == error_screen("T2 is disarmed already").tobytes()
     assert len(daemon.table.session.entries) == 2

@@ -213,9 +213,10 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
                          Image.NEAREST).save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)
-    shown = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
+    frames_kept = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
     gif = out / f"{game}.gif"
-    shown[0].save(gif, save_all=True, append_images=shown[1:], duration=GIF_MS, loop=0)
+    frames_kept[0].save(gif, save_all=True, append_images=frames_kept[1:], duration=GIF_MS,
+                        loop=0)
     written.append(gif)
     if picture is not None:
         camera = out / f"{game}-camera.png"

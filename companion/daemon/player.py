@@ -82,9 +82,9 @@ class TablePlayer:
     def game(self) -> Any:
         return self.table.game
 
-    def dial_shown(self) -> dict[str, Any] | None:
+    def dial_state(self) -> dict[str, Any] | None:
         """The dial flow's state as the table shows it (None: no flow open)."""
-        return self.daemon.display.dial_shown()
+        return self.daemon.display.dial_state()
 
     def press_switch(self, until: Check) -> None:
         self.hands.tap(SWITCH, until)

@@ -293,7 +293,7 @@ class Snapshot:
             "words": said.state_in_words(self.public(read, table_language)),
             "feed": self.feed.entries(entries, first, said.seats, session.undone),
             "events": len(entries), "notice": showing.table_notice,
-            "dial": showing.dial_shown(), "screen": screen}
+            "dial": showing.dial_state(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
         likely = registry.get(game.name).expected_entry(game)
