@@ -154,9 +154,9 @@ def detents_to_bus(folder: Path, events: int, seats: int = 4
     bytes have been handed to the (simulated) I2C bus, the loop running in its thread; and
     the loop thread's own CPU seconds for it (from taking the detent off the queue to the
     bytes handed over: what other processes on a busy machine do not add to)."""
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import PanelScreen
     from companion.daemon.items import Stop
-    from companion.daemon.table import Daemon
     from companion.hardware.events import InputEvent
     from companion.hardware.oled import open_panels
     from companion.hardware.pins import load_pinmap
@@ -178,7 +178,7 @@ def detents_to_bus(folder: Path, events: int, seats: int = 4
         """An SSD1306/SH1106 luma driver writing to the simulated bus."""
 
         def start(self, submit):  # type: ignore[no-untyped-def]
-            self.shown = None
+            self.last_sent = None
             self.panel = panels[self.name]
 
         def stop(self):  # type: ignore[no-untyped-def]
@@ -401,10 +401,10 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
     from gpiozero.pins.mock import MockFactory
 
     from companion.daemon.camera import STILL_AFTER, Camera, library_for
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import PanelScreen
     from companion.daemon.items import Stop
     from companion.daemon.sources import GpioControls, HubLink
-    from companion.daemon.table import Daemon
     from companion.games import registry
     from companion.hardware.pins import load_pinmap
     from companion.table import Header, TableStore

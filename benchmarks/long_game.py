@@ -51,10 +51,10 @@ def serve(mode: str, db: str, log: str) -> None:
     """The daemon fed ``log`` once stdin says go (``web``: with the web part on a free port);
     prints the process's CPU time after each event stored, then waits for stdin to close."""
     from companion.daemon.config import load_config
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import PanelScreen
     from companion.daemon.feed import feed_session
     from companion.daemon.items import FedEvent, Stop
-    from companion.daemon.table import Daemon
     from companion.table import TableStore, read_log
 
     config = load_config(None)

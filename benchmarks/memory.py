@@ -145,9 +145,9 @@ def serve(config_path: str, db: str, log: str) -> None:
     memory (peak, and at the end) as JSON once the feed is over."""
     from companion.commands import run as commands
     from companion.daemon.config import load_config
+    from companion.daemon.daemon import Daemon
     from companion.daemon.feed import feed_session
     from companion.daemon.sources import FeedSource
-    from companion.daemon.table import Daemon
     from companion.i18n.choice import LanguageChoice
     from companion.table import TableStore, read_log
 

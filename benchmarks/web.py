@@ -52,8 +52,8 @@ def serve(mode: str, db: str, events: int) -> None:
     """The daemon on ``db``'s unfinished game: with the web part on a free port (``web``), or
     without it, taking the game's events from a fed log (``plain``). Stops when stdin closes."""
     from companion.commands.run import without_tls
+    from companion.daemon.daemon import Daemon
     from companion.daemon.items import FedEvent, Stop
-    from companion.daemon.table import Daemon
     from companion.table import TableStore
 
     without_tls()  # as `companion run` serves the pages: plain HTTP on the LAN

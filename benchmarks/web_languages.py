@@ -32,7 +32,7 @@ class Daemon:
                                         "session": session, "game": None})()
         self.table_notice, self.menu = "", None
 
-    def dial_shown(self) -> Any:
+    def dial_state(self) -> Any:
         return None
 
     def seat_error(self, seat: int) -> Any:

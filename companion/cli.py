@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from companion import __version__
 from companion.errors import CompanionError, LogError
-from companion.terminal import shown
+from companion.terminal import escaped
 
 #: Modules that register commands; each has ``add_parser(subparsers)``.
 COMMAND_MODULES = (
-    "companion.commands.table",
+    "companion.commands.log",
     "companion.commands.check",
     "companion.commands.history",
     "companion.commands.vision",
@@ -56,7 +56,7 @@ def report_error(error: CompanionError, as_json: bool) -> int:
         message = error.message if isinstance(error, LogError) else str(error)
         print(json.dumps({"error": {"line": line, "message": message}}))
     else:
-        print(f"companion: {shown(str(error))}", file=sys.stderr)
+        print(f"companion: {escaped(str(error))}", file=sys.stderr)
     return 2
 
 

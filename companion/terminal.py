@@ -3,9 +3,9 @@
 Seat names, option values and event fields come from users; a name holding an escape
 sequence must not recolour, move or clear anyone's terminal.
 
->>> shown("\\x1b[2JAnn")
+>>> escaped("\\x1b[2JAnn")
 '\\\\x1b[2JAnn'
->>> json_shown({"seats": ["Ann\\x9b"]})
+>>> json_escaped({"seats": ["Ann\\x9b"]})
 '{"seats": ["Ann\\\\u009b"]}'
 """
 
@@ -24,17 +24,17 @@ UNSAFE = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
 _JSON_UNSAFE = re.compile(f"[{_BEYOND_C0}]")
 
 
-def _escaped(match: re.Match[str]) -> str:
+def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def shown(text: str) -> str:
+def escaped(text: str) -> str:
     """``text`` with every unsafe character written as a Python-style escape."""
-    return UNSAFE.sub(_escaped, text)
+    return UNSAFE.sub(_escape, text)
 
 
-def json_shown(value: Any, **options: Any) -> str:
+def json_escaped(value: Any, **options: Any) -> str:
     """JSON of ``value``, non-ASCII kept readable, every unsafe character as a \\u escape."""
     text = json.dumps(value, ensure_ascii=False, **options)
     # These can only be inside JSON strings, where \\uXXXX means the same.

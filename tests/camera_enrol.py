@@ -19,9 +19,9 @@ from web_table import LiveTable
 
 from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, pile_cards
+from companion.daemon.daemon import Daemon
 from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
-from companion.daemon.table import Daemon
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, TableStore
 from companion.vision.art import ArtItem

@@ -14,11 +14,11 @@ from typing import Any
 
 import cv2
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.demo import DirectReach
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.player import TablePlayer
 from companion.daemon.stage import InlineVision, Stage
-from companion.daemon.table import Daemon
 from companion.games import registry
 from companion.table import Header, TableStore
 from companion.vision.art import draw_face
@@ -93,7 +93,7 @@ class CameraTable:
                              watching=True, library=self.library)
         self.daemon.supervisor.start_all(time.monotonic())
         self.daemon.use_table(self.store.new_session(self.header))
-        self.daemon.shown.refresh()
+        self.daemon.display.refresh()
         self.stage = Stage("tricky", SEATS, seed)
         self.eyes = InlineVision("tricky", self.stage.layout, self.library)
         library_with(self.eyes.watcher.recognizer.library, **library)

@@ -20,10 +20,10 @@ from web_table import LiveTable
 
 from companion.commands.seats import seat_links
 from companion.daemon.camera import Camera, library_for, pile_cards
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.library import TableLibrary
 from companion.daemon.stage import Stage
-from companion.daemon.table import Daemon
 from companion.games import registry
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, TableStore
@@ -126,7 +126,7 @@ class LiveCameraTable(LiveTable):
 
     def looks(self) -> int:
         daemon = self.daemon
-        look = daemon.shown.camera if daemon is not None else None
+        look = daemon.display.camera if daemon is not None else None
         return look.number if look is not None else 0
 
     def show(self, cards: dict[int, list[str]]) -> int:

@@ -60,13 +60,13 @@ def main(folder: Path, kill_at: int) -> None:
     play = table.play_until_a_card()
     table.put_down(play["seat"], [CARD])
     daemon = table.daemon
-    look = daemon.shown.camera.number
-    [reading] = daemon.shown.asked.readings
+    look = daemon.display.camera.number
+    [reading] = daemon.display.asked.readings
     entries = table.session.session.entries
     said(entries=len(entries))
 
     def asked() -> Answer:
-        return Answer(daemon.shown.asked.number, CARD, play["seat"])
+        return Answer(daemon.display.asked.number, CARD, play["seat"])
 
     steps = [lambda: Correct(look, reading, CARD, request="tap-0001"),
              lambda: Correct(look, reading, CARD, request="tap-0001"),  # sent twice
@@ -81,7 +81,7 @@ def main(folder: Path, kill_at: int) -> None:
         sys.settrace(killer.trace)
         item = step()
         daemon.handle(item)
-        daemon.shown.refresh()
+        daemon.display.refresh()
         sys.settrace(None)
         assert item.error is None, item.error
         said(entries=len(entries))

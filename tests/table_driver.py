@@ -8,11 +8,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Stop
 from companion.daemon.parts import Part
 from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 
@@ -29,7 +29,7 @@ def daemon_for(store: TableStore, header: Header | None = None, *, seats: int = 
         daemon.use_table(store.new_session(header))
     else:
         daemon.resume_or_offer()
-    daemon.shown.refresh()
+    daemon.display.refresh()
     return daemon, {screen.name: screen for screen in screens}
 
 
@@ -38,7 +38,7 @@ def give(daemon: Daemon, *groups: Any) -> None:
     for group in groups:
         for item in group if isinstance(group, list) else [group]:
             daemon.handle(item)
-            daemon.shown.refresh()
+            daemon.display.refresh()
 
 
 def type_keys(daemon: Daemon, keys: str, presses: KeyPresses | None = None) -> KeyPresses:

@@ -24,7 +24,7 @@ def tally():
 
 def choose(daemon, value):
     """Turn the dial to the entry of ``value`` and press, as a person would."""
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     give(daemon, turn(menu.values().index(value) - menu.cursor), tap("encoder-switch:0"))
 
 
@@ -37,37 +37,38 @@ def test_the_toy_game_plays_through_the_daemon_the_screens_and_replay(tally, sto
     daemon, screens = daemon_for(store, seats=2, default_seats=["Ann", "Bob"],
                                  options={"tally": {"goal": 8}})
     # The new-game menu offers it, as it offers the four games.
-    assert daemon.shown.asks == "new game" and "tally" in daemon.shown.menu.values()
+    assert daemon.display.asks == "new game" and "tally" in daemon.display.menu.values()
     choose(daemon, "tally")
     choose(daemon, 2)
-    assert daemon.shown.menu.title == "Who plays?"
+    assert daemon.display.menu.title == "Who plays?"
     give(daemon, tap("encoder-switch:0"))  # "start"
     assert daemon.table.header.game == "tally" and daemon.table.game.options["goal"] == 8
 
     # Its own dial flow: three detents set 4 points, Ann's tap adds them.
     give(daemon, turn(3))
-    assert daemon.shown.dial_shown() == {"points": 4}
+    assert daemon.display.dial_state() == {"points": 4}
     assert shown(screens, "table") == tally.dial_flow({"points": 4}).tobytes()
     give(daemon, tap("seat:0"))
-    assert daemon.shown.dial_shown() is None and daemon.table.game.totals() == [4, 0]
+    assert daemon.display.dial_state() is None and daemon.table.game.totals() == [4, 0]
     game = daemon.table.game  # each event gives a new state: read it again
     assert shown(screens, "table") == tally.table(game.view(None), game.seats).tobytes()
 
     # Out of turn: refused, and the reason is on Ann's own screen only.
     give(daemon, turn(1), tap("seat:0"))
-    assert daemon.table.game.totals() == [4, 0] and "turn-order" not in daemon.shown.table_notice
-    assert daemon.shown.table_notice == "refused: see Ann" and "turn" in daemon.shown.seat_error(0)
+    assert daemon.table.game.totals() == [4, 0] and "turn-order" not in daemon.display.table_notice
+    assert daemon.display.table_notice == "refused: see Ann"
+    assert "turn" in daemon.display.seat_error(0)
     give(daemon, hold("menu"))  # leave the dial flow
 
     # By hand: a long press of the dial; the menu starts at the add and at Bob, whose turn it is.
     give(daemon, hold("encoder-switch:0"))
-    menu = daemon.shown.menu
-    assert daemon.shown.asks == "entry" and menu.values()[menu.cursor] == "add"
+    menu = daemon.display.menu
+    assert daemon.display.asks == "entry" and menu.values()[menu.cursor] == "add"
     give(daemon, tap("encoder-switch:0"))
-    assert daemon.shown.menu.values()[daemon.shown.menu.cursor] == 1
+    assert daemon.display.menu.values()[daemon.display.menu.cursor] == 1
     give(daemon, tap("encoder-switch:0"))
     choose(daemon, 5)
-    assert daemon.shown.menu is None and daemon.table.game.totals() == [4, 5]
+    assert daemon.display.menu is None and daemon.table.game.totals() == [4, 5]
 
     # A held seat button peeks at the seat's secret, drawn by the bundle's seat screen.
     give(daemon, hold("seat:1")[:2])
@@ -90,7 +91,7 @@ def test_the_table_controls_ask_the_bundle_what_a_tap_and_the_dial_mean(tally):
     assert ui.has_flow
     ui.handle(turn(2)[0], 0.0)
     ui.handle(turn(2)[1], 0.0)
-    assert ui.dial_shown() == {"points": 3}
+    assert ui.dial_state() == {"points": 3}
     ui.handle(tap("seat:1")[0], 0.1)
     assert ui.handle(tap("seat:1")[1], 0.2) == {"type": "add", "seat": 1, "points": 3}
 

@@ -26,7 +26,7 @@ CARD, LOOK_ALIKE = "green-4", "yellow-0"  # the first card played face up in see
 def answer(table: CameraTable, **fields) -> Answer:
     item = Answer(**fields)
     table.daemon.handle(item)
-    table.daemon.shown.refresh()
+    table.daemon.display.refresh()
     assert item.done.is_set()
     return item
 
@@ -42,7 +42,7 @@ def asked_table(tmp_path) -> tuple[CameraTable, dict]:
 def test_the_question_has_the_crop_the_seat_and_the_faces_it_looked_like(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
-        shown = table.daemon.shown
+        shown = table.daemon.display
         assert shown.asks == "confirm" and shown.sightings == [{**play, "card": LOOK_ALIKE}]
         question = shown.asked
         assert question.seat == play["seat"] and question.look == shown.camera.number
@@ -56,12 +56,12 @@ def test_a_phone_answers_with_the_card_it_really_is(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
         count = len(table.session.session.entries)
-        number = table.daemon.shown.asked.number
+        number = table.daemon.display.asked.number
         done = answer(table, number=number, choice=CARD, seat=play["seat"])
         assert done.error is None and done.stored == 1  # the corrected play, nothing to undo
         entries = table.session.session.entries
         assert len(entries) == count + 1 and entries[-1]["card"] == CARD
-        assert table.daemon.shown.asks == "" and table.daemon.shown.asked is None  # all closed
+        assert table.daemon.display.asks == "" and table.daemon.display.asked is None  # all closed
         kept = pictures(table.store.db, table.session.id)[-1]
         assert kept.seq == count + 1 and [r["state"] for r in kept.about["readings"]] == [
             "corrected"]
@@ -71,12 +71,12 @@ def test_yes_and_no_from_the_controls_page(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
         count = len(table.session.session.entries)
-        no = answer(table, number=table.daemon.shown.asked.number, choice="no")
-        assert no.error is None and no.stored == 0 and table.daemon.shown.asked is None
+        no = answer(table, number=table.daemon.display.asked.number, choice="no")
+        assert no.error is None and no.stored == 0 and table.daemon.display.asked is None
         assert len(table.session.session.entries) == count
     table, play = asked_table(tmp_path / "again")
     with table:
-        yes = answer(table, number=table.daemon.shown.asked.number, choice="yes")
+        yes = answer(table, number=table.daemon.display.asked.number, choice="yes")
         assert yes.error is None and yes.stored == 1
         assert table.session.session.entries[-1]["card"] == LOOK_ALIKE  # as read
 
@@ -84,18 +84,18 @@ def test_yes_and_no_from_the_controls_page(tmp_path):
 def test_the_first_answer_wins_and_a_wrong_one_changes_nothing(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
-        number = table.daemon.shown.asked.number
+        number = table.daemon.display.asked.number
         count = len(table.session.session.entries)
         other_seat = (play["seat"] + 1) % 4
         refused = answer(table, number=number, choice=CARD, seat=other_seat)
         assert refused.error is not None and refused.error.other_seat
         bad = answer(table, number=number, choice="purple-3", seat=play["seat"])
         assert str(bad.error).startswith("choice:")
-        assert table.daemon.shown.asked.number == number  # still asked, nothing stored
+        assert table.daemon.display.asked.number == number  # still asked, nothing stored
         assert len(table.session.session.entries) == count
         # The table screen's yes, first: the phone's answer comes too late.
         table.hands.tap(SWITCH, lambda: True)
-        assert table.daemon.shown.asked is None
+        assert table.daemon.display.asked is None
         assert table.session.session.entries[-1]["card"] == LOOK_ALIKE
         late = answer(table, number=number, choice=CARD, seat=play["seat"])
         assert late.error is not None and late.error.conflict

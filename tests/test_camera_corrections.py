@@ -22,7 +22,7 @@ def without_time(entries):
 def correct(table: CameraTable, **fields) -> Correct:
     item = Correct(**fields)
     table.daemon.handle(item)
-    table.daemon.shown.refresh()
+    table.daemon.display.refresh()
     assert item.done.is_set()
     return item
 
@@ -60,7 +60,7 @@ def test_a_misread_card_is_corrected_then_the_correction_taken_back(tmp_path):
         entries = table.session.session.entries
         assert without_time(entries[-1:]) == [{**play, "card": other}]  # read wrong, sure
         misread_result = table.session.session.result()
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         done = correct(table, look=look.number, reading=reading_of(look, other), item_id=card)
         assert done.error is None
         assert without_time(entries[-2:]) == [{"type": "undo"}, play]
@@ -69,7 +69,7 @@ def test_a_misread_card_is_corrected_then_the_correction_taken_back(tmp_path):
             table.header, table.session.session.in_force)
         assert table.session.session.in_force[-1] == entries[-1]
         # On the picture: the reading corrected; kept with the corrected event.
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         assert (look.readings[reading_of(look, card)].item_id, look.states[0]) == (card,
                                                                                   "corrected")
         kept = {p.seq: p for p in pictures(table.store.db, table.session.id)}
@@ -79,7 +79,7 @@ def test_a_misread_card_is_corrected_then_the_correction_taken_back(tmp_path):
         assert back.error is None and len(back.seqs) == 2
         assert without_time(entries[-2:]) == [{"type": "undo"}, {**play, "card": other}]
         assert table.session.session.result() == misread_result
-        assert table.daemon.shown.camera.states == ["sure"]
+        assert table.daemon.display.camera.states == ["sure"]
         # Corrected again, and the game goes on from the card really played.
         assert correct(table, look=look.number, reading=0, item_id=card).error is None
         table.next += 1
@@ -99,7 +99,7 @@ def test_a_card_left_out_is_named_and_becomes_the_play(tmp_path):
         count = len(table.session.session.entries)
         table.put_down(play["seat"], [card])
         assert len(table.session.session.entries) == count  # nothing read, nothing stored
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         [left] = [n for n, state in enumerate(look.states) if state == "left out"]
         assert look.readings[left].item_id is None
         done = correct(table, look=look.number, reading=left, item_id=card)
@@ -113,12 +113,12 @@ def test_not_a_card_takes_the_camera_s_event_back(tmp_path):
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
         before = len(table.session.session.in_force)
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         done = correct(table, look=look.number, reading=0, item_id=None)
         assert done.error is None
         assert without_time(table.session.session.entries[-1:]) == [{"type": "undo"}]
         assert len(table.session.session.in_force) == before - 1
-        assert table.daemon.shown.camera.states == ["not a card"]
+        assert table.daemon.display.camera.states == ["not a card"]
 
 
 @pytest.mark.parametrize(("fields", "said"), [
@@ -134,11 +134,11 @@ def test_a_bad_correction_is_refused_naming_its_field_and_changes_nothing(tmp_pa
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
         entries = list(table.session.session.entries)
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         done = correct(table, **{"look": look.number, **fields})
         assert said in str(done.error)
         assert table.session.session.entries == entries
-        assert table.daemon.shown.camera.states == ["sure"]
+        assert table.daemon.display.camera.states == ["sure"]
 
 
 def test_a_correction_the_rules_refuse_or_a_stale_one_changes_nothing(tmp_path):
@@ -148,7 +148,7 @@ def test_a_correction_the_rules_refuse_or_a_stale_one_changes_nothing(tmp_path):
         second = table.play_until_a_card()
         table.put_down(second["seat"], [second["card"]])
         entries = list(table.session.session.entries)
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         # The card played before, again in this trick: the rules refuse it.
         done = correct(table, look=look.number, reading=0, item_id=first["card"])
         assert "card-played" in str(done.error)
@@ -156,7 +156,7 @@ def test_a_correction_the_rules_refuse_or_a_stale_one_changes_nothing(tmp_path):
         # An event stored after the camera's: the correction would have to undo it.
         table.next += 1
         table.play(table.play_until_a_card())
-        newer = table.daemon.shown.camera
+        newer = table.daemon.display.camera
         entries = list(table.session.session.entries)
         stale = correct(table, look=look.number, reading=0, item_id=second["card"])
         assert "newer picture" in str(stale.error) and stale.error.conflict
@@ -173,7 +173,7 @@ def unsure_table(tmp_path) -> tuple[CameraTable, dict]:
     play = table.play_until_a_card()
     assert play["card"] == CARD
     table.put_down(play["seat"], [CARD])
-    assert table.daemon.shown.asked is not None
+    assert table.daemon.display.asked is not None
     return table, play
 
 
@@ -185,20 +185,20 @@ def test_taking_back_a_correction_of_an_unsure_reading_asks_it_again_and_stores_
     with table:
         entries = table.session.session.entries
         count = len(entries)
-        look = table.daemon.shown.camera
-        [asked] = table.daemon.shown.asked.readings
+        look = table.daemon.display.camera
+        [asked] = table.daemon.display.asked.readings
         done = correct(table, look=look.number, reading=asked, item_id=CARD)
         assert done.error is None and without_time(entries[count:]) == [play]
-        assert table.daemon.shown.asked is None  # the question went with the correction
+        assert table.daemon.display.asked is None  # the question went with the correction
         back = correct(table, look=look.number, undo=True)
         assert back.error is None and back.seqs == [count + 2]
         assert without_time(entries[count:]) == [play, {"type": "undo"}]
         assert len(table.session.session.in_force) == count - entries[:count].count(
             {"type": "undo"})
         # As it stood before the correction: the reading unsure, and asked again.
-        question = table.daemon.shown.asked
+        question = table.daemon.display.asked
         assert question is not None and question.event["card"] == LOOK_ALIKE
-        assert table.daemon.shown.camera.states[asked] == "asked"
+        assert table.daemon.display.camera.states[asked] == "asked"
         assert not [e for e in entries if e.get("card") == LOOK_ALIKE]
         # Answered this time by a phone: the card it really is.
         from companion.daemon.questions import Answer
@@ -218,7 +218,7 @@ def test_a_correction_sent_twice_or_changing_nothing_stores_nothing_again(tmp_pa
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
         entries = table.session.session.entries
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         first = correct(table, look=look.number, reading=0, item_id=card, request="tap-0001")
         stored = list(entries)
         again = correct(table, look=look.number, reading=0, item_id=card, request="tap-0001")
@@ -239,7 +239,7 @@ def test_a_correction_is_one_transaction_a_full_disk_stores_none_of_it(tmp_path)
     with CameraTable(tmp_path, misread={card: other}) as table:
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         pages = table.store.db.execute("PRAGMA page_count").fetchone()[0]
         table.store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
         for n in range(2000):
@@ -265,13 +265,13 @@ def test_a_card_corrected_once_is_read_by_the_camera_from_the_next_picture_on(tm
     with CameraTable(tmp_path, learns=True, other_print=(card,)) as table:
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         assert card not in [r.item_id for r in look.readings]
         left_out = next(n for n, r in enumerate(look.readings) if r.item_id is None)
         assert correct(table, look=look.number, reading=left_out, item_id=card).error is None
         # The same card before the camera again (elsewhere on the table).
         table.put_down((play["seat"] + 1) % 4, [card])
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         read = {r.item_id: state for r, state in zip(look.readings, look.states, strict=True)}
         assert read.get(card) == "sure"
         assert [i for i, _ in table.eyes.watcher.recognizer.library.samples] == [card]

@@ -26,8 +26,8 @@ from web_table import LiveTable
 from companion.commands.seats import table_link
 from companion.daemon.camera import Camera, library_for, open_camera, pile_cards
 from companion.daemon.config import parse_config
+from companion.daemon.daemon import Daemon
 from companion.daemon.stage import Stage
-from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.i18n.choice import LanguageChoice
 from companion.table import TableStore
@@ -140,7 +140,7 @@ def test_the_daemon_plays_the_folder_once_and_says_when_it_ends(tmp_path, caplog
                            before=before) as table:
         daemon = table.daemon
         assert daemon is not None
-        wait_for(lambda: "camera" in daemon.shown.finished, "the folder to end")
+        wait_for(lambda: "camera" in daemon.display.finished, "the folder to end")
         control = table_link(table.db)
         view = camera_channel_until(control, lambda channel: channel.get("ended"))
         # The card was read once and stored once: the folder was not played again.
@@ -150,7 +150,7 @@ def test_the_daemon_plays_the_folder_once_and_says_when_it_ends(tmp_path, caplog
         assert "loop = true" in view["ended"]
         # What the camera saw is the card, not the empty table of the folder's first frame.
         assert [reading["id"] for reading in view["readings"]] == [play["card"]]
-        assert daemon.shown.table_notice == "camera: no more frames"
+        assert daemon.display.table_notice == "camera: no more frames"
         ended = [r.getMessage() for r in caplog.records if "every frame of" in r.getMessage()]
         assert len(ended) == 1 and str(tmp_path / "frames") in ended[0]
         assert "camera" not in daemon.supervisor.failures()
@@ -165,6 +165,6 @@ def test_a_looped_folder_is_played_again_and_never_said_to_end(tmp_path):
         daemon = table.daemon
         assert daemon is not None
         wait_for(lambda: table.camera.frames_seen > 2 * count, "the folder played twice")
-        assert daemon.shown.finished == {}
+        assert daemon.display.finished == {}
         assert "camera" not in daemon.supervisor.failures()
         assert len([e for e in table.entries() if e["type"] == "play"]) == 1

@@ -62,19 +62,19 @@ def test_the_offers_are_the_games_own_cards_the_rules_allow_the_likeliest_first(
         card, gone = card_play["card"], trick[0]["card"]
         also_like(table.eyes.watcher.recognizer.library, card, OTHER_GAME, gone)
         table.put_down(card_play["seat"], [card])
-        look = table.daemon.shown.camera
+        look = table.daemon.display.camera
         assert look is not None
         [seen] = [r for r in look.readings if r.item_id == card]
         # The camera found it most like a Deathtrap card and a card played too.
         assert OTHER_GAME in seen.nearest and gone in seen.nearest
         # Unsure of it: asked, the question's other faces neither of them.
-        question = table.daemon.shown.asked
+        question = table.daemon.display.asked
         assert question is not None and question.event == card_play
         assert question.alternatives and OTHER_GAME not in question.alternatives
         assert not played & set(question.alternatives)
 
         def offered() -> tuple[dict, dict]:
-            view = camera_channel(table.daemon.shown)
+            view = camera_channel(table.daemon.display)
             [reading] = [r for r in view["readings"] if r["id"] == card]
             return view, reading
 
@@ -91,7 +91,7 @@ def test_the_offers_are_the_games_own_cards_the_rules_allow_the_likeliest_first(
         answer = Answer(question.number, "yes")
         table.daemon.handle(answer)
         assert answer.error is None and table.session.session.entries[-1]["card"] == card
-        assert table.daemon.shown.camera is look
+        assert table.daemon.display.camera is look
         assert offered()[1]["allowed"] == allowed
 
 
@@ -139,7 +139,7 @@ def test_the_controls_page_and_the_question_offer_only_what_the_rules_allow(brow
         deck = page.locator("#camera-deck .choice").evaluate_all(
             "nodes => nodes.map((n) => n.dataset.id)")
         names = page.locator("#camera-choose .choice").all_inner_texts()
-        look = table.daemon.shown.camera if table.daemon else None
+        look = table.daemon.display.camera if table.daemon else None
         assert look is not None
         [seen] = [r for r in look.readings if r.item_id == read_as]
         # The camera's own order, less what is not allowed (the reading's own name aside).

@@ -40,7 +40,7 @@ NOT_FOR_THE_PARSER = (
     "cv2", "numpy", "matplotlib", "PIL", "luma", "aiohttp", "segno", "ssl", "asyncio",
     "sqlite3", "http.client", "urllib.request", "email", "importlib.metadata", "dataclasses",
     "logging", "companion.games", "companion.bundles", "companion.table",
-    "companion.daemon.config", "companion.daemon.table", "companion.web.tokens",
+    "companion.daemon.config", "companion.daemon.daemon", "companion.web.tokens",
 )
 #: A web server and what only a web server or a QR code needs.
 WEB = ("aiohttp", "segno", "ssl", "http.client", "urllib.request", "companion.web.server",

@@ -83,8 +83,8 @@ def _toml_list(names: list[str]) -> str:
 
 
 def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path):
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import MemoryScreen
-    from companion.daemon.table import Daemon
 
     store = TableStore(tmp_path / "t.db")
     store.new_session(Header("traps", ("Ann", "Bob"), 7))
@@ -93,7 +93,7 @@ def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path
         {"game": "traps", "seats": ["", "Bob"], "seed": 7, "options": {}}),))
     daemon = Daemon(store, screens=[MemoryScreen("table")])
     daemon.resume_or_offer()
-    assert daemon.table is None and daemon.shown.asks == "new game"
-    assert daemon.shown.table_notice == "session 1 unreadable"
+    assert daemon.table is None and daemon.display.asks == "new game"
+    assert daemon.display.table_notice == "session 1 unreadable"
     daemon.start_game(Header("traps", ("Ann", "Bob"), 8))
     assert daemon.table is not None and daemon.table.id == 2

@@ -16,12 +16,12 @@ from table_driver import PATIENCE, Running
 from companion.daemon import items
 from companion.daemon.camera import Camera, SceneSettled
 from companion.daemon.corrections import Correct
+from companion.daemon.daemon import Daemon
 from companion.daemon.dispatch import Dispatch, Handling
 from companion.daemon.items import Redraw, SeatNaming, Stop
 from companion.daemon.lifecycle import Handler, Lifecycle, Moment
 from companion.daemon.parts import Part, Submit
 from companion.daemon.questions import Answer
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import TableStore
 

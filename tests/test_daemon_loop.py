@@ -10,10 +10,10 @@ from table_driver import daemon_for, give, hold, tap, turn
 
 from companion.bundles.rumble.rules.sim import random_game
 from companion.daemon.camera import SceneSettled, TableGeometry
+from companion.daemon.daemon import Daemon
 from companion.daemon.dialogues import DELETE, DONE, START, TYPE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal, FedEvent
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.vision.scene import Piece, TableScene
@@ -48,21 +48,21 @@ def table(tmp_path):
 
 def choose(daemon, value):
     """Turn the dial to the menu entry with this value and press the dial."""
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     index = [v for _, v in menu.entries].index(value)
     give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
 
 
 def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
     daemon, screens = daemon_for(table, default_game="tricky", default_seats=["Ann", "Bob"])
-    assert daemon.shown.asks == "new game" and daemon.table is None
-    assert daemon.shown.menu.entries[0][1] == "tricky"  # the configured game comes first
+    assert daemon.display.asks == "new game" and daemon.table is None
+    assert daemon.display.menu.entries[0][1] == "tricky"  # the configured game comes first
     choose(daemon, "rumble")
-    assert daemon.shown.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
+    assert daemon.display.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
     choose(daemon, 4)
-    assert daemon.shown.menu.title == "Who plays?"  # "start" first: one press keeps them
+    assert daemon.display.menu.title == "Who plays?"  # "start" first: one press keeps them
     choose(daemon, START)
-    assert daemon.table is not None and daemon.shown.menu is None
+    assert daemon.table is not None and daemon.display.menu is None
     assert daemon.table.header.game == "rumble"
     assert daemon.table.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
     assert [info.header.game for info in table.sessions()] == ["rumble"]
@@ -77,21 +77,21 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
     choose(daemon, "traps")
     choose(daemon, 3)
     choose(daemon, 0)  # seat 1 (Ann) is somebody else tonight
-    assert daemon.shown.menu.title == "Seat 1: who?"
-    assert [label for label, _ in daemon.shown.menu.entries][1:] == ["Dee", "Eve"]
+    assert daemon.display.menu.title == "Seat 1: who?"
+    assert [label for label, _ in daemon.display.menu.entries][1:] == ["Dee", "Eve"]
     choose(daemon, "Eve")
     choose(daemon, 2)  # seat 3 gets a name nobody has used: spelt letter by letter
     choose(daemon, TYPE)
     for letter in "Gus":
         choose(daemon, letter)
-    assert daemon.shown.menu.title == "Name: Gus_"
+    assert daemon.display.menu.title == "Name: Gus_"
     choose(daemon, DONE)
     choose(daemon, 1)  # seat 2 typed as "eve": the same person as seat 1, refused
     choose(daemon, TYPE)
     for letter in "eve":
         choose(daemon, letter)
     choose(daemon, DONE)
-    assert daemon.shown.menu.title == "eve: taken"
+    assert daemon.display.menu.title == "eve: taken"
     choose(daemon, DELETE)
     choose(daemon, DONE)  # "ev" is a new name
     choose(daemon, START)
@@ -102,7 +102,7 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
 def test_the_unfinished_session_is_resumed(table):
     stored = table.new_session(DEATHTRAP, [{"type": "deal"}])
     daemon, _ = daemon_for(table)
-    assert daemon.table.id == stored.id and daemon.shown.menu is None
+    assert daemon.table.id == stored.id and daemon.display.menu is None
     assert len(daemon.table.session.entries) == 1
 
 
@@ -126,22 +126,22 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
     with caplog.at_level(logging.INFO, logger="companion"):
         give(daemon, tap("seat:2"))  # a pass before the Exploding Pig is played
     assert len(table.load(daemon.table.id)[1]) == 1
-    assert daemon.shown.seat_error(2) is not None
+    assert daemon.display.seat_error(2) is not None
     assert screens["seat:2"].images[-1].tobytes() != seat2_before
     assert screens["seat:1"].images[-1].tobytes() == seat1_before
-    assert daemon.shown.table_notice == "refused: see Cy"
-    assert "refused pass seat 3" in caplog.text and daemon.shown.seat_error(2) not in caplog.text
+    assert daemon.display.table_notice == "refused: see Cy"
+    assert "refused pass seat 3" in caplog.text and daemon.display.seat_error(2) not in caplog.text
 
 
 def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, confirm_below=0.8)
     give(daemon, CameraProposal({"type": "deal"}, confidence=0.5))
-    assert daemon.shown.asks == "confirm" and daemon.table.session.in_force == []
+    assert daemon.display.asks == "confirm" and daemon.table.session.in_force == []
     choose(daemon, True)
     assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
     give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
     choose(daemon, False)
-    assert len(daemon.table.session.in_force) == 1 and daemon.shown.menu is None
+    assert len(daemon.table.session.in_force) == 1 and daemon.display.menu is None
     give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
     assert len(daemon.table.session.in_force) == 2
 
@@ -149,15 +149,15 @@ def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
 def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"))
-    assert daemon.shown.asks == "entry"
+    assert daemon.display.asks == "entry"
     choose(daemon, "deal")
     for _ in range(2):  # dealer and counts are optional: leave them out
-        choose(daemon, [v for _, v in daemon.shown.menu.entries][0])
+        choose(daemon, [v for _, v in daemon.display.menu.entries][0])
     give(daemon, tap("encoder-switch:0"))
     choose(daemon, "pig")
     choose(daemon, 2)
     choose(daemon, "troll")
-    choose(daemon, [v for _, v in daemon.shown.menu.entries][0])  # no lead named
+    choose(daemon, [v for _, v in daemon.display.menu.entries][0])  # no lead named
     in_force = [{k: v for k, v in e.items() if k != "t"} for e in daemon.table.session.in_force]
     assert in_force == [{"type": "deal"}, {"type": "pig", "seat": 2, "discard": "troll"}]
 
@@ -165,7 +165,7 @@ def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
 def test_a_long_press_leaves_a_menu_without_storing_anything(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"), hold("menu"))
-    assert daemon.shown.menu is None and daemon.table.session.entries == []
+    assert daemon.display.menu is None and daemon.table.session.entries == []
 
 
 def test_camera_scenes_become_events_through_the_loop(table):
@@ -197,7 +197,7 @@ def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
     daemon = Daemon(table, screens=[*others, flaky], retry_seconds=5, clock=clock)
     daemon.supervisor.start_all(0.0)
     daemon.use_table(table.new_session(DEATHTRAP))
-    daemon.shown.refresh()
+    daemon.display.refresh()
     table_before = others[0].images[-1].tobytes()
     flaky.broken = True
     # A refusal to show on seat 1's screen:
@@ -210,7 +210,7 @@ def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
     assert not daemon.supervisor.tick(clock.now)  # not yet time to retry
     clock.now = 5.5
     assert daemon.supervisor.tick(clock.now)
-    daemon.shown.refresh()
+    daemon.display.refresh()
     assert daemon.supervisor.failures() == {}
     assert flaky.images, "the screen is drawn again once it answers"
 

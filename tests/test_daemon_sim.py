@@ -59,8 +59,8 @@ def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_readi
 def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, "h ")
-    assert daemon.shown.asks == "entry" and daemon.shown.dial_shown() is None
-    assert daemon.shown.menu.title == "Enter by hand"
+    assert daemon.display.asks == "entry" and daemon.display.dial_state() is None
+    assert daemon.display.menu.title == "Enter by hand"
 
 
 def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_press(store):
@@ -70,9 +70,9 @@ def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_
     leader = daemon.table.game.view(None)["turn"]
     type_keys(daemon, " ")  # enter by hand: the menu starts at play, the likely next event
     type_keys(daemon, " ")
-    assert [label for label, _ in daemon.shown.menu.entries] == list(DEATHTRAP.seats)
+    assert [label for label, _ in daemon.display.menu.entries] == list(DEATHTRAP.seats)
     type_keys(daemon, " " + ".. " + " ")  # the leader (the cursor starts on it); orc, orc again
-    assert daemon.shown.menu.entries[daemon.shown.menu.cursor][1] == "orc"
+    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "orc"
     type_keys(daemon, ",, ")  # back past rat-man to "(done)"
     assert daemon.table.session.entries[-1]["cards"] == ["orc", "orc"]
     assert daemon.table.session.entries[-1]["seat"] == leader
@@ -102,14 +102,14 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
 def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
     daemon, screens = daemon_for(store, TRAPS)
     type_keys(daemon, " " + " " + "." + " " + "2")  # trigger T1 with no clicks, by Bob
-    assert daemon.table.session.entries == [] and daemon.shown.table_notice.startswith("refused")
-    dial = daemon.shown.dial_shown()
+    assert daemon.table.session.entries == [] and daemon.display.table_notice.startswith("refused")
+    dial = daemon.display.dial_state()
     assert dial["step"] == "clicks" and dial["action"] == "trigger"
     type_keys(daemon, ",," + "2")  # the d8 said 2: turned, and tapped again
     assert daemon.table.session.entries[-1]["clicks"] == 2
     type_keys(daemon, " ")  # a new dial flow ...
     type_keys(daemon, "u")  # ... left by a long press: the trigger is not undone
-    assert daemon.shown.dial_shown() is None and len(daemon.table.session.entries) == 1
+    assert daemon.display.dial_state() is None and len(daemon.table.session.entries) == 1
     type_keys(daemon, "u")  # with no dial open, the long press undoes
     assert daemon.table.session.entries[-1]["type"] == "undo"
 
@@ -119,22 +119,22 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     daemon, screens = daemon_for(store, header)
     before = {name: shown(screen) for name, screen in screens.items()}
     type_keys(daemon, " ")  # a tap opens the entry in Rumble, at the likely "move"
-    assert daemon.shown.menu.entries[daemon.shown.menu.cursor][1] == "move"
+    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "move"
     type_keys(daemon, ",,")
-    assert daemon.shown.menu.entries[daemon.shown.menu.cursor][1] == "secrets"
+    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "secrets"
     type_keys(daemon, " " + ". ")  # secrets, for Bob
-    assert daemon.shown.menu.seat == 1
+    assert daemon.display.menu.seat == 1
     table_now = shown(screens["table"])
     type_keys(daemon, ". ")  # Bob picks a character: its name is in the menu's title
-    assert daemon.shown.menu.title.startswith("characters: ")
+    assert daemon.display.menu.title.startswith("characters: ")
     assert shown(screens["table"]) == table_now  # the table screen only says who is at it
     for other in ("seat:0", "seat:2"):
         assert shown(screens[other]) == before[other]
     assert shown(screens["seat:1"]) != before["seat:1"]
     type_keys(daemon, ". ,, ")  # a second character, then back to "(done)", first
-    assert daemon.shown.menu is None
+    assert daemon.display.menu is None
     assert daemon.table.session.entries[-1]["type"] == "secrets"
-    images = daemon.shown.game_images()  # every screen back to the game
+    images = daemon.display.game_images()  # every screen back to the game
     assert all(shown(screens[name]) == image.tobytes() for name, image in images.items())
 
 
@@ -143,14 +143,14 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
     type_keys(daemon, "   ,,1")  # Ann exposes T1
     first = daemon.table.id
     type_keys(daemon, "h ,,")  # manual entry; "(new game)" is two turns back, before "(language)"
-    assert daemon.shown.menu.entries[daemon.shown.menu.cursor][0] == "(new game)"
+    assert daemon.display.menu.entries[daemon.display.menu.cursor][0] == "(new game)"
     type_keys(daemon, " ")
-    assert daemon.shown.asks == "new game"
+    assert daemon.display.asks == "new game"
     type_keys(daemon, "u")  # thought better of it: back to the game, nothing stored
-    assert daemon.shown.menu is None and daemon.table.id == first
+    assert daemon.display.menu is None and daemon.table.id == first
     assert len(daemon.table.session.entries) == 1
     type_keys(daemon, "h ,, ")
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " " + " ")
     assert daemon.table.header.game == "deathtrap" and daemon.table.id != first
     assert store.latest(unfinished=True) == daemon.table.id  # the one resumed after a restart
@@ -160,8 +160,8 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
 def test_tricky_deal_offers_its_active_player_by_name(store):
     daemon, _ = daemon_for(store, Header("tricky", ("Ann", "Bob", "Cy"), 2, {}))
     type_keys(daemon, "  ")  # enter by hand: deal
-    assert daemon.shown.menu.title == "deal: active"
-    assert [label for label, _ in daemon.shown.menu.entries] == ["(leave out)", "Ann", "Bob",
+    assert daemon.display.menu.title == "deal: active"
+    assert [label for label, _ in daemon.display.menu.entries] == ["(leave out)", "Ann", "Bob",
                                                                     "Cy"]
     type_keys(daemon, ".. ")
     assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
@@ -173,16 +173,16 @@ def test_a_refusal_that_would_tell_a_seats_reading_is_told_to_that_seat_only(sto
     type_keys(daemon, "   ," + "1")  # Ann exposes T1 one click: no trap ("x"), on her dial only
     with caplog.at_level(logging.INFO, logger="companion"):
         type_keys(daemon, " " + " " + ".." + " " + "1")  # ... and tries a quick disarm of it
-    assert "disarm-no-trap" in daemon.shown.seat_error(0)  # Ann's own screen says why
-    assert daemon.shown.table_notice == "refused: see Ann"
+    assert "disarm-no-trap" in daemon.display.seat_error(0)  # Ann's own screen says why
+    assert daemon.display.table_notice == "refused: see Ann"
     assert "no-trap" not in caplog.text and "refused disarm seat 1" in caplog.text
-    assert shown(screens["seat:1"]) == daemon.shown.game_images()["seat:1"].tobytes()
+    assert shown(screens["seat:1"]) == daemon.display.game_images()["seat:1"].tobytes()
 
 
 def test_turning_the_dial_begins_the_trap_dial_too(store):
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, ".")
-    dial = daemon.shown.dial_shown()
+    dial = daemon.display.dial_state()
     assert dial["step"] == "square" and dial["square"] == "T2"
     type_keys(daemon, " " + " " + "," + "2")  # expose T2 one click, by Bob
     assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],

@@ -29,7 +29,7 @@ EVERY_LINE = textwrap.dedent("""
     import faulthandler, os, signal, sys
     from pathlib import Path
     from companion.commands.run import stop_on_signals
-    from companion.daemon.table import Daemon
+    from companion.daemon.daemon import Daemon
     from companion.table import TableStore
 
     faulthandler.dump_traceback_later(90, exit=True)  # a deadlock shows its stacks

@@ -20,12 +20,12 @@ from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.camera import Camera
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import PanelScreen
 from companion.daemon.items import Stop
 from companion.daemon.player import PlayError, TablePlayer
 from companion.daemon.sources import GpioControls, HubLink
 from companion.daemon.stage import Stage
-from companion.daemon.table import Daemon
 from companion.hardware.hubfake import FakeHub
 from companion.hardware.pins import load_pinmap
 from companion.table import Header, TableStore
@@ -105,7 +105,7 @@ class HardwareHands:
 
     def state(self):
         daemon = self.daemon
-        return (f"menu {daemon.shown.asks!r}, dial {daemon.shown.dial_shown()}, "
+        return (f"menu {daemon.display.asks!r}, dial {daemon.display.dial_state()}, "
                 f"failures {daemon.supervisor.failures()}, queued {daemon.queue.qsize()}, "
                 f"stored {daemon.stored}, in force {len(daemon.table.session.in_force)}")
 

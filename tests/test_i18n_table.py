@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from companion.daemon.config import parse_config
+from companion.daemon.daemon import SWITCH, Daemon
 from companion.daemon.dialogues import LANGUAGE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import FedEvent
-from companion.daemon.table import SWITCH, Daemon
 from companion.errors import ConfigError, RuleViolation
 from companion.hardware.events import InputEvent
 from companion.i18n import DEFAULT, current, use, using
@@ -37,12 +37,12 @@ def test_the_config_names_the_language_and_a_wrong_one_is_named():
 
 def press(daemon, kind, control, value=0):
     daemon.handle(InputEvent(kind, control, value))
-    daemon.shown.refresh()
+    daemon.display.refresh()
 
 
 def pick(daemon, wanted):
     """Turn the dial to the menu entry whose value is ``wanted`` and press the switch."""
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     target = next(i for i, value in enumerate(menu.values()) if value is wanted
                   or value == wanted)
     if target != menu.cursor:
@@ -67,18 +67,19 @@ def test_switching_at_the_table_redraws_every_screen_and_the_choice_outlives_a_r
         game_events = [{"type": "trigger", "seat": 1, "square": "T2", "clicks": 1}]
         for line, event in enumerate(game_events, start=2):
             daemon.handle(FedEvent(line, event))
-        daemon.shown.refresh()
+        daemon.display.refresh()
         english = {name: screen.images[-1].tobytes() for name, screen in screens.items()}
         press(daemon, "press", SWITCH)
         press(daemon, "hold", SWITCH)  # manual entry: its menu ends with the language
         press(daemon, "release", SWITCH)
         pick(daemon, LANGUAGE)
-        assert daemon.shown.asks == "language"
+        assert daemon.display.asks == "language"
         pick(daemon, "es")
-        assert current() == "es" and daemon.shown.menu is None
+        assert current() == "es" and daemon.display.menu is None
         shown = {name: screen.images[-1].tobytes() for name, screen in screens.items()}
         with using("es"):
-            spanish = {name: image.tobytes() for name, image in daemon.shown.game_images().items()}
+            images = daemon.display.game_images()
+            spanish = {name: image.tobytes() for name, image in images.items()}
         assert shown == spanish  # every screen at once, the trap's own Spanish name on them
         assert all(shown[name] != english[name] for name in ("table", "seat:1"))
         assert daemon.table.game.view(None)["sprung"]["name"] == "Charca de ácido venenoso"
@@ -95,11 +96,11 @@ def test_the_new_game_menu_offers_the_language_and_comes_back(tmp_path):
     with TableStore(tmp_path / "table.db") as store:
         daemon, screens = table_with_screens(tmp_path, store, configured="fr")
         daemon.resume_or_offer()
-        daemon.shown.refresh()
-        assert daemon.shown.menu.title == "Nouvelle partie"
+        daemon.display.refresh()
+        assert daemon.display.menu.title == "Nouvelle partie"
         pick(daemon, LANGUAGE)
         pick(daemon, "de")
-        assert daemon.shown.asks == "new game" and daemon.shown.menu.title == "Neues Spiel"
+        assert daemon.display.asks == "new game" and daemon.display.menu.title == "Neues Spiel"
 
 
 def test_an_unknown_language_in_the_state_file_falls_back_to_the_config(tmp_path):

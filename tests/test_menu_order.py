@@ -50,9 +50,9 @@ def test_known_players_are_offered_in_alphabetical_order(store):
     daemon, _ = daemon_for(store, default_game="traps", default_seats=["Ann", "Bob"])
     for _step in range(2):  # the game (traps, first), then the seats (2, first)
         give(daemon, tap("encoder-switch:0"))
-    assert daemon.shown.menu.title == "Who plays?"
+    assert daemon.display.menu.title == "Who plays?"
     give(daemon, turn(1), tap("encoder-switch:0"))  # seat 1
-    assert daemon.shown.menu.title == "Seat 1: who?"
-    labels = [label for label, _ in daemon.shown.menu.entries]
+    assert daemon.display.menu.title == "Seat 1: who?"
+    labels = [label for label, _ in daemon.display.menu.entries]
     assert labels == ["(type a name)", "Abe", "Dee", "Yan", "Zoe"]
-    assert daemon.shown.menu.cursor == 0
+    assert daemon.display.menu.cursor == 0

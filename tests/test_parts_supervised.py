@@ -74,7 +74,7 @@ def test_the_table_screen_says_the_camera_failed(tmp_path, library):
         daemon, screens = daemon_for(store, seats=3, parts=[camera], retry_seconds=3600.0)
         while "camera" not in daemon.supervisor.failures():
             daemon.handle(daemon.queue.get(timeout=PATIENCE))  # the camera's failure
-        daemon.shown.refresh()
+        daemon.display.refresh()
         said = [text for _, _, text in screens["table"].images[-1].info.get(TEXT, ())]
         daemon.supervisor.stop_all()
     assert any(line.startswith("! camera: ") for line in said), said

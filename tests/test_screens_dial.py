@@ -78,8 +78,8 @@ class TrapsTable(Bench):
 def test_the_trap_dial_flow_from_detents_to_an_expose() -> None:
     table = TrapsTable()
     screens = table.switch()
-    assert same(screens["table"], dial_flow(table.ui.dial_shown()))
-    assert table.ui.dial_shown()["square"] == "T1"
+    assert same(screens["table"], dial_flow(table.ui.dial_state()))
+    assert table.ui.dial_state()["square"] == "T1"
     assert ink(screens["table"], TITLE) > 0.6  # the title bar is drawn inverted
 
     on_t2 = table.turn(+1)
@@ -89,7 +89,7 @@ def test_the_trap_dial_flow_from_detents_to_an_expose() -> None:
 
     table.switch()  # the square is T1; the action wheel starts at "expose"
     at_clicks = table.switch()
-    assert table.ui.dial_shown()["step"] == "clicks"
+    assert table.ui.dial_state()["step"] == "clicks"
     one = table.turn(-1)
     two = table.turn(-1)
     expected = headline("Expose T1", "2 clicks", "turn left, tap seat: done")
@@ -99,7 +99,7 @@ def test_the_trap_dial_flow_from_detents_to_an_expose() -> None:
 
     after = table.seat_tap(1)
     assert table.applied == [{"type": "expose", "seat": 1, "square": "T1", "clicks": 2}]
-    assert table.ui.dial_shown() is None
+    assert table.ui.dial_state() is None
     assert [e.kind for e in table.events if e.control == "encoder:0"] == ["dial"] * 4
     # The table now shows the squares: T1 is exposed ("!"), the others hidden.
     assert not same(after["table"], two["table"])
@@ -131,7 +131,7 @@ def test_a_refused_action_shows_on_the_screen_of_the_seat_that_made_it() -> None
     table.switch()
     table.turn(+2)  # action: disarm quick
     table.switch()
-    assert table.ui.dial_shown()["step"] == "dice"
+    assert table.ui.dial_state()["step"] == "dice"
     table.turn(+3)  # first die 4
     table.switch()
     table.turn(+1)  # second die 2

@@ -33,10 +33,10 @@ def test_deathtrap_table_asks_for_the_deal_then_the_pig_then_the_exchange() -> N
 
 def test_the_dice_step_brackets_the_die_the_dial_sets() -> None:
     flow = DialFlow(["T1"], step="dice", action_index=2, dice=[4, 5], die=1)
-    assert same(traps.dial_flow(flow.shown()),
+    assert same(traps.dial_flow(flow.dial_state()),
                 headline("Disarm quick T1", "4 + [5]", "press: other die, tap seat"))
     flow.press()
-    assert same(traps.dial_flow(flow.shown()),
+    assert same(traps.dial_flow(flow.dial_state()),
                 headline("Disarm quick T1", "[4] + 5", "press: other die, tap seat"))
 
 

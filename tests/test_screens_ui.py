@@ -44,7 +44,7 @@ def test_an_expose_needs_clicks_and_a_trigger_may_go_without() -> None:
     assert ui.handle(release("seat:0"), 0.5) is None  # no clicks turned yet
     ui.handle(InputEvent("dial", "encoder:0", -1), 0.6)
     ui.handle(InputEvent("dial", "encoder:0", +1), 0.7)  # turned back: none again
-    assert ui.dial_shown()["clicks"] == 0
+    assert ui.dial_state()["clicks"] == 0
     ui.handle(InputEvent("dial", "encoder:0", -1), 0.8)
     assert ui.handle(release("seat:0"), 0.9) == {"type": "expose", "seat": 0, "square": "T3",
                                                   "clicks": 1}
@@ -59,9 +59,9 @@ def test_dice_wrap_from_six_to_one_and_the_menu_cancels_the_dial() -> None:
     ui.handle(InputEvent("dial", "encoder:0", -1), 0.6)  # 1 -> 6
     ui.handle(press("encoder-switch:0"), 0.7)
     ui.handle(InputEvent("dial", "encoder:0", 2), 0.8)
-    assert ui.dial_shown()["dice"] == [6, 3]
+    assert ui.dial_state()["dice"] == [6, 3]
     ui.handle(press("menu"), 0.9)
-    assert ui.dial_shown() is None and ui.page == "play"  # left the dial, nothing else
+    assert ui.dial_state() is None and ui.page == "play"  # left the dial, nothing else
     ui.handle(press("menu"), 0.95)
     assert ui.page == "scores"
     assert ui.handle(release("seat:1"), 1.0) is None

@@ -34,12 +34,12 @@ def pages_of(daemon, languages):
     """The channels of the pages, the seats' pages in ``languages`` (seat -> lang)."""
     snapshot = Snapshot(languages={(daemon.table.id, seat): lang
                                    for seat, lang in languages.items()})
-    return snapshot.build(daemon.shown, daemon.shown.images())
+    return snapshot.build(daemon.display, daemon.display.images())
 
 
 def choose(daemon, value):
     """Turn the dial to ``value``'s entry of the open menu and press, as a person would."""
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
     give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
 
@@ -50,10 +50,10 @@ def test_a_refusal_reaches_a_french_seats_page_in_french(store):
     english, french = refusal(daemon, OUT_OF_TURN, "en"), refusal(daemon, OUT_OF_TURN, "fr")
     assert english.startswith("it is Cy's turn") and french.startswith("c'est à Cy")
     # The table's screens are in the table's language: Bob's screen says it in English.
-    assert daemon.shown.seat_error(1) == english
+    assert daemon.display.seat_error(1) == english
     assert screens["seat:1"].images[-1].tobytes() == error_screen(english).tobytes()
     with using("fr"):
-        assert daemon.shown.seat_error(1) == french
+        assert daemon.display.seat_error(1) == french
         french_screen = error_screen(french)
     channels = pages_of(daemon, {1: "fr", 2: "fr"})
     bob, cy = channels["seat:1"], channels["seat:2"]
@@ -74,12 +74,12 @@ def test_a_secret_entered_on_a_seats_screen_shows_on_its_french_page_in_french(s
     choose(daemon, 1)  # Bob's secret characters: picked on Bob's own screen
     choose(daemon, "thief")
     give(daemon, turn(2))  # the cursor moves on, not chosen yet
-    shown = daemon.shown.menu
+    shown = daemon.display.menu
     assert shown.seat == 1 and shown.title == f"characters: {character_word('thief')}"
     assert screens["seat:1"].images[-1].tobytes() == draw(Page(shown.title,
                                                                shown.lines)).tobytes()
     with using("fr"):
-        french = daemon.shown.menu
+        french = daemon.display.menu
         thief = character_word("thief")
         assert french.title == f"{field_word('characters')}: {thief}"
         assert thief != "Thief" and french.title != shown.title
@@ -93,8 +93,8 @@ def test_a_secret_entered_on_a_seats_screen_shows_on_its_french_page_in_french(s
     # The pages read the menu; the table chooses from it: the picks made are stored.
     choose(daemon, "wizard")
     with using("fr"):
-        assert daemon.shown.menu.title.endswith(character_word("wizard"))
+        assert daemon.display.menu.title.endswith(character_word("wizard"))
     choose(daemon, DONE)
     assert daemon.table.session.entries[-1]["characters"] == ["thief", "wizard"]
     # The table's screen and Bob's own stayed English all along.
-    assert daemon.shown.menu is None and current() == "en"
+    assert daemon.display.menu is None and current() == "en"

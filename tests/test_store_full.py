@@ -17,10 +17,10 @@ import sandbox
 
 from companion.bundles.rumble.rules.sim import random_game as rumble_game
 from companion.bundles.traps.rules.sim import random_game
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal, FedEvent, FeedFinished
 from companion.daemon.sources import FeedSource
-from companion.daemon.table import Daemon
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableStore
 from companion.table.faults import StorageFull
@@ -73,7 +73,7 @@ def daemon_on(store: TableStore, header: Header | None = None) -> Daemon:
         daemon.resume_or_offer()
     else:
         daemon.use_table(store.new_session(header))
-    daemon.shown.refresh()
+    daemon.display.refresh()
     return daemon
 
 
@@ -84,10 +84,10 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
     for n in range(5000):
         before = daemon.stored
         daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
-        daemon.shown.refresh()
+        daemon.display.refresh()
         if daemon.stored == before:
             break
-    assert daemon.shown.table_notice == "storage full: not recorded"
+    assert daemon.display.table_notice == "storage full: not recorded"
     assert not daemon.stopping and daemon.error is None
     table_screen = daemon.screens["table"].images[-1]
     assert table_screen.tobytes() != daemon.screens["seat:0"].images[-1].tobytes()
@@ -97,7 +97,8 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
         dict(e, t=None) for e in entries]
     make_room(store)
     daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
-    assert daemon.shown.table_notice == "" and len(daemon.table.session.entries) == len(entries) + 1
+    assert daemon.display.table_notice == ""
+    assert len(daemon.table.session.entries) == len(entries) + 1
     assert len(stored(store.path, daemon.table.id)) == len(entries) + 1
 
 
@@ -112,8 +113,8 @@ def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
     for _ in range(3):  # the game (the first offered), the number of seats, "start"
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
-    assert daemon.table is None and daemon.shown.asks == "new game"
-    assert daemon.shown.table_notice == "storage full: no new game"
+    assert daemon.table is None and daemon.display.asks == "new game"
+    assert daemon.display.table_notice == "storage full: no new game"
     assert len(store.sessions()) == count
     make_room(store)
     for _ in range(3):
@@ -134,7 +135,7 @@ def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(
     fed = FedEvent(2, event)
     daemon.handle(fed)
     assert isinstance(fed.error, StorageFull) and fed.done.is_set()
-    assert not daemon.stopping and daemon.shown.table_notice == "storage full: not recorded"
+    assert not daemon.stopping and daemon.display.table_notice == "storage full: not recorded"
     before = stored(store.path, daemon.table.id)
     given: list = []
 

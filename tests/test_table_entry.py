@@ -24,12 +24,12 @@ TRAPS = Header("traps", ("Ann", "Bob"), 3, {
 
 def menu_text(daemon):
     """The menu as the screen shows it: the title, then the entries, '>' on the cursor."""
-    title, lines = daemon.shown.menu.title_and_lines()
+    title, lines = daemon.display.menu.title_and_lines()
     return [title, *lines]
 
 
 def labels(daemon):
-    return [label for label, _ in daemon.shown.menu.entries]
+    return [label for label, _ in daemon.display.menu.entries]
 
 
 def shown(screen):
@@ -37,14 +37,14 @@ def shown(screen):
 
 
 def game_screens(daemon):
-    return daemon.shown.game_images()
+    return daemon.display.game_images()
 
 
 def dealt(store):
     daemon, screens = daemon_for(store, DEATHTRAP)
     daemon.table.append({"type": "deal"})
     daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
-    daemon.shown.refresh()
+    daemon.display.refresh()
     return daemon, screens
 
 
@@ -56,7 +56,7 @@ def test_the_entry_menus_start_at_the_likely_event_and_the_seat_whose_turn_it_is
     keys(daemon, " ")
     assert menu_text(daemon)[0] == "play: seat"
     assert f"> {DEATHTRAP.seats[turn]}" in menu_text(daemon)
-    assert shown(screens["table"]) == draw(Page(*daemon.shown.menu.title_and_lines())).tobytes()
+    assert shown(screens["table"]) == draw(Page(*daemon.display.menu.title_and_lines())).tobytes()
 
 
 def test_a_fresh_deathtrap_table_starts_the_entry_at_the_deal(store):
@@ -100,9 +100,9 @@ def test_cards_are_named_as_printed_and_one_picked_by_mistake_is_taken_back(stor
     keys(daemon, ",, ")  # back past the top, the dial wraps to the last entry: remove it
     assert menu_text(daemon)[0] == "play: cards" and "(remove Rat Man)" not in labels(daemon)
     keys(daemon, " ")  # "(done)" with nothing picked is not an empty play
-    assert menu_text(daemon)[0] == "cards: pick one first" and daemon.shown.menu is not None
+    assert menu_text(daemon)[0] == "cards: pick one first" and daemon.display.menu is not None
     keys(daemon, ".. ,, ")  # Orc, then "(done)"
-    assert daemon.shown.menu is None
+    assert daemon.display.menu is None
     assert daemon.table.session.in_force[-1]["cards"] == ["orc"]
 
 
@@ -121,7 +121,7 @@ def disarmed(store, clock=None):
     daemon.table.append({"type": "expose", "seat": 0, "square": "T2", "clicks": 1})
     daemon.table.append({"type": "disarm", "seat": 0, "square": "T2", "mode": "slow",
                          "dice": [6, 6]})
-    daemon.shown.refresh()
+    daemon.display.refresh()
     assert daemon.table.game.view(None)["squares"]["T2"]["status"] == "disarmed"
     return daemon, screens
 
@@ -131,7 +131,7 @@ def test_the_trap_dial_refuses_a_disarm_of_a_disarmed_trap_before_the_dice(store
     daemon, screens = disarmed(store, clock)
     keys(daemon, " . ")  # the trap dial: T2, then its action
     keys(daemon, ".. ")  # "Disarm quick": refused at once, the dice are not asked for
-    assert daemon.shown.dial_shown()["step"] == "action"
+    assert daemon.display.dial_state()["step"] == "action"
     # Nothing secret in it: the whole table reads why, on the table screen, for a while.
     assert shown(screens["table"]) == error_screen("T2 is disarmed already").tobytes()
     assert len(daemon.table.session.entries) == 2
@@ -147,9 +147,9 @@ def test_manual_entry_refuses_a_disarm_of_a_disarmed_trap_once_its_square_is_cho
     keys(daemon, ".. ")  # disarm
     keys(daemon, " ")  # Ann
     keys(daemon, ". ")  # T2: refused before the mode and the dice
-    assert daemon.shown.menu is None
+    assert daemon.display.menu is None
     assert len(daemon.table.session.entries) == 2
-    assert daemon.shown.table_notice == "refused: see Ann"
+    assert daemon.display.table_notice == "refused: see Ann"
     message = "T2 is disarmed already [rule: disarm-disarmed]"
     assert shown(screens["seat:0"]) == error_screen(message).tobytes()
     assert shown(screens["seat:1"]) == game_screens(daemon)["seat:1"].tobytes()
@@ -171,7 +171,7 @@ def test_an_undo_of_a_secret_names_only_its_type_and_seat(store):
     daemon, screens = daemon_for(store, header)
     daemon.table.append({"type": "secrets", "seat": 1, "characters": ["knight", "thief"]})
     keys(daemon, "u")
-    assert daemon.shown.table_notice == "undone: secrets by Bob"
+    assert daemon.display.table_notice == "undone: secrets by Bob"
 
 
 def test_a_refusal_banner_goes_at_the_next_action(store):
@@ -179,6 +179,6 @@ def test_a_refusal_banner_goes_at_the_next_action(store):
     turn = daemon.table.game.view(None)["turn"]
     other = (turn + 1) % 4
     keys(daemon, str(other + 1))  # a pass out of turn
-    assert daemon.shown.table_notice == f"refused: see {DEATHTRAP.seats[other]}"
+    assert daemon.display.table_notice == f"refused: see {DEATHTRAP.seats[other]}"
     keys(daemon, " ")  # the dial opens the entry menu: no stale banner over it
-    assert shown(screens["table"]) == draw(Page(*daemon.shown.menu.title_and_lines())).tobytes()
+    assert shown(screens["table"]) == draw(Page(*daemon.display.menu.title_and_lines())).tobytes()

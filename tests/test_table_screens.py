@@ -32,7 +32,7 @@ TRAPS = Header("traps", ("Ann", "Bob", "Cy"), 3, {
 def feed(daemon, events):
     for line, event in enumerate(events, start=2):
         daemon.handle(FedEvent(line, event))
-        daemon.shown.refresh()
+        daemon.display.refresh()
 
 
 def shown(screen):
@@ -69,7 +69,7 @@ def test_a_refused_event_keeps_the_trap_that_went_off_on_the_table(store):
     with pytest.raises(RuleViolation):
         daemon.table.game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
                                  "dice": [6, 6]})
-    daemon.shown.refresh()
+    daemon.display.refresh()
     assert shown(screens["table"]) == sprung
 
 

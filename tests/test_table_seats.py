@@ -6,9 +6,9 @@ import logging
 
 from table_driver import type_keys as keys
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import CameraProposal
-from companion.daemon.table import Daemon
 from companion.screens.common import error_screen
 from companion.table import Header
 
@@ -22,7 +22,7 @@ def dealt(store):
     daemon.use_table(store.new_session(DEATHTRAP))
     daemon.table.append({"type": "deal"})
     daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
-    daemon.shown.refresh()
+    daemon.display.refresh()
     return daemon, {screen.name: screen for screen in screens}
 
 
@@ -33,8 +33,8 @@ def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     turn = daemon.table.game.view(None)["turn"]
     daemon.handle(CameraProposal({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]},
                                  0.5))
-    daemon.shown.refresh()
-    title = daemon.shown.menu.title_and_lines()[0]
+    daemon.display.refresh()
+    title = daemon.display.menu.title_and_lines()[0]
     assert title == f"Seen: play Rat Man, Rat Man by {DEATHTRAP.seats[turn]}?"
 
 

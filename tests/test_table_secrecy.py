@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from table_driver import type_keys as press
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.dialogues import DONE, REMOVE
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.sources import KeyPresses
-from companion.daemon.table import Daemon
 from companion.table import Header, TableStore
 
 CHARACTERS = ["knight", "thief", "twin-thief", "barbarian", "wizard", "priest", "dwarf", "elf",
@@ -24,7 +24,7 @@ def table(path):
     daemon = Daemon(store, screens=screens)
     daemon.supervisor.start_all(daemon.clock())
     daemon.use_table(store.new_session(Header("rumble", SEATS, 4, {})))
-    daemon.shown.refresh()
+    daemon.display.refresh()
     return store, daemon, {screen.name: screen for screen in screens}
 
 
@@ -32,7 +32,7 @@ def table(path):
 
 def choose(daemon, value, presses):
     """Turn the dial to the entry of ``value`` and press, as a person would."""
-    menu = daemon.shown.menu
+    menu = daemon.display.menu
     index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
     steps = index - menu.cursor
     press(daemon, ("." if steps > 0 else ",") * abs(steps) + " ", presses)
@@ -73,7 +73,7 @@ def test_secrets_entered_and_undone_show_only_on_the_entering_seats_screen(
         assert ever == {f"seat:{seat}"}  # the picks are drawn, on that seat's screen only
         for _, daemon, _ in tables:
             assert [e["type"] for e in daemon.table.session.entries] == ["secrets", "undo"]
-            assert daemon.shown.table_notice == f"undone: secrets by {SEATS[seat]}"
+            assert daemon.display.table_notice == f"undone: secrets by {SEATS[seat]}"
     finally:
         for store, _, _ in tables:
             store.close()

@@ -12,7 +12,7 @@ from helpers import run
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.terminal import UNSAFE, json_shown, shown
+from companion.terminal import UNSAFE, escaped, json_escaped
 
 #: A clear screen, a red colour, a C1 CSI, a bell, a right-to-left override, a newline.
 NASTY = ["\x1b[2J\x1b[31mAnn", "B\x9b2Job\x07", "\u202eCy", "D\nee"]
@@ -61,8 +61,8 @@ def test_an_error_message_quoting_user_text_is_escaped(tmp_path, capsys):
 
 @given(st.text(st.characters(blacklist_categories=())))
 def test_shown_text_holds_nothing_a_terminal_obeys_and_json_reads_back_the_same(text):
-    assert not UNSAFE.search(shown(text))
-    as_json = json_shown({"name": text}, indent=2)
+    assert not UNSAFE.search(escaped(text))
+    as_json = json_escaped({"name": text}, indent=2)
     assert not OBEYED.search(as_json.replace("\n", ""))
     if not re.search("[\ud800-\udfff]", text):
         assert json.loads(as_json) == {"name": text}

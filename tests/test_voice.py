@@ -16,8 +16,8 @@ from companion.bundles.rumble.rules import sim as rumble_sim
 from companion.bundles.traps.rules import sim as traps_sim
 from companion.bundles.tricky.rules import sim as tricky_sim
 from companion.daemon.config import parse_config
+from companion.daemon.daemon import Daemon
 from companion.daemon.items import FedEvent
-from companion.daemon.table import Daemon
 from companion.errors import ConfigError
 from companion.games import registry
 from companion.games.registry import engine

@@ -46,11 +46,11 @@ def read_qr(image):
 def open_join_codes(daemon):
     """As at the table: hold the dial's switch (enter by hand), turn to "(join codes)", press."""
     daemon.submit(InputEvent("hold", "encoder-switch:0"))
-    wait_for(lambda: daemon.shown.asks == "entry", "the manual entry menu")
-    menu = daemon.shown.menu
+    wait_for(lambda: daemon.display.asks == "entry", "the manual entry menu")
+    menu = daemon.display.menu
     target = [value for _, value in menu.entries].index(JOIN)
     daemon.submit(InputEvent("dial", "encoder:0", target - menu.cursor))
-    shown = daemon.shown
+    shown = daemon.display
     wait_for(lambda: shown.menu and shown.menu.entries[shown.menu.cursor][1] is JOIN,
              "the cursor on (join codes)")
     daemon.submit(InputEvent("press", "encoder-switch:0"))
@@ -71,8 +71,8 @@ def test_each_seat_scans_its_own_code_off_its_own_screen(tmp_path, browser):
     header = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 3)
     with LiveTable(tmp_path, header) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon.shown.join_links.session == daemon.table.id
-                 and daemon.shown.join_links.urls, "the join links")
+        wait_for(lambda: daemon.display.join_links.session == daemon.table.id
+                 and daemon.display.join_links.urls, "the join links")
         open_join_codes(daemon)
         seat_screens = [daemon.screens[f"seat:{seat}"] for seat in range(4)]
         codes = wait_for(lambda: [read_qr(s.images[-1]) for s in seat_screens]
@@ -99,17 +99,17 @@ def test_a_join_code_is_revoked_with_its_link_and_wrong_ones_are_slowed(tmp_path
     throttle = Counting()
     with LiveTable(tmp_path, header, throttle=throttle) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon.shown.join_links.session == daemon.table.id
-                 and daemon.shown.join_links.urls, "the join links")
-        old = dict(daemon.shown.join_links.urls)
+        wait_for(lambda: daemon.display.join_links.session == daemon.table.id
+                 and daemon.display.join_links.urls, "the join links")
+        old = dict(daemon.display.join_links.urls)
         assert request(old[1])[0] == 200
         result = subprocess.run([sys.executable, "-m", "companion.cli", "seats", "--db",
                                  table.db, "--reissue", "2", "--json"],
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
-        wait_for(lambda: daemon.shown.join_links.urls.get(1) not in (None, old[1]),
+        wait_for(lambda: daemon.display.join_links.urls.get(1) not in (None, old[1]),
                  "seat 1's new join code")
-        fresh = daemon.shown.join_links.urls
+        fresh = daemon.display.join_links.urls
         assert request(old[1])[0] == 403
         assert request(fresh[1])[0] == 200 and fresh[0] == old[0]
         base = old[1].rsplit("/", 1)[0]

@@ -134,7 +134,7 @@ def check(texts, reader, history, tokens, game):
 
 async def play(table, header, events, languages):
     links = table.links()
-    shown = table.daemon.shown
+    shown = table.daemon.display
     joins = wait_for(lambda: shown.join_links.urls if shown.join_links.session
                      == table.daemon.table.id else None, "the join codes")
     tokens = [(link.rsplit("/", 1)[1], joins[seat].rsplit("/", 1)[1])

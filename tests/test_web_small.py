@@ -107,7 +107,7 @@ class FullDiskTable(LiveTable):
                 except sqlite3.OperationalError:
                     self.filled.set()
 
-        daemon.shown.watchers.append(fill_up)
+        daemon.display.watchers.append(fill_up)
         return daemon
 
 

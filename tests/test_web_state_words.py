@@ -50,7 +50,7 @@ class Daemon:
         self.table_notice = ""
         self.menu = None
 
-    def dial_shown(self):
+    def dial_state(self):
         return None
 
     def seat_error(self, seat):

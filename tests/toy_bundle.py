@@ -38,7 +38,7 @@ class Points:
     def event(self, seat: int) -> dict[str, Any] | None:
         return {"type": "add", "seat": seat, "points": self.points}
 
-    def shown(self) -> dict[str, Any]:
+    def dial_state(self) -> dict[str, Any]:
         return {"points": self.points}
 
     def check(self, game: Game) -> RuleViolation | None:

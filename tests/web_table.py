@@ -16,9 +16,9 @@ from typing import Any
 from helpers import WAIT, wait_for
 
 from companion.commands.seats import seat_links
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.items import Stop
-from companion.daemon.table import Daemon
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, TableStore
 from companion.web.part import WebPart

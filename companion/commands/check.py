@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from companion.commands import db_option
 from companion.paths import default_db
-from companion.terminal import shown
+from companion.terminal import escaped
 
 if TYPE_CHECKING:  # the store is loaded when the check runs
     from companion.table.check import StoreCheck
@@ -77,5 +77,5 @@ def run_check(args: argparse.Namespace) -> int:
         result = check_store(store)
     lines = report(str(path), result)
     note = permissions_note(path)
-    print("\n".join(shown(line) for line in [*lines, *([note] if note else [])]))
+    print("\n".join(escaped(line) for line in [*lines, *([note] if note else [])]))
     return 0 if result.sound else 2

@@ -9,7 +9,7 @@ from companion.errors import CompanionError
 from companion.history import bgstats, spreadsheet
 from companion.history.records import Play, load_plays
 from companion.table.store import TableStore
-from companion.terminal import json_shown
+from companion.terminal import json_escaped
 
 
 def _finished(store: TableStore, session: int | None, plays: list[Play]) -> Play:
@@ -38,5 +38,5 @@ def run_play_export(args: argparse.Namespace) -> int:
         play = _finished(store, args.session, plays)
     from companion.games import registry
 
-    print(json_shown(bgstats.play_file(play, registry.get(play.game).engine.title), indent=1))
+    print(json_escaped(bgstats.play_file(play, registry.get(play.game).engine.title), indent=1))
     return 0

@@ -10,7 +10,7 @@ from companion.arguments import later
 from companion.commands import db_option, game_names
 from companion.errors import CompanionError
 from companion.paths import default_db
-from companion.terminal import json_shown, shown
+from companion.terminal import escaped, json_escaped
 
 if TYPE_CHECKING:  # the store and the records are loaded by the commands that run
     from companion.history.records import Play
@@ -92,10 +92,10 @@ def run_players(args: argparse.Namespace) -> int:
         with guard(store.path), store.transaction():
             if args.action == "rename":
                 new = player_table.rename(store.db, args.old, args.new)
-                message = f"renamed {shown(args.old)} to {shown(new)}"
+                message = f"renamed {escaped(args.old)} to {escaped(new)}"
             else:
                 player_table.merge(store.db, args.name, args.into)
-                message = f"merged {shown(args.name)} into {shown(args.into)}"
+                message = f"merged {escaped(args.name)} into {escaped(args.into)}"
     print(message)
     return 0
 
@@ -112,14 +112,14 @@ def _list_players(args: argparse.Namespace) -> int:
         else:  # a store from before players: the names at the table are the players
             found = _players_from_names(load_plays(store, finished_only=False))
     if args.json:
-        print(json_shown([{"name": p.name, "games": p.games, "last_played": p.last_played,
+        print(json_escaped([{"name": p.name, "games": p.games, "last_played": p.last_played,
                            "aliases": p.aliases} for p in found]))
         return 0
     if not found:
         print("no players yet")
     for info in found:
-        aka = f"  (also {', '.join(map(shown, info.aliases))})" if info.aliases else ""
-        print(f"{shown(info.name):<16} {info.games:>4} games  last {info.last_played[:10]}{aka}")
+        aka = f"  (also {', '.join(map(escaped, info.aliases))})" if info.aliases else ""
+        print(f"{escaped(info.name):<16} {info.games:>4} games  last {info.last_played[:10]}{aka}")
     return 0
 
 
@@ -198,7 +198,7 @@ def run_history(args: argparse.Namespace) -> int:
         plots.plot_game(plays[-1], target, newest.engine.title, newest.step)
     newest_first = plays[::-1]
     if args.json:
-        print(json_shown([history_json(play) for play in newest_first]))
+        print(json_escaped([history_json(play) for play in newest_first]))
     else:
         print(tables.history_text(newest_first))
     return 0
@@ -220,7 +220,7 @@ def run_league(args: argparse.Namespace) -> int:
         titles = {game: engine.title for game, engine in engines_of(plays).items()}
         plots.plot_league(standings.history, target, titles)
     if args.json:
-        print(json_shown(standings.to_json()))
+        print(json_escaped(standings.to_json()))
     else:
         print(tables.league_text(standings, engines_of(plays)))
     return 0

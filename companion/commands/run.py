@@ -13,10 +13,10 @@ from companion.paths import default_db
 
 if TYPE_CHECKING:  # each command loads what it runs: the parser loads none of it
     from companion.daemon.config import Config
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import Screen, TerminalBoard
     from companion.daemon.library import TableLibrary
     from companion.daemon.parts import Part
-    from companion.daemon.table import Daemon
     from companion.voice.speaker import Speaker
     from companion.web.part import WebPart
 
@@ -179,11 +179,11 @@ def run_daemon(args: argparse.Namespace) -> int:
     import logging
 
     from companion.daemon.config import load_config
+    from companion.daemon.daemon import Daemon
     from companion.daemon.displays import TerminalBoard
     from companion.daemon.feed import feed_session
     from companion.daemon.sources import KEY_HELP, FeedSource
     from companion.daemon.storelock import hold_store
-    from companion.daemon.table import Daemon
     from companion.i18n.choice import LanguageChoice
     from companion.table import TableStore, read_log
 

@@ -12,7 +12,7 @@ import sys
 
 from companion.errors import CompanionError, OptionError
 from companion.paths import default_db
-from companion.terminal import json_shown, shown
+from companion.terminal import escaped, json_escaped
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -102,7 +102,7 @@ def run_seats(args: argparse.Namespace) -> int:
     if seat is not None:
         links = [link for link in links if link["seat"] == seat]
     if args.json:
-        print(json_shown(links))
+        print(json_escaped(links))
         return 0
     if seat is None:
         controls = table_link(db)
@@ -133,7 +133,7 @@ def reissued_seat(given: str) -> int:
 
 
 def show_link(what: str, url: str, draw: bool) -> None:
-    print(f"{shown(what)}  {url}")
+    print(f"{escaped(what)}  {url}")
     if draw:
         # The QR encoder only where a code is drawn: segno brings urllib.request, http.client,
         # email and ssl, which no other command needs (issue 43).

@@ -8,7 +8,7 @@ import sys
 
 from companion.arguments import later
 from companion.errors import OptionError
-from companion.terminal import shown
+from companion.terminal import escaped
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +69,7 @@ def run_voice(args: argparse.Namespace) -> int:
     except Unheard as error:
         tell_unheard(str(error), speed)
         return 1
-    print(f"said ({lang}): {shown(text)}")
+    print(f"said ({lang}): {escaped(text)}")
     return 0
 
 
@@ -80,7 +80,7 @@ def tell_unheard(error: str, speed: int) -> None:
 
     problems = [check for check in check_voice(speed) if not check.ok]
     if not problems:
-        print(f"companion: the voice cannot be heard: {shown(error)}", file=sys.stderr)
+        print(f"companion: the voice cannot be heard: {escaped(error)}", file=sys.stderr)
     for check in problems:
         print(f"companion: the voice cannot be heard: {check.what.removeprefix('voice: ')}"
               f"\n  -> {check.fix}", file=sys.stderr)

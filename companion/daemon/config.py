@@ -229,8 +229,8 @@ def _check_value(where: str, value: Any, kind: Any, meta: Any) -> Any:
     if callable(choices):
         choices = choices()
     if choices is not None and value not in choices:
-        shown = ", ".join(repr(c) for c in choices)
-        raise ConfigError(f"{where}: must be one of {shown}; got {value!r}")
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ConfigError(f"{where}: must be one of {allowed}; got {value!r}")
     if "range" in meta:
         low, high = meta["range"]
         if not low <= value <= high:

@@ -21,10 +21,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
 from companion.daemon.player import PlayerReach, TablePlayer
-from companion.daemon.table import Daemon
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.games import registry
@@ -55,7 +55,7 @@ class DirectReach(PlayerReach):
     def _give(self, *items: Any) -> None:
         for item in items:
             self.daemon.handle(item)
-            self.daemon.shown.refresh()
+            self.daemon.display.refresh()
 
     def tap(self, control: str, until: Any) -> None:
         self._give(InputEvent("press", control, 0, "demo"), InputEvent("release", control, 0,
@@ -146,7 +146,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         daemon.supervisor.start_all(time.monotonic())
         # The demo's game is dealt from the simulator's seed, so it starts from its header.
         daemon.use_table(store.new_session(header))
-        daemon.shown.refresh()
+        daemon.display.refresh()
         stage = Stage(game, seats, seed)
         hands = DirectReach(daemon, InlineVision(game, stage.layout))
         player = TablePlayer(daemon, hands, stage)
@@ -156,7 +156,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
             frames.append(tiled(screens, header.seats))
             if progress is not None:
                 progress(played, len(events))
-        refusal = daemon.shown.seat_error(TABLE)
+        refusal = daemon.display.seat_error(TABLE)
         daemon.handle(Stop("end of the demo"))
         daemon.supervisor.stop_all()
         assert daemon.table is not None
@@ -213,9 +213,10 @@ def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list
                          Image.NEAREST).save(path)
             written.append(path)
     step = max(1, len(frames) // GIF_FRAMES)
-    shown = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
+    frames_kept = frames[::step] + ([frames[-1]] if (len(frames) - 1) % step else [])
     gif = out / f"{game}.gif"
-    shown[0].save(gif, save_all=True, append_images=shown[1:], duration=GIF_MS, loop=0)
+    frames_kept[0].save(gif, save_all=True, append_images=frames_kept[1:], duration=GIF_MS,
+                        loop=0)
     written.append(gif)
     if picture is not None:
         camera = out / f"{game}-camera.png"

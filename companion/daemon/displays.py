@@ -23,7 +23,7 @@ from companion.games import registry
 from companion.hardware.panel import Panel
 from companion.hardware.pins import PinMap
 from companion.screens.canvas import TEXT
-from companion.terminal import shown
+from companion.terminal import escaped
 
 #: Characters across one screen on the board (one per pixel), and lines down (two pixels each).
 TILE_WIDTH = 128
@@ -43,10 +43,10 @@ class Screen(Part):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.shown: bytes | None = None  # the image last shown, to skip unchanged ones
+        self.last_sent: bytes | None = None  # the image last shown, to skip unchanged ones
 
     def start(self, submit: Submit) -> None:
-        self.shown = None  # a reopened screen must be drawn again
+        self.last_sent = None  # a reopened screen must be drawn again
 
     def show(self, image: Image.Image) -> None:
         raise NotImplementedError
@@ -55,9 +55,9 @@ class Screen(Part):
         """``show`` the image unless it is the one last shown (raises as ``show`` does: the
         image is then still to show)."""
         data = image.tobytes()
-        if data != self.shown:
+        if data != self.last_sent:
             self.show(image)
-            self.shown = data
+            self.last_sent = data
 
 
 class PanelScreen(Screen):
@@ -179,8 +179,8 @@ class TerminalBoard:
             seats = [name for name, image in self.images.items()
                      if name != "table" and image.getbbox()]
             if seats:
-                shown = self.beside()
-                after = seats.index(shown) + 1 if shown in seats else 0
+                beside = self.beside()
+                after = seats.index(beside) + 1 if beside in seats else 0
                 self.pinned = seats[after % len(seats)]
             self._draw()
 
@@ -190,11 +190,11 @@ class TerminalBoard:
             self.pinned = name
             self._draw()
 
-    def watch(self, shown: Any, images: dict[str, Image.Image]) -> None:
-        """After each redraw (a watcher of ``Daemon.shown``): the acting seat; a seat held or
+    def watch(self, display: Any, images: dict[str, Image.Image]) -> None:
+        """After each redraw (a watcher of ``Daemon.display``): the acting seat; a seat held or
         picked is let go once an event is stored; the board drawn, every screen as now."""
-        acting = acting_seat(shown)
-        table = shown.table
+        acting = acting_seat(display)
+        table = display.table
         moves = len(table.session.entries) if table is not None else None
         with self.lock:
             if moves != self.moves:
@@ -342,19 +342,19 @@ def screen_text(image: Image.Image) -> list[str]:
             rows[-1][1].append(text)
         else:
             rows.append((top, [text]))
-    return [shown("  ".join(" ".join(text.split()) for text in texts)) for _, texts in rows]
+    return [escaped("  ".join(" ".join(text.split()) for text in texts)) for _, texts in rows]
 
 
-def acting_seat(shown: Any) -> int | None:
+def acting_seat(display: Any) -> int | None:
     """The seat whose screen matters now (a ``TableDisplay``): a menu on its screen, its refusal
     showing, else the seat the game waits for (its bundle's ``expected_entry``)."""
-    menu, table = shown.menu, shown.table
+    menu, table = display.menu, display.table
     if menu is not None and menu.seat is not None:
         return int(menu.seat)
     if table is None:
         return None
     for seat in range(len(table.header.seats)):
-        if shown.seat_error(seat) is not None:
+        if display.seat_error(seat) is not None:
             return seat
     return registry.get(table.game.name).expected_entry(table.game)[1]
 

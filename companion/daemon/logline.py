@@ -5,7 +5,7 @@ A seat's page, a fed log, a hub or a camera may hand the daemon any text (an eve
 with a newline and a made-up "stored #21" after it, a NUL, 3,000 characters). Two guards:
 
 - ``quoted``: a value a client sent, as a log line may quote it: control characters written
-  as escapes (``companion.terminal.shown``), cut to ``QUOTED`` characters;
+  as escapes (``companion.terminal.escaped``), cut to ``QUOTED`` characters;
 - ``OneLine``: the formatter of the daemon's log handler: every record's message is one line
   of at most ``LONGEST`` characters, whatever slipped through (a traceback, which is ours,
   still follows on its own lines).
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 
-from companion.terminal import shown
+from companion.terminal import escaped
 
 #: The most characters of a client's value a log line quotes.
 QUOTED = 40
@@ -35,14 +35,14 @@ def quoted(value: object, limit: int = QUOTED) -> str:
     ``limit`` characters."""
     text = str(value)
     cut = text[:limit] + ("..." if len(text) > limit else "")
-    return shown(cut)
+    return escaped(cut)
 
 
 class OneLine(logging.Formatter):
     """A formatter whose messages are each one line, escaped and cut (see the module)."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
-        message = shown(record.message)
+        message = escaped(record.message)
         if len(message) > LONGEST:
             message = message[:LONGEST] + "..."
         record.message = message

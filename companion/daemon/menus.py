@@ -42,9 +42,9 @@ class Menu:
     def lines(self) -> list[str]:
         """The title, then the entries around the cursor, the chosen one marked with '>'."""
         first = min(max(0, self.cursor - VISIBLE + 1), max(0, len(self.entries) - VISIBLE))
-        shown = self.entries[first:first + VISIBLE]
+        visible = self.entries[first:first + VISIBLE]
         return [self.title] + [("> " if first + i == self.cursor else "  ") + label
-                               for i, (label, _) in enumerate(shown)]
+                               for i, (label, _) in enumerate(visible)]
 
     def index_of(self, value: Any) -> int | None:
         """The entry whose value is ``value`` (the same object, or an equal one of its type)."""

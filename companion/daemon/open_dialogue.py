@@ -1,7 +1,7 @@
 """What the table is asked: the open dialogue (a new game, a manual entry, a sighting to
 confirm), what it decides, and the camera's unsure sightings waiting their turn.
 
-``shown`` is the public face of the open menu (``MenuShown``): what the screens draw and
+``menu_shown`` is the public face of the open menu (``MenuShown``): what the screens draw and
 what a player, a test or the demo reads to know where the dial is; in the language current
 in the reading thread (a seat's page reads a menu on its seat's screen in its own).
 """
@@ -71,7 +71,7 @@ class OpenDialogue:
             return self._closing.asks
         return self._purpose
 
-    def shown(self) -> MenuShown | None:
+    def menu_shown(self) -> MenuShown | None:
         """The open menu as shown; a closed one stays shown until what it decided is done
         (an entry stored), so whoever sees it go sees the decision taken."""
         if self._dialogue is None:
@@ -90,7 +90,7 @@ class OpenDialogue:
 
     def close(self, decided: Any, completed: bool) -> None:
         """Close the dialogue (completed, or left) and act on what it decided."""
-        done, self._closing = self._done, self._chosen or self.shown()
+        done, self._closing = self._done, self._chosen or self.menu_shown()
         self._dialogue, self._done, self._purpose = None, None, ""
         try:
             if done is not None:
@@ -106,7 +106,7 @@ class OpenDialogue:
         """Choose the entry under the cursor: (the dialogue is done, what it decided)."""
         if self._dialogue is None:
             return False, None
-        self._chosen = self.shown()
+        self._chosen = self.menu_shown()
         self._step += 1
         return self._dialogue.choose()
 

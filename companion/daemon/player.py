@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from companion.daemon.daemon import MENU, SWITCH, Daemon
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
 from companion.daemon.stage import Stage
-from companion.daemon.table import MENU, SWITCH, Daemon
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
 from companion.games import registry
@@ -82,9 +82,9 @@ class TablePlayer:
     def game(self) -> Any:
         return self.table.game
 
-    def dial_shown(self) -> dict[str, Any] | None:
+    def dial_state(self) -> dict[str, Any] | None:
         """The dial flow's state as the table shows it (None: no flow open)."""
-        return self.daemon.shown.dial_shown()
+        return self.daemon.display.dial_state()
 
     def press_switch(self, until: Check) -> None:
         self.hands.tap(SWITCH, until)
@@ -134,7 +134,7 @@ class TablePlayer:
                             for e in self.table.session.in_force[count:]) or "nothing"
             raise PlayError(f"could not play {event['type']} by seat {event.get('seat', '-')} "
                             f"at the table (in force after it: {got}; the table asks "
-                            f"{self.daemon.shown.asks!r})")
+                            f"{self.daemon.display.asks!r})")
         self.routes[route] = self.routes.get(route, 0) + 1
         return route
 
@@ -158,10 +158,11 @@ class TablePlayer:
 
     def confirm(self, event: dict[str, Any]) -> None:
         """Answer the confirm step: yes if the camera saw what was played, else no."""
-        while self.daemon.shown.asks == "confirm" and self.daemon.shown.sightings:
-            answer = equal_but_time(self.daemon.shown.sightings[0], event)
-            pending = len(self.daemon.shown.sightings)
-            self.choose(answer, lambda pending=pending: len(self.daemon.shown.sightings) < pending)
+        while self.daemon.display.asks == "confirm" and self.daemon.display.sightings:
+            answer = equal_but_time(self.daemon.display.sightings[0], event)
+            pending = len(self.daemon.display.sightings)
+            self.choose(answer,
+                        lambda pending=pending: len(self.daemon.display.sightings) < pending)
 
     def turn_dial(self, detents: int, until: Check) -> None:
         if detents:
@@ -171,7 +172,7 @@ class TablePlayer:
 
     def by_hand(self, event: dict[str, Any]) -> None:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
-        self.hands.hold(SWITCH, lambda: self.daemon.shown.asks == "entry")
+        self.hands.hold(SWITCH, lambda: self.daemon.display.asks == "entry")
         game = self.table.game
         words = Vocabulary(game)
         kind = event["type"]
@@ -186,20 +187,20 @@ class TablePlayer:
             elif field_entries(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
-            if self.daemon.shown.asks != "entry":
+            if self.daemon.display.asks != "entry":
                 break
-            menu = self.daemon.shown.menu
-            self.choose(wanted, lambda menu=menu: self.daemon.shown.menu is None
-                        or self.daemon.shown.menu.step != menu.step)
+            menu = self.daemon.display.menu
+            self.choose(wanted, lambda menu=menu: self.daemon.display.menu is None
+                        or self.daemon.display.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
         """Turn the dial to the entry whose value is ``wanted`` and press."""
-        menu = self.daemon.shown.menu
+        menu = self.daemon.display.menu
         if menu is None:
             raise PlayError("no menu is open")
         matches = [i for i, value in enumerate(menu.values()) if _matches(value, wanted)]
         if not matches:
-            self.hands.hold(MENU, lambda: self.daemon.shown.menu is None)
+            self.hands.hold(MENU, lambda: self.daemon.display.menu is None)
             raise PlayError(f"{wanted!r} is not offered in the menu '{menu.title}'")
         target = matches[0]
         if target != menu.cursor:
@@ -207,7 +208,7 @@ class TablePlayer:
         self.hands.tap(SWITCH, until)
 
     def _cursor(self) -> int | None:
-        menu = self.daemon.shown.menu
+        menu = self.daemon.display.menu
         return menu.cursor if menu is not None else None
 
 

@@ -93,8 +93,8 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
             words.append(_("with the {what}").format(what=field_word(key)))
             continue
         values = value if isinstance(value, list) else [value]
-        shown = ", ".join(named.display(key, item) for item in values)
-        words.append(_("to {room}").format(room=shown) if key == "to" else shown)
+        named_values = ", ".join(named.display(key, item) for item in values)
+        words.append(_("to {room}").format(room=named_values) if key == "to" else named_values)
     seat = event.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(game.seats):
         words.append(_("by {player}").format(player=game.seats[seat]))

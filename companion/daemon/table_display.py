@@ -58,7 +58,7 @@ class TableDisplay:
 
     @property
     def menu(self) -> MenuShown | None:  # the open menu as shown
-        return self._asking.shown()
+        return self._asking.menu_shown()
 
     @property
     def asks(self) -> str:
@@ -133,8 +133,8 @@ class TableDisplay:
     def join_links(self) -> JoinLinks:  # the seats' join links, for their QR codes
         return self._presenter.joins
 
-    def dial_shown(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
-        return self._playing.ui.dial_shown()
+    def dial_state(self) -> dict[str, Any] | None:  # the game's dial flow, if it is open
+        return self._playing.ui.dial_state()
 
     def seat_error(self, seat: int) -> str | None:  # a refusal, while the seat's screen says it
         return self._playing.ui.error(seat)

@@ -70,15 +70,15 @@ class TableUI:
     def error(self, seat: int) -> str | None:
         """The seat's refusal while its screen shows it, in the language drawn (a seat's page
         may read another than the table's) when the refusal was said in it."""
-        shown = self.errors.get(seat)
-        return self.said.get(seat, {}).get(current(), shown[0]) if shown else None
+        current_error = self.errors.get(seat)
+        return self.said.get(seat, {}).get(current(), current_error[0]) if current_error else None
 
     def error_age(self, seat: int) -> float:
         """Seconds the seat's error has been shown (its long message turns pages)."""
         return max(0.0, self.now - self.since.get(seat, self.now))
 
-    def dial_shown(self) -> dict[str, Any] | None:
-        return self.dial.shown() if self.dial else None
+    def dial_state(self) -> dict[str, Any] | None:
+        return self.dial.dial_state() if self.dial else None
 
     @property
     def screens(self) -> Screens:

@@ -50,7 +50,7 @@ class Flow(Protocol):
 
     def event(self, seat: int) -> dict[str, Any] | None: ...
 
-    def shown(self) -> dict[str, Any]: ...
+    def dial_state(self) -> dict[str, Any]: ...
 
     def check(self, game: Game) -> RuleViolation | None:
         """A refusal the public state already gives before the flow is complete (the flow
@@ -67,7 +67,7 @@ SeatScreen = Callable[[dict[str, Any], Sequence[str], bool], Any]
 class Screens:
     """A game's screens, as its screens module gives them (checked when first loaded,
     ``Bundle.screen_module``): the module's ``table`` and ``seat``, and where it has them
-    ``dial_flow(shown)`` (its dial flow's screen), ``facts(private, seats)`` (a seat's own
+    ``dial_flow(dial_state)`` (its dial flow's screen), ``facts(private, seats)`` (a seat's own
     facts in words), ``TABLE_KEYS`` and ``SEAT_KEYS`` (the keys of the views the screens
     read: drawn from those alone)."""
 
@@ -116,7 +116,7 @@ class DialHands(Protocol):
     @property
     def game(self) -> Game: ...
 
-    def dial_shown(self) -> dict[str, Any] | None: ...
+    def dial_state(self) -> dict[str, Any] | None: ...
 
     def press_switch(self, until: Callable[[], bool]) -> None: ...
 

@@ -60,19 +60,19 @@ class Panel:
     def __init__(self, device: Any, persist: bool = False) -> None:
         self.device = device
         self.device.persist = persist
-        self.shown: Image.Image | None = None
+        self.last_sent: Image.Image | None = None
         self._memory: list[bytes] | None = None  # what the controller holds, as pages
 
     def show(self, image: Image.Image) -> bool:
         """Put ``image`` on the screen; False (and nothing sent) if it is already there."""
         image = image.convert("1")
-        if self.shown is not None and self.shown.tobytes() == image.tobytes():
+        if self.last_sent is not None and self.last_sent.tobytes() == image.tobytes():
             return False
         if isinstance(self.device, (ssd1306, sh1106)):
             self._write_changes(self.device.preprocess(image))
         else:
             self.device.display(image)
-        self.shown = image.copy()
+        self.last_sent = image.copy()
         return True
 
     def _write_changes(self, image: Image.Image) -> None:

@@ -1,4 +1,4 @@
-"""History and the league as text for a terminal. Names are escaped (``terminal.shown``)."""
+"""History and the league as text for a terminal. Names are escaped (``terminal.escaped``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from companion.games.base import Game
 from companion.history.league import League
 from companion.history.records import Play
 from companion.places import ordinal
-from companion.terminal import shown
+from companion.terminal import escaped
 
 
 def when(play: Play) -> str:
@@ -26,7 +26,7 @@ def score_line(play: Play) -> str:
     for seat in order:
         mark = ", won" if seat in play.winners else ""
         place = f" ({ordinal(placings[seat])}{mark})" if play.finished else ""
-        parts.append(f"{shown(play.seats[seat])} {play.totals[seat]}{place}")
+        parts.append(f"{escaped(play.seats[seat])} {play.totals[seat]}{place}")
     return "  ".join(parts)
 
 
@@ -46,7 +46,7 @@ def league_text(table: League, engines: Mapping[str, type[Game]]) -> str:
     if not table.standings:
         return "no finished games"
     games = sorted({game for s in table.standings for game in s.ratings})
-    width = max(len(shown(s.name)) for s in table.standings)
+    width = max(len(escaped(s.name)) for s in table.standings)
     head = (f"{'player':<{width}}  games  wins  win rate  avg place" +
             "".join(f"  {game:>9}" for game in games))
     lines = [head]
@@ -54,7 +54,7 @@ def league_text(table: League, engines: Mapping[str, type[Game]]) -> str:
         row = standing.to_json()
         ratings = "".join(f"  {standing.ratings[g]['rating']:>9.2f}" if g in standing.ratings
                           else f"  {'-':>9}" for g in games)
-        lines.append(f"{shown(standing.name):<{width}}  {row['games']:>5}  {row['wins']:>4}  "
+        lines.append(f"{escaped(standing.name):<{width}}  {row['games']:>5}  {row['wins']:>4}  "
                      f"{row['win_rate']:>8.0%}  {row['average_placing']:>9.2f}{ratings}")
     lines.append("(ratings: openskill, mu - 3 sigma, per game)")
     for game in games:
@@ -64,6 +64,6 @@ def league_text(table: League, engines: Mapping[str, type[Game]]) -> str:
         lines.append("")
         lines.append(engines[game].FIGURES_TITLE)
         for standing in players:
-            lines.append(f"  {shown(standing.name):<{width}}  "
-                         f"{shown(engines[game].figures_in_words(standing.figures[game]))}")
+            lines.append(f"  {escaped(standing.name):<{width}}  "
+                         f"{escaped(engines[game].figures_in_words(standing.figures[game]))}")
     return "\n".join(lines)

@@ -43,7 +43,7 @@ class Controls(Protocol):
     @property
     def screens(self) -> Screens: ...
 
-    def dial_shown(self) -> dict[str, Any] | None: ...
+    def dial_state(self) -> dict[str, Any] | None: ...
 
     def error(self, seat: int) -> str | None: ...
 
@@ -95,7 +95,7 @@ def table_image(game: Game, ui: Controls, drawings: Drawings | None = None) -> I
     if table_error is not None:  # a refusal turning its pages: drawn as it is shown
         return error_screen(table_error, ui.error_age(TABLE))
     screens = ui.screens
-    dial = ui.dial_shown()
+    dial = ui.dial_state()
     seats = tuple(game.seats)
     if dial is not None:
         draw_flow = screens.dial_flow

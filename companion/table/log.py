@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 from companion.errors import CompanionError, LogError
 from companion.games.registry import engine
 from companion.table.results import parse_time
-from companion.terminal import json_shown
+from companion.terminal import json_escaped
 
 HEADER_FIELDS = ("game", "seats", "seed", "options")
 SEED_LIMIT = 2**63
@@ -155,10 +155,10 @@ def time_problem(event: Any) -> str | None:
     if isinstance(stamp, str) and parse_time(stamp) is not None:
         return None
     # A string as Python shows it (control characters escaped), anything else as JSON.
-    shown = repr(stamp) if isinstance(stamp, str) else json_shown(stamp)
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return f"field 't' must be an ISO time such as 2026-01-02T20:00:00+01:00, got {shown}"
+    quoted = repr(stamp) if isinstance(stamp, str) else json_escaped(stamp)
+    if len(quoted) > 40:
+        quoted = quoted[:37] + "..."
+    return f"field 't' must be an ISO time such as 2026-01-02T20:00:00+01:00, got {quoted}"
 
 
 def decode_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
@@ -237,4 +237,4 @@ def read_log(path: str | Path) -> tuple[Header, list[tuple[int, Any]]]:
 
 def dump_event(event: Any) -> str:
     """One log line: compact JSON, non-ASCII kept readable, control characters escaped."""
-    return json_shown(event, separators=(", ", ": "))
+    return json_escaped(event, separators=(", ", ": "))

@@ -379,9 +379,9 @@ class FaceIndex:
             if seen:
                 # A face's own hidden part must not count: renormalise over what shows.
                 # (rows, turns): each face's length over the part in view of each turn.
-                shown = np.stack([np.repeat((m * m).reshape(-1).astype(np.float32), 3)
+                view_weights = np.stack([np.repeat((m * m).reshape(-1).astype(np.float32), 3)
                                   for m in masks], axis=1)
-                norms = np.sqrt(np.maximum((chosen * chosen) @ shown, 0.0))
+                norms = np.sqrt(np.maximum((chosen * chosen) @ view_weights, 0.0))
                 table = table / np.maximum(norms, 1e-3)
             table = table - self._tint_penalty(shape.tints[rows], tints, cells)
             turn = table.argmax(axis=1)

@@ -138,12 +138,12 @@ def copies_under(image: np.ndarray, region: np.ndarray, top: np.ndarray, face: n
     to_small = lambda q: (q - origin) * f  # noqa: E731
     valid = np.zeros(grey.shape, np.float32)
     cv2.fillPoly(valid, [to_small(region).round().astype(np.int32)], 1.0)
-    shown = np.zeros(grey.shape, np.uint8)
+    covered = np.zeros(grey.shape, np.uint8)
     for quad in (top, *above):
-        cv2.fillConvexPoly(shown, to_small(quad).round().astype(np.int32), 255)
+        cv2.fillConvexPoly(covered, to_small(quad).round().astype(np.int32), 255)
     # A pixel round what is covered is left out too (the covering card's edge), not two: a
     # copy showing a tenth of itself is a strip a few pixels wide.
-    valid[cv2.dilate(shown, np.ones((3, 3), np.uint8)) > 0] = 0.0
+    valid[cv2.dilate(covered, np.ones((3, 3), np.uint8)) > 0] = 0.0
     # Turned against the copy found last: a fan turns a little more with each card.
     search = _Search(high_pass(grey) * valid, valid,
                      to_small(top if after is None else after), face)
@@ -336,8 +336,8 @@ class PileReader:
         card, 0 if it is not clearly that card (or too little of it shows). ``by_index``: the
         face index's word may be enough."""
         limits = self.limits
-        shown = share_in_view(place, on_top)
-        if shown < 0.1 or not _within(place, outline, on_top):
+        in_view = share_in_view(place, on_top)
+        if in_view < 0.1 or not _within(place, outline, on_top):
             return 0.0, 0.0
         # Which card it is, is known: the part in view must agree with it, clearly more than
         # with any other face (by the face index's comparison, or by the colour of that part
@@ -354,7 +354,7 @@ class PileReader:
         # where the two differ, as near twins read whole are (``twins.py``). A strip agreeing
         # less closely must show more of itself: a sliver of a copy found, a few pixels off,
         # agrees as well and leans the same way.
-        least = (limits.copy_told_score if shown >= limits.copy_told_view
+        least = (limits.copy_told_score if in_view >= limits.copy_told_view
                  else limits.copy_close_score)
         if not value and agree[entry] >= least and rest.size and clear > 0:
             other = int(np.argmax(rest))
@@ -408,13 +408,13 @@ class PileReader:
         held = [key for key in by_search if searched.get(key[0], 0.0) >= limits.held_search]
         for key in held[:HELD_TRIED]:
             place = places[key]
-            shown = share_in_view(place, on_top)
-            if shown < 0.1 or not _within(place, outline, on_top):
+            in_view = share_in_view(place, on_top)
+            if in_view < 0.1 or not _within(place, outline, on_top):
                 continue
             agree = self._agreement()(image, place, on_top)
             rest = np.delete(agree, entry)
             best_other = float(rest.max()) if rest.size else -1.0
-            if (shown < limits.copy_told_view and agree[entry] >= limits.sliver_agree
+            if (in_view < limits.copy_told_view and agree[entry] >= limits.sliver_agree
                     and agree[entry] >= best_other - limits.sliver_tie):
                 # A sliver under the copies found that agrees closely with the pile's card,
                 # as well as with any face: its frame, which every face shares.

@@ -81,7 +81,7 @@ class ImageFolder:
         self.loop = loop
         self.files: list[Path] | None = None  # listed at the first open
         self.position = 0  # the next file to read
-        self.shown = 0  # frames read so far (their times count on through a loop)
+        self.frames_read = 0  # frames read so far (their times count on through a loop)
 
     def open(self) -> None:
         if not self.folder.is_dir():
@@ -104,8 +104,8 @@ class ImageFolder:
         path = files[self.position]
         self.position += 1
         frame = read_image(path)
-        self.shown += 1
-        return (self.shown - 1) * self.interval, frame
+        self.frames_read += 1
+        return (self.frames_read - 1) * self.interval, frame
 
     def close(self) -> None:
         pass

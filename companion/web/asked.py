@@ -46,11 +46,11 @@ def question_view(question: Question, game: Any, crop: str | None) -> dict[str, 
             "crop": crop, "choices": choices}
 
 
-def add_question(channels: dict[str, Any], shown: TableDisplay, crops: Crops,
+def add_question(channels: dict[str, Any], display: TableDisplay, crops: Crops,
                  languages: Mapping[tuple[int, int], str]) -> None:
     """The question asked now into the acting seat's channel and the camera's (the controls
     page's); nothing into any other channel."""
-    question, table = shown.asked, shown.table
+    question, table = display.asked, display.table
     if question is None or table is None:
         return
     crop = crops.url(question)

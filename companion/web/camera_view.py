@@ -104,58 +104,58 @@ def deck(game: Any) -> list[dict[str, str]]:
     return found
 
 
-def earlier(shown: TableDisplay) -> list[dict[str, Any]]:
+def earlier(display: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
     from companion.web.snapshot import entry_in_words
 
-    table = shown.table
+    table = display.table
     if table is None:
         return []
     entries, undone = table.session.entries, table.session.undone
     return [{"seq": seq, "text": entry_in_words(entries[seq - 1], table.game.seats,
                                                 seq in undone)}
-            for seq in reversed(shown.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
+            for seq in reversed(display.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
 
-def pictured_channel(shown: TableDisplay, camera: dict[str, Any]) -> dict[str, Any]:
+def pictured_channel(display: TableDisplay, camera: dict[str, Any]) -> dict[str, Any]:
     """The ``pictured`` channel: every event of the game being played that keeps the
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
     camera channel just built, whose deck and words it reuses)."""
     from companion.web.snapshot import entry_in_words
 
-    table = shown.table
+    table = display.table
     if table is None:
         return {"kind": "pictured", "session": None, "events": []}
     entries, seats, undone = table.session.entries, table.game.seats, table.session.undone
     return {"kind": "pictured", "session": table.id,
             "events": [{"seq": seq, "text": entry_in_words(entries[seq - 1], seats,
                                                            seq in undone)}
-                       for seq in shown.pictures_kept() if 0 < seq <= len(entries)],
+                       for seq in display.pictures_kept() if 0 < seq <= len(entries)],
             "names": {card["id"]: card["name"] for card in camera.get("deck", [])},
             "states": camera.get("states", {})}
 
 
-def ended(shown: TableDisplay) -> str | None:
+def ended(display: TableDisplay) -> str | None:
     """What the page says once the camera has no more frames to read (a folder of frames,
     played once), else None."""
-    if "camera" not in shown.finished:
+    if "camera" not in display.finished:
         return None
     return pgettext("web", "The camera has shown every frame of its folder: it reads no "
                            "more. [camera] loop = true in the config plays the folder again.")
 
 
-def samples_view(shown: TableDisplay) -> dict[str, Any] | None:
+def samples_view(display: TableDisplay) -> dict[str, Any] | None:
     """The samples corrections taught the camera, newest first: each one's number (its
     crop is ``camera/sample/NUMBER.jpg``), card id and name as the game on the table says it
     ("not a card" for a sample of what is not one); with the list's version. None where
     the table has no camera library."""
-    listed = shown.samples
+    listed = display.samples
     if listed is None:
         return None
     version, samples = listed
-    words = Vocabulary(shown.table.game) if shown.table is not None else None
+    words = Vocabulary(display.table.game) if display.table is not None else None
     return {"version": version, "listed": [
         {"n": sample.number, "id": sample.card, "name": sample_name(sample.card, words),
          "picture": f"camera/sample/{sample.number}.jpg"} for sample in reversed(samples)]}
@@ -171,19 +171,19 @@ def sample_name(card: str, words: Vocabulary | None) -> str:
     return words.display("card", card) if words is not None else card
 
 
-def camera_channel(shown: TableDisplay) -> dict[str, Any]:
+def camera_channel(display: TableDisplay) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none; and the
     samples corrections taught the camera."""
-    table, look = shown.table, shown.camera
+    table, look = display.table, display.camera
     if table is None or look is None:
         return {"kind": "camera", "look": None, "session": table.id if table else None,
-                "watching": shown.watching, "earlier": earlier(shown), "states": state_words(),
-                "deck": deck(table.game) if table else [], "ended": ended(shown),
-                "samples": samples_view(shown)}
+                "watching": display.watching, "earlier": earlier(display), "states": state_words(),
+                "deck": deck(table.game) if table else [], "ended": ended(display),
+                "samples": samples_view(display)}
     words = Vocabulary(table.game)
     said = state_words()
     picture = look.picture
-    offers = shown.offers(look)
+    offers = display.offers(look)
     readings = []
     for index, (reading, state) in enumerate(zip(look.readings, look.states, strict=True)):
         name = words.display("card", reading.item_id) if reading.item_id else "?"
@@ -201,5 +201,5 @@ def camera_channel(shown: TableDisplay) -> dict[str, Any]:
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
             "events": len(table.session.entries), "deck": deck(table.game),
-            "can_undo": bool(look.earlier), "earlier": earlier(shown), "states": said,
-            "ended": ended(shown), "samples": samples_view(shown)}
+            "can_undo": bool(look.earlier), "earlier": earlier(display), "states": said,
+            "ended": ended(display), "samples": samples_view(display)}

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.terminal import json_shown
+from companion.terminal import json_escaped
 
 Path = list[str | int]
 #: How far a sliding list (the feed) may have moved and still be sent as a slide.
@@ -201,12 +201,12 @@ class Update:
 
 def full_message(kind: str, version: int, channel: Any) -> str:
     """The whole channel, as a page gets it when it (re)connects or has fallen behind."""
-    return json_shown({"kind": kind, "v": version, "full": channel})
+    return json_escaped({"kind": kind, "v": version, "full": channel})
 
 
 def ops_message(kind: str, version: int, ops: list[list[Any]]) -> str:
     """What changed in the channel from ``version - 1`` to ``version``."""
-    return json_shown({"kind": kind, "v": version, "ops": ops})
+    return json_escaped({"kind": kind, "v": version, "ops": ops})
 
 
 class PageState:

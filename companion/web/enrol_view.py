@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from companion.daemon.table_display import TableDisplay
 
 
-def enrolment_view(shown: TableDisplay) -> dict[str, Any] | None:
+def enrolment_view(display: TableDisplay) -> dict[str, Any] | None:
     """The enrolment of the game on the table; None where it cannot be enrolled here (no
     camera reading its cards, no place for the library)."""
-    enrolling, table = shown.enrolling, shown.table
+    enrolling, table = display.enrolling, display.table
     if enrolling is None or table is None or not enrolling.possible():
         return None
     words = Vocabulary(table.game)

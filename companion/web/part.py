@@ -3,7 +3,7 @@ its port is taken) by the daemon's Supervisor, fed by the daemon's redraws.
 
 The server runs its own asyncio loop in a thread. ``watch`` is the daemon's hook: called in
 the daemon's thread after each redraw, it builds the pages' channels from what the table shows
-(``Daemon.shown``, by ``Snapshot``), works out what changed in each since the last redraw
+(``Daemon.display``, by ``Snapshot``), works out what changed in each since the last redraw
 (``delta.changes``) and hands only that to the loop, which never makes the daemon wait. The
 pages take at most a ninth of the loop's time: after a build that took ``t``, the channels
 are not built again for ``8 t`` (at most ``MOST_OFTEN``), so a burst of events (a fed log, a
@@ -86,7 +86,7 @@ class WebPart(Part):
 
     # --- the daemon's side ---------------------------------------------------------------
 
-    def watch(self, shown: TableDisplay, images: dict[str, Image.Image]) -> None:
+    def watch(self, display: TableDisplay, images: dict[str, Image.Image]) -> None:
         """The daemon's redraw hook (its thread): the changed channels to the server, or, in
         a burst of events, a redraw asked for when the pages' rest is up."""
         loop, server = self.loop, self.server
@@ -96,15 +96,15 @@ class WebPart(Part):
             return
         self.build_asked = False
         try:
-            channels = self.snapshot.build(shown, images)
-            channels["camera"] = camera_channel(shown)
-            channels["camera"]["enrolment"] = enrolment_view(shown)
-            channels["pictured"] = pictured_channel(shown, channels["camera"])
-            add_question(channels, shown, self.crops, self.languages)
-            look = shown.camera
+            channels = self.snapshot.build(display, images)
+            channels["camera"] = camera_channel(display)
+            channels["camera"]["enrolment"] = enrolment_view(display)
+            channels["pictured"] = pictured_channel(display, channels["camera"])
+            add_question(channels, display, self.crops, self.languages)
+            look = display.camera
             if look is not None:
                 self.shots.keep(look.number, look.picture.jpeg)  # before the page hears of it
-            listed = shown.samples
+            listed = display.samples
             self.sample_crops.keep(listed[1] if listed is not None else [])
         except Exception:  # noqa: BLE001 - a page must never stop the table
             log.exception("the web pages could not be updated")

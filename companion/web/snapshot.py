@@ -260,7 +260,7 @@ class Snapshot:
         self.feed = Feed()  # the feed's entries in words, said once
 
     def build(self, showing: TableDisplay, images: Mapping[str, Image.Image]) -> dict[str, Any]:
-        """Every channel, from what the table shows (``Daemon.shown``) and its images."""
+        """Every channel, from what the table shows (``Daemon.display``) and its images."""
         channels: dict[str, Any] = {}
         table = showing.table
         if self.sim:
@@ -293,7 +293,7 @@ class Snapshot:
             "words": said.state_in_words(self.public(read, table_language)),
             "feed": self.feed.entries(entries, first, said.seats, session.undone),
             "events": len(entries), "notice": showing.table_notice,
-            "dial": showing.dial_shown(), "screen": screen}
+            "dial": showing.dial_state(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
         likely = registry.get(game.name).expected_entry(game)
@@ -313,14 +313,14 @@ class Snapshot:
                 # seats' names as said in it too.
                 read = self.reading(session, lang, table_language, used)
                 said = read.game
-                shown = read.result(seat)["state"] if read is not session else mine["state"]
-                private = private_part(shown, self.public(read, lang))
+                seat_state = read.result(seat)["state"] if read is not session else mine["state"]
+                private = private_part(seat_state, self.public(read, lang))
                 channels[f"seat:{seat}"] = {
                     "kind": "seat", "session": table.id, "seat": seat,
                     "name": said.seats[seat], "unnamed": unnamed(name), "names": list(said.seats),
                     "lang": lang, "languages": choices(),
                     "title": registry.get(game.name).title_line(), "api": mine,
-                    "words": said.state_in_words(shown),
+                    "words": said.state_in_words(seat_state),
                     "peek": peek_lines(game.name, private, said.seats),
                     # Hold to see: only where the seat's view holds what the public does not
                     # (a game with no secrets has no peek).
@@ -330,7 +330,7 @@ class Snapshot:
                     **actions_and_order(seat_actions(game, said.seats, seat, likely)),
                     "events": len(entries)}
                 if read is not session:
-                    channels[f"seat:{seat}"]["shown"] = shown
+                    channels[f"seat:{seat}"]["shown"] = seat_state
         self.mirrors.keep_only(used)
         return channels
 

@@ -42,7 +42,7 @@ def table_words(daemon, screens, written) -> list[str]:
 def test_while_the_hero_is_chosen_the_table_says_no_hero_yet(store, written):
     daemon, screens = daemon_for(store, HEADER)
     daemon.handle(FedEvent(2, {"type": "deal", "active": 0}))
-    daemon.shown.refresh()
+    daemon.display.refresh()
     words = table_words(daemon, screens, written)
     assert "Ann" in words and "no hero yet" in words
     assert not any(text.startswith("-") for text in words), words
@@ -53,7 +53,7 @@ def test_once_chosen_the_table_names_the_hero_and_its_trump(store, written):
     for line, event in enumerate([{"type": "deal", "active": 0},
                                   {"type": "hero", "seat": 0, "hero": "wizard"}], start=2):
         daemon.handle(FedEvent(line, event))
-    daemon.shown.refresh()
+    daemon.display.refresh()
     words = table_words(daemon, screens, written)
     assert "Wizard, trump spells" in words, words
 

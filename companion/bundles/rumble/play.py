@@ -23,19 +23,19 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
 def pictures(stage: Any, game: Game, event: dict[str, Any], first: bool) -> list[Any]:
     """The board before the first move (where the pieces stand), then after ``event``."""
     rooms, characters = game.options["map"]["rooms"], game.options["characters"]
-    shown = []
+    boards = []
     now = game.view(None)
     if first:
-        shown.append(board(stage, rooms, now["positions"], now["chest"], characters))
+        boards.append(board(stage, rooms, now["positions"], now["chest"], characters))
     after = copy.deepcopy(game)
     after.apply(event)
     view = after.view(None)
     if view.get("adventure") != now.get("adventure"):
         # The adventure ended: the board is set up afresh, seen before the next move.
-        shown.append(board(stage, rooms, {}, None, characters))
+        boards.append(board(stage, rooms, {}, None, characters))
     else:
-        shown.append(board(stage, rooms, view["positions"], view["chest"], characters))
-    return shown
+        boards.append(board(stage, rooms, view["positions"], view["chest"], characters))
+    return boards
 
 
 def board(stage: Any, rooms: Sequence[str], positions: Mapping[str, str], chest: str | None,

@@ -85,7 +85,7 @@ class DialFlow:
             self.step = "action"
         return refusal
 
-    def shown(self) -> dict[str, Any]:
+    def dial_state(self) -> dict[str, Any]:
         """What the table screen draws."""
         return {"step": self.step, "square": self.square, "action": self.action,
                 "clicks": self.clicks, "dice": list(self.dice), "die": self.die}

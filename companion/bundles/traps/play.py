@@ -20,23 +20,23 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
 
 def by_dial(player: DialHands, event: dict[str, Any]) -> None:
     """Turn the dial to the square, the action, the clicks or the dice; the seat taps."""
-    shown, press = player.dial_shown, player.press_switch
+    dial_state, press = player.dial_state, player.press_switch
     squares = list(player.game.options["squares"])
     action = event.get("mode", event["type"])
-    press(lambda: shown() is not None)
+    press(lambda: dial_state() is not None)
     player.turn_dial(squares.index(event["square"]),
-                     lambda: shown()["square"] == event["square"])
-    press(lambda: shown()["step"] == "action")
-    player.turn_dial(ACTIONS.index(action), lambda: shown()["action"] == action)
+                     lambda: dial_state()["square"] == event["square"])
+    press(lambda: dial_state()["step"] == "action")
+    player.turn_dial(ACTIONS.index(action), lambda: dial_state()["action"] == action)
     if event["type"] == "disarm":
-        press(lambda: shown()["step"] == "dice")
+        press(lambda: dial_state()["step"] == "dice")
         first, second = event["dice"]
-        player.turn_dial(first - 1, lambda: shown()["dice"][0] == first)
-        press(lambda: shown()["die"] == 1)
-        player.turn_dial(second - 1, lambda: shown()["dice"][1] == second)
+        player.turn_dial(first - 1, lambda: dial_state()["dice"][0] == first)
+        press(lambda: dial_state()["die"] == 1)
+        player.turn_dial(second - 1, lambda: dial_state()["dice"][1] == second)
     else:
-        press(lambda: shown()["step"] == "clicks")
+        press(lambda: dial_state()["step"] == "clicks")
         clicks = event.get("clicks", 0)
         # The physical dial is exposed by turning it counter-clockwise.
-        player.turn_dial(-clicks, lambda: shown()["clicks"] == clicks)
-    player.tap_seat(event["seat"], lambda: shown() is None)
+        player.turn_dial(-clicks, lambda: dial_state()["clicks"] == clicks)
+    player.tap_seat(event["seat"], lambda: dial_state() is None)

@@ -183,5 +183,5 @@ def land(dial: list[Any], position: int, clicks: int) -> int:
 
 def reading_at(dial: list[Any], position: int) -> str | dict[str, Any]:
     """What the dial shows at ``position``: ``"x"`` (the start marker reads as X) or a trap."""
-    shown = dial[position]
-    return "x" if shown == "start" else shown
+    marked = dial[position]
+    return "x" if marked == "start" else marked

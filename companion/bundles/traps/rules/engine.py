@@ -206,9 +206,9 @@ class Traps(Game):
     def _reading_text(self, square: str, reading: str | dict[str, Any]) -> str:
         if reading == "x":
             return _("{square} reads X: no trap").format(square=square)
-        shown = self._describe(reading)
+        described = self._describe(reading)
         return _("{square} reads {trap}: disarm {disarm}, {xp} XP").format(
-            square=square, trap=shown["name"], disarm=shown["disarm"], xp=shown["xp"])
+            square=square, trap=described["name"], disarm=described["disarm"], xp=described["xp"])
 
     # --- events ----------------------------------------------------------------------
 

@@ -33,39 +33,39 @@ def describe(game: TrapsState, reading: str | dict[str, Any], fixed: int | None 
 
 def public_square(game: TrapsState, square: str) -> dict[str, Any]:
     state = game.squares[square]
-    shown: dict[str, Any] = {"status": state["status"],
+    square_view: dict[str, Any] = {"status": state["status"],
                              "exposed_by": sorted(state["exposed_by"])}
     if state["status"] == CLEAR:
-        shown["reading"] = "x"
+        square_view["reading"] = "x"
     if state["triggers"]:
         reading = game.reading_of(square)
         trap = game.trap_of(reading)
-        shown.update(describe(game, reading, state["fixed_disarm"].get(
+        square_view.update(describe(game, reading, state["fixed_disarm"].get(
             str(state["position"]))))
         if trap["triggered_disarm"] is not None:
-            shown["disarm_now"] = trap["triggered_disarm"]
-        shown["armed"] = state["status"] == TRIGGERED and not trap["triggers_once"]
-        shown["disarmable"] = state["status"] == TRIGGERED and trap["disarm_after_trigger"]
-        shown["triggered_by"] = [dict(hit) for hit in state["triggers"]]
-        shown["prisoner"] = state["prisoner"]
+            square_view["disarm_now"] = trap["triggered_disarm"]
+        square_view["armed"] = state["status"] == TRIGGERED and not trap["triggers_once"]
+        square_view["disarmable"] = state["status"] == TRIGGERED and trap["disarm_after_trigger"]
+        square_view["triggered_by"] = [dict(hit) for hit in state["triggers"]]
+        square_view["prisoner"] = state["prisoner"]
         if trap["attack"] is not None:
-            shown["attack"] = dict(trap["attack"])
+            square_view["attack"] = dict(trap["attack"])
     if state["status"] == DISARMED:
-        shown["disarmed_by"] = state["disarmed_by"]
+        square_view["disarmed_by"] = state["disarmed_by"]
         by_counterattack = state["disarmed_by"] is None
-        shown["xp_gained"] = 0 if by_counterattack else reading_at(
+        square_view["xp_gained"] = 0 if by_counterattack else reading_at(
             game.dials[square], state["position"])["xp"]
-        shown["released"] = state["released"]
-    return shown
+        square_view["released"] = state["released"]
+    return square_view
 
 
 def view(game: TrapsState, seat: int | None) -> dict[str, Any]:
     squares = {square: public_square(game, square) for square in game.squares}
-    shown: dict[str, Any] = {"game": game.name, "seat": seat, "squares": squares,
+    result: dict[str, Any] = {"game": game.name, "seat": seat, "squares": squares,
                              "xp": list(game.xp), "finished": game.finished,
                              "last": game.last, "sprung": copy.deepcopy(game.sprung)}
     if seat is None:
-        return shown
+        return result
     for square, state in game.squares.items():
         position = state["read_by"].get(str(seat))
         if position is None:
@@ -75,9 +75,9 @@ def view(game: TrapsState, seat: int | None) -> dict[str, Any]:
             **describe(game, reading, state["fixed_disarm"].get(str(position))),
             "current": position == state["position"] and state["status"] != DISARMED,
         }
-    shown["your_xp"] = game.xp[seat]
-    shown["note"] = game.note["text"] if game.note["seat"] == seat else ""
-    return shown
+    result["your_xp"] = game.xp[seat]
+    result["note"] = game.note["text"] if game.note["seat"] == seat else ""
+    return result
 
 def referee_view(game: TrapsState) -> dict[str, Any]:
     squares = {}
@@ -128,16 +128,16 @@ def state_in_words(game: TrapsState, state: dict[str, Any]) -> list[str]:
     names = game.seats
     lines = [pgettext("web", "XP: {scores}").format(scores=", ".join(
         f"{name} {xp}" for name, xp in zip(names, state["xp"], strict=True)))]
-    for square, shown in state["squares"].items():
-        words = [f"{square}: {translated_in('web', shown['status'])}"]
-        if shown.get("name"):
-            words.append(shown["name"])
-        if shown.get("exposed_by"):
+    for square, square_view in state["squares"].items():
+        words = [f"{square}: {translated_in('web', square_view['status'])}"]
+        if square_view.get("name"):
+            words.append(square_view["name"])
+        if square_view.get("exposed_by"):
             words.append(pgettext("web", "exposed by {players}").format(
-                players=", ".join(names[s] for s in shown["exposed_by"])))
-        if shown.get("disarmed_by") is not None:
+                players=", ".join(names[s] for s in square_view["exposed_by"])))
+        if square_view.get("disarmed_by") is not None:
             words.append(pgettext("web", "disarmed by {player} (+{xp} XP)").format(
-                player=names[shown["disarmed_by"]], xp=shown["xp_gained"]))
+                player=names[square_view["disarmed_by"]], xp=square_view["xp_gained"]))
         lines.append(", ".join(words))
     if state.get("last"):
         lines.append(pgettext("web", "last: {event}").format(event=state["last"]))

@@ -32,7 +32,7 @@ class TrickPlay:
     card: str | None = None
     suit: str | None = None
 
-    def shown(self) -> dict[str, Any]:
+    def as_view(self) -> dict[str, Any]:
         """As the views and the log show it: {seat, card} or {seat, suit, face_down}."""
         if self.card is not None:
             return {"seat": self.seat, "card": self.card}
@@ -47,7 +47,7 @@ class LastTrick:
     cards: tuple[tuple[int, str], ...]  # (seat, card)
     winner: int
 
-    def shown(self) -> dict[str, Any]:
+    def as_view(self) -> dict[str, Any]:
         return {"number": self.number, "winner": self.winner,
                 "cards": [{"seat": seat, "card": card} for seat, card in self.cards]}
 
@@ -73,7 +73,7 @@ class Revoke:
     trick: int
     played_in: int
 
-    def shown(self) -> dict[str, Any]:
+    def as_view(self) -> dict[str, Any]:
         return {"round": self.round, "seat": self.seat, "suit": self.suit,
                 "trick": self.trick, "played_in": self.played_in}
 

@@ -110,12 +110,12 @@ def _check_follow(game: TrickyState, r: Round, seat: int, suit: str) -> None:
     trick = r.trick_number()
     led = r.lead_suit(game.deck)
     if led is not None and suit != led and seat == r.active:
-        shown = [card for card in r.open_cards if game.deck.suit(card) == led]
-        if shown:
+        face_up = [card for card in r.open_cards if game.deck.suit(card) == led]
+        if face_up:
             raise RuleViolation("follow-suit", _("{seat} must follow {led}: "
                                                  "{shown} lies face up in their hand")
                                                .format(seat=game.seats[seat], led=led,
-                                                       shown=shown[0]))
+                                                       shown=face_up[0]))
     voids = r.voids[seat]
     if suit in voids:
         revoke = Revoke(len(game.history) + 1, seat, suit, voids.pop(suit), trick)

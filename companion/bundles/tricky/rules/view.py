@@ -99,7 +99,7 @@ def public_view(game: TrickyState) -> dict[str, Any]:
         "heroes_played": done.heroes,
         "heroes_used": [list(used) for used in game.heroes_used],
         "tricks": done_tricks + ([list(r.won)] if playing and r else []),
-        "revokes": [revoke.shown() for revoke in game.revokes],
+        "revokes": [revoke.as_view() for revoke in game.revokes],
         "winners": score.winners,
     }
     # Between rounds the screens keep showing the round just finished.
@@ -125,11 +125,11 @@ def _round_view(r: Round | None, n: int) -> dict[str, Any]:
         "discards": list(r.discards),
         "prediction": r.prediction,
         "leader": r.leader,
-        "trick": [p.shown() for p in r.trick],
+        "trick": [p.as_view() for p in r.trick],
         "trick_number": r.trick_number() if r.phase == PLAY else None,
         "won": list(r.won),
         "collected": [list(cards) for cards in r.collected],
-        "last_trick": r.last_trick.shown() if r.last_trick else None,
+        "last_trick": r.last_trick.as_view() if r.last_trick else None,
         "voids": [sorted(voids) for voids in r.voids],
     }
 

@@ -7,7 +7,7 @@ input -> session -> engine -> views -> screens. Its parts: ``routing`` (the cont
 camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse),
 ``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
 
-What it shows is its public face, ``Daemon.shown`` (``table_display.py``: every screen's
+What it shows is its public face, ``Daemon.display`` (``table_display.py``: every screen's
 image, the open menu, the sightings waiting, the notice, the dial, a seat's refusal, the join
 links), read by the web pages, the demo and the tests; what acts on the table goes on the
 queue.
@@ -128,7 +128,7 @@ class Daemon:
         # The deck of the game on the table enrolled with the camera, when the page asks.
         self._enrolling = Enrolling(self._playing, library)
         self.library = library  # what corrections taught it, listed on the controls page
-        self.shown = TableDisplay(self._playing, self._asking, self._presenter,
+        self.display = TableDisplay(self._playing, self._asking, self._presenter,
                                   self._looks, self._questions, watchers,
                                   self._offers, self._enrolling, library)  # what it shows
         self.stopping = False
@@ -169,7 +169,7 @@ class Daemon:
         self.supervisor.start_all(self.clock())
         if self.table is None and not self._asking.open:
             self.resume_or_offer()
-        self.shown.refresh()
+        self.display.refresh()
         self.notifier.ready(self._sessions.status())
         self.ready.set()
         self.lifecycle.send(Moment.READY)
@@ -189,7 +189,7 @@ class Daemon:
                 ui = self._playing.ui
                 if changed or ui.peeks or ui.errors:
                     ui.tick(now)  # peeks and refusals shown for a while only
-                    self.shown.refresh()
+                    self.display.refresh()
                 self.notifier.watchdog()
                 self.heap.after_work(self.clock(), idle=self.queue.empty())
         finally:

@@ -13,7 +13,7 @@ from companion.arguments import later
 from companion.commands import db_option, game_names
 from companion.counts import counted, noun
 from companion.errors import CompanionError, LogError, OptionError
-from companion.terminal import json_shown, shown
+from companion.terminal import escaped, json_escaped
 
 if TYPE_CHECKING:  # the engines and the store are loaded by the commands that use them
     from companion.games.base import Game
@@ -99,11 +99,11 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         if error is not None:
             result["error"] = {"line": error.line, "message": error.message}
-        print(json_shown(result))
+        print(json_escaped(result))
     else:
         print(render_result(result, game))
         if error is not None:
-            print(f"companion: {shown(str(error))}", file=sys.stderr)
+            print(f"companion: {escaped(str(error))}", file=sys.stderr)
     return 2 if error else 0
 
 
@@ -119,7 +119,7 @@ def render_result(result: dict[str, Any], game: Game) -> str:
     words = game.state_in_words(result["state"])
     private = {key: value for key, value in result["state"].items()
                if key not in public or value != public[key]}
-    seats = [shown(name) for name in result["seats"]]
+    seats = [escaped(name) for name in result["seats"]]
     totals, rounds = result["totals"], result["rounds"]
     width = max(len(name) for name in seats)
     status = "finished" if result["finished"] else "in progress"
@@ -133,10 +133,10 @@ def render_result(result: dict[str, Any], game: Game) -> str:
     if result["winners"]:
         lines.append("winners: " + ", ".join(seats[s] for s in result["winners"]))
     lines.append("state:")
-    lines.extend(f"  {shown(line)}" for line in words)
+    lines.extend(f"  {escaped(line)}" for line in words)
     if private:  # --seat or --referee: what the public words leave out, as the engine has it
         lines.append("private:")
-        lines.append(json_shown(private, indent=2))
+        lines.append(json_escaped(private, indent=2))
     return "\n".join(lines)
 
 
@@ -186,7 +186,7 @@ def export_pictures(store: TableStore, session_id: int, folder: Path) -> None:
     except OSError as error:
         raise OptionError(f"--pictures {folder}: cannot write there "
                           f"({error.strerror or error})") from None
-    print(f"wrote {len(found)} camera pictures of session {session_id} into {shown(str(folder))}",
+    print(f"wrote {len(found)} camera pictures of session {session_id} into {escaped(str(folder))}",
           file=sys.stderr)
 
 
@@ -207,7 +207,7 @@ def run_import(args: argparse.Namespace) -> int:
             raise LogError(number, str(exc)) from None
     with open_store(args.db) as store:
         stored = store.add_session(session)
-        print(f"stored as session {stored.id} in {shown(store.path)} "
+        print(f"stored as session {stored.id} in {escaped(store.path)} "
               f"({counted(len(session.entries), 'event')})")
     return 0
 
@@ -228,12 +228,12 @@ def run_sessions(args: argparse.Namespace) -> int:
                            "created": i.created, "finished": i.finished, "events": i.events,
                            "totals": play.totals if play else None,
                            "winners": play.winner_names() if play else []})
-        print(json_shown(listed))
+        print(json_escaped(listed))
         return 0
     for info in infos:
         status = "finished" if info.finished else "UNFINISHED"
         play = plays.get(info.id)
-        scores = score_line(play) if play else shown(", ".join(info.header.seats))
+        scores = score_line(play) if play else escaped(", ".join(info.header.seats))
         began = play.started if play else info.created
         print(f"{info.id:>4}  {began[:16].replace('T', ' ')}  {info.header.game:<9} "
               f"{status:<10} {info.events:>5} {noun(info.events, 'event'):<6}  {scores}")
