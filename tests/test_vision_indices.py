@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 from test_vision_standins import render
 
-from companion.vision.art import draw_face
+from companion.vision.art import draw_face, library_of
 from companion.vision.deals import hand
 from companion.vision.deck import standard_deck
 from companion.vision.indices import IndexReader, ink_colour, same_colour
-from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.setdeck import shape_deck
 
@@ -27,10 +26,7 @@ DEV = Path(__file__).resolve().parents[2] / "shared" / "vision-dev" / "bidly-fan
 @pytest.fixture(scope="module")
 def deck():
     cards = standard_deck()
-    library = CardLibrary()
-    for item in cards:
-        library.enroll(item.item_id, draw_face(item))
-    return cards, library
+    return cards, library_of(cards)
 
 
 def test_a_standard_deck_prints_its_index_at_two_corners_of_every_face(deck):

@@ -14,10 +14,9 @@ import pytest
 from test_vision_standins import render
 from vision_dev import DEV
 
-from companion.vision.art import draw_face
+from companion.vision.art import draw_face, library_of
 from companion.vision.deals import hand
 from companion.vision.deck import standard_deck
-from companion.vision.library import CardLibrary
 from companion.vision.marks import MarkReader, similarity
 from companion.vision.recognize import Recognizer
 from companion.vision.setdeck import shape_deck
@@ -28,10 +27,7 @@ FANS = DEV / "bidly-fans"
 @pytest.fixture(scope="module")
 def deck():
     cards = standard_deck()
-    library = CardLibrary()
-    for item in cards:
-        library.enroll(item.item_id, draw_face(item))
-    return cards, library
+    return cards, library_of(cards)
 
 
 def test_every_face_of_a_standard_deck_prints_a_rank_over_a_suit_both_ways_up(deck):
