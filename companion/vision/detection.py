@@ -35,6 +35,8 @@ class Detection:
     method: str
     #: How closely the print fits the face (its score, -1..1; 0 where not measured).
     fit: float = 0.0
+    #: Where its index was read, for a card read from its index (image pixels).
+    index_at: np.ndarray | None = None
 
     @property
     def centre(self) -> np.ndarray:

@@ -38,6 +38,10 @@ class Candidates:
 
     quads: list[np.ndarray] = field(default_factory=list)
     blobs: list[Blob] = field(default_factory=list)
+    #: Light regions too large to be a cluster of cards (x, y, w, h): a light table, the
+    #: light beyond the table, or cards touching a sheet of paper. Cards in them show at most
+    #: their print.
+    beyond: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 def work_scale(shape: tuple[int, ...]) -> float:
@@ -203,7 +207,7 @@ class CardFinder:
             if mask is not None:
                 quads += quads_in_mask(mask, *limits)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        blobs = self.blobs.find(grey)  # in work pixels, as is everything here
+        blobs, beyond = self.blobs.find_with_beyond(grey)  # in work pixels, as is all here
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Last: an edge band's outer outline lies a pixel or two outside the card.
@@ -212,7 +216,8 @@ class CardFinder:
         if background is not None:
             blobs += _blobs_of(mask, limits)
         return Candidates(_distinct([q / scale for q in quads]),
-                          [_scaled(b, 1 / scale) for b in blobs])
+                          [_scaled(b, 1 / scale) for b in blobs],
+                          [tuple(int(v / scale) for v in box) for box in beyond])
 
 
 def _blobs_of(mask: np.ndarray, limits: tuple[float, float]) -> list[Blob]:

@@ -60,6 +60,9 @@ LEAST_MARGIN = 0.2
 #: only compared with those printed in the colour it shows (grey, a red nine and a black
 #: nine differ by their suit's small print alone).
 COLOUR_APART = 12.0
+#: A card's index at another corner fitting within this of the best may be that one
+#: (``IndexHit.others``).
+ALIKE = 0.1
 #: Indices whose whole likeness is within this of the best are told apart where they differ
 #: (``_told_apart``).
 RIVALS = 0.2
@@ -89,6 +92,22 @@ class IndexHit:
     score: float
     margin: float
     at: np.ndarray  # the middle of the index (image pixels)
+    #: The outlines the card would have were this its index at another corner printed alike
+    #: (a deck printing its index at all four corners: the top two read the same); the
+    #: recognizer keeps the one lying on the cards round it.
+    others: tuple[np.ndarray, ...] = ()
+
+    def moved(self, matrix: np.ndarray | None = None, shift: np.ndarray | float = 0.0,
+              scale: float = 1.0) -> IndexHit:
+        """The same read in other pixels: through ``matrix`` (2x3), then shifted by
+        ``shift`` and divided by ``scale``."""
+        def move(points: np.ndarray) -> np.ndarray:
+            if matrix is not None:
+                points = cv2.transform(points.reshape(-1, 1, 2), matrix).reshape(
+                    points.shape)
+            return ((points + shift) / scale).astype(np.float32)
+        return IndexHit(self.entry, move(self.corners), self.score, self.margin,
+                        move(self.at), tuple(move(other) for other in self.others))
 
 
 @dataclass
@@ -191,6 +210,11 @@ class IndexReader:
 
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.windows = self._windows(faces)
+        # The faces printing their index at both top corners (then either may be the one
+        # seen).
+        tops = [{entry for window in self.windows if (window.turn, window.anchor) == (0, side)
+                 for entry in window.entries} for side in ("tl", "tr")]
+        self.both_tops = tops[0] & tops[1]
 
     @staticmethod
     def _windows(faces: Sequence[np.ndarray]) -> list[_Window]:
@@ -299,11 +323,8 @@ class IndexReader:
             for parity in (0, 1):
                 windows = [window for window in self.windows if window.turn % 2 == parity]
                 for hit in self._in_windows(rotated, colour, inside, windows):
-                    corners = cv2.transform(hit.corners.reshape(-1, 1, 2), back).reshape(4, 2)
-                    at = cv2.transform(hit.at.reshape(-1, 1, 2), back).reshape(2)
-                    shift = np.float32([px, py])
-                    hits.append(IndexHit(hit.entry, (corners + shift) / scale + origin,
-                                         hit.score, hit.margin, (at + shift) / scale + origin))
+                    hits.append(hit.moved(back, np.float32([px, py]), scale).moved(
+                        shift=origin))
         return _once(hits, card_short)
 
     def _in_windows(self, rotated: np.ndarray, colour: np.ndarray, inside: np.ndarray,
@@ -362,9 +383,11 @@ class IndexReader:
                 continue
             window = windows[int(owner[best])]
             member = int(best - starts[int(owner[best])])
-            found.append(IndexHit(int(entries[best]),
-                                  self._card(window, member, float(xs[k]), float(ys[k])), score,
-                                  margin, np.float32([xs[k] + w / 2, ys[k] + h / 2])))
+            corners = self._card(window, member, float(xs[k]), float(ys[k]))
+            at = np.float32([xs[k] + w / 2, ys[k] + h / 2])
+            found.append(IndexHit(int(entries[best]), corners, score, margin, at,
+                                  (across(corners, at),) if int(entries[best]) in
+                                  self.both_tops else ()))
         return found
 
     @staticmethod
@@ -379,6 +402,18 @@ class IndexReader:
         turned = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
         # The face's own top-left is the turned card's corner ``turn`` places on.
         return np.roll(turned, -(-window.turn % 4), axis=0) if window.turn else turned
+
+
+def across(corners: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The outline of the card were its index at ``at`` the one at its other top corner: the
+    card moved along its face's width until the index lies as far from the other side."""
+    along = corners[1] - corners[0]
+    width = float(np.linalg.norm(along))
+    if width == 0:
+        return corners
+    along = along / width
+    from_left = float((at - corners[0]) @ along)
+    return (corners + (2 * from_left - width) * along).astype(np.float32)
 
 
 def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, entries: np.ndarray

@@ -458,6 +458,11 @@ class CardLibrary:
         return self._indices
 
     @property
+    def both_tops(self) -> set[str]:
+        """The cards printing their index at both top corners (either may be the one seen)."""
+        return {self.ids[entry] for entry in self.indices.both_tops}
+
+    @property
     def marks(self) -> MarkReader:
         """The deck's indices as a rank over a suit, for cards of which only a corner shows,
         each turned its own way (learnt from the enrolled faces when first needed)."""

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from companion.vision.indices import (
+    ALIKE,
     CORNER,
     SHARED,
     IndexHit,
@@ -382,11 +383,12 @@ class MarkReader:
             self.inks = _Inks(self.fine.colours)
 
     def read(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None,
-             card_short: float | None = None) -> list[IndexHit]:
+             card_short: float | None = None,
+             besides: Sequence[tuple[int, int, int, int]] = ()) -> list[IndexHit]:
         """The cards whose rank and suit show in ``image`` (BGR; within ``box``, x, y, w,
-        h, if given): best first, each card once. ``card_short``: the short side of the
-        cards read in the frame, if any (pixels): an index is looked for at about their
-        size only (``CARD_SIZES`` of it)."""
+        h, if given; not in the boxes ``besides``): best first, each card once.
+        ``card_short``: the short side of the cards read in the frame, if any (pixels): an
+        index is looked for at about their size only (``CARD_SIZES`` of it)."""
         if not self.indices:
             return []
         x, y, w, h = box if box is not None else (0, 0, image.shape[1], image.shape[0])
@@ -398,6 +400,10 @@ class MarkReader:
         apart = (0.0, np.inf) if card_short is None else (
             card_short * self.share[0] * CARD_SIZES[0], card_short * self.share[1] * CARD_SIZES[1])
         ranks, suits = self._pairs(_frame_marks(grey, max(image.shape[:2])), apart)
+        for bx, by, bw, bh in besides:
+            inside = ((ranks[:, 0] >= bx - x) & (ranks[:, 0] <= bx - x + bw)
+                      & (ranks[:, 1] >= by - y) & (ranks[:, 1] <= by - y + bh))
+            ranks, suits = ranks[~inside], suits[~inside]
         if not len(ranks):
             return []
         blurred = cv2.GaussianBlur(grey, (0, 0), BLUR)
@@ -414,8 +420,7 @@ class MarkReader:
         hits = [hit for k in range(len(keep))
                 if (hit := self._hit(rank_fit[k], suit_fit[k], matrices[k], lab)) is not None]
         shift = np.float32([x, y])
-        return _once([IndexHit(h.entry, h.corners + shift, h.score, h.margin, h.at + shift)
-                      for h in hits])
+        return _once([hit.moved(shift=shift) for hit in hits])
 
     def _pairs(self, marks: _Marks, within: tuple[float, float]
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -460,15 +465,20 @@ class MarkReader:
             if others.any() else 1.0
         if margin < LEAST_MARGIN:
             return None
-        face_to_frame = np.linalg.inv(np.vstack([matrix, [0, 0, 1]])) @ np.vstack(
-            [self.fine.to_size[best], [0, 0, 1]])
         fh, fw = self.faces[int(self.entries[best])].shape[:2]
         outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
-        corners = outline @ face_to_frame[:2, :2].T + face_to_frame[:2, 2]
+
+        def card(index: int) -> np.ndarray:
+            face_to_frame = np.linalg.inv(np.vstack([matrix, [0, 0, 1]])) @ np.vstack(
+                [self.fine.to_size[index], [0, 0, 1]])
+            return (outline @ face_to_frame[:2, :2].T + face_to_frame[:2, 2]).astype(np.float32)
+        alike = np.nonzero((self.entries == self.entries[best]) & (score >= score[best] - ALIKE)
+                           & (np.arange(len(score)) != best))[0]
         back = cv2.invertAffineTransform(matrix)
         middle = np.float32([self.fine.rank_at[0], self.fine.rank_at[1] + FINE / 2, 1.0])
-        return IndexHit(int(self.entries[best]), corners.astype(np.float32), float(score[best]),
-                        margin, (back @ middle).astype(np.float32))
+        return IndexHit(int(self.entries[best]), card(best), float(score[best]), margin,
+                        (back @ middle).astype(np.float32),
+                        tuple(card(int(index)) for index in alike))
 
 
 def _once(hits: list[IndexHit]) -> list[IndexHit]:

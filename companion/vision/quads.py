@@ -89,14 +89,21 @@ class QuadFinder:
         self._clahe = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 
     def find(self, grey: np.ndarray) -> list[Blob]:
+        return self.find_with_beyond(grey)[0]
+
+    def find_with_beyond(self, grey: np.ndarray
+                         ) -> tuple[list[Blob], list[tuple[int, int, int, int]]]:
+        """The blobs, and the boxes (x, y, w, h) of light regions larger than any cluster
+        (a light table, the light beyond it, or cards touching a sheet of paper)."""
         scale = min(1.0, WORK_WIDTH / grey.shape[1])
         small = grey if scale == 1.0 else cv2.resize(
             grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        blobs = self._from_mask(self._bright_mask(small), small.shape, scale)
+        beyond: list[tuple[int, int, int, int]] = []
+        blobs = self._from_mask(self._bright_mask(small), small.shape, scale, beyond)
         if not blobs:
             # A washed-out or flat frame: equalise locally and look for outlines instead.
             blobs = self._from_mask(self._edge_mask(small), small.shape, scale)
-        return blobs
+        return blobs, beyond
 
     def _bright_mask(self, small: np.ndarray) -> np.ndarray:
         """Pixels clearly lighter than their neighbourhood: the light rim and face of a card."""
@@ -112,7 +119,8 @@ class QuadFinder:
         edges = cv2.Canny(equal, 0.66 * median, 1.33 * median)
         return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
-    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Blob]:
+    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float,
+                   beyond: list[tuple[int, int, int, int]] | None = None) -> list[Blob]:
         contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         if hierarchy is None:
             return []
@@ -130,6 +138,10 @@ class QuadFinder:
                 continue
             hull = cv2.convexHull(contour)
             hull_area = cv2.contourArea(hull)
+            if hull_area > max_area and beyond is not None:
+                x, y, w, h = cv2.boundingRect(contour)
+                beyond.append((int(x / scale), int(y / scale), int(w / scale) + 1,
+                               int(h / scale) + 1))
             if not min_area <= hull_area <= max_area:
                 continue
             outline = None

@@ -52,7 +52,7 @@ from companion.vision.detection import (
 from companion.vision.edges import on_edges
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
-from companion.vision.finder import CardFinder, TableBackground, shrink
+from companion.vision.finder import Candidates, CardFinder, TableBackground, shrink
 from companion.vision.indices import IndexHit
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import NOT_A_CARD, CardLibrary
@@ -187,10 +187,12 @@ class Recognizer:
             for blob in puzzling[:self.limits.index_regions]:
                 # The deck's index windows, at the size of the cards read, then its rank and
                 # suit marks wherever they lie and however turned.
-                detections += self._by_index(image, blob, detections)
-                detections += self._by_marks(image, blob, detections)
+                read = self._by_index(image, blob, detections)
+                detections += self._by_marks(image, blob, detections, read)
             puzzling = [b for b in puzzling if not self._explained(
                 image, b, [d for d in detections if touches(d.corners, b)])]
+        if self.use_templates and candidates.beyond and more():
+            detections += self._marks_elsewhere(image, candidates, detections)
         if puzzling and self.use_features and more():
             # Cards partly under others, or in a heap: the feature matcher, on the largest
             # few regions only.
@@ -204,7 +206,7 @@ class Recognizer:
                 if self.piles and self.use_templates:
                     detections += self._copies(image, blob, known + found, found, detections,
                                                more)
-        return _one_index_read_per_card(detections)
+        return _one_index_read_per_card(detections, self.library.both_tops)
 
     def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
                   ) -> list[Detection]:
@@ -239,17 +241,51 @@ class Recognizer:
                 break  # indices at this size, be they of cards read: the size is right here
         return found
 
-    def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
-                  ) -> list[Detection]:
-        """The cards of a cluster whose index shows as a rank over a suit (``marks.py``):
-        each not where a card read lies, nor a card of the cluster read already."""
+    def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection],
+                  by_index: Sequence[Detection]) -> list[Detection]:
+        """The cards of a cluster read by the index windows (``by_index``) and those whose
+        index shows as a rank over a suit (``marks.py``): each not where a card read lies,
+        nor a card of the cluster read already. A card read both ways lies where its rank
+        and suit place it (the line from one to the other turns and sizes it exactly; a
+        window may fit a corner's index turned or at another corner)."""
         x, y, w, h = blob.box
         pad = int(0.1 * max(w, h))
         short = (float(np.median([min(quad_sides(d.corners)) for d in detections]))
                  if detections else None)
         hits = self.library.marks.read(image, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
                                        short)
-        return self._index_reads(hits, blob, detections, MARKS_SURE)
+        marked = self._index_reads(hits, blob, detections, MARKS_SURE)
+        placed = {d.item_id: d.corners for d in marked}
+        by_index = [replace(d, corners=placed[d.item_id]) if d.item_id in placed and intersect(
+            d.corners, placed[d.item_id], 0.25) else d for d in by_index
+            # A print the marks read as another card: the marks tell its rank and suit
+            # apart where they differ.
+            if not any(m.item_id != d.item_id and d.index_at is not None
+                       and m.index_at is not None and float(np.linalg.norm(
+                           m.index_at - d.index_at)) < ON_ITS_PRINT * min(quad_sides(m.corners))
+                       for m in marked)]
+        return [*by_index, *self._index_reads(hits, blob, [*detections, *by_index],
+                                              MARKS_SURE)]
+
+    def _marks_elsewhere(self, image: np.ndarray, candidates: Candidates,
+                         detections: Sequence[Detection]) -> list[Detection]:
+        """The cards whose rank and suit show in the light regions too large to be a
+        cluster (``Candidates.beyond``), outside every cluster: a hand fanned on a light
+        table, or touching a sheet of paper, is no cluster of its own, yet its indices
+        show."""
+        if not self.library.marks.indices:
+            return []
+        short = (float(np.median([min(quad_sides(d.corners)) for d in detections]))
+                 if detections else None)
+        clusters = [blob.box for blob in candidates.blobs]
+        found: list[Detection] = []
+        for x, y, w, h in candidates.beyond:
+            hits = [hit for hit in self.library.marks.read(image, (x, y, w, h), short, clusters)
+                    if not any(_in_box(hit.at, box) for box in clusters)]
+            outline = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+            found += self._index_reads(hits, Blob(None, [], (x, y, w, h), outline, outline),
+                                       [*detections, *found], MARKS_SURE)
+        return found
 
     def _index_reads(self, hits: Sequence[IndexHit], blob: Blob,
                      detections: Sequence[Detection], sure: tuple[float, float]
@@ -271,10 +307,14 @@ class Recognizer:
                 continue
             if self.library.ids[hit.entry] in named:
                 continue  # a card of the cluster read already (the best read comes first)
+            reach = SAME_PRINT * min(quad_sides(hit.corners))
+            if any(d.index_at is not None and float(np.linalg.norm(d.index_at - hit.at))
+                   < reach for d in [*detections, *found]):
+                continue  # the print of a card read already, read again (as another card)
             named.add(self.library.ids[hit.entry])
             confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
-            found.append(Detection(self.library.ids[hit.entry], hit.corners.astype(
-                np.float32), confidence, "index", hit.score))
+            found.append(Detection(self.library.ids[hit.entry], _on_cluster(
+                [hit.corners, *hit.others], blob), confidence, "index", hit.score, hit.at))
         return found
 
     def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
@@ -685,7 +725,39 @@ class Recognizer:
     # --- fallback ----------------------------------------------------------------------
 
 
-def _one_index_read_per_card(detections: list[Detection]) -> list[Detection]:
+def _on_cluster(outlines: Sequence[np.ndarray], blob: Blob) -> np.ndarray:
+    """Of a card's outlines read from its index (at each corner printing it alike), the one
+    lying most on the cluster its index is in (a card under others lies under them, not on
+    the bare table); the first of those equally on it."""
+    if len(outlines) == 1:
+        return outlines[0].astype(np.float32)
+    everything = np.concatenate([blob.contour.reshape(-1, 2), *outlines]).astype(np.float32)
+    x0, y0 = np.floor(everything.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(everything.max(axis=0)).astype(int)
+    cluster = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillPoly(cluster, [(blob.contour.reshape(-1, 2) - (x0, y0)).round().astype(np.int32)],
+                 1)
+    shares = []
+    for outline in outlines:
+        card = np.zeros_like(cluster)
+        cv2.fillConvexPoly(card, (outline - (x0, y0)).round().astype(np.int32), 1)
+        shares.append(float((card & cluster).sum()) / max(1.0, float(card.sum())))
+    return outlines[int(np.argmax(np.round(shares, 2)))].astype(np.float32)
+
+
+#: An index read this near (share of the card's short side) to one read already is the
+#: same print read again: a fan's next index lies a good deal further.
+SAME_PRINT = 0.05
+#: A window's index read this near (share of the card's short side) to a rank and suit
+#: read as another card lies on that print: the rank and suit are the better read.
+ON_ITS_PRINT = 0.2
+#: A card read from its index where a surer read card prints another index (within this
+#: share of its short side) is that card read at two of its corners: the surer read is kept.
+ONE_CARD_REACH = 0.25
+
+
+def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
+                             ) -> list[Detection]:
     """A card read from its index only once in a frame, where it reads best, and not where
     it is read whole: a corner is little to go on, and a card twice from its corners is a
     misreading at one of the two places."""
@@ -696,7 +768,33 @@ def _one_index_read_per_card(detections: list[Detection]) -> list[Detection]:
             held = best.get(d.item_id)
             if held is None or (d.confidence, d.fit) > (held.confidence, held.fit):
                 best[d.item_id] = d
-    return [d for d in detections if d.method != "index" or best.get(d.item_id) is d]
+    kept: list[Detection] = []
+    for d in sorted(best.values(), key=lambda d: (-d.confidence, -d.fit)):
+        if d.index_at is None or not any(
+                k.index_at is not None and k.item_id in both_tops
+                and _at_its_other_index(d.index_at, k) for k in kept):
+            kept.append(d)
+    return [d for d in detections if d.method != "index" or any(d is k for k in kept)]
+
+
+def _at_its_other_index(at: np.ndarray, card: Detection) -> bool:
+    """Does ``at`` lie where ``card`` (read from its index, on a deck printing its index at
+    both top corners) prints its other index? An index read there is the same card."""
+    assert card.index_at is not None
+    along = card.corners[1] - card.corners[0]
+    width = float(np.linalg.norm(along))
+    if width == 0:
+        return False
+    along = along / width
+    from_left = float((card.index_at - card.corners[0]) @ along)
+    other = card.index_at + (width - 2 * from_left) * along
+    reach = ONE_CARD_REACH * min(quad_sides(card.corners))
+    return float(np.linalg.norm(at - other)) < reach
+
+
+def _in_box(point: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = box
+    return bool(x <= point[0] <= x + w and y <= point[1] <= y + h)
 
 
 def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:

@@ -13,7 +13,8 @@ figure predicts the real one it stands for.
 - ``set-crops``: 81 plain-shape cards enrolled from tight crops of another photo (tinted,
   the cut a little off); phone photos of 12 cards in rows on a near-black wood or a rug.
 - ``bidly-fans``: the poker deck enrolled from small face images of another print; overhead
-  photos of four hands of 13 fanned on cork or a black mat: mostly corner indices show.
+  photos of four hands of 13 fanned on cork, a black mat or a white table: mostly corner
+  indices show.
 
 Each is seeded; ``photos`` is how many scenes to draw; the enrolment images are drawn when
 enrolled. The enrolled images and the scenes'
@@ -294,8 +295,9 @@ def set_crops(rng: np.random.Generator, photos: int = 12,
 # --- bidly-fans ---------------------------------------------------------------------------
 def bidly_fans(rng: np.random.Generator, photos: int = 7,
                size: tuple[int, int] = (1200, 1200)) -> RenderedSet:
-    """A whole deal, four hands of 13 fanned (an arc or a row) on cork or a black mat, seen
-    from straight above; enrolled from small face images (228 px wide) of another print,
+    """A whole deal, four hands of 13 fanned (an arc or a row) on cork, a black mat or a
+    white table (a person's shadow across it at times), seen from straight above; enrolled
+    from small face images (228 px wide) of another print,
     bluer and a little off register."""
     deck = standard_deck()
     look = Reprint.random(rng, 1.0)
@@ -317,8 +319,11 @@ def bidly_fans(rng: np.random.Generator, photos: int = 7,
             spot = (centre[0] + reach * math.sin(a), centre[1] + reach * math.cos(a) * 0.9)
             placed += hand(order[13 * seat:13 * seat + 13], spot,
                            -90 * seat + float(rng.uniform(-15, 15)), rng)
-        cond = _phone(rng, "cork" if rng.random() < 0.7 else "desk",
-                      shadow=0.0, specular=0.0)
+        # The real set's tables: cork, a black mat, a white table or box lid, on which a
+        # person's hard shadow may fall.
+        table = str(rng.choice(["cork"] * 4 + ["desk"] + ["white"] * 2))
+        cond = _phone(rng, table, specular=0.0, shadow=float(rng.uniform(0.4, 0.6))
+                      if table == "white" and rng.random() < 0.5 else 0.0)
         shots.append(_shoot(renderer, placed, rng, cond, camera, f"deal-{k:02d}"))
     return RenderedSet("bidly-fans", "poker deck from small face images; four fanned hands",
                        enrol, shots)

@@ -64,9 +64,11 @@ def _shapes(suit: str) -> tuple[list[np.ndarray], list[tuple[float, float, float
         body = _heart() * np.array([1.0, -1.0]) * 0.78 + np.array([0, -0.11])
         return [body, _stem(0.05, 0.17)], []
     if suit == "clubs":
-        r = 0.215
-        circles = [(0.0, -0.27, r), (-0.235, 0.07, r), (0.235, 0.07, r)]
-        middle = np.array([[0, -0.2], [0.2, 0.05], [0, 0.15], [-0.2, 0.05]])
+        # Three lobes with deep notches between them, as printed clubs have (the notches
+        # are what tells a small club from a spade).
+        r = 0.2
+        circles = [(0.0, -0.28, r), (-0.27, 0.06, r), (0.27, 0.06, r)]
+        middle = np.array([[0, -0.12], [0.1, 0.04], [0, 0.14], [-0.1, 0.04]])
         return [middle, _stem(0.0, 0.16)], circles
     raise ValueError(f"unknown suit {suit!r} (suits: {', '.join(SUITS)})")
 

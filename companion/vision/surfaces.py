@@ -17,7 +17,7 @@ import numpy as np
 SURFACES = ("felt", "wood", "cloth", "grey")
 #: Kinds beyond ``SURFACES`` (which ``Conditions.real`` draws from, so older figures stay):
 #: the light, low-contrast and patterned tables of the real sets.
-MORE_SURFACES = ("cork", "baize", "dark-wood", "rug", "oak", "desk")
+MORE_SURFACES = ("cork", "baize", "dark-wood", "rug", "oak", "desk", "white")
 
 
 def _noise(rng: np.random.Generator, size: tuple[int, int], cell_px: tuple[float, float]) -> \
@@ -167,6 +167,15 @@ def _desk(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.n
     return level * sheen[..., None]
 
 
+def _white(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A white tabletop or box lid (bidly-fans): near the cards' own white, even, a faint
+    grain: the cards' edges barely show on it."""
+    w, h = size
+    level = np.float32([228, 230, 232]) * np.float32(rng.uniform(0.9, 1.0))
+    grain = 1 + 0.03 * _noise(rng, size, (60 * px_mm, 60 * px_mm))
+    return level * grain[..., None]
+
+
 def lit_highlight(img: np.ndarray, rng: np.random.Generator, strength: float) -> None:
     """A lamp's broad reflection on the surface (in place): a soft bright ellipse."""
     h, w = img.shape[:2]
@@ -183,7 +192,7 @@ def surface(kind: str, size: tuple[int, int], rng: np.random.Generator,
     """A bare surface of ``size`` (w, h) pixels at ``px_per_mm``, float32 BGR 0..255."""
     makers = {"felt": _felt, "wood": _wood, "cloth": _cloth, "grey": _grey, "cork": _cork,
               "baize": _baize, "dark-wood": _dark_wood, "rug": _rug, "oak": _oak,
-              "desk": _desk}
+              "desk": _desk, "white": _white}
     if kind not in makers:
         raise ValueError(f"unknown surface {kind!r} "
                          f"(surfaces: {', '.join(SURFACES + MORE_SURFACES)})")
