@@ -66,9 +66,9 @@ def _shapes(suit: str) -> tuple[list[np.ndarray], list[tuple[float, float, float
     if suit == "clubs":
         # Three lobes with deep notches between them, as printed clubs have (the notches
         # are what tells a small club from a spade).
-        r = 0.2
-        circles = [(0.0, -0.28, r), (-0.27, 0.06, r), (0.27, 0.06, r)]
-        middle = np.array([[0, -0.12], [0.1, 0.04], [0, 0.14], [-0.1, 0.04]])
+        r = 0.21
+        circles = [(0.0, -0.275, r), (-0.26, 0.065, r), (0.26, 0.065, r)]
+        middle = np.array([[0, -0.12], [0.12, 0.045], [0, 0.145], [-0.12, 0.045]])
         return [middle, _stem(0.0, 0.16)], circles
     raise ValueError(f"unknown suit {suit!r} (suits: {', '.join(SUITS)})")
 
