@@ -5,7 +5,10 @@ only puts items on ``Daemon.queue``; the loop alone turns them into table-log ev
 ``StoredSession.append`` check and store them, and draws the views on the screens:
 input -> session -> engine -> views -> screens. Its parts: ``routing`` (the controls and the
 camera's sightings), ``asking`` (the open dialogue), ``record`` (store or refuse),
-``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images).
+``sessions`` (resume, new game), ``presenter`` (views and notices -> screen images); they
+are built and joined by ``wiring.wire``, and what happens (an event stored or refused, a game
+started, resumed or finished, the language changed, READY, STOPPING) is published as a moment
+on ``Daemon.lifecycle`` for the parts that subscribed to it (``lifecycle.py``).
 
 What it shows is its public face, ``Daemon.display`` (``table_display.py``: every screen's
 image, the open menu, the sightings waiting, the notice, the dial, a seat's refusal, the join
@@ -24,9 +27,9 @@ from typing import Any
 
 from companion.counts import counted
 from companion.daemon.camera import SceneSettled, TableGeometry
-from companion.daemon.corrections import Correct, Corrector
+from companion.daemon.corrections import Correct
 from companion.daemon.dispatch import Dispatch, Handling
-from companion.daemon.enrolling import Enrol, Enrolling
+from companion.daemon.enrolling import Enrol
 from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import (
     CameraProposal,
@@ -41,17 +44,13 @@ from companion.daemon.items import (
 )
 from companion.daemon.library import DropSample, SampleRefused, TableLibrary
 from companion.daemon.lifecycle import Lifecycle, Moment
-from companion.daemon.looks import Looks
 from companion.daemon.notify import Notifier
-from companion.daemon.offers import Offers
-from companion.daemon.open_dialogue import OpenDialogue
 from companion.daemon.parts import Part, Supervisor
-from companion.daemon.presenter import Presenter
-from companion.daemon.questions import Answer, Questions
-from companion.daemon.recorder import CurrentGame, Recorder
-from companion.daemon.routing import MENU, SWITCH, Router
-from companion.daemon.sessions import NewGames, Sessions
-from companion.daemon.table_display import DisplayWatcher, TableDisplay
+from companion.daemon.questions import Answer
+from companion.daemon.routing import MENU, SWITCH
+from companion.daemon.sessions import NewGames
+from companion.daemon.table_display import DisplayWatcher
+from companion.daemon.wiring import wire
 from companion.errors import CompanionError
 from companion.games import registry
 from companion.hardware.events import InputEvent
@@ -72,7 +71,8 @@ class Daemon:
     ``screens`` and ``parts`` are started (and retried when they fail) by a Supervisor;
     ``run`` returns the exit code. A fed log's illegal event raises LogError from ``run``.
     Each part's ``listens`` is registered in ``lifecycle``, which ``run`` tells READY once the
-    parts are started and the screens drawn, and STOPPING once the loop ends.
+    parts are started and the screens drawn, and STOPPING once the loop ends; the
+    collaborators ``wiring.wire`` builds subscribe to it the moments of the table.
     ``watchers``: given every screen's image after each redraw (``TableDisplay.watchers``: the web
     pages, the --sim board). ``language``: where the table's language is kept (the config's,
     or the one chosen at the table); ``voice``: spoken announcements of the public views
@@ -109,28 +109,19 @@ class Daemon:
                             geometry or TableGeometry())
         self.language = language or LanguageChoice(None, DEFAULT)
         use(self.language.load())
-        self.voice = voice
-        self._playing, self._asking = CurrentGame(), OpenDialogue()
-        self._presenter = Presenter(screens, self.supervisor, clock)
+        self.voice = voice  # closed at STOPPING (``Announcer``)
+        wired = wire(store, self.lifecycle, self.supervisor, screens, settings, self.language,
+                     confirm_below=confirm_below, watchers=watchers, voice=voice,
+                     library=library, clock=clock)
+        self._playing, self._asking, self._presenter = wired.playing, wired.asking, \
+            wired.presenter
         self.screens = self._presenter.screens  # by name: what each one shows
-        self._recorder = Recorder(self._playing, self._presenter, clock, voice)
-        self._sessions = Sessions(store, self._playing, self._asking, self._presenter, settings,
-                                  self.language)
-        self._looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
-        self._router = Router(self._playing, self._asking, self._recorder, self._sessions, clock,
-                              confirm_below, self._looks)
-        self._corrector = Corrector(self._playing, self._asking, self._recorder, self._looks,
-                                    self._router.close, self._router.ask, library)
-        # What a reading may be corrected to: the game's cards its rules allow there now.
-        self._offers = Offers(self._playing)
-        # The camera's, for the pages.
-        self._questions = Questions(self._asking, self._looks, self._offers.of)
-        # The deck of the game on the table enrolled with the camera, when the page asks.
-        self._enrolling = Enrolling(self._playing, library)
+        self._recorder, self._sessions, self._router = wired.recorder, wired.sessions, \
+            wired.router
+        self._corrector, self._questions, self._enrolling = wired.corrector, wired.questions, \
+            wired.enrolling
         self.library = library  # what corrections taught it, listed on the controls page
-        self.display = TableDisplay(self._playing, self._asking, self._presenter,
-                                  self._looks, self._questions, watchers,
-                                  self._offers, self._enrolling, library)  # what it shows
+        self.display = wired.display  # what it shows
         self.stopping = False
         self.exit_code = 0
         self.error: CompanionError | None = None
@@ -196,8 +187,6 @@ class Daemon:
             self.notifier.stopping()
             self.lifecycle.send(Moment.STOPPING)
             self.supervisor.stop_all()
-            if self.voice is not None:
-                self.voice.close()
             log.info("stopped (%s stored by this run)", counted(self.stored, "event"))
         if self.error is not None:
             raise self.error

@@ -1,30 +1,54 @@
-"""The daemon's moments (ready, stopping) and who is told of each.
+"""The daemon's moments and who is told of each: a small typed publish/subscribe.
 
-A part says what it reacts to when it is added (``Part.listens``), the way Klipper's parts call
-``register_event_handler("klippy:ready", ...)``; the daemon sends each moment once. Nobody sets
-an attribute on another object to be told.
+A part says what it reacts to, the way Klipper's parts call
+``printer.register_event_handler("klippy:ready", ...)`` and the printer's ``send_event`` calls
+them: the handlers of a moment are called in the order they were registered, and one that
+raises is logged while the others are still called (a part's mistake neither keeps the
+others from being told nor stops the daemon). Nobody sets an attribute on another object to
+be told, and nobody is called by name.
+
+Two kinds of moments:
+
+- the daemon's own, ``Moment.READY`` and ``Moment.STOPPING``, sent once each by ``Daemon.run``
+  (``register``/``send``: handlers take no argument; a part gives them in ``Part.listens``);
+- what happens at the table, each a small frozen class carrying what a listener needs
+  (``subscribe``/``publish``: a handler takes the moment): ``EventStored``, ``EventRefused``,
+  ``GameStarted``, ``GameResumed``, ``GameFinished``, ``LanguageChanged``.
 
 >>> moments = Lifecycle()
->>> moments.register(Moment.READY, lambda: print("library loading"))
+>>> leave_ready = moments.register(Moment.READY, lambda: print("library loading"))
 >>> moments.send(Moment.READY)
 library loading
 >>> moments.send(Moment.STOPPING)  # nobody listens: nothing happens
+>>> leave = moments.subscribe(LanguageChanged, lambda moment: print("now in", moment.lang))
+>>> moments.publish(LanguageChanged("fr"))
+now in fr
+>>> leave()  # unsubscribed: told no more
+>>> moments.publish(LanguageChanged("de"))
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # types only: the moments carry them, this module needs none of them
+    from companion.errors import CompanionError
+    from companion.games.base import Game
+    from companion.table import StoredSession
 
 log = logging.getLogger("companion.daemon")
 
-#: What a part runs when a moment comes: in the daemon's thread, quickly.
+#: What a part runs when READY or STOPPING comes: in the daemon's thread, quickly.
 Handler = Callable[[], None]
+M = TypeVar("M")
 
 
 class Moment(enum.Enum):
-    """What the daemon announces to its parts."""
+    """What the daemon announces to its parts about itself."""
 
     #: The parts are started, the screens drawn, READY sent to systemd.
     READY = "ready"
@@ -32,20 +56,109 @@ class Moment(enum.Enum):
     STOPPING = "stopping"
 
 
+@dataclass(frozen=True)
+class EventStored:
+    """An event checked and stored (``Recorder``): ``table`` plays on from the game after it.
+    ``before``: the game before the step that stored it (the voice compares its public view
+    with the one after), None for an event of a step whose last event carries it (a
+    correction: undos and what replaces them, said once). ``withdrawn``: the event an undo
+    took back, for the table screen's notice (a single undo only)."""
+
+    table: StoredSession
+    event: Mapping[str, Any]
+    seq: int
+    before: Game | None = None
+    withdrawn: Mapping[str, Any] | None = None
+
+    def public_before(self) -> dict[str, Any] | None:
+        """The public view before the step (never a seat's: nothing secret), if carried."""
+        return None if self.before is None else self.before.view(None)
+
+
+@dataclass(frozen=True)
+class EventRefused:
+    """An event the session or the store refused (``Recorder.refused``). ``seat``: the acting
+    seat, whose own screen shows why (the rule may tell its secret), or None: the table screen
+    shows it; ``said``: the refusal in each language (a seat's page reads its own); ``at``:
+    the daemon's clock when it was refused."""
+
+    event: Mapping[str, Any]
+    error: CompanionError
+    seat: int | None = None
+    said: Mapping[str, str] = field(default_factory=dict)
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """A new session played from now on (the new-game menu, a fed log, ``Daemon.use_table``)."""
+
+    table: StoredSession
+
+
+@dataclass(frozen=True)
+class GameResumed:
+    """A stored session played on: the unfinished one at the start, or one read again from
+    the store (in the language just chosen)."""
+
+    table: StoredSession
+
+
+@dataclass(frozen=True)
+class GameFinished:
+    """An event stored ended the game (its totals are final unless an undo takes it back)."""
+
+    table: StoredSession
+
+
+@dataclass(frozen=True)
+class LanguageChanged:
+    """The table's language chosen (already current and kept for the next start)."""
+
+    lang: str
+
+
 class Lifecycle:
     """The handlers of each moment, called in the order they were registered; one that
     raises is logged, and the others are called all the same (a part's mistake does not
-    keep the daemon from starting, nor from closing the other parts)."""
+    keep the daemon from starting, nor from closing the other parts). The daemon's own
+    thread only."""
 
     def __init__(self) -> None:
-        self._handlers: dict[Moment, list[Handler]] = {moment: [] for moment in Moment}
+        self._handlers: dict[object, list[Callable[..., None]]] = {moment: [] for moment in Moment}
 
-    def register(self, moment: Moment, handler: Handler) -> None:
-        self._handlers[moment].append(handler)
+    def register(self, moment: Moment, handler: Handler) -> Callable[[], None]:
+        """``handler`` called at ``moment`` (READY, STOPPING); what unregisters it."""
+        return self._add(moment, handler)
 
     def send(self, moment: Moment) -> None:
-        for handler in self._handlers[moment]:
+        self._tell(moment, moment.value)
+
+    def subscribe(self, kind: type[M], handler: Callable[[M], None]) -> Callable[[], None]:
+        """``handler`` given each moment of class ``kind`` published; what unsubscribes it."""
+        return self._add(kind, handler)
+
+    def publish(self, moment: object) -> None:
+        """Tell ``moment`` to the handlers of its class."""
+        self._tell(type(moment), type(moment).__name__, moment)
+
+    def listeners(self, moment: Moment | type) -> int:
+        """How many handlers ``moment`` has (the tests and the docs count them)."""
+        return len(self._handlers.get(moment, []))
+
+    def _add(self, key: object, handler: Callable[..., None]) -> Callable[[], None]:
+        handlers = self._handlers.setdefault(key, [])
+        handlers.append(handler)
+
+        def remove() -> None:
+            if handler in handlers:
+                handlers.remove(handler)
+
+        return remove
+
+    def _tell(self, key: object, name: str, *moment: object) -> None:
+        for handler in list(self._handlers.get(key, [])):  # one may leave while told
             try:
-                handler()
+                handler(*moment)
             except Exception:  # noqa: BLE001 - logged whole; the other parts are told
-                log.exception("a handler of %s failed: %r", moment.value, handler)
+                log.exception("a handler of %s failed: %r", name, handler)

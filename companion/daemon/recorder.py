@@ -1,6 +1,7 @@
 """Recording at the table: an event checked and stored by the session, or refused with the
 reason on the acting seat's own screen; a fed log's events; the words the table and the
-journal may use for an event.
+journal may use for an event. What follows is told as moments (``lifecycle.py``: ``EventStored``,
+``EventRefused``, ``GameFinished``), never by calling the screens or the voice by name.
 
 Logs name event types and seats only: never a view, never a field of an event, since a
 private screen's content (a dial reading, a hand, a secret character) must not reach the
@@ -17,19 +18,16 @@ from typing import Any
 
 from companion.daemon.camera import SceneReader
 from companion.daemon.items import FedEvent
+from companion.daemon.lifecycle import EventRefused, EventStored, GameFinished, Lifecycle
 from companion.daemon.logline import QUOTED, quoted
-from companion.daemon.presenter import Presenter
-from companion.daemon.ui import TABLE, TableUI
+from companion.daemon.ui import TableUI
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError, LogError, RuleViolation
-from companion.games import registry
 from companion.games.base import Game
-from companion.i18n import LANGUAGES, _, current, using
+from companion.i18n import LANGUAGES, _, using
 from companion.i18n.names import event_word, field_word
 from companion.table import StoredSession
 from companion.table.faults import StorageFull, StoreError
-from companion.voice.announce import announcements
-from companion.voice.speaker import Speaker
 
 log = logging.getLogger("companion.daemon")
 
@@ -111,15 +109,14 @@ class CurrentGame:
 
 
 class Recorder:
-    """Checks and stores events; a refusal is shown on the screens, never raised. With a
-    ``voice``, each accepted event is announced from the public views before and after it."""
+    """Checks and stores events; a refusal is published (``EventRefused``), never raised. Each
+    accepted event is published (``EventStored``) with the game before its step, which the voice
+    compares with the game after it."""
 
-    def __init__(self, playing: CurrentGame, presenter: Presenter, clock: Any,
-                 voice: Speaker | None = None) -> None:
+    def __init__(self, playing: CurrentGame, moments: Lifecycle, clock: Any) -> None:
         self.playing = playing
-        self.presenter = presenter
+        self.moments = moments  # where the screens and the voice hear what happened
         self.clock = clock
-        self.voice = voice  # spoken announcements, from the public views only
         self.stored = 0  # events stored by this run
 
     def append(self, event: dict[str, Any]) -> int | None:
@@ -127,16 +124,14 @@ class Recorder:
         if table is None:
             return None
         withdrawn = table.session.in_force[-1:] if event.get("type") == "undo" else []
-        before = self.public_view()
+        before = table.game  # a state is never changed in place: the game before, kept
         try:
             seq = table.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
-        self.accepted(event, seq, before)
-        if withdrawn:  # the whole table sees what the long press took back
-            self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(withdrawn[0], table.game.seats)))
+        # The whole table sees what the long press took back (``withdrawn``).
+        self.accepted(event, seq, before, withdrawn[0] if withdrawn else None)
         return seq
 
     def append_all(self, events: list[dict[str, Any]]) -> list[int]:
@@ -146,46 +141,31 @@ class Recorder:
         table = self.playing.table
         if table is None:
             raise CompanionError("no game is being played")
-        before = self.public_view()
+        before = table.game
         try:
             seqs = table.append_all(events)
         except CompanionError as error:
             self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
             raise
-        for event, seq in zip(events, seqs, strict=True):
-            self.accepted(event, seq)
-        if before is not None:
-            self.announce(before)
+        for number, (event, seq) in enumerate(zip(events, seqs, strict=True), start=1):
+            # The step is said once, with its last event: from the game before the step.
+            self.accepted(event, seq, before if number == len(events) else None)
         return seqs
 
-    def public_view(self) -> dict[str, Any] | None:
-        """The public view before an event, when the voice will compare it with the next."""
+    def accepted(self, event: Mapping[str, Any], seq: int, before: Game | None = None,
+                 withdrawn: Mapping[str, Any] | None = None) -> None:
+        """Log ``event`` stored and publish it (``EventStored``; ``GameFinished`` if it ended the
+        game): the screens show the game again, the voice says what changed."""
         table = self.playing.table
-        return table.game.view(None) if self.voice is not None and table is not None else None
-
-    def accepted(self, event: Mapping[str, Any], seq: int,
-                 before: Mapping[str, Any] | None = None) -> None:
-        assert self.playing.table is not None
+        assert table is not None
         self.stored += 1
-        self.presenter.clear()
-        # A refusal (a seat's, or the table's: the camera's, an unreadable change) was made
-        # by the state before: once an event or an undo is in, the game's screens show.
-        self.playing.ui.moved_on()
         log.info("stored #%d: %s", seq, event_in_words(event))
-        game = self.playing.table.game
+        game = table.game
         if game.finished:
             log.info("game over: totals %s", game.totals())
-        if before is not None:
-            self.announce(before)
-
-    def announce(self, before: Mapping[str, Any]) -> None:
-        """Say what changed in the public view (never a seat's view: nothing secret)."""
-        table = self.playing.table
-        assert table is not None and self.voice is not None
-        said = registry.get(table.header.game).announce
-        words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
-        if words:
-            self.voice.say(". ".join(words), current())
+        self.moments.publish(EventStored(table, event, seq, before, withdrawn))
+        if game.finished:
+            self.moments.publish(GameFinished(table))
 
     def refusal_of(self, event: Mapping[str, Any]) -> CompanionError | None:
         """The error the session gives ``event`` now, in the language current; nothing is
@@ -207,22 +187,18 @@ class Recorder:
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
         if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
             log.warning("not stored: %s (%s)", event_in_words(event), error)
-            self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
+            self.moments.publish(EventRefused(event, error, at=self.clock()))
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
         seat, table = event.get("seat"), self.playing.table
         if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
             log.info("refused %s", event_in_words(event))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
-            self.playing.ui.refused(seat, str(error), self.clock(), said)
-            # The banner goes with the refusal on its own screen (read, or its time up).
-            self.presenter.tell(_("refused: see {player}").format(
-                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
+            self.moments.publish(EventRefused(event, error, seat, said, self.clock()))
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
             # No seat's secret in it: the whole table reads why, on the table screen.
-            self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
-                                    else str(error), self.clock())
+            self.moments.publish(EventRefused(event, error, at=self.clock()))
 
     def fed(self, fed: FedEvent) -> CompanionError | None:
         """Store one event of a fed log; the error that must stop the daemon, if any (the
@@ -230,12 +206,12 @@ class Recorder:
         try:
             if self.playing.table is None:
                 raise LogError(fed.line, "no session to feed into")
-            before = self.public_view()
+            before = self.playing.table.game
             fed.seq = self.playing.table.append(fed.event)
             self.accepted(fed.event, fed.seq, before)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)
-            self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
+            self.moments.publish(EventRefused(fed.event, error, at=self.clock()))
             fed.error = error
         except CompanionError as error:
             fed.error = LogError(fed.line, str(error))

@@ -59,7 +59,7 @@ class Router:
         self.asking = asking
         self.recorder = recorder
         self.sessions = sessions
-        self.presenter = recorder.presenter
+        self.presenter = sessions.presenter
         self.clock = clock
         self.confirm_below = confirm_below
         self.looks = looks or Looks(confirm_below)  # what the camera saw, kept

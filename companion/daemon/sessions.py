@@ -1,5 +1,6 @@
 """The session life cycle: resume the unfinished session, or offer a new game on the table
-screen; start the game chosen; play a session (resumed, new or fed)."""
+screen; start the game chosen; play a session (resumed, new or fed). Each is published as a
+moment (``GameStarted``, ``GameResumed``, ``LanguageChanged``: ``lifecycle.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from companion.counts import counted
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
 from companion.daemon.items import SeatNaming
+from companion.daemon.lifecycle import GameResumed, GameStarted, LanguageChanged, Lifecycle
 from companion.daemon.open_dialogue import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
 from companion.daemon.presenter import Presenter
 from companion.daemon.recorder import CurrentGame, storage_notice
@@ -39,14 +41,21 @@ class NewGames:
 
 
 class Sessions:
+    """The session played, and the language; ``presenter``: the table screen's notices of a
+    session that cannot be resumed or started. Subscribes to ``LanguageChanged`` in
+    ``moments`` (the game read again in it)."""
+
     def __init__(self, store: TableStore, playing: CurrentGame, asking: OpenDialogue,
-                 presenter: Presenter, settings: NewGames, language: LanguageChoice) -> None:
+                 presenter: Presenter, settings: NewGames, language: LanguageChoice,
+                 moments: Lifecycle) -> None:
         self.store = store
         self.playing = playing
         self.asking = asking
         self.presenter = presenter
         self.settings = settings
         self.language = language  # where the language chosen at the table is kept
+        self.moments = moments
+        self.moments.subscribe(LanguageChanged, self.read_again)
 
     def status(self) -> str:
         table = self.playing.table
@@ -67,7 +76,7 @@ class Sessions:
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
             self.presenter.tell(_("session {n} unreadable").format(n=latest), passes=False)
             return
-        self.play(table)
+        self.play(table, GameResumed)
         log.info("resumed session %d (%s, %d seats, %s)", latest, table.header.game,
                  len(table.header.seats), counted(len(table.session.entries), "event"))
 
@@ -102,14 +111,19 @@ class Sessions:
             self.offer_new_game()  # back to the new-game menu, in the language chosen
 
     def set_language(self, lang: str) -> None:
-        """Every screen in ``lang`` from the next redraw; kept for the next start. The game
-        is read again from the store, so the words it keeps (the latest event's) are too."""
+        """Every screen in ``lang`` from the next redraw; kept for the next start; published
+        (``LanguageChanged``)."""
         use(lang)
         self.language.save(lang)
         log.info("language: %s", lang)
+        self.moments.publish(LanguageChanged(lang))
+
+    def read_again(self, _changed: LanguageChanged) -> None:
+        """The game read again from the store, so the words it keeps (the latest event's)
+        are in the language just chosen."""
         table = self.playing.table
         if table is not None:
-            self.play(self.store.open_session(table.id, seated=True))
+            self.play(self.store.open_session(table.id, seated=True), GameResumed)
 
     def name_seat(self, named: SeatNaming) -> None:
         """A seat's own name (its page): stored, then the game read again with it, so that
@@ -125,14 +139,18 @@ class Sessions:
             return
         log.info("seat %d gave its name", named.seat + 1)
 
-    def play(self, table: StoredSession) -> None:
-        """Play ``table`` from now on (a resumed, new or fed session)."""
+    def play(self, table: StoredSession,
+             moment: type[GameStarted | GameResumed] | None = None) -> None:
+        """Play ``table`` from now on (a resumed, new or fed session); published as
+        ``moment`` (by default: resumed if it holds events, else started)."""
         game, settings = table.game, self.settings
         self.playing.table = table
         self.playing.reader = SceneReader(game, settings.geometry) if settings.watching else None
         self.playing.ui = TableUI(game.name, len(game.seats),
                                   peek_timeout_s=settings.peek_timeout_s, **game.options)
-        self.presenter.clear()
+        if moment is None:
+            moment = GameResumed if table.session.entries else GameStarted
+        self.moments.publish(moment(table))
 
     def start_game(self, header: Header) -> None:
         try:
@@ -142,5 +160,5 @@ class Sessions:
             self.offer_new_game()
             self.presenter.tell(storage_notice(error, _("no new game")), passes=False)
             return
-        self.play(table)
+        self.play(table, GameStarted)
         log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))

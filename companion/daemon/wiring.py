@@ -1,0 +1,138 @@
+"""How the daemon's collaborators are built and joined (``wire``, called once by
+``Daemon.__init__``): each is given what it needs, and those that react to what happens at
+the table subscribe to its moments (``lifecycle.py``) instead of being called by name:
+
+- the screens (``TableNews``): an event stored clears the notice and the refusals shown, an
+  undo tells what it took back, a refusal goes to the acting seat's screen (or the table's),
+  a game started or resumed clears the notice;
+- the voice (``Announcer``, when there is one): each step stored is said, and the voice is
+  closed at STOPPING;
+- the sessions (``Sessions``): the language changed reads the game again, in it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.daemon.announcer import Announcer
+from companion.daemon.corrections import Corrector
+from companion.daemon.enrolling import Enrolling
+from companion.daemon.library import TableLibrary
+from companion.daemon.lifecycle import (
+    EventRefused,
+    EventStored,
+    GameResumed,
+    GameStarted,
+    Lifecycle,
+)
+from companion.daemon.looks import Looks
+from companion.daemon.offers import Offers
+from companion.daemon.open_dialogue import OpenDialogue
+from companion.daemon.parts import Supervisor
+from companion.daemon.presenter import Presenter
+from companion.daemon.questions import Questions
+from companion.daemon.recorder import CurrentGame, Recorder, event_in_words, storage_notice
+from companion.daemon.routing import Router
+from companion.daemon.sessions import NewGames, Sessions
+from companion.daemon.table_display import DisplayWatcher, TableDisplay
+from companion.daemon.ui import TABLE
+from companion.errors import RuleViolation
+from companion.i18n import _
+from companion.i18n.choice import LanguageChoice
+from companion.table import TableStore
+from companion.table.faults import StoreError
+from companion.voice.speaker import Speaker
+
+
+class TableNews:
+    """What the table's screens do at each moment: the table screen's notice (``Presenter``)
+    and the refusals shown on a seat's screen or the table's (the game's ``TableUI``)."""
+
+    def __init__(self, playing: CurrentGame, presenter: Presenter) -> None:
+        self.playing = playing
+        self.presenter = presenter
+
+    def listen(self, moments: Lifecycle) -> None:
+        moments.subscribe(EventStored, self.stored)
+        moments.subscribe(EventRefused, self.refused)
+        moments.subscribe(GameStarted, self.game_on)
+        moments.subscribe(GameResumed, self.game_on)
+
+    def stored(self, moment: EventStored) -> None:
+        self.presenter.clear()
+        # A refusal (a seat's, or the table's: the camera's, an unreadable change) was made
+        # by the state before: once an event or an undo is in, the game's screens show.
+        self.playing.ui.moved_on()
+        if moment.withdrawn is not None:  # the whole table sees what the long press took back
+            self.presenter.tell(_("undone: {event}").format(
+                event=event_in_words(moment.withdrawn, moment.table.game.seats)))
+
+    def refused(self, moment: EventRefused) -> None:
+        # Even the rule that refused a seat's action can tell that seat's secret (no trap under
+        # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
+        # the message go to the acting seat's own screen only. A seatless event's rule is told.
+        error, seat, table = moment.error, moment.seat, self.playing.table
+        if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
+            self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
+        elif seat is not None and table is not None:
+            self.playing.ui.refused(seat, str(error), moment.at, moment.said)
+            # The banner goes with the refusal on its own screen (read, or its time up).
+            self.presenter.tell(_("refused: see {player}").format(
+                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
+        else:
+            # No seat's secret in it: the whole table reads why, on the table screen.
+            self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
+                                    else str(error), moment.at)
+
+    def game_on(self, _moment: GameStarted | GameResumed) -> None:
+        self.presenter.clear()
+
+
+@dataclass(frozen=True)
+class Collaborators:
+    """What ``wire`` built: the daemon's collaborators, joined."""
+
+    playing: CurrentGame
+    asking: OpenDialogue
+    presenter: Presenter
+    recorder: Recorder
+    sessions: Sessions
+    looks: Looks
+    router: Router
+    corrector: Corrector
+    offers: Offers
+    questions: Questions
+    enrolling: Enrolling
+    display: TableDisplay
+
+
+def wire(store: TableStore, moments: Lifecycle, supervisor: Supervisor, screens: Sequence[Any],
+         settings: NewGames, language: LanguageChoice, *, confirm_below: float = 0.8,
+         watchers: Iterable[DisplayWatcher] = (), voice: Speaker | None = None,
+         library: TableLibrary | None = None,
+         clock: Callable[[], float] = time.monotonic) -> Collaborators:
+    """The daemon's collaborators built and subscribed to ``moments`` (the module docstring):
+    the screens hear each moment before the voice."""
+    playing, asking = CurrentGame(), OpenDialogue()
+    presenter = Presenter(screens, supervisor, clock)
+    TableNews(playing, presenter).listen(moments)
+    if voice is not None:
+        Announcer(voice).listen(moments)
+    recorder = Recorder(playing, moments, clock)
+    sessions = Sessions(store, playing, asking, presenter, settings, language, moments)
+    looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
+    router = Router(playing, asking, recorder, sessions, clock, confirm_below, looks)
+    corrector = Corrector(playing, asking, recorder, looks, router.close, router.ask, library)
+    # What a reading may be corrected to: the game's cards its rules allow there now.
+    offers = Offers(playing)
+    # The camera's, for the pages.
+    questions = Questions(asking, looks, offers.of)
+    # The deck of the game on the table enrolled with the camera, when the page asks.
+    enrolling = Enrolling(playing, library)
+    display = TableDisplay(playing, asking, presenter, looks, questions, watchers, offers,
+                           enrolling, library)  # what it shows
+    return Collaborators(playing, asking, presenter, recorder, sessions, looks, router,
+                         corrector, offers, questions, enrolling, display)
