@@ -39,6 +39,10 @@ class Link:
         self.now = 0
         self.got: list = []
         self.reconnects = 0
+        #: Forged frames to the host are delivered only if a receiver could tell them from
+        #: genuine ones (``indistinguishable``), counted in ``skipped_forgeries`` if not.
+        self.judged = False
+        self.skipped_forgeries = 0
         self.host.connect(0)
 
     def step(self, to_hub: bytes = b"", to_host: bytes = b"", lose_up: bool = False,
@@ -56,10 +60,17 @@ class Link:
         if to_hub:
             self.hub.receive(to_hub, self.now)
         down = self.hub.tick(self.now)
-        if to_host:
+        if to_host and not self.judged:
             down += to_host
         if not lose_down:
             self.got += self.host.receive(down, self.now)
+            if to_host and self.judged:
+                # Judged against the host as the genuine frames of this moment leave it
+                # (a WELCOME just in makes the next event's forgery indistinguishable).
+                if indistinguishable(self.host, to_host):
+                    self.skipped_forgeries += 1
+                else:
+                    self.got += self.host.receive(to_host, self.now)
 
     def run(self, ms: int) -> None:
         for _ in range(ms // STEP):
@@ -203,11 +214,14 @@ def indistinguishable(host: p.HostSide, frame: bytes) -> bool:
 # Found by this test: the WELCOME lost, an event sent, then a forged ack of it. The hub
 # answered the next HELLO with its outbox's oldest, past the event, and the host skipped it.
 @example([("lose", "down"), ("press",), ("to_hub", b"\xa5Z\x04\x00\x06\x00\x00\x00\x01\xed\xac~")])
+# Found by this test (an oracle's fault, not the link's): a forged event arriving just after
+# the WELCOME is the event the host then expects; it was judged before the WELCOME.
+@example([("to_host", b"\xa5Z\t\x00\x05\x00\x00\x00\x01\x00\x00\x00\x00\x01\x0b\xd5~")])
 def test_any_forged_frames_either_way_still_deliver_every_event_once_in_order(
         actions: list) -> None:
     link = Link()
+    link.judged = True
     pressed = 0
-    skipped_forgeries = 0
     for action in actions:
         if action[0] == "press":
             press(link.hub, pressed)
@@ -216,11 +230,7 @@ def test_any_forged_frames_either_way_still_deliver_every_event_once_in_order(
         elif action[0] == "to_hub":
             link.step(to_hub=action[1])
         elif action[0] == "to_host":
-            if indistinguishable(link.host, action[1]):
-                skipped_forgeries += 1
-                link.step()
-            else:
-                link.step(to_host=action[1])
+            link.step(to_host=action[1])
         elif action[0] == "lose":
             link.step(lose_up=action[1] == "up", lose_down=action[1] == "down")
         else:
