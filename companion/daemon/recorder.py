@@ -105,7 +105,7 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
 class CurrentGame:
     """The session being played and its controls (shared by the daemon's parts)."""
 
-    table: StoredSession | None = None
+    stored_game: StoredSession | None = None
     ui: TableUI = field(default_factory=lambda: TableUI("", 0))
     reader: SceneReader | None = None
 
@@ -123,32 +123,32 @@ class Recorder:
         self.stored = 0  # events stored by this run
 
     def append(self, event: dict[str, Any]) -> int | None:
-        table = self.playing.table
-        if table is None:
+        stored_game = self.playing.stored_game
+        if stored_game is None:
             return None
-        withdrawn = table.session.in_force[-1:] if event.get("type") == "undo" else []
+        withdrawn = stored_game.session.in_force[-1:] if event.get("type") == "undo" else []
         before = self.public_view()
         try:
-            seq = table.append(event)
+            seq = stored_game.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
         self.accepted(event, seq, before)
         if withdrawn:  # the whole table sees what the long press took back
             self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(withdrawn[0], table.game.seats)))
+                event=event_in_words(withdrawn[0], stored_game.game.seats)))
         return seq
 
     def append_all(self, events: list[dict[str, Any]]) -> list[int]:
         """Store ``events`` as one step (a correction: undos and what replaces them), all or
         none; a refusal of the session or the store is said as ``append`` says it, then
         raised."""
-        table = self.playing.table
-        if table is None:
+        stored_game = self.playing.stored_game
+        if stored_game is None:
             raise CompanionError("no game is being played")
         before = self.public_view()
         try:
-            seqs = table.append_all(events)
+            seqs = stored_game.append_all(events)
         except CompanionError as error:
             self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
             raise
@@ -160,19 +160,21 @@ class Recorder:
 
     def public_view(self) -> dict[str, Any] | None:
         """The public view before an event, when the voice will compare it with the next."""
-        table = self.playing.table
-        return table.game.view(None) if self.voice is not None and table is not None else None
+        stored_game = self.playing.stored_game
+        if self.voice is None or stored_game is None:
+            return None
+        return stored_game.game.view(None)
 
     def accepted(self, event: Mapping[str, Any], seq: int,
                  before: Mapping[str, Any] | None = None) -> None:
-        assert self.playing.table is not None
+        assert self.playing.stored_game is not None
         self.stored += 1
         self.presenter.clear()
         # A refusal (a seat's, or the table's: the camera's, an unreadable change) was made
         # by the state before: once an event or an undo is in, the game's screens show.
         self.playing.ui.moved_on()
         log.info("stored #%d: %s", seq, event_in_words(event))
-        game = self.playing.table.game
+        game = self.playing.stored_game.game
         if game.finished:
             log.info("game over: totals %s", game.totals())
         if before is not None:
@@ -180,20 +182,21 @@ class Recorder:
 
     def announce(self, before: Mapping[str, Any]) -> None:
         """Say what changed in the public view (never a seat's view: nothing secret)."""
-        table = self.playing.table
-        assert table is not None and self.voice is not None
-        said = registry.get(table.header.game).announce
-        words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
+        stored_game = self.playing.stored_game
+        assert stored_game is not None and self.voice is not None
+        said = registry.get(stored_game.header.game).announce
+        game = stored_game.game
+        words = announcements(said, dict(before), game.view(None), list(game.seats))
         if words:
             self.voice.say(". ".join(words), current())
 
     def refusal_of(self, event: Mapping[str, Any]) -> CompanionError | None:
         """The error the session gives ``event`` now, in the language current; nothing is
         stored."""
-        table = self.playing.table
+        stored_game = self.playing.stored_game
         try:
-            if table is not None:
-                table.session.check(dict(event))
+            if stored_game is not None:
+                stored_game.session.check(dict(event))
         except CompanionError as error:
             return error
         return None
@@ -210,14 +213,14 @@ class Recorder:
             self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
-        seat, table = event.get("seat"), self.playing.table
-        if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
+        seat, stored_game = event.get("seat"), self.playing.stored_game
+        if isinstance(seat, int) and stored_game and 0 <= seat < len(stored_game.header.seats):
             log.info("refused %s", event_in_words(event))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
             self.playing.ui.refused(seat, str(error), self.clock(), said)
             # The banner goes with the refusal on its own screen (read, or its time up).
             self.presenter.tell(_("refused: see {player}").format(
-                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
+                player=stored_game.game.seats[seat]), until=self.playing.ui.errors[seat][1])
         else:
             log.info("refused %s (%s)", event_in_words(event), rule)
             # No seat's secret in it: the whole table reads why, on the table screen.
@@ -228,10 +231,10 @@ class Recorder:
         """Store one event of a fed log; the error that must stop the daemon, if any (the
         caller sets ``fed.done`` once it has acted on it)."""
         try:
-            if self.playing.table is None:
+            if self.playing.stored_game is None:
                 raise LogError(fed.line, "no session to feed into")
             before = self.public_view()
-            fed.seq = self.playing.table.append(fed.event)
+            fed.seq = self.playing.stored_game.append(fed.event)
             self.accepted(fed.event, fed.seq, before)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)
