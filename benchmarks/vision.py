@@ -61,7 +61,7 @@ from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
 from companion.vision.standins import STAND_INS  # noqa: E402
 from companion.vision.synthetic import SceneRenderer, pile_plays  # noqa: E402
-from companion.vision.table import Rectifier  # noqa: E402
+from companion.vision.table_view import Rectifier  # noqa: E402
 
 
 def run(recognizer: Recognizer, frames: list[np.ndarray]) -> tuple[list[float], list[list]]:

@@ -12,7 +12,7 @@ from companion.errors import ConfigError
 from companion.vision.layout import CORNER_IDS, TableLayout
 from companion.vision.markers import MarkerFinder, marker_image
 from companion.vision.synthetic import Conditions, SceneRenderer
-from companion.vision.table import Rectifier
+from companion.vision.table_view import Rectifier
 
 
 @pytest.fixture(scope="module")

@@ -77,7 +77,7 @@ class SceneSettled:
     confidence: float = 1.0
     #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
     picture: Any = None
-    #: The frame itself and where the table lies in it (``companion.vision.table.TableView``):
+    #: The frame itself and where the table lies in it (``companion.vision.table_view.TableView``):
     #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
     frame: Any = None
     view: Any = None

@@ -66,7 +66,7 @@ class Look:
     seqs: list[int] = field(default_factory=list)
     earlier: list[Before] = field(default_factory=list)
     #: The frame it was read from and where the table lies in it
-    #: (``companion.vision.table.TableView``): a correction's crop is cut from it. The
+    #: (``companion.vision.table_view.TableView``): a correction's crop is cut from it. The
     #: latest look's only (a frame is megabytes; only the latest look is corrected).
     frame: Any = None
     view: Any = None

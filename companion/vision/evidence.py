@@ -25,7 +25,7 @@ from companion.vision.layout import TableLayout
 from companion.vision.library import NOT_A_CARD
 from companion.vision.quads import Blob, order_corners, uncovered
 from companion.vision.recognize import Recognizer
-from companion.vision.table import TableView
+from companion.vision.table_view import TableView
 from companion.vision.watch import TableWatcher
 
 #: The picture's width in pixels (its height follows the table's proportions: 640 x 448 for

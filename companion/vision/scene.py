@@ -10,7 +10,7 @@ import numpy as np
 from companion.vision.layout import TableLayout
 from companion.vision.markers import MarkerSighting
 from companion.vision.recognize import Detection
-from companion.vision.table import TableView
+from companion.vision.table_view import TableView
 
 
 @dataclass(frozen=True)

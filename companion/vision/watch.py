@@ -21,7 +21,7 @@ from companion.vision.markers import MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
 from companion.vision.scene import TableScene, table_scene
 from companion.vision.settle import MotionMeter, SettleGate
-from companion.vision.table import Rectifier
+from companion.vision.table_view import Rectifier
 
 
 @dataclass(frozen=True)
