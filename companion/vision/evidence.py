@@ -222,8 +222,8 @@ def _points(outline: np.ndarray) -> tuple[tuple[float, float], ...]:
 def settled(watcher: TableWatcher, frame: np.ndarray) -> Picture | None:
     """The picture of the scene ``watcher`` has just settled on, from ``frame`` (None if
     the table's outline was never found)."""
-    view, sighting = watcher.rectifier.last_view, watcher.last
-    if view is None or sighting is None:
+    view, frame_reading = watcher.rectifier.last_view, watcher.last
+    if view is None or frame_reading is None:
         return None
-    return take(frame, view, watcher.rectifier.layout, sighting.detections, watcher.recognizer,
+    return take(frame, view, watcher.rectifier.layout, frame_reading.detections, watcher.recognizer,
                 watcher.background)
