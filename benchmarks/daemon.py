@@ -198,7 +198,7 @@ def detents_to_bus(folder: Path, events: int, seats: int = 4
     screens = [BusScreen(name, pinmap) for name in names]
     store = TableStore(folder / f"latency-{time.monotonic_ns()}.db")
     daemon = TimedDaemon(store, screens=screens)
-    daemon.use_table(store.new_session(Header("traps", tuple("ABCDEFGH"[:seats]), 1, {})))
+    daemon.use_stored_game(store.new_session(Header("traps", tuple("ABCDEFGH"[:seats]), 1, {})))
     times: list[float] = []
 
     def turn() -> None:
@@ -430,7 +430,7 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
     screens = [PanelScreen(w.name, pinmap, simulate=True) for w in pinmap.screens]
     store = TableStore(folder / "watch.db")
     daemon = Daemon(store, screens=screens, parts=parts, watching=True)
-    daemon.use_table(store.new_session(Header("tricky", ("A", "B", "C", "D"), 1, {})))
+    daemon.use_stored_game(store.new_session(Header("tricky", ("A", "B", "C", "D"), 1, {})))
     figures: dict[str, float] = {}
 
     def measure() -> None:

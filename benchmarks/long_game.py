@@ -60,7 +60,7 @@ def serve(mode: str, db: str, log: str) -> None:
     config = load_config(None)
     header, events = read_log(log)
     with TableStore(db) as store:
-        table, _ = feed_session(store, header, events)
+        stored_game, _ = feed_session(store, header, events)
         parts, web = [], None
         if mode == "web":
             from companion.web.part import WebPart
@@ -71,7 +71,7 @@ def serve(mode: str, db: str, log: str) -> None:
         screens = [PanelScreen(wiring.name, pinmap, simulate=True) for wiring in pinmap.screens]
         daemon = Daemon(store, screens=screens, parts=parts,
                         watchers=[web.watch] if web is not None else [])
-        daemon.use_table(table)
+        daemon.use_stored_game(stored_game)
 
         def feed() -> None:
             daemon.ready.wait()

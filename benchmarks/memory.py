@@ -156,7 +156,7 @@ def serve(config_path: str, db: str, log: str) -> None:
     with TableStore(db) as store:
         parts = commands.parts(config, False, Path(db).parent)
         header, events = read_log(log)
-        table, done = feed_session(store, header, events)
+        stored_game, done = feed_session(store, header, events)
         parts.append(FeedSource(events[done:], config.daemon.retry_seconds))
         count = len(events)
         del events  # as `companion run --feed` lets them go
@@ -171,7 +171,7 @@ def serve(config_path: str, db: str, log: str) -> None:
                         retry_seconds=config.daemon.retry_seconds,
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=False, geometry=config.vision.geometry())
-        daemon.use_table(table)
+        daemon.use_stored_game(stored_game)
         commands.stop_on_signals(daemon)
         samples: list[float] = []
         threading.Thread(target=sample_rss, args=(daemon, samples), daemon=True).start()

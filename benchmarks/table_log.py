@@ -35,8 +35,8 @@ def bench_store(folder: Path, count: int) -> float:
         start = time.perf_counter()
         for index in range(count):
             if index % 1000 == 0:  # a fresh game before the goal is reached
-                table = store.new_session(header)
-            table.append({"type": "add", "seat": index % 2, "points": 1})
+                stored_game = store.new_session(header)
+            stored_game.append({"type": "add", "seat": index % 2, "points": 1})
         return time.perf_counter() - start
 
 

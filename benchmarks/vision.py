@@ -61,7 +61,7 @@ from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
 from companion.vision.standins import STAND_INS  # noqa: E402
 from companion.vision.synthetic import SceneRenderer, pile_plays  # noqa: E402
-from companion.vision.table import Rectifier  # noqa: E402
+from companion.vision.table_view import Rectifier  # noqa: E402
 
 
 def run(recognizer: Recognizer, frames: list[np.ndarray]) -> tuple[list[float], list[list]]:
@@ -72,9 +72,9 @@ def run(recognizer: Recognizer, frames: list[np.ndarray]) -> tuple[list[float], 
     for frame in frames:
         # CPU time of this thread: the work one core does, whatever else the machine runs.
         start = time.thread_time()
-        sightings = finder.find(frame)
-        rectifier.locate(frame, sightings)
-        detections = recognizer.recognize(frame, sightings)
+        markers = finder.find(frame)
+        rectifier.locate(frame, markers)
+        detections = recognizer.recognize(frame, markers)
         times.append((time.thread_time() - start) * 1000)
         found.append(detections)
     return times, found

@@ -28,8 +28,8 @@ class Daemon:
     """What ``Snapshot.build`` reads of the daemon, around a real session."""
 
     def __init__(self, session: TableSession) -> None:
-        self.table = type("Table", (), {"id": 1, "header": session.header,
-                                        "session": session, "game": None})()
+        self.stored_game = type("StoredGame", (), {"id": 1, "header": session.header,
+                                                   "session": session, "game": None})()
         self.table_notice, self.menu = "", None
 
     def dial_state(self) -> Any:
@@ -49,7 +49,7 @@ def builds(game: str, seed: int, lang: str | None) -> list[float]:
     snapshot, took = Snapshot(languages=languages), []
     for event in events:
         session.apply(event)
-        daemon.table.game = session.game
+        daemon.stored_game.game = session.game
         start = time.perf_counter()
         snapshot.build(daemon, {})
         took.append((time.perf_counter() - start) * 1000)

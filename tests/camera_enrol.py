@@ -95,5 +95,5 @@ class EnrolTable(LiveTable):
 
     def entries(self) -> list[dict[str, Any]]:
         daemon = self.daemon
-        assert daemon is not None and daemon.table is not None
-        return list(daemon.table.session.entries)
+        assert daemon is not None and daemon.stored_game is not None
+        return list(daemon.stored_game.session.entries)

@@ -92,7 +92,7 @@ class CameraTable:
         self.daemon = Daemon(self.store, screens=screens, confirm_below=confirm_below,
                              watching=True, library=self.library)
         self.daemon.supervisor.start_all(time.monotonic())
-        self.daemon.use_table(self.store.new_session(self.header))
+        self.daemon.use_stored_game(self.store.new_session(self.header))
         self.daemon.display.refresh()
         self.stage = Stage("tricky", SEATS, seed)
         self.eyes = InlineVision("tricky", self.stage.layout, self.library)
@@ -109,9 +109,9 @@ class CameraTable:
         self.store.close()
 
     @property
-    def session(self) -> Any:
-        assert self.daemon.table is not None
-        return self.daemon.table
+    def stored_game(self) -> Any:
+        assert self.daemon.stored_game is not None
+        return self.daemon.stored_game
 
     def play_until_a_card(self) -> dict[str, Any]:
         """Play the events before the next card played face up; return that play (not

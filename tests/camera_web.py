@@ -140,8 +140,8 @@ class LiveCameraTable(LiveTable):
 
     def entries(self) -> list[dict[str, Any]]:
         daemon = self.daemon
-        assert daemon is not None and daemon.table is not None
-        return list(daemon.table.session.entries)
+        assert daemon is not None and daemon.stored_game is not None
+        return list(daemon.stored_game.session.entries)
 
 
 def tricky_before_first_play(seed: int = 3) -> tuple[Header, list[dict[str, Any]],

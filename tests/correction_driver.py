@@ -62,7 +62,7 @@ def main(folder: Path, kill_at: int) -> None:
     daemon = table.daemon
     look = daemon.display.camera.number
     [reading] = daemon.display.asked.readings
-    entries = table.session.session.entries
+    entries = table.stored_game.session.entries
     said(entries=len(entries))
 
     def asked() -> Answer:

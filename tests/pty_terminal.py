@@ -118,9 +118,9 @@ def stored(folder: Path, game: str, seed: int, seats: int, count: int) -> Path:
     db = folder / "table.db"
     header, events = random_game(game, seed, seats)
     with TableStore(db) as store:
-        table = store.new_session(header)
+        stored_game = store.new_session(header)
         for event in events[:count]:
-            table.append(event)
+            stored_game.append(event)
     return db
 
 

@@ -26,7 +26,7 @@ def daemon_for(store: TableStore, header: Header | None = None, *, seats: int = 
     daemon = Daemon(store, screens=screens, **options)
     daemon.supervisor.start_all(daemon.clock())
     if header is not None:
-        daemon.use_table(store.new_session(header))
+        daemon.use_stored_game(store.new_session(header))
     else:
         daemon.resume_or_offer()
     daemon.display.refresh()

@@ -22,11 +22,11 @@ def main() -> None:
     store = TableStore(db)
     session_id = store.latest(unfinished=True)
     if session_id is None:
-        table = store.new_session(Header("tally", ("Ann", "Bob"), 1, {"goal": 1000}))
+        stored_game = store.new_session(Header("tally", ("Ann", "Bob"), 1, {"goal": 1000}))
     else:
-        table = store.open_session(session_id)
-    for index in range(len(table.session.entries), total):
-        table.append(event(index))
+        stored_game = store.open_session(session_id)
+    for index in range(len(stored_game.session.entries), total):
+        stored_game.append(event(index))
         print(f"ack {index}", flush=True)
 
 

@@ -42,20 +42,22 @@ def test_the_toy_game_plays_through_the_daemon_the_screens_and_replay(tally, sto
     choose(daemon, 2)
     assert daemon.display.menu.title == "Who plays?"
     give(daemon, tap("encoder-switch:0"))  # "start"
-    assert daemon.table.header.game == "tally" and daemon.table.game.options["goal"] == 8
+    assert daemon.stored_game.header.game == "tally"
+    assert daemon.stored_game.game.options["goal"] == 8
 
     # Its own dial flow: three detents set 4 points, Ann's tap adds them.
     give(daemon, turn(3))
     assert daemon.display.dial_state() == {"points": 4}
     assert shown(screens, "table") == tally.dial_flow({"points": 4}).tobytes()
     give(daemon, tap("seat:0"))
-    assert daemon.display.dial_state() is None and daemon.table.game.totals() == [4, 0]
-    game = daemon.table.game  # each event gives a new state: read it again
+    assert daemon.display.dial_state() is None and daemon.stored_game.game.totals() == [4, 0]
+    game = daemon.stored_game.game  # each event gives a new state: read it again
     assert shown(screens, "table") == tally.table(game.view(None), game.seats).tobytes()
 
     # Out of turn: refused, and the reason is on Ann's own screen only.
     give(daemon, turn(1), tap("seat:0"))
-    assert daemon.table.game.totals() == [4, 0] and "turn-order" not in daemon.display.table_notice
+    assert daemon.stored_game.game.totals() == [4, 0]
+    assert "turn-order" not in daemon.display.table_notice
     assert daemon.display.table_notice == "refused: see Ann"
     assert "turn" in daemon.display.seat_error(0)
     give(daemon, hold("menu"))  # leave the dial flow
@@ -68,19 +70,19 @@ def test_the_toy_game_plays_through_the_daemon_the_screens_and_replay(tally, sto
     assert daemon.display.menu.values()[daemon.display.menu.cursor] == 1
     give(daemon, tap("encoder-switch:0"))
     choose(daemon, 5)
-    assert daemon.display.menu is None and daemon.table.game.totals() == [4, 5]
+    assert daemon.display.menu is None and daemon.stored_game.game.totals() == [4, 5]
 
     # A held seat button peeks at the seat's secret, drawn by the bundle's seat screen.
     give(daemon, hold("seat:1")[:2])
-    game = daemon.table.game
+    game = daemon.stored_game.game
     assert shown(screens, "seat:1") == tally.seat(game.view(1), game.seats, True).tobytes()
     give(daemon, hold("seat:1")[2:])
 
     give(daemon, turn(5), tap("seat:0"))  # Ann adds 6: 10 of 8, the game is over
-    assert daemon.table.game.finished and daemon.table.game.totals() == [10, 5]
+    assert daemon.stored_game.game.finished and daemon.stored_game.game.totals() == [10, 5]
 
     log = tmp_path / "tally.jsonl"
-    log.write_text("".join(line + "\n" for line in daemon.table.export_lines()))
+    log.write_text("".join(line + "\n" for line in daemon.stored_game.export_lines()))
     capsys.readouterr()
     assert main(["replay", str(log), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["totals"] == [10, 5]

@@ -89,7 +89,7 @@ def enrol(table: EnrolTable, **body) -> tuple[int, dict]:
 
 def test_a_deck_enrolled_at_the_table_is_written_where_the_camera_reads_it(tmp_path):
     with EnrolTable(tmp_path, {"deck": SMALL_DECK}) as table:
-        cards = registry.get("deathtrap").cards(table.daemon.table.game)
+        cards = registry.get("deathtrap").cards(table.daemon.stored_game.game)
         assert cards == ["rat-man", "orc", "troll", "chaindog", "red-lotus", "exploding-pig",
                          "killing-machine"]
         assert enrolment(table)["active"] is False

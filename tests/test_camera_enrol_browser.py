@@ -28,8 +28,8 @@ SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
 def test_a_whole_deck_is_enrolled_on_the_controls_page(browser, tmp_path):
     with EnrolTable(tmp_path) as table:
-        assert table.daemon is not None and table.daemon.table is not None
-        cards = registry.get("deathtrap").cards(table.daemon.table.game)
+        assert table.daemon is not None and table.daemon.stored_game is not None
+        cards = registry.get("deathtrap").cards(table.daemon.stored_game.game)
         assert len(cards) == 17
         page = browser.new_context(viewport={"width": 1000, "height": 1100},
                                    has_touch=True).new_page()
@@ -52,7 +52,7 @@ def test_a_whole_deck_is_enrolled_on_the_controls_page(browser, tmp_path):
             lying[n] = card
             table.lay(lying)
             taken(n + 1)
-        name = registry.get("deathtrap").names(table.daemon.table.game)[cards[12]]
+        name = registry.get("deathtrap").names(table.daemon.stored_game.game)[cards[12]]
         assert prompt.inner_text() == f"Lay the next card: {name} (13 of 17)"
         crops = page.locator("#enrol-taken .enrol-crop")
         assert crops.evaluate_all("nodes => nodes.map((n) => n.dataset.card)") == cards[:12]

@@ -42,10 +42,10 @@ def test_the_event_picture_route_answers_a_stored_picture_and_refuses_in_words(t
     header, before, _ = tricky_before_first_play()
     db = str(tmp_path / "table.db")
     with TableStore(db) as store:
-        session = store.new_session(header, before)
-        keep(store, session.id, 3, b"\xff\xd8jpeg", ABOUT)
+        stored_game = store.new_session(header, before)
+        keep(store, stored_game.id, 3, b"\xff\xd8jpeg", ABOUT)
     tokens = TokenBook(db)
-    tokens.serve(session.id, 4)
+    tokens.serve(stored_game.id, 4)
     server = WebServer(tokens, lambda item: None)
 
     async def answers() -> dict[str, tuple[int, str]]:

@@ -70,8 +70,8 @@ class FolderCameraTable(LiveTable):
         return self.before
 
     def entries(self) -> list[dict[str, Any]]:
-        assert self.daemon is not None and self.daemon.table is not None
-        return list(self.daemon.table.session.entries)
+        assert self.daemon is not None and self.daemon.stored_game is not None
+        return list(self.daemon.stored_game.session.entries)
 
 
 def test_a_folder_is_played_once_even_when_reopened(tmp_path):

@@ -90,7 +90,7 @@ def test_the_offers_are_the_games_own_cards_the_rules_allow_the_likeliest_first(
         # Confirmed and stored, the offers stand: worked out on the game before the play.
         answer = Answer(question.number, "yes")
         table.daemon.handle(answer)
-        assert answer.error is None and table.session.session.entries[-1]["card"] == card
+        assert answer.error is None and table.stored_game.session.entries[-1]["card"] == card
         assert table.daemon.display.camera is look
         assert offered()[1]["allowed"] == allowed
 

@@ -93,7 +93,7 @@ def test_a_store_bricked_by_an_older_version_no_longer_stops_the_daemon(tmp_path
         {"game": "traps", "seats": ["", "Bob"], "seed": 7, "options": {}}),))
     daemon = Daemon(store, screens=[MemoryScreen("table")])
     daemon.resume_or_offer()
-    assert daemon.table is None and daemon.display.asks == "new game"
+    assert daemon.stored_game is None and daemon.display.asks == "new game"
     assert daemon.display.table_notice == "session 1 unreadable"
     daemon.start_game(Header("traps", ("Ann", "Bob"), 8))
-    assert daemon.table is not None and daemon.table.id == 2
+    assert daemon.stored_game is not None and daemon.stored_game.id == 2

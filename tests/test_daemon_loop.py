@@ -55,16 +55,16 @@ def choose(daemon, value):
 
 def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
     daemon, screens = daemon_for(table, default_game="tricky", default_seats=["Ann", "Bob"])
-    assert daemon.display.asks == "new game" and daemon.table is None
+    assert daemon.display.asks == "new game" and daemon.stored_game is None
     assert daemon.display.menu.entries[0][1] == "tricky"  # the configured game comes first
     choose(daemon, "rumble")
     assert daemon.display.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
     choose(daemon, 4)
     assert daemon.display.menu.title == "Who plays?"  # "start" first: one press keeps them
     choose(daemon, START)
-    assert daemon.table is not None and daemon.display.menu is None
-    assert daemon.table.header.game == "rumble"
-    assert daemon.table.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
+    assert daemon.stored_game is not None and daemon.display.menu is None
+    assert daemon.stored_game.header.game == "rumble"
+    assert daemon.stored_game.header.seats == ("Ann", "Bob", "Seat 3", "Seat 4")
     assert [info.header.game for info in table.sessions()] == ["rumble"]
     assert screens["seat:3"].images, "every seat's screen shows the new game"
 
@@ -95,27 +95,27 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
     choose(daemon, DELETE)
     choose(daemon, DONE)  # "ev" is a new name
     choose(daemon, START)
-    assert daemon.table.header.seats == ("Eve", "ev", "Gus")
+    assert daemon.stored_game.header.seats == ("Eve", "ev", "Gus")
     assert sorted(table.player_names()) == ["Dee", "Eve", "Gus", "ev"]
 
 
 def test_the_unfinished_session_is_resumed(table):
     stored = table.new_session(DEATHTRAP, [{"type": "deal"}])
     daemon, _ = daemon_for(table)
-    assert daemon.table.id == stored.id and daemon.display.menu is None
-    assert len(daemon.table.session.entries) == 1
+    assert daemon.stored_game.id == stored.id and daemon.display.menu is None
+    assert len(daemon.stored_game.session.entries) == 1
 
 
 def test_a_long_press_of_the_menu_button_undoes_the_latest_event(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, CameraProposal({"type": "deal"}))
-    assert len(daemon.table.session.in_force) == 1
+    assert len(daemon.stored_game.session.in_force) == 1
     give(daemon, hold("menu"))
-    assert daemon.table.session.in_force == []
-    _, entries = table.load(daemon.table.id)
+    assert daemon.stored_game.session.in_force == []
+    _, entries = table.load(daemon.stored_game.id)
     assert [e["type"] for e in entries] == ["deal", "undo"]
     give(daemon, tap("menu"))  # a tap is not a long press: nothing more is undone
-    assert len(table.load(daemon.table.id)[1]) == 2
+    assert len(table.load(daemon.stored_game.id)[1]) == 2
 
 
 def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog):
@@ -125,7 +125,7 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
     seat1_before = screens["seat:1"].images[-1].tobytes()
     with caplog.at_level(logging.INFO, logger="companion"):
         give(daemon, tap("seat:2"))  # a pass before the Exploding Pig is played
-    assert len(table.load(daemon.table.id)[1]) == 1
+    assert len(table.load(daemon.stored_game.id)[1]) == 1
     assert daemon.display.seat_error(2) is not None
     assert screens["seat:2"].images[-1].tobytes() != seat2_before
     assert screens["seat:1"].images[-1].tobytes() == seat1_before
@@ -136,14 +136,14 @@ def test_a_refused_tap_stores_nothing_and_tells_only_that_seat_why(table, caplog
 def test_an_unsure_sighting_waits_for_a_yes_on_the_table_screen(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP, confirm_below=0.8)
     give(daemon, CameraProposal({"type": "deal"}, confidence=0.5))
-    assert daemon.display.asks == "confirm" and daemon.table.session.in_force == []
+    assert daemon.display.asks == "confirm" and daemon.stored_game.session.in_force == []
     choose(daemon, True)
-    assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
+    assert [e["type"] for e in daemon.stored_game.session.in_force] == ["deal"]
     give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.4))
     choose(daemon, False)
-    assert len(daemon.table.session.in_force) == 1 and daemon.display.menu is None
+    assert len(daemon.stored_game.session.in_force) == 1 and daemon.display.menu is None
     give(daemon, CameraProposal({"type": "pig", "seat": 1, "discard": "orc"}, confidence=0.95))
-    assert len(daemon.table.session.in_force) == 2
+    assert len(daemon.stored_game.session.in_force) == 2
 
 
 def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
@@ -158,14 +158,15 @@ def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
     choose(daemon, 2)
     choose(daemon, "troll")
     choose(daemon, [v for _, v in daemon.display.menu.entries][0])  # no lead named
-    in_force = [{k: v for k, v in e.items() if k != "t"} for e in daemon.table.session.in_force]
+    in_force = [{k: v for k, v in e.items() if k != "t"}
+                for e in daemon.stored_game.session.in_force]
     assert in_force == [{"type": "deal"}, {"type": "pig", "seat": 2, "discard": "troll"}]
 
 
 def test_a_long_press_leaves_a_menu_without_storing_anything(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"), hold("menu"))
-    assert daemon.display.menu is None and daemon.table.session.entries == []
+    assert daemon.display.menu is None and daemon.stored_game.session.entries == []
 
 
 def test_camera_scenes_become_events_through_the_loop(table):
@@ -173,12 +174,12 @@ def test_camera_scenes_become_events_through_the_loop(table):
     assert daemon.watching  # a reader of its scenes: the scene below becomes an event
     give(daemon, CameraProposal({"type": "deal"}),
          CameraProposal({"type": "pig", "seat": 0, "discard": "orc"}))
-    turn_seat = daemon.table.game.view(None)["turn"]
+    turn_seat = daemon.stored_game.game.view(None)["turn"]
     zone = TableGeometry().table(len(DEATHTRAP.seats)).seat_position(turn_seat)
     cards = TableScene((Piece("troll", zone, None), Piece("troll", zone, None)))
     give(daemon, SceneSettled(cards, 0.9))
-    assert daemon.table.session.in_force[-1]["cards"] == ["troll", "troll"]
-    assert daemon.table.session.in_force[-1]["seat"] == turn_seat
+    assert daemon.stored_game.session.in_force[-1]["cards"] == ["troll", "troll"]
+    assert daemon.stored_game.session.in_force[-1]["seat"] == turn_seat
 
 
 class FlakyScreen(MemoryScreen):
@@ -196,7 +197,7 @@ def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
     others = [MemoryScreen("table"), MemoryScreen("seat:0")]
     daemon = Daemon(table, screens=[*others, flaky], retry_seconds=5, clock=clock)
     daemon.supervisor.start_all(0.0)
-    daemon.use_table(table.new_session(DEATHTRAP))
+    daemon.use_stored_game(table.new_session(DEATHTRAP))
     daemon.display.refresh()
     table_before = others[0].images[-1].tobytes()
     flaky.broken = True
@@ -204,7 +205,7 @@ def test_a_screen_that_fails_is_reported_on_the_others_and_retried(table):
     give(daemon, CameraProposal({"type": "deal"}), tap("seat:1"))
     assert daemon.supervisor.failures() == {"seat:1": "no answer on the bus"}
     assert others[0].images[-1].tobytes() != table_before, "the table screen shows the failure"
-    assert len(daemon.table.session.in_force) == 1, "the game goes on"
+    assert len(daemon.stored_game.session.in_force) == 1, "the game goes on"
     flaky.broken = False
     clock.now = 4.0
     assert not daemon.supervisor.tick(clock.now)  # not yet time to retry
@@ -251,9 +252,10 @@ def test_any_fumbling_at_the_controls_leaves_a_store_that_replays(tmp_path_facto
                 give(daemon, InputEvent("dial", "encoder:0", value))
             elif control != "encoder:0":
                 give(daemon, InputEvent(kind, control, 1 if kind == "hold" else 0))
-        _, entries = store.load(daemon.table.id)
-        assert entries == daemon.table.session.entries
-        assert store.open_session(daemon.table.id).game.totals() == daemon.table.game.totals()
+        _, entries = store.load(daemon.stored_game.id)
+        assert entries == daemon.stored_game.session.entries
+        totals = daemon.stored_game.game.totals()
+        assert store.open_session(daemon.stored_game.id).game.totals() == totals
     finally:
         store.close()
 

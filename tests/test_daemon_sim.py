@@ -43,17 +43,17 @@ def test_h_then_a_control_key_holds_it_a_seat_until_the_next_key():
 def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_reading(store):
     daemon, screens = daemon_for(store, TRAPS)
     presses = type_keys(daemon, " " + " " + " " + ",," + "1")  # expose T1, 2 clicks, by Ann
-    assert daemon.table.session.entries[-1]["type"] == "expose"
+    assert daemon.stored_game.session.entries[-1]["type"] == "expose"
     hint = {name: shown(screen) for name, screen in screens.items()}
     type_keys(daemon, "h1", presses)
-    seats = daemon.table.header.seats
-    assert shown(screens["seat:0"]) == traps.seat(daemon.table.game.view(0), seats,
+    seats = daemon.stored_game.header.seats
+    assert shown(screens["seat:0"]) == traps.seat(daemon.stored_game.game.view(0), seats,
                                                   True).tobytes()
     assert shown(screens["seat:0"]) != hint["seat:0"]
     assert shown(screens["table"]) == hint["table"] and shown(screens["seat:1"]) == hint["seat:1"]
     type_keys(daemon, "h2", presses)  # Bob holds: he has no reading; Ann's peek has ended
     assert {name: shown(screen) for name, screen in screens.items()} == hint
-    assert len(daemon.table.session.entries) == 1  # holding is not a tap: nothing stored
+    assert len(daemon.stored_game.session.entries) == 1  # holding is not a tap: nothing stored
 
 
 def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
@@ -65,17 +65,17 @@ def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
 
 def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_press(store):
     daemon, screens = daemon_for(store, DEATHTRAP)
-    daemon.table.append({"type": "deal"})
-    daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
-    leader = daemon.table.game.view(None)["turn"]
+    daemon.stored_game.append({"type": "deal"})
+    daemon.stored_game.append({"type": "pig", "seat": 1, "discard": "rat-man"})
+    leader = daemon.stored_game.game.view(None)["turn"]
     type_keys(daemon, " ")  # enter by hand: the menu starts at play, the likely next event
     type_keys(daemon, " ")
     assert [label for label, _ in daemon.display.menu.entries] == list(DEATHTRAP.seats)
     type_keys(daemon, " " + ".. " + " ")  # the leader (the cursor starts on it); orc, orc again
     assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "orc"
     type_keys(daemon, ",, ")  # back past rat-man to "(done)"
-    assert daemon.table.session.entries[-1]["cards"] == ["orc", "orc"]
-    assert daemon.table.session.entries[-1]["seat"] == leader
+    assert daemon.stored_game.session.entries[-1]["cards"] == ["orc", "orc"]
+    assert daemon.stored_game.session.entries[-1]["seat"] == leader
 
 
 def lit_screen():
@@ -102,16 +102,17 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
 def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
     daemon, screens = daemon_for(store, TRAPS)
     type_keys(daemon, " " + " " + "." + " " + "2")  # trigger T1 with no clicks, by Bob
-    assert daemon.table.session.entries == [] and daemon.display.table_notice.startswith("refused")
+    assert daemon.stored_game.session.entries == []
+    assert daemon.display.table_notice.startswith("refused")
     dial = daemon.display.dial_state()
     assert dial["step"] == "clicks" and dial["action"] == "trigger"
     type_keys(daemon, ",," + "2")  # the d8 said 2: turned, and tapped again
-    assert daemon.table.session.entries[-1]["clicks"] == 2
+    assert daemon.stored_game.session.entries[-1]["clicks"] == 2
     type_keys(daemon, " ")  # a new dial flow ...
     type_keys(daemon, "u")  # ... left by a long press: the trigger is not undone
-    assert daemon.display.dial_state() is None and len(daemon.table.session.entries) == 1
+    assert daemon.display.dial_state() is None and len(daemon.stored_game.session.entries) == 1
     type_keys(daemon, "u")  # with no dial open, the long press undoes
-    assert daemon.table.session.entries[-1]["type"] == "undo"
+    assert daemon.stored_game.session.entries[-1]["type"] == "undo"
 
 
 def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store):
@@ -133,7 +134,7 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     assert shown(screens["seat:1"]) != before["seat:1"]
     type_keys(daemon, ". ,, ")  # a second character, then back to "(done)", first
     assert daemon.display.menu is None
-    assert daemon.table.session.entries[-1]["type"] == "secrets"
+    assert daemon.stored_game.session.entries[-1]["type"] == "secrets"
     images = daemon.display.game_images()  # every screen back to the game
     assert all(shown(screens[name]) == image.tobytes() for name, image in images.items())
 
@@ -141,19 +142,19 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
 def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished(store):
     daemon, _ = daemon_for(store, TRAPS)
     type_keys(daemon, "   ,,1")  # Ann exposes T1
-    first = daemon.table.id
+    first = daemon.stored_game.id
     type_keys(daemon, "h ,,")  # manual entry; "(new game)" is two turns back, before "(language)"
     assert daemon.display.menu.entries[daemon.display.menu.cursor][0] == "(new game)"
     type_keys(daemon, " ")
     assert daemon.display.asks == "new game"
     type_keys(daemon, "u")  # thought better of it: back to the game, nothing stored
-    assert daemon.display.menu is None and daemon.table.id == first
-    assert len(daemon.table.session.entries) == 1
+    assert daemon.display.menu is None and daemon.stored_game.id == first
+    assert len(daemon.stored_game.session.entries) == 1
     type_keys(daemon, "h ,, ")
     menu = daemon.display.menu
     type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " " + " ")
-    assert daemon.table.header.game == "deathtrap" and daemon.table.id != first
-    assert store.latest(unfinished=True) == daemon.table.id  # the one resumed after a restart
+    assert daemon.stored_game.header.game == "deathtrap" and daemon.stored_game.id != first
+    assert store.latest(unfinished=True) == daemon.stored_game.id  # the one resumed after a restart
     assert {info.id: info.finished for info in store.sessions()}[first] is False
 
 
@@ -164,7 +165,7 @@ def test_tricky_deal_offers_its_active_player_by_name(store):
     assert [label for label, _ in daemon.display.menu.entries] == ["(leave out)", "Ann", "Bob",
                                                                     "Cy"]
     type_keys(daemon, ".. ")
-    assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
+    assert daemon.stored_game.session.entries[-1] == {**daemon.stored_game.session.entries[-1],
                                                 "type": "deal", "active": 1}
 
 
@@ -185,5 +186,5 @@ def test_turning_the_dial_begins_the_trap_dial_too(store):
     dial = daemon.display.dial_state()
     assert dial["step"] == "square" and dial["square"] == "T2"
     type_keys(daemon, " " + " " + "," + "2")  # expose T2 one click, by Bob
-    assert daemon.table.session.entries[-1] == {**daemon.table.session.entries[-1],
+    assert daemon.stored_game.session.entries[-1] == {**daemon.stored_game.session.entries[-1],
                                                 "type": "expose", "square": "T2", "seat": 1}

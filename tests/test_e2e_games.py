@@ -107,7 +107,7 @@ class HardwareHands:
         daemon = self.daemon
         return (f"menu {daemon.display.asks!r}, dial {daemon.display.dial_state()}, "
                 f"failures {daemon.supervisor.failures()}, queued {daemon.queue.qsize()}, "
-                f"stored {daemon.stored}, in force {len(daemon.table.session.in_force)}")
+                f"stored {daemon.stored}, in force {len(daemon.stored_game.session.in_force)}")
 
     def tap(self, control, until):
         pin = self.factory.pin(self.pin(control))
@@ -170,7 +170,7 @@ def test_a_scripted_game_through_the_whole_daemon(game, tmp_path, caplog):
     store = TableStore(tmp_path / "table.db")
     daemon = Daemon(store, screens=screens, parts=parts, confirm_below=0.6,
                     retry_seconds=0.3, watching=True)
-    daemon.use_table(store.new_session(header))
+    daemon.use_stored_game(store.new_session(header))
     hands = HardwareHands(daemon, parts[2], factory, pinmap, hub, frames, clock)
     player = TablePlayer(daemon, hands, stage)
     failed = []
@@ -208,14 +208,14 @@ def test_a_scripted_game_through_the_whole_daemon(game, tmp_path, caplog):
         raise failed[0]
     with TableStore(tmp_path / "table.db") as store:
         stored_header, entries = store.load(store.latest())
-        session = store.open_session(store.latest())
-        result = session.session.result()
+        stored_game = store.open_session(store.latest())
+        result = stored_game.session.result()
     log = tmp_path / "exported.jsonl"
     log.write_text("".join(json.dumps(obj) + "\n" for obj in [stored_header.to_json(), *entries]))
     replayed = replay_totals(log)
     assert replayed["totals"] == result["totals"] and replayed["rounds"] == result["rounds"]
     assert replayed["finished"], "the scripted game is played to its end"
-    in_force = [{k: v for k, v in e.items() if k != "t"} for e in session.session.in_force]
+    in_force = [{k: v for k, v in e.items() if k != "t"} for e in stored_game.session.in_force]
     assert in_force == events
     assert sum(player.routes.values()) == len(events)
     if game != "traps":

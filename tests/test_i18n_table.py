@@ -63,7 +63,7 @@ def test_switching_at_the_table_redraws_every_screen_and_the_choice_outlives_a_r
         tmp_path):
     with TableStore(tmp_path / "table.db") as store:
         daemon, screens = table_with_screens(tmp_path, store)
-        daemon.use_table(store.new_session(TRAPS))
+        daemon.use_stored_game(store.new_session(TRAPS))
         game_events = [{"type": "trigger", "seat": 1, "square": "T2", "clicks": 1}]
         for line, event in enumerate(game_events, start=2):
             daemon.handle(FedEvent(line, event))
@@ -82,8 +82,8 @@ def test_switching_at_the_table_redraws_every_screen_and_the_choice_outlives_a_r
             spanish = {name: image.tobytes() for name, image in images.items()}
         assert shown == spanish  # every screen at once, the trap's own Spanish name on them
         assert all(shown[name] != english[name] for name in ("table", "seat:1"))
-        assert daemon.table.game.view(None)["sprung"]["name"] == "Charca de ácido venenoso"
-        assert len(daemon.table.session.in_force) == 1  # nothing was played by choosing
+        assert daemon.stored_game.game.view(None)["sprung"]["name"] == "Charca de ácido venenoso"
+        assert len(daemon.stored_game.session.in_force) == 1  # nothing was played by choosing
 
     use(DEFAULT)
     with TableStore(tmp_path / "table.db") as store:

@@ -72,9 +72,9 @@ def test_a_header_or_event_from_anywhere_else_is_refused_too(tmp_path):
     store = TableStore(tmp_path / "t.db")
     with pytest.raises(LogError, match="lone surrogate"):
         store.new_session(Header("traps", ("Ann", "\udc00"), 7))
-    table = store.new_session(Header.from_json(HEADER))
+    stored_game = store.new_session(Header.from_json(HEADER))
     with pytest.raises(EventError, match="lone surrogate"):
-        table.append({**EXPOSE, "square": "\ud800"})
+        stored_game.append({**EXPOSE, "square": "\ud800"})
     assert store.sessions()[0].events == 0 and len(store.sessions()) == 1
 
 

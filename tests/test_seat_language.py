@@ -24,7 +24,7 @@ def refusal(daemon, event, lang):
     """What the session says of ``event`` in ``lang`` (checked, nothing stored)."""
     with using(lang):
         try:
-            daemon.table.session.check(event)
+            daemon.stored_game.session.check(event)
         except CompanionError as error:
             return str(error)
     raise AssertionError("not refused")
@@ -32,7 +32,7 @@ def refusal(daemon, event, lang):
 
 def pages_of(daemon, languages):
     """The channels of the pages, the seats' pages in ``languages`` (seat -> lang)."""
-    snapshot = Snapshot(languages={(daemon.table.id, seat): lang
+    snapshot = Snapshot(languages={(daemon.stored_game.id, seat): lang
                                    for seat, lang in languages.items()})
     return snapshot.build(daemon.display, daemon.display.images())
 
@@ -95,6 +95,6 @@ def test_a_secret_entered_on_a_seats_screen_shows_on_its_french_page_in_french(s
     with using("fr"):
         assert daemon.display.menu.title.endswith(character_word("wizard"))
     choose(daemon, DONE)
-    assert daemon.table.session.entries[-1]["characters"] == ["thief", "wizard"]
+    assert daemon.stored_game.session.entries[-1]["characters"] == ["thief", "wizard"]
     # The table's screen and Bob's own stayed English all along.
     assert daemon.display.menu is None and current() == "en"

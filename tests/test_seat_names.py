@@ -35,9 +35,9 @@ def unnamed_fourth(folder: Path) -> Path:
     header = Header(header.game, ("Ann", "Bob", "Cy", "Seat 4"), header.seed, header.options)
     db = folder / "table.db"
     with TableStore(db) as store:
-        table = store.new_session(header)
+        stored_game = store.new_session(header)
         for event in events[:3]:
-            table.append(event)
+            stored_game.append(event)
     return db
 
 

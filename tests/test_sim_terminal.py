@@ -80,8 +80,8 @@ def test_h_and_a_seat_shows_that_seats_screen_held_from_any_view(tmp_path):
     held (her secret characters by name), ``h3`` Cy's, without tabbing to them first."""
     db = stored(tmp_path, "rumble", 1, 3, 4)
     with TableStore(db) as store:
-        session = store.open_session(1)
-        secrets = [session.session.result(seat)["state"]["secrets"] for seat in range(3)]
+        stored_game = store.open_session(1)
+        secrets = [stored_game.session.result(seat)["state"]["secrets"] for seat in range(3)]
     names = character_names()
     terminal = simulator(db)
     try:

@@ -32,9 +32,9 @@ def store_of_three(tmp_path) -> Path:
     path = tmp_path / "table.db"
     with TableStore(path) as store:
         for session in (1, 2, 3):
-            table = store.new_session(TRAPS)
+            stored_game = store.new_session(TRAPS)
             for n in range(150):
-                table.append(event(session, n))
+                stored_game.append(event(session, n))
     return path
 
 

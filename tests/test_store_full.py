@@ -50,19 +50,19 @@ def test_a_full_store_refuses_the_event_changes_nothing_and_takes_it_once_there_
         tmp_path):
     path = tmp_path / "t.db"
     store = TableStore(path)
-    table = store.new_session(TRAPS)
+    stored_game = store.new_session(TRAPS)
     fill_up(store)
     with pytest.raises(StorageFull, match="storage full") as error:
         for n in range(5000):
-            table.append(UNDO if n % 2 else {**EXPOSE, "t": f"{n:06d}" + "x" * 200})
+            stored_game.append(UNDO if n % 2 else {**EXPOSE, "t": f"{n:06d}" + "x" * 200})
     assert "database or disk is full" in str(error.value)
-    entries = list(table.session.entries)
-    assert stored(path, table.id) == entries  # nothing half-written, memory rolled back
-    assert table.game.referee_view() == store.open_session(table.id).game.referee_view()
+    entries = list(stored_game.session.entries)
+    assert stored(path, stored_game.id) == entries  # nothing half-written, memory rolled back
+    assert stored_game.game.referee_view() == store.open_session(stored_game.id).game.referee_view()
     make_room(store)
     event = UNDO if len(entries) % 2 else EXPOSE
-    assert table.append(event) == len(entries) + 1
-    assert stored(path, table.id) == [*entries, event]
+    assert stored_game.append(event) == len(entries) + 1
+    assert stored(path, stored_game.id) == [*entries, event]
 
 
 def daemon_on(store: TableStore, header: Header | None = None) -> Daemon:
@@ -72,7 +72,7 @@ def daemon_on(store: TableStore, header: Header | None = None) -> Daemon:
     if header is None:
         daemon.resume_or_offer()
     else:
-        daemon.use_table(store.new_session(header))
+        daemon.use_stored_game(store.new_session(header))
     daemon.display.refresh()
     return daemon
 
@@ -91,15 +91,15 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
     assert not daemon.stopping and daemon.error is None
     table_screen = daemon.screens["table"].images[-1]
     assert table_screen.tobytes() != daemon.screens["seat:0"].images[-1].tobytes()
-    assert daemon.table is not None
-    entries = list(daemon.table.session.entries)
-    assert [dict(e, t=None) for e in stored(store.path, daemon.table.id)] == [
+    assert daemon.stored_game is not None
+    entries = list(daemon.stored_game.session.entries)
+    assert [dict(e, t=None) for e in stored(store.path, daemon.stored_game.id)] == [
         dict(e, t=None) for e in entries]
     make_room(store)
     daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
     assert daemon.display.table_notice == ""
-    assert len(daemon.table.session.entries) == len(entries) + 1
-    assert len(stored(store.path, daemon.table.id)) == len(entries) + 1
+    assert len(daemon.stored_game.session.entries) == len(entries) + 1
+    assert len(stored(store.path, daemon.stored_game.id)) == len(entries) + 1
 
 
 def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
@@ -113,30 +113,30 @@ def test_a_new_game_on_a_full_disk_is_not_started_and_the_menu_stays(tmp_path):
     for _ in range(3):  # the game (the first offered), the number of seats, "start"
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
-    assert daemon.table is None and daemon.display.asks == "new game"
+    assert daemon.stored_game is None and daemon.display.asks == "new game"
     assert daemon.display.table_notice == "storage full: no new game"
     assert len(store.sessions()) == count
     make_room(store)
     for _ in range(3):
         daemon.handle(InputEvent("press", "encoder-switch:0"))
         daemon.handle(InputEvent("release", "encoder-switch:0"))
-    assert daemon.table is not None and len(store.sessions()) == count + 1
+    assert daemon.stored_game is not None and len(store.sessions()) == count + 1
 
 
 def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(tmp_path):
     store = TableStore(tmp_path / "t.db")
     daemon = daemon_on(store, TRAPS)
-    assert daemon.table is not None
+    assert daemon.stored_game is not None
     fill_up(store)
     with pytest.raises(StorageFull):  # short events, until one fits no more
         for n in range(5000):
-            daemon.table.append(UNDO if n % 2 else EXPOSE)
+            daemon.stored_game.append(UNDO if n % 2 else EXPOSE)
     event = {**(UNDO if n % 2 else EXPOSE), "t": "x" * 300}
     fed = FedEvent(2, event)
     daemon.handle(fed)
     assert isinstance(fed.error, StorageFull) and fed.done.is_set()
     assert not daemon.stopping and daemon.display.table_notice == "storage full: not recorded"
-    before = stored(store.path, daemon.table.id)
+    before = stored(store.path, daemon.stored_game.id)
     given: list = []
 
     def submit(item):  # the daemon's queue, with room made after the third try
@@ -150,7 +150,7 @@ def test_a_fed_event_the_disk_has_no_room_for_is_given_again_until_it_is_stored(
     source.feed(submit)  # the feed's thread, run here
     assert len(given) == 4 and isinstance(given[-1], FeedFinished)
     assert isinstance(given[1].error, StorageFull) and given[2].error is None
-    assert stored(store.path, daemon.table.id) == [*before, event]
+    assert stored(store.path, daemon.stored_game.id) == [*before, event]
 
 
 def test_run_feed_on_a_really_full_disk_waits_for_room_and_stores_every_event_once(tmp_path):
@@ -247,4 +247,4 @@ def test_the_feed_lets_each_event_go_once_it_is_stored(tmp_path):
     assert seen == [6, 5, 4, 3, 2, 1]
     gc.collect()
     assert not any(ref() is not None for ref in alive)
-    assert len(daemon.table.session.entries) == 6
+    assert len(daemon.stored_game.session.entries) == 6

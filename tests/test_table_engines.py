@@ -41,12 +41,12 @@ def test_undo_store_export_import_replay_agree(game, seed, undo_at, tmp_path_fac
         plain.apply(event)
     folder = tmp_path_factory.mktemp(game)
     with TableStore(folder / "t.db") as store:
-        table = store.new_session(header)
+        stored_game = store.new_session(header)
         for entry in entries:
-            table.append(entry)
-        assert table.session.result(referee=True) == plain.result(referee=True)
+            stored_game.append(entry)
+        assert stored_game.session.result(referee=True) == plain.result(referee=True)
         log = folder / "game.jsonl"
-        log.write_text("\n".join(table.export_lines()) + "\n")
+        log.write_text("\n".join(stored_game.export_lines()) + "\n")
     parsed_header, parsed = parse_log(log.read_text().splitlines())
     assert [event for _, event in parsed] == entries and parsed_header == header
     with TableStore(folder / "copy.db") as store:

@@ -42,15 +42,15 @@ def game_screens(daemon):
 
 def dealt(store):
     daemon, screens = daemon_for(store, DEATHTRAP)
-    daemon.table.append({"type": "deal"})
-    daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
+    daemon.stored_game.append({"type": "deal"})
+    daemon.stored_game.append({"type": "pig", "seat": 1, "discard": "rat-man"})
     daemon.display.refresh()
     return daemon, screens
 
 
 def test_the_entry_menus_start_at_the_likely_event_and_the_seat_whose_turn_it_is(store):
     daemon, screens = dealt(store)
-    turn = daemon.table.game.view(None)["turn"]
+    turn = daemon.stored_game.game.view(None)["turn"]
     keys(daemon, " ")  # a tap of the dial opens manual entry
     assert "> play" in menu_text(daemon)
     keys(daemon, " ")
@@ -67,7 +67,7 @@ def test_a_fresh_deathtrap_table_starts_the_entry_at_the_deal(store):
 
 def test_a_tricky_entry_starts_at_the_hero_of_the_active_seat(store):
     daemon, _ = daemon_for(store, Header("tricky", ("Ann", "Bob", "Cy"), 5, {}))
-    daemon.table.append({"type": "deal", "active": 2})
+    daemon.stored_game.append({"type": "deal", "active": 2})
     keys(daemon, " ")
     assert "> hero" in menu_text(daemon)
     keys(daemon, " ")
@@ -103,7 +103,7 @@ def test_cards_are_named_as_printed_and_one_picked_by_mistake_is_taken_back(stor
     assert menu_text(daemon)[0] == "cards: pick one first" and daemon.display.menu is not None
     keys(daemon, ".. ,, ")  # Orc, then "(done)"
     assert daemon.display.menu is None
-    assert daemon.table.session.in_force[-1]["cards"] == ["orc"]
+    assert daemon.stored_game.session.in_force[-1]["cards"] == ["orc"]
 
 
 class Clock:
@@ -118,11 +118,11 @@ class Clock:
 
 def disarmed(store, clock=None):
     daemon, screens = daemon_for(store, TRAPS, **({"clock": clock} if clock else {}))
-    daemon.table.append({"type": "expose", "seat": 0, "square": "T2", "clicks": 1})
-    daemon.table.append({"type": "disarm", "seat": 0, "square": "T2", "mode": "slow",
+    daemon.stored_game.append({"type": "expose", "seat": 0, "square": "T2", "clicks": 1})
+    daemon.stored_game.append({"type": "disarm", "seat": 0, "square": "T2", "mode": "slow",
                          "dice": [6, 6]})
     daemon.display.refresh()
-    assert daemon.table.game.view(None)["squares"]["T2"]["status"] == "disarmed"
+    assert daemon.stored_game.game.view(None)["squares"]["T2"]["status"] == "disarmed"
     return daemon, screens
 
 
@@ -134,7 +134,7 @@ def test_the_trap_dial_refuses_a_disarm_of_a_disarmed_trap_before_the_dice(store
     assert daemon.display.dial_state()["step"] == "action"
     # Nothing secret in it: the whole table reads why, on the table screen, for a while.
     assert shown(screens["table"]) == error_screen("T2 is disarmed already").tobytes()
-    assert len(daemon.table.session.entries) == 2
+    assert len(daemon.stored_game.session.entries) == 2
     clock.now += 60  # read: at the next turn of the dial, the dial is shown again
     keys(daemon, ",")
     assert shown(screens["table"]) == game_screens(daemon)["table"].tobytes()
@@ -148,7 +148,7 @@ def test_manual_entry_refuses_a_disarm_of_a_disarmed_trap_once_its_square_is_cho
     keys(daemon, " ")  # Ann
     keys(daemon, ". ")  # T2: refused before the mode and the dice
     assert daemon.display.menu is None
-    assert len(daemon.table.session.entries) == 2
+    assert len(daemon.stored_game.session.entries) == 2
     assert daemon.display.table_notice == "refused: see Ann"
     message = "T2 is disarmed already [rule: disarm-disarmed]"
     assert shown(screens["seat:0"]) == error_screen(message).tobytes()
@@ -158,7 +158,7 @@ def test_manual_entry_refuses_a_disarm_of_a_disarmed_trap_once_its_square_is_cho
 def test_an_undo_says_on_the_table_screen_what_it_took_back(store):
     daemon, screens = dealt(store)
     keys(daemon, "u")  # a long press of the menu button
-    assert [e["type"] for e in daemon.table.session.in_force] == ["deal"]
+    assert [e["type"] for e in daemon.stored_game.session.in_force] == ["deal"]
     notice = "undone: pig by Bob"
     assert shown(screens["table"]) == with_notice(game_screens(daemon)["table"],
                                                   notice).tobytes()
@@ -169,14 +169,14 @@ def test_an_undo_says_on_the_table_screen_what_it_took_back(store):
 def test_an_undo_of_a_secret_names_only_its_type_and_seat(store):
     header = Header("rumble", ("Ann", "Bob", "Cy"), 4, {})
     daemon, screens = daemon_for(store, header)
-    daemon.table.append({"type": "secrets", "seat": 1, "characters": ["knight", "thief"]})
+    daemon.stored_game.append({"type": "secrets", "seat": 1, "characters": ["knight", "thief"]})
     keys(daemon, "u")
     assert daemon.display.table_notice == "undone: secrets by Bob"
 
 
 def test_a_refusal_banner_goes_at_the_next_action(store):
     daemon, screens = dealt(store)
-    turn = daemon.table.game.view(None)["turn"]
+    turn = daemon.stored_game.game.view(None)["turn"]
     other = (turn + 1) % 4
     keys(daemon, str(other + 1))  # a pass out of turn
     assert daemon.display.table_notice == f"refused: see {DEATHTRAP.seats[other]}"

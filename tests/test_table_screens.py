@@ -44,10 +44,10 @@ def test_a_triggered_trap_is_told_on_the_table_and_in_full_on_the_victims_screen
     before = {name: shown(screen) for name, screen in screens.items()}
     keys(daemon, " . . ")  # the trap dial: T2, trigger
     keys(daemon, ",2")  # one click, and Bob taps his button: it goes off on him
-    assert daemon.table.session.in_force[-1]["type"] == "trigger"
+    assert daemon.stored_game.session.in_force[-1]["type"] == "trigger"
     assert shown(screens["table"]) == traps.sprung_table(
-        daemon.table.game.view(None)["sprung"], TRAPS.seats).tobytes()
-    assert daemon.table.game.view(None)["sprung"]["name"] == "Falling Weight"
+        daemon.stored_game.game.view(None)["sprung"], TRAPS.seats).tobytes()
+    assert daemon.stored_game.game.view(None)["sprung"]["name"] == "Falling Weight"
     image = blank()
     pen = ImageDraw.Draw(image)
     box = seat_header(pen, "Bob", "0 XP")
@@ -57,7 +57,7 @@ def test_a_triggered_trap_is_told_on_the_table_and_in_full_on_the_victims_screen
     assert shown(screens["seat:0"]) == before["seat:0"]  # nothing on the others' screens
     assert shown(screens["seat:2"]) == before["seat:2"]
     keys(daemon, "   ,1")  # the next event (Ann exposes T1): back to the squares
-    view = daemon.table.game.view(None)
+    view = daemon.stored_game.game.view(None)
     assert view["sprung"] is None
     assert shown(screens["table"]) == traps.table(view, TRAPS.seats).tobytes()
 
@@ -67,7 +67,7 @@ def test_a_refused_event_keeps_the_trap_that_went_off_on_the_table(store):
     keys(daemon, " . . ,2")  # T2 goes off on Bob
     sprung = shown(screens["table"])
     with pytest.raises(RuleViolation):
-        daemon.table.game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
+        daemon.stored_game.game.apply({"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
                                  "dice": [6, 6]})
     daemon.display.refresh()
     assert shown(screens["table"]) == sprung
@@ -89,8 +89,8 @@ def test_at_the_end_each_seat_reads_its_place_and_score(store, game):
     header = Header(game, tuple(header["seats"]), header["seed"], header["options"])
     daemon, screens = daemon_for(store, header)
     feed(daemon, events)
-    assert daemon.table.game.finished
-    view = daemon.table.game.view(None)
+    assert daemon.stored_game.game.finished
+    view = daemon.stored_game.game.view(None)
     totals = view["gold"] if game == "tricky" else view["totals"]
     unit = "gold" if game == "tricky" else "points"
     unit_short = "gold" if game == "tricky" else "pts"
@@ -99,7 +99,7 @@ def test_at_the_end_each_seat_reads_its_place_and_score(store, game):
         expected = final_seat(totals, seat, name, unit, f"{totals[seat]} {short}")
         assert shown(screens[f"seat:{seat}"]) == expected
         module = tricky if game == "tricky" else rumble
-        own = module.seat(daemon.table.game.view(seat), header.seats, False)
+        own = module.seat(daemon.stored_game.game.view(seat), header.seats, False)
         assert own.tobytes() == expected
     best = max(totals)
     assert placing(totals, totals.index(best)).startswith("1st")

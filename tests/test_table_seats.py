@@ -19,9 +19,9 @@ def dealt(store):
     screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(4)]
     daemon = Daemon(store, screens=screens, confirm_below=0.8)
     daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(DEATHTRAP))
-    daemon.table.append({"type": "deal"})
-    daemon.table.append({"type": "pig", "seat": 1, "discard": "rat-man"})
+    daemon.use_stored_game(store.new_session(DEATHTRAP))
+    daemon.stored_game.append({"type": "deal"})
+    daemon.stored_game.append({"type": "pig", "seat": 1, "discard": "rat-man"})
     daemon.display.refresh()
     return daemon, {screen.name: screen for screen in screens}
 
@@ -30,7 +30,7 @@ def dealt(store):
 
 def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
     daemon, _ = dealt(store)
-    turn = daemon.table.game.view(None)["turn"]
+    turn = daemon.stored_game.game.view(None)["turn"]
     daemon.handle(CameraProposal({"type": "play", "seat": turn, "cards": ["rat-man", "rat-man"]},
                                  0.5))
     daemon.display.refresh()
@@ -40,7 +40,7 @@ def test_the_confirm_step_names_the_cards_and_the_seat_as_people_do(store):
 
 def test_a_turn_refusal_names_both_seats_on_the_seats_own_screen(store, caplog):
     daemon, screens = dealt(store)
-    turn = daemon.table.game.view(None)["turn"]
+    turn = daemon.stored_game.game.view(None)["turn"]
     other = (turn + 1) % 4
     with caplog.at_level(logging.INFO, logger="companion"):
         keys(daemon, str(other + 1))  # the key of seat N+1 is seat index N's button
@@ -53,8 +53,8 @@ def test_a_turn_refusal_names_both_seats_on_the_seats_own_screen(store, caplog):
                "may pass [rule: lead]")
     assert screens[f"seat:{turn}"].images[-1].tobytes() == error_screen(message).tobytes()
     keys(daemon, "   . , ")  # the leader's play by hand (Rat Man): the log keeps the index
-    assert daemon.table.session.in_force[-1] == {
-        **daemon.table.session.in_force[-1], "type": "play", "seat": turn}
+    assert daemon.stored_game.session.in_force[-1] == {
+        **daemon.stored_game.session.in_force[-1], "type": "play", "seat": turn}
 
 
 def test_doctor_names_the_seat_buttons_from_1_as_the_table_counts_them():

@@ -23,7 +23,7 @@ def table(path):
     screens = [MemoryScreen("table")] + [MemoryScreen(f"seat:{n}") for n in range(3)]
     daemon = Daemon(store, screens=screens)
     daemon.supervisor.start_all(daemon.clock())
-    daemon.use_table(store.new_session(Header("rumble", SEATS, 4, {})))
+    daemon.use_stored_game(store.new_session(Header("rumble", SEATS, 4, {})))
     daemon.display.refresh()
     return store, daemon, {screen.name: screen for screen in screens}
 
@@ -72,7 +72,7 @@ def test_secrets_entered_and_undone_show_only_on_the_entering_seats_screen(
             ever |= differ
         assert ever == {f"seat:{seat}"}  # the picks are drawn, on that seat's screen only
         for _, daemon, _ in tables:
-            assert [e["type"] for e in daemon.table.session.entries] == ["secrets", "undo"]
+            assert [e["type"] for e in daemon.stored_game.session.entries] == ["secrets", "undo"]
             assert daemon.display.table_notice == f"undone: secrets by {SEATS[seat]}"
     finally:
         for store, _, _ in tables:

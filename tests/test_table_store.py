@@ -36,13 +36,13 @@ def add(seat: int, points: int) -> dict:
 
 def test_refused_event_is_not_stored_and_state_unchanged(tmp_path):
     store = TableStore(tmp_path / "t.db")
-    table = store.new_session(HEADER)
-    table.append(add(0, 3))
-    before = table.game.referee_view()
+    stored_game = store.new_session(HEADER)
+    stored_game.append(add(0, 3))
+    before = stored_game.game.referee_view()
     with pytest.raises(RuleViolation, match="turn-order"):
-        table.append(add(0, 3))
-    assert table.game.referee_view() == before
-    assert store.load(table.id)[1] == [add(0, 3)]
+        stored_game.append(add(0, 3))
+    assert stored_game.game.referee_view() == before
+    assert store.load(stored_game.id)[1] == [add(0, 3)]
 
 
 def test_resume_the_unfinished_session_after_restart(tmp_path):
@@ -50,12 +50,12 @@ def test_resume_the_unfinished_session_after_restart(tmp_path):
     with TableStore(path) as store:
         done = store.new_session(Header("tally", ("A", "B"), 1, {"goal": 1}))
         done.append(add(0, 1))
-        table = store.new_session(HEADER)
-        table.append(add(0, 2))
-        table.append(add(1, 5))
+        stored_game = store.new_session(HEADER)
+        stored_game.append(add(0, 2))
+        stored_game.append(add(1, 5))
     with TableStore(path) as store:
-        assert store.latest(unfinished=True) == table.id
-        assert store.latest() == table.id
+        assert store.latest(unfinished=True) == stored_game.id
+        assert store.latest() == stored_game.id
         again = store.open_session(store.latest(unfinished=True))
         assert again.game.totals() == [2, 5, 0]
         assert [s.finished for s in store.sessions()] == [True, False]
@@ -63,24 +63,24 @@ def test_resume_the_unfinished_session_after_restart(tmp_path):
 
 def test_undo_after_the_end_reopens_the_session(tmp_path):
     store = TableStore(tmp_path / "t.db")
-    table = store.new_session(Header("tally", ("A", "B"), 1, {"goal": 3}))
-    table.append(add(0, 4))
+    stored_game = store.new_session(Header("tally", ("A", "B"), 1, {"goal": 3}))
+    stored_game.append(add(0, 4))
     assert store.latest(unfinished=True) is None
-    table.append({"type": "undo"})
-    assert store.latest(unfinished=True) == table.id
-    assert table.game.totals() == [0, 0]
+    stored_game.append({"type": "undo"})
+    assert store.latest(unfinished=True) == stored_game.id
+    assert stored_game.game.totals() == [0, 0]
 
 
 def test_a_failed_write_rolls_back_memory(tmp_path):
     store = TableStore(tmp_path / "t.db")
-    table = store.new_session(HEADER)
-    table.append(add(0, 3))
+    stored_game = store.new_session(HEADER)
+    stored_game.append(add(0, 3))
     store.db.execute("CREATE TRIGGER full BEFORE INSERT ON events "
                      "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
     with pytest.raises(Exception, match="disk full"):
-        table.append(add(1, 3))
-    assert table.game.totals() == [3, 0, 0]
-    assert table.session.in_force == [add(0, 3)]
+        stored_game.append(add(1, 3))
+    assert stored_game.game.totals() == [3, 0, 0]
+    assert stored_game.session.in_force == [add(0, 3)]
 
 
 entry = st.one_of(
@@ -95,25 +95,25 @@ def test_export_import_replay_round_trip(tmp_path_factory, entries):
     """Whatever is accepted, exported, imported and replayed gives the same results."""
     path = tmp_path_factory.mktemp("rt") / "t.db"
     with TableStore(path) as store:
-        table = store.new_session(HEADER)
+        stored_game = store.new_session(HEADER)
         for item in entries:
             try:
-                table.append(item)
+                stored_game.append(item)
             except Exception as exc:  # refused: nothing stored, nothing changed
                 assert isinstance(exc, RuleViolation)
-        lines = table.export_lines()
+        lines = stored_game.export_lines()
         header, events = parse_log(lines)
         copy = store.new_session(header, [e for _, e in events])
         assert copy.export_lines() == lines
-        assert copy.session.result(referee=True) == table.session.result(referee=True)
+        assert copy.session.result(referee=True) == stored_game.session.result(referee=True)
     with TableStore(path) as store:
         reopened = store.open_session(copy.id)
-        assert reopened.session.result(referee=True) == table.session.result(referee=True)
+        assert reopened.session.result(referee=True) == stored_game.session.result(referee=True)
         # undo is exact: the state equals a replay of only the events still in force
         plain = TableSession(HEADER)
-        for event in table.session.in_force:
+        for event in stored_game.session.in_force:
             plain.apply(event)
-        assert plain.result(referee=True) == table.session.result(referee=True)
+        assert plain.result(referee=True) == stored_game.session.result(referee=True)
 
 
 def test_sigkill_while_appending_loses_no_acknowledged_event(tmp_path):

@@ -115,9 +115,9 @@ def watch_tokens(renderer: SceneRenderer, tokens: list[Token]) -> TableScene:
     frame = renderer.render([], np.random.default_rng(4), Conditions("felt", noise=2),
                             tokens=tokens).image
     watcher = TableWatcher(CardLibrary(), renderer.layout, tokens=True)
-    sighting = watcher.see(frame)
-    assert sighting.scene is not None
-    return sighting.scene
+    frame_reading = watcher.see(frame)
+    assert frame_reading.scene is not None
+    return frame_reading.scene
 
 
 def room_centre(room: str) -> tuple[float, float]:

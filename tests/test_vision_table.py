@@ -12,7 +12,7 @@ from companion.errors import ConfigError
 from companion.vision.layout import CORNER_IDS, TableLayout
 from companion.vision.markers import MarkerFinder, marker_image
 from companion.vision.synthetic import Conditions, SceneRenderer
-from companion.vision.table import Rectifier
+from companion.vision.table_view import Rectifier
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +39,9 @@ def test_the_four_corner_markers_give_table_millimetres(tilted):
 def test_three_markers_are_enough_and_with_fewer_the_last_view_stays(tilted):
     renderer, scene = tilted
     rectifier = Rectifier(renderer.layout)
-    sightings = rectifier.finder.find(scene.image)
-    assert {s.marker_id for s in sightings} >= set(CORNER_IDS)
-    three = [s for s in sightings if s.marker_id != 2]
+    found = rectifier.finder.find(scene.image)
+    assert {s.marker_id for s in found} >= set(CORNER_IDS)
+    three = [s for s in found if s.marker_id != 2]
     view = rectifier.locate(scene.image, three)
     assert view is not None and view.markers_seen == 3
     assert rectifier.locate(scene.image, three[:2]) is view

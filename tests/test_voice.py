@@ -83,12 +83,12 @@ def test_the_daemon_goes_on_while_the_voice_speaks(tmp_path):
     header, events = rumble_sim.random_game(5, 3)
     with TableStore(tmp_path / "table.db") as store:
         daemon = Daemon(store, voice=voice)
-        daemon.use_table(store.new_session(Header(**header)))
+        daemon.use_stored_game(store.new_session(Header(**header)))
         for line, event in enumerate(events, start=2):
             fed = FedEvent(line, event)  # every event is stored while the first words are said
             daemon.handle(fed)
             assert fed.seq is not None and fed.error is None
-        assert daemon.table.game.finished
+        assert daemon.stored_game.game.finished
         release.set()
         voice.close()
     assert spoken[0][1] and spoken[-1][1].endswith(("wins the game", "share the win"))
@@ -160,7 +160,7 @@ def test_the_voice_speaks_the_tables_language_and_a_refusal_says_nothing(tmp_pat
                                                       "disarm": 7, "xp": 5}]}})
     with TableStore(tmp_path / "table.db") as store:
         daemon = Daemon(store, voice=voice)
-        daemon.use_table(store.new_session(header))
+        daemon.use_stored_game(store.new_session(header))
         use("es")
         refused = FedEvent(2, {"type": "disarm", "seat": 0, "square": "T1", "mode": "quick",
                           "dice": [6, 6]})

@@ -71,7 +71,7 @@ def test_each_seat_scans_its_own_code_off_its_own_screen(tmp_path, browser):
     header = Header("deathtrap", ("Ann", "Bob", "Cy", "Dee"), 3)
     with LiveTable(tmp_path, header) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon.display.join_links.session == daemon.table.id
+        wait_for(lambda: daemon.display.join_links.session == daemon.stored_game.id
                  and daemon.display.join_links.urls, "the join links")
         open_join_codes(daemon)
         seat_screens = [daemon.screens[f"seat:{seat}"] for seat in range(4)]
@@ -99,7 +99,7 @@ def test_a_join_code_is_revoked_with_its_link_and_wrong_ones_are_slowed(tmp_path
     throttle = Counting()
     with LiveTable(tmp_path, header, throttle=throttle) as table:
         daemon = table.daemon
-        wait_for(lambda: daemon.display.join_links.session == daemon.table.id
+        wait_for(lambda: daemon.display.join_links.session == daemon.stored_game.id
                  and daemon.display.join_links.urls, "the join links")
         old = dict(daemon.display.join_links.urls)
         assert request(old[1])[0] == 200

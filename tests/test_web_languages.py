@@ -112,7 +112,7 @@ def test_a_seat_reads_its_page_in_french_while_another_stays_english(browser, tm
     with LiveTable(tmp_path, None) as again:  # a restart: seat 1 still reads French
         link = again.links()[1]  # the same token, on the new run's port
         assert link.rsplit("/", 1)[1] == links[1].rsplit("/", 1)[1]
-        wait_for(lambda: again.web.languages.get((again.daemon.table.id, 1)) == "fr",
+        wait_for(lambda: again.web.languages.get((again.daemon.stored_game.id, 1)) == "fr",
                  "seat 1's language read back")
         page = browser.new_page()
         page.goto(link)
@@ -219,7 +219,7 @@ def test_a_french_table_and_a_french_seat_say_the_game_in_french(browser, tmp_pa
                 # The pages follow the store a moment later: /api/table as the daemon sees
                 # the game now, before it is asked whose turn it is.
                 with using(table_language):
-                    now = json.loads(json.dumps(table.daemon.table.session.result(None)))
+                    now = json.loads(json.dumps(table.daemon.stored_game.session.result(None)))
                 wait_for(lambda now=now: get_json(table.url + "/api/table") == now,
                          "/api/table after the events")
                 # The seat to act now (its page lists its legal actions), else the first.
@@ -244,7 +244,7 @@ def test_a_french_table_and_a_french_seat_say_the_game_in_french(browser, tmp_pa
                     french_facts_shown(game, facts, state)
                     # The seat's own JSON (the contract's) stays the daemon's view, in the
                     # table's language.
-                    assert get_json(link + "/api") == table.daemon.table.session.result(seat)
+                    assert get_json(link + "/api") == table.daemon.stored_game.session.result(seat)
                 page.close()
     finally:
         use("en")

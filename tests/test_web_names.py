@@ -47,7 +47,7 @@ def test_a_seat_names_itself_everywhere_and_the_name_survives_a_restart(tmp_path
             capture_output=True, text=True, timeout=120, check=True).stdout)
         assert [s["name"] for s in seats] == ["Ann", "Zoé Martin", "Cy", "Dee"]
         daemon = table.daemon
-        game = daemon.table.game
+        game = daemon.stored_game.game
         screens = registry.get("deathtrap").screen_module()
         own = screens.seat(game.view(1), ("Ann", "Zoé Martin", "Cy", "Dee"), False)
         wait_for(lambda: latest(daemon.screens["seat:1"]) == own, "seat 1's OLED")
@@ -61,8 +61,8 @@ def test_a_seat_names_itself_everywhere_and_the_name_survives_a_restart(tmp_path
         exported = store.open_session(store.latest()).export_lines()
         assert json.loads(exported[0])["seats"] == ["Ann", "Bob", "Cy", "Dee"]  # as played
     with LiveTable(tmp_path, None) as again:  # a restart resumes the game with the name
-        wait_for(lambda: again.daemon.table is not None, "the game resumed")
-        assert again.daemon.table.game.seats[1] == "Zoé Martin"
+        wait_for(lambda: again.daemon.stored_game is not None, "the game resumed")
+        assert again.daemon.stored_game.game.seats[1] == "Zoé Martin"
         assert get_json(again.url + "/api/table")["seats"] == ["Ann", "Zoé Martin", "Cy", "Dee"]
         again.daemon.submit(Stop("test over"))
 

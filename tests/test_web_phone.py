@@ -214,7 +214,7 @@ def test_tell_the_table_offers_what_the_rules_allow_now_the_likely_first(browser
             assert offered(page) == ["pig"]
         for count in (counts[2] + 1, counts[2] + 9):  # the play: a set led, then more
             played(table, events[:count])
-            state = table.daemon.table.session.result(None)["state"]
+            state = table.daemon.stored_game.session.result(None)["state"]
             for seat, page in enumerate(pages):
                 shows(page, count)
                 kinds = offered(page)
@@ -236,7 +236,7 @@ def test_tell_the_table_offers_a_rumble_seat_its_secrets_then_its_turn(browser, 
     header, events = random_game("rumble", 1, 3)
     with LiveTable(tmp_path, header) as table:
         pages = [phone(browser, link, 390) for link in table.links()]
-        turn = table.daemon.table.session.result(None)["state"]["turn"]
+        turn = table.daemon.stored_game.session.result(None)["state"]["turn"]
         for seat, page in enumerate(pages):
             shows(page, 0)
             kinds = offered(page)
@@ -245,7 +245,7 @@ def test_tell_the_table_offers_a_rumble_seat_its_secrets_then_its_turn(browser, 
         count = next(n for n, event in enumerate(events, start=1)
                      if event["type"] in ("move", "fight", "escape"))
         played(table, events[:count])
-        turn = table.daemon.table.session.result(None)["state"]["turn"]
+        turn = table.daemon.stored_game.session.result(None)["state"]["turn"]
         for seat, page in enumerate(pages):
             shows(page, count)
             kinds = offered(page)

@@ -136,7 +136,7 @@ async def play(table, header, events, languages):
     links = table.links()
     shown = table.daemon.display
     joins = wait_for(lambda: shown.join_links.urls if shown.join_links.session
-                     == table.daemon.table.id else None, "the join codes")
+                     == table.daemon.stored_game.id else None, "the join codes")
     tokens = [(link.rsplit("/", 1)[1], joins[seat].rsplit("/", 1)[1])
               for seat, link in enumerate(links)]
     session = TableSession(header)

@@ -30,7 +30,7 @@ IDS = set(rumble_data.character_names()) | set(tricky_heroes.ALL_HEROES) | {
 
 
 @dataclass
-class Table:
+class StoredGame:
     """What the snapshot reads of the daemon: the session being played and its id."""
 
     id: int
@@ -46,7 +46,7 @@ class Daemon:
     """The daemon as ``Snapshot.build`` reads it, around a real table session."""
 
     def __init__(self, session):
-        self.table = Table(1, session.header, session)
+        self.stored_game = StoredGame(1, session.header, session)
         self.table_notice = ""
         self.menu = None
 

@@ -57,7 +57,7 @@ class LiveTable:
                                                      for n in range(seats)]
                 daemon = self._daemon(store, screens)
                 if self.header is not None:
-                    daemon.use_table(store.new_session(self.header, self._stored()))
+                    daemon.use_stored_game(store.new_session(self.header, self._stored()))
                 self.daemon = daemon
                 daemon.run()
         except BaseException as error:  # noqa: BLE001 - reported by the test
@@ -102,7 +102,7 @@ class LiveTable:
 
     def stored(self) -> int:
         daemon = self.daemon
-        return len(daemon.table.session.entries) if daemon and daemon.table else 0
+        return len(daemon.stored_game.session.entries) if daemon and daemon.stored_game else 0
 
 
 def request(url: str, body: Any = None, method: str | None = None) -> tuple[int, bytes]:

@@ -201,13 +201,13 @@ def run_daemon(args: argparse.Namespace) -> int:
     with hold_store(db), TableStore(db) as store:
         cards = table_library(config, db.parent)
         daemon_parts = parts(config, args.sim, db.parent, board, cards)
-        table = None
+        stored_game = None
         if args.feed:
             header, events = read_log(args.feed)
-            table, done = feed_session(store, header, events)
+            stored_game, done = feed_session(store, header, events)
             logging.getLogger("companion.daemon").info(
                 "feeding %s into session %d: %d of %d events already stored",
-                args.feed, table.id, done, len(events))
+                args.feed, stored_game.id, done, len(events))
             daemon_parts = [FeedSource(events[done:], config.daemon.retry_seconds)]
             del events  # the feed holds what is left to give, each event until it is stored
         web = web_part(config, args, str(db))
@@ -227,8 +227,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                         peek_timeout_s=config.pinmap().peek_timeout_s,
                         watching=config.camera.enabled and not args.feed,
                         geometry=config.vision.geometry(), library=cards)
-        if table is not None:
-            daemon.use_table(table)
+        if stored_game is not None:
+            daemon.use_stored_game(stored_game)
         else:
             daemon.resume_or_offer()  # before any part starts: an unreadable store stops here
         stop_on_signals(daemon)

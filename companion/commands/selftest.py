@@ -129,8 +129,8 @@ def try_camera(grab: Callable[[], Any], out: Path, layout: Any = None) -> list[F
         return [Finding(False, f"camera: no picture ({error})",
                         "companion doctor (without --test) says what is missing")]
     watcher = TableWatcher(CardLibrary(), layout or TableLayout())
-    sighting = watcher.see(frame)
-    cv2.imwrite(str(out), draw_calibration(frame, watcher, sighting))
+    frame_reading = watcher.see(frame)
+    cv2.imwrite(str(out), draw_calibration(frame, watcher, frame_reading))
     view = watcher.rectifier.last_view
     markers = 0 if view is None else view.markers_seen
     return [Finding(True, f"camera: picture taken ({out}, markers drawn)"),

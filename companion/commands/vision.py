@@ -340,13 +340,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     layout = TableLayout(args.width_mm, args.height_mm, seats=args.seats)
     library = CardLibrary.load(args.library) if args.library else CardLibrary()
     watcher = TableWatcher(library, layout)
-    sighting = watcher.see(frame)
-    out = draw_calibration(frame, watcher, sighting)
+    frame_reading = watcher.see(frame)
+    out = draw_calibration(frame, watcher, frame_reading)
     if not cv2.imwrite(args.out, out):
         raise VisionError(f"{args.out}: cannot write the image")
     view = watcher.rectifier.last_view
     markers = 0 if view is None else view.markers_seen
-    cards = (f"{len(sighting.detections)} cards" if args.library else
+    cards = (f"{len(frame_reading.detections)} cards" if args.library else
              "cards not looked for (give --library LIBRARY to see them named)")
     print(f"{args.out}: {markers} of 4 corner markers, {cards}")
     return 0

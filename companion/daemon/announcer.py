@@ -27,8 +27,9 @@ class Announcer:
         before = moment.public_before()
         if before is None:
             return
-        table = moment.table
-        said = registry.get(table.header.game).announce
-        words = announcements(said, dict(before), table.game.view(None), list(table.game.seats))
+        stored_game = moment.stored_game
+        said = registry.get(stored_game.header.game).announce
+        game = stored_game.game
+        words = announcements(said, dict(before), game.view(None), list(game.seats))
         if words:
             self.voice.say(". ".join(words), current())

@@ -77,7 +77,7 @@ class SceneSettled:
     confidence: float = 1.0
     #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
     picture: Any = None
-    #: The frame itself and where the table lies in it (``companion.vision.table.TableView``):
+    #: The frame itself and where the table lies in it (``companion.vision.table_view.TableView``):
     #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
     frame: Any = None
     view: Any = None
@@ -252,9 +252,9 @@ class Camera(Part):
                 self.watcher.recognizer.library.rest()
             self.resting = resting
             if scene is not None:
-                sighting = self.watcher.last
+                frame_reading = self.watcher.last
                 self.scenes_sent += 1
-                submit(SceneSettled(scene, lowest_confidence(sighting.detections),
+                submit(SceneSettled(scene, lowest_confidence(frame_reading.detections),
                                     picture_of(self.watcher, got.frame()), got.frame(),
                                     self.watcher.rectifier.last_view, self._library_version))
             self.frames_seen += 1

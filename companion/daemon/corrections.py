@@ -143,11 +143,11 @@ class Corrector:
 
     def answer(self, item: Answer, questions: Questions) -> None:
         """An answer to the camera's question from a page (the first answer wins)."""
-        table = self.playing.table
+        stored_game = self.playing.stored_game
         try:
-            question = questions.check(item, table.id if table else None)
-            assert table is not None
-            before = len(table.session.entries)
+            question = questions.check(item, stored_game.id if stored_game else None)
+            assert stored_game is not None
+            before = len(stored_game.session.entries)
             if item.choice == YES:
                 refusal = self.recorder.refusal_of(question.event)
                 if refusal is not None:  # nothing changes: answer no, or another card
@@ -158,7 +158,7 @@ class Corrector:
             else:
                 assert question.look is not None
                 self.correct(Correct(question.look, question.readings[0], item.choice))
-            item.stored = len(table.session.entries) - before
+            item.stored = len(stored_game.session.entries) - before
             log.info("the camera's question %d answered from a page", item.number)
         except CompanionError as error:
             log.info("answer refused: %s", error)
@@ -178,15 +178,15 @@ class Corrector:
         return seqs
 
     def _correct(self, item: Correct) -> list[int]:
-        table, reader = self.playing.table, self.playing.reader
-        look = self.looks.get(item.look, table.id if table else None)
-        if table is None or reader is None or look is None:
+        stored_game, reader = self.playing.stored_game, self.playing.reader
+        look = self.looks.get(item.look, stored_game.id if stored_game else None)
+        if stored_game is None or reader is None or look is None:
             raise CorrectionRefused(pgettext("web", "no such picture of this game"), "look")
         if look is not self.looks.latest:
             raise CorrectionRefused(
                 pgettext("web", "the camera has taken a newer picture: correct that one"),
                 "look", conflict=True)
-        standing = self.standing(table, look)
+        standing = self.standing(stored_game, look)
         if item.undo:
             if not look.earlier:
                 raise CorrectionRefused(
@@ -194,23 +194,23 @@ class Corrector:
             before = look.earlier[-1]
             scene, readings, states = before.scene, before.readings, before.states
             events = [{k: v for k, v in e.items() if k != "t"} for e in before.events]
-            self.check(table, len(standing), events)
+            self.check(stored_game, len(standing), events)
         else:
             index = item.reading
             if not isinstance(index, int) or not 0 <= index < len(look.readings):
                 raise CorrectionRefused(
                     pgettext("web", "no reading {n} on this picture").format(n=index), "reading")
-            if item.item_id is not None and item.item_id not in deck_ids(table.game):
+            if item.item_id is not None and item.item_id not in deck_ids(stored_game.game):
                 raise CorrectionRefused(pgettext("web", "{id} is not a card of this game").format(
                     id=item.item_id), "id")
             if already(look, index, item.item_id):
                 return []
             scene, readings, states = corrected(look, index, item.item_id, reader.table.zone_of)
-            events = self.events_of(table, look, scene, reader.mapper, len(standing))
+            events = self.events_of(stored_game, look, scene, reader.mapper, len(standing))
             before = Before(look.scene, look.readings, look.states, standing,
                             [seen for seen in self.asking.sightings if seen.look == look.number],
                             self.crop(look, index))
-        seqs = self.carry_out(table, look, len(standing), events)
+        seqs = self.carry_out(stored_game, look, len(standing), events)
         if self.library is not None and before.lesson is not None:
             # The camera learns its table: this card under this light, from the next frame.
             if item.undo:
@@ -225,7 +225,7 @@ class Corrector:
         look.seqs = []
         for seq, event in zip(seqs[len(standing):], events, strict=True):
             log.info("corrected from the controls page: %s", event_in_words(event))
-            self.looks.stored(table, look, seq)
+            self.looks.stored(stored_game, look, seq)
         if item.undo:
             for seen in before.sightings:  # unsure as it was: asked again, not stored
                 self.ask(seen)
@@ -248,10 +248,10 @@ class Corrector:
             log.info("no sample of the correction: %s", error)
             return None
 
-    def standing(self, table: StoredSession, look: Look) -> list[dict[str, Any]]:
+    def standing(self, stored_game: StoredSession, look: Look) -> list[dict[str, Any]]:
         """The look's events still in force: the latest ones, or CorrectionRefused (later
         events stand on them)."""
-        session = table.session
+        session = stored_game.session
         in_force = session.in_force
         mine = [session.entries[seq - 1] for seq in look.seqs]
         standing = [entry for entry in mine if any(entry is f for f in in_force)]
@@ -262,7 +262,7 @@ class Corrector:
                 "look", conflict=True)
         return standing
 
-    def events_of(self, table: StoredSession, look: Look, scene: Any, mapper: Any,
+    def events_of(self, stored_game: StoredSession, look: Look, scene: Any, mapper: Any,
                   withdrawn: int) -> list[dict[str, Any]]:
         """The events the corrected scene makes, after the look's ``withdrawn`` events are
         taken back; checked on a copy of the game (nothing changes here)."""
@@ -271,28 +271,29 @@ class Corrector:
         if mapper is None:
             raise CorrectionRefused(
                 pgettext("web", "the camera reads nothing in this game"), "look")
-        copy = self.copy(table, withdrawn)
+        copy = self.copy(stored_game, withdrawn)
         events = mapper.events(look.before or TableScene(()), scene, copy.game.view(None))
         for event in events:
             copy.apply(event)  # a refusal of the rules: nothing stored, said to the page
         return events
 
-    def check(self, table: StoredSession, withdrawn: int, events: list[dict[str, Any]]) -> None:
+    def check(self, stored_game: StoredSession, withdrawn: int,
+              events: list[dict[str, Any]]) -> None:
         """Whether the rules take ``events`` once ``withdrawn`` events are taken back."""
-        copy = self.copy(table, withdrawn)
+        copy = self.copy(stored_game, withdrawn)
         for event in events:
             copy.apply(event)
 
     @staticmethod
-    def copy(table: StoredSession, withdrawn: int) -> TableSession:
+    def copy(stored_game: StoredSession, withdrawn: int) -> TableSession:
         """The game as it stands without its latest ``withdrawn`` events (a copy)."""
-        in_force = table.session.in_force
-        copy = TableSession(table.header)
+        in_force = stored_game.session.in_force
+        copy = TableSession(stored_game.header)
         for entry in in_force[:len(in_force) - withdrawn]:
             copy.apply(entry)
         return copy
 
-    def carry_out(self, table: StoredSession, look: Look, withdrawn: int,
+    def carry_out(self, stored_game: StoredSession, look: Look, withdrawn: int,
                   events: list[dict[str, Any]]) -> list[int]:
         """Withdraw the look's events still standing and store the corrected ones, in one
         transaction; then drop the look's sightings waiting at the confirm step."""

@@ -135,8 +135,8 @@ class Daemon:
         self.queue.put(item)
 
     @property
-    def table(self) -> StoredSession | None:  # None while a new game is being chosen
-        return self._playing.table
+    def stored_game(self) -> StoredSession | None:  # None while a new game is being chosen
+        return self._playing.stored_game
 
     @property
     def stored(self) -> int:  # events stored by this run
@@ -150,15 +150,15 @@ class Daemon:
     def start_game(self, header: Header) -> None:  # as the new-game menu does
         self._sessions.start_game(header)
 
-    def use_table(self, table: StoredSession) -> None:  # play it from now on
-        self._sessions.play(table)
+    def use_stored_game(self, stored_game: StoredSession) -> None:  # play it from now on
+        self._sessions.play(stored_game)
 
     def set_language(self, lang: str) -> None:  # as the language menu does: every screen
         self._sessions.set_language(lang)
 
     def run(self) -> int:
         self.supervisor.start_all(self.clock())
-        if self.table is None and not self._asking.open:
+        if self.stored_game is None and not self._asking.open:
             self.resume_or_offer()
         self.display.refresh()
         self.notifier.ready(self._sessions.status())

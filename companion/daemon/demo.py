@@ -145,7 +145,7 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         daemon = Daemon(store, screens=screens, confirm_below=CONFIRM_BELOW, watching=True)
         daemon.supervisor.start_all(time.monotonic())
         # The demo's game is dealt from the simulator's seed, so it starts from its header.
-        daemon.use_table(store.new_session(header))
+        daemon.use_stored_game(store.new_session(header))
         daemon.display.refresh()
         stage = Stage(game, seats, seed)
         hands = DirectReach(daemon, InlineVision(game, stage.layout))
@@ -159,9 +159,9 @@ def play_demo(game: str, out: Path, seed: int = 1, quick: bool = False,
         refusal = daemon.display.seat_error(TABLE)
         daemon.handle(Stop("end of the demo"))
         daemon.supervisor.stop_all()
-        assert daemon.table is not None
-        lines = daemon.table.export_lines()
-        kept = len(seqs(store.db, daemon.table.id))
+        assert daemon.stored_game is not None
+        lines = daemon.stored_game.export_lines()
+        kept = len(seqs(store.db, daemon.stored_game.id))
     log = out / f"{game}.jsonl"
     log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     result = replayed(log)

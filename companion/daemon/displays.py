@@ -194,8 +194,8 @@ class TerminalBoard:
         """After each redraw (a watcher of ``Daemon.display``): the acting seat; a seat held or
         picked is let go once an event is stored; the board drawn, every screen as now."""
         acting = acting_seat(display)
-        table = display.table
-        moves = len(table.session.entries) if table is not None else None
+        stored_game = display.stored_game
+        moves = len(stored_game.session.entries) if stored_game is not None else None
         with self.lock:
             if moves != self.moves:
                 self.pinned = None
@@ -348,15 +348,15 @@ def screen_text(image: Image.Image) -> list[str]:
 def acting_seat(display: Any) -> int | None:
     """The seat whose screen matters now (a ``TableDisplay``): a menu on its screen, its refusal
     showing, else the seat the game waits for (its bundle's ``expected_entry``)."""
-    menu, table = display.menu, display.table
+    menu, stored_game = display.menu, display.stored_game
     if menu is not None and menu.seat is not None:
         return int(menu.seat)
-    if table is None:
+    if stored_game is None:
         return None
-    for seat in range(len(table.header.seats)):
+    for seat in range(len(stored_game.header.seats)):
         if display.seat_error(seat) is not None:
             return seat
-    return registry.get(table.game.name).expected_entry(table.game)[1]
+    return registry.get(stored_game.game.name).expected_entry(stored_game.game)[1]
 
 
 def label(name: str) -> str:

@@ -94,16 +94,16 @@ class Enrolling:
     def possible(self) -> bool:
         """Whether the game on the table can be enrolled here: a camera reads its cards
         (not markers alone) and the library has a place to be written."""
-        table, reader = self.playing.table, self.playing.reader
-        if self.library is None or table is None or reader is None:
+        stored_game, reader = self.playing.stored_game, self.playing.reader
+        if self.library is None or stored_game is None or reader is None:
             return False
-        camera = registry.get(table.header.game).camera
+        camera = registry.get(stored_game.header.game).camera
         return camera is not None and not camera.markers_only
 
     @property
     def active(self) -> bool:
-        table = self.playing.table
-        return self.deck is not None and table is not None and table.id == self.session
+        stored_game = self.playing.stored_game
+        return self.deck is not None and stored_game is not None and stored_game.id == self.session
 
     # --- from the page ------------------------------------------------------------------------
 
@@ -141,12 +141,12 @@ class Enrolling:
 
         if not self.possible():
             raise EnrolRefused(pgettext("web", "no camera reads this game's cards here"))
-        table, reader = self.playing.table, self.playing.reader
-        assert table is not None and reader is not None
-        self.deck = DeckEnrolment(registry.get(table.header.game).cards(table.game))
-        self.session, self.crops, self.problem, self.written = table.id, {}, "", None
+        stored_game, reader = self.playing.stored_game, self.playing.reader
+        assert stored_game is not None and reader is not None
+        self.deck = DeckEnrolment(registry.get(stored_game.header.game).cards(stored_game.game))
+        self.session, self.crops, self.problem, self.written = stored_game.id, {}, "", None
         self._laid = LaidCards(reader.table)
-        log.info("enrolling the cards of %s at the table: %d cards", table.header.game,
+        log.info("enrolling the cards of %s at the table: %d cards", stored_game.header.game,
                  len(self.deck.cards))
 
     def _end(self) -> None:
@@ -191,8 +191,8 @@ class Enrolling:
 
         if not self.active or not self.deck.ready or self.library is None:
             return
-        table = self.playing.table
-        assert table is not None
+        stored_game = self.playing.stored_game
+        assert stored_game is not None
         try:
             library = self.deck.library(self.library.load())
             self.library.write(library)
@@ -200,9 +200,9 @@ class Enrolling:
             self.problem = str(error)
             log.warning("the deck enrolled at the table is not written: %s", error)
             return
-        self.written = Written(table.id, table.header.game, len(self.deck.cards),
+        self.written = Written(stored_game.id, stored_game.header.game, len(self.deck.cards),
                                str(self.library.path))
         self._settling = self.library.version
-        log.info("the cards of %s enrolled at the table, written to %s", table.header.game,
+        log.info("the cards of %s enrolled at the table, written to %s", stored_game.header.game,
                  self.library.path)
         self._end()

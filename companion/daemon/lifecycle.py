@@ -64,7 +64,7 @@ class EventStored:
     correction: undos and what replaces them, said once). ``withdrawn``: the event an undo
     took back, for the table screen's notice (a single undo only)."""
 
-    table: StoredSession
+    stored_game: StoredSession
     event: Mapping[str, Any]
     seq: int
     before: Game | None = None
@@ -91,9 +91,10 @@ class EventRefused:
 
 @dataclass(frozen=True)
 class GameStarted:
-    """A new session played from now on (the new-game menu, a fed log, ``Daemon.use_table``)."""
+    """A new session played from now on (the new-game menu, a fed log,
+    ``Daemon.use_stored_game``)."""
 
-    table: StoredSession
+    stored_game: StoredSession
 
 
 @dataclass(frozen=True)
@@ -101,14 +102,14 @@ class GameResumed:
     """A stored session played on: the unfinished one at the start, or one read again from
     the store (in the language just chosen)."""
 
-    table: StoredSession
+    stored_game: StoredSession
 
 
 @dataclass(frozen=True)
 class GameFinished:
     """An event stored ended the game (its totals are final unless an undo takes it back)."""
 
-    table: StoredSession
+    stored_game: StoredSession
 
 
 @dataclass(frozen=True)

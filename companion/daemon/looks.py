@@ -66,7 +66,7 @@ class Look:
     seqs: list[int] = field(default_factory=list)
     earlier: list[Before] = field(default_factory=list)
     #: The frame it was read from and where the table lies in it
-    #: (``companion.vision.table.TableView``): a correction's crop is cut from it. The
+    #: (``companion.vision.table_view.TableView``): a correction's crop is cut from it. The
     #: latest look's only (a frame is megabytes; only the latest look is corrected).
     frame: Any = None
     view: Any = None
@@ -122,14 +122,14 @@ class Looks:
             self.recent.popitem(last=False)
         return look
 
-    def kept_seqs(self, table: StoredSession) -> list[int]:
+    def kept_seqs(self, stored_game: StoredSession) -> list[int]:
         """The events of the session that keep a picture (read from the store once per
         session, then kept up by ``stored``: not at every redraw)."""
         from companion.table.pictures import seqs
 
-        if self._listed is None or self._listed[0] != table.id:
+        if self._listed is None or self._listed[0] != stored_game.id:
             try:
-                self._listed = (table.id, seqs(table.store.db, table.id))
+                self._listed = (stored_game.id, seqs(stored_game.store.db, stored_game.id))
             except sqlite3.Error as error:  # a list on a page: it never stops the table
                 log.warning("the camera's pictures not listed: %s", error)
                 return []
@@ -139,20 +139,20 @@ class Looks:
         """A new game: the looks of the one before are not its."""
         self.recent.clear()
 
-    def stored(self, table: StoredSession, look: Look | None, seq: int | None) -> None:
+    def stored(self, stored_game: StoredSession, look: Look | None, seq: int | None) -> None:
         """Event ``seq`` was stored from ``look``: its picture is kept with it. A picture the
         store cannot take (a full disk) is said in the log; the event stands."""
-        if look is None or seq is None or look.session != table.id:
+        if look is None or seq is None or look.session != stored_game.id:
             return
         from companion.table.pictures import keep
 
         look.seqs.append(seq)
         try:
-            keep(table.store, table.id, seq, look.picture.jpeg, look.about())
+            keep(stored_game.store, stored_game.id, seq, look.picture.jpeg, look.about())
         except StoreError as error:
             log.warning("the picture of event #%d not kept: %s", seq, error)
             return
         self.kept += 1
-        if self._listed is not None and self._listed[0] == table.id \
+        if self._listed is not None and self._listed[0] == stored_game.id \
                 and seq not in self._listed[1][-1:]:
             self._listed[1].append(seq)

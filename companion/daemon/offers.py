@@ -39,10 +39,10 @@ def likeliest_first(allowed: Sequence[str], nearest: Sequence[str]) -> list[str]
     return first + [card for card in allowed if card not in first]
 
 
-def standing(table: StoredSession, look: Look) -> int:
+def standing(stored_game: StoredSession, look: Look) -> int:
     """How many of the look's events are the latest in force (a correction withdraws them
     first); 0 when none are, or when later events stand on them."""
-    session = table.session
+    session = stored_game.session
     mine = [session.entries[seq - 1] for seq in look.seqs if 0 < seq <= len(session.entries)]
     kept = [entry for entry in mine if any(entry is event for event in session.in_force)]
     count = len(kept)
@@ -80,15 +80,15 @@ class Offers:
     def of(self, look: Look) -> list[list[str]] | None:
         """Per reading of ``look``, the cards it may be made, the likeliest first; None when
         the game being played has no camera reading it or the look is not of it."""
-        table, reader = self.playing.table, self.playing.reader
-        if table is None or reader is None or reader.mapper is None \
-                or look.session != table.id:
+        stored_game, reader = self.playing.stored_game, self.playing.reader
+        if stored_game is None or reader is None or reader.mapper is None \
+                or look.session != stored_game.id:
             return None
-        session = table.session
+        session = stored_game.session
         key = (look.number, look.session, len(look.earlier), len(session.entries))
         if self._made is None or self._made[0] != key:
-            cards = registry.get(table.header.game).cards(table.game)
-            game = session.game_before(standing(table, look))
+            cards = registry.get(stored_game.header.game).cards(stored_game.game)
+            game = session.game_before(standing(stored_game, look))
             self._made = (key, [
                 likeliest_first(allowed_at(game, look, index, cards, reader.mapper,
                                            reader.table.zone_of), reading.nearest)

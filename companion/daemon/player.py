@@ -74,13 +74,13 @@ class TablePlayer:
     # --- what the daemon shows ----------------------------------------------------------
 
     @property
-    def table(self) -> Any:
-        assert self.daemon.table is not None, "the player needs a session"
-        return self.daemon.table
+    def stored_game(self) -> Any:
+        assert self.daemon.stored_game is not None, "the player needs a session"
+        return self.daemon.stored_game
 
     @property
     def game(self) -> Any:
-        return self.table.game
+        return self.stored_game.game
 
     def dial_state(self) -> dict[str, Any] | None:
         """The dial flow's state as the table shows it (None: no flow open)."""
@@ -93,15 +93,15 @@ class TablePlayer:
         self.hands.tap(f"seat:{seat}", until)
 
     def in_force(self) -> int:
-        return len(self.table.session.in_force)
+        return len(self.stored_game.session.in_force)
 
     def done(self, count: int, event: dict[str, Any]) -> bool:
-        in_force = self.table.session.in_force
+        in_force = self.stored_game.session.in_force
         return len(in_force) == count + 1 and equal_but_time(in_force[-1], event)
 
     def ways(self) -> Any:
         """The game's bundle's way of playing at a simulated table (None: all by hand)."""
-        return registry.get(self.table.header.game).player()
+        return registry.get(self.stored_game.header.game).player()
 
     # --- one event ------------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ class TablePlayer:
             # What got in instead, by kind and seat only: the demo shows this message, and
             # an event's fields may hold a secret (a trap's clicks).
             got = ", ".join(f"{e['type']} seat {e.get('seat', '-')}"
-                            for e in self.table.session.in_force[count:]) or "nothing"
+                            for e in self.stored_game.session.in_force[count:]) or "nothing"
             raise PlayError(f"could not play {event['type']} by seat {event.get('seat', '-')} "
                             f"at the table (in force after it: {got}; the table asks "
                             f"{self.daemon.display.asks!r})")
@@ -142,7 +142,8 @@ class TablePlayer:
         ways = self.ways()
         if ways is None:
             return "by hand"
-        return ways.route(self.table.game, event, self.stage is not None and self.daemon.watching)
+        watching = self.stage is not None and self.daemon.watching
+        return ways.route(self.stored_game.game, event, watching)
 
     # --- the camera -----------------------------------------------------------------------
 
@@ -151,7 +152,8 @@ class TablePlayer:
 
     def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
-        for picture in self.ways().pictures(self.stage, self.table.game, event, not self.seen):
+        game = self.stored_game.game
+        for picture in self.ways().pictures(self.stage, game, event, not self.seen):
             self.look(picture)
         self.seen = True
         self.confirm(event)
@@ -173,7 +175,7 @@ class TablePlayer:
     def by_hand(self, event: dict[str, Any]) -> None:
         """Enter ``event`` field by field with the dial (a long press opens the menu)."""
         self.hands.hold(SWITCH, lambda: self.daemon.display.asks == "entry")
-        game = self.table.game
+        game = self.stored_game.game
         words = Vocabulary(game)
         kind = event["type"]
         steps: list[Any] = [kind]

@@ -86,24 +86,24 @@ class Presenter:
 
     # --- the images ------------------------------------------------------------------
 
-    def images(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
+    def images(self, stored_game: StoredSession | None, ui: TableUI, menu: MenuShown | None
                ) -> dict[str, Image.Image]:
         """What every screen should show now: game screens from views only, menus, notices."""
         failures = self.supervisor.failures()
         failure = "; ".join(f"{name}: {reason}" for name, reason in failures.items())
         images: dict[str, Image.Image] = {}
-        if table is not None:
-            images["table"] = table_image(table.game, ui)
-            for seat in range(len(table.header.seats)):
-                images[f"seat:{seat}"] = self.seat_screen(table, ui, menu, seat)
-        if menu is not None and menu.seat is not None and table is not None:
+        if stored_game is not None:
+            images["table"] = table_image(stored_game.game, ui)
+            for seat in range(len(stored_game.header.seats)):
+                images[f"seat:{seat}"] = self.seat_screen(stored_game, ui, menu, seat)
+        if menu is not None and menu.seat is not None and stored_game is not None:
             # A seat's secret is entered on its own screen; the table only says who is at it.
             images["table"] = draw(Page(_("Enter by hand"), (
-                _("{player}: on your").format(player=table.game.seats[menu.seat]),
+                _("{player}: on your").format(player=stored_game.game.seats[menu.seat]),
                 _("own screen, with the dial"))))
         elif menu is not None:
             images["table"] = draw(Page(menu.title, menu.lines))
-        elif table is None:
+        elif stored_game is None:
             images["table"] = draw(Page(_("Dungeon Table"), (_("starting..."),)))
         images["table"] = with_notice(images["table"], failure or self.notice)
         if "table" in failures:
@@ -112,24 +112,24 @@ class Presenter:
                 images[name] = with_notice(images[name], failure)
         return images
 
-    def seat_screen(self, table: StoredSession, ui: TableUI, menu: MenuShown | None,
+    def seat_screen(self, stored_game: StoredSession, ui: TableUI, menu: MenuShown | None,
                     seat: int) -> Image.Image:
         """Seat ``seat``'s own screen, bar the notices: a menu holding its secret, its join
         code, else its game screen (its refusal while it shows). In the language current: a
         seat's page draws it in its own."""
         if menu is not None and menu.seat == seat:
             return draw(Page(menu.title, menu.lines))
-        url = self.joins.urls.get(seat) if self.joining and self.has_joins(table.id) else None
+        url = self.joins.urls.get(seat) if self.joining and self.has_joins(stored_game.id) else None
         if url is not None:
-            return join_screen(url, table.game.seats[seat])
-        return seat_image(table.game, ui, seat)
+            return join_screen(url, stored_game.game.seats[seat])
+        return seat_image(stored_game.game, ui, seat)
 
-    def refresh(self, table: StoredSession | None, ui: TableUI, menu: MenuShown | None
+    def refresh(self, stored_game: StoredSession | None, ui: TableUI, menu: MenuShown | None
                 ) -> dict[str, Image.Image]:
         """Show every changed image; a screen that does not answer is reported and retried,
         and the others are drawn again to carry the notice. The images shown."""
         for _attempt in range(len(self.screens) + 1):  # each failure takes a screen out
-            images = self.images(table, ui, menu)
+            images = self.images(stored_game, ui, menu)
             if self._show(images):
                 break
         return images

@@ -103,7 +103,7 @@ def sighting_in_words(event: Mapping[str, Any], game: Game) -> str:
 class CurrentGame:
     """The session being played and its controls (shared by the daemon's parts)."""
 
-    table: StoredSession | None = None
+    stored_game: StoredSession | None = None
     ui: TableUI = field(default_factory=lambda: TableUI("", 0))
     reader: SceneReader | None = None
 
@@ -120,13 +120,13 @@ class Recorder:
         self.stored = 0  # events stored by this run
 
     def append(self, event: dict[str, Any]) -> int | None:
-        table = self.playing.table
-        if table is None:
+        stored_game = self.playing.stored_game
+        if stored_game is None:
             return None
-        withdrawn = table.session.in_force[-1:] if event.get("type") == "undo" else []
-        before = table.game  # a state is never changed in place: the game before, kept
+        withdrawn = stored_game.session.in_force[-1:] if event.get("type") == "undo" else []
+        before = stored_game.game  # a state is never changed in place: the game before, kept
         try:
-            seq = table.append(event)
+            seq = stored_game.append(event)
         except CompanionError as error:
             self.refused(event, error)
             return None
@@ -138,12 +138,12 @@ class Recorder:
         """Store ``events`` as one step (a correction: undos and what replaces them), all or
         none; a refusal of the session or the store is said as ``append`` says it, then
         raised."""
-        table = self.playing.table
-        if table is None:
+        stored_game = self.playing.stored_game
+        if stored_game is None:
             raise CompanionError("no game is being played")
-        before = table.game
+        before = stored_game.game
         try:
-            seqs = table.append_all(events)
+            seqs = stored_game.append_all(events)
         except CompanionError as error:
             self.refused(next((e for e in events if e.get("type") != "undo"), events[0]), error)
             raise
@@ -156,24 +156,24 @@ class Recorder:
                  withdrawn: Mapping[str, Any] | None = None) -> None:
         """Log ``event`` stored and publish it (``EventStored``; ``GameFinished`` if it ended the
         game): the screens show the game again, the voice says what changed."""
-        table = self.playing.table
-        assert table is not None
+        stored_game = self.playing.stored_game
+        assert stored_game is not None
         self.stored += 1
         log.info("stored #%d: %s", seq, event_in_words(event))
-        game = table.game
+        game = stored_game.game
         if game.finished:
             log.info("game over: totals %s", game.totals())
-        self.moments.publish(EventStored(table, event, seq, before, withdrawn))
+        self.moments.publish(EventStored(stored_game, event, seq, before, withdrawn))
         if game.finished:
-            self.moments.publish(GameFinished(table))
+            self.moments.publish(GameFinished(stored_game))
 
     def refusal_of(self, event: Mapping[str, Any]) -> CompanionError | None:
         """The error the session gives ``event`` now, in the language current; nothing is
         stored."""
-        table = self.playing.table
+        stored_game = self.playing.stored_game
         try:
-            if table is not None:
-                table.session.check(dict(event))
+            if stored_game is not None:
+                stored_game.session.check(dict(event))
         except CompanionError as error:
             return error
         return None
@@ -190,8 +190,8 @@ class Recorder:
             self.moments.publish(EventRefused(event, error, at=self.clock()))
             return
         rule = error.rule if isinstance(error, RuleViolation) else "malformed event"
-        seat, table = event.get("seat"), self.playing.table
-        if isinstance(seat, int) and table and 0 <= seat < len(table.header.seats):
+        seat, stored_game = event.get("seat"), self.playing.stored_game
+        if isinstance(seat, int) and stored_game and 0 <= seat < len(stored_game.header.seats):
             log.info("refused %s", event_in_words(event))
             said = in_each_language(again or (lambda: self.refusal_of(event)))
             self.moments.publish(EventRefused(event, error, seat, said, self.clock()))
@@ -204,10 +204,10 @@ class Recorder:
         """Store one event of a fed log; the error that must stop the daemon, if any (the
         caller sets ``fed.done`` once it has acted on it)."""
         try:
-            if self.playing.table is None:
+            if self.playing.stored_game is None:
                 raise LogError(fed.line, "no session to feed into")
-            before = self.playing.table.game
-            fed.seq = self.playing.table.append(fed.event)
+            before = self.playing.stored_game.game
+            fed.seq = self.playing.stored_game.append(fed.event)
             self.accepted(fed.event, fed.seq, before)
         except StorageFull as error:  # kept running: the feed gives the event again
             log.warning("line %d not stored: %s", fed.line, error)

@@ -67,8 +67,8 @@ class Router:
 
     @property
     def playable(self) -> bool:
-        table = self.playing.table
-        return table is not None and not table.game.finished
+        stored_game = self.playing.stored_game
+        return stored_game is not None and not stored_game.game.finished
 
     # --- the controls ----------------------------------------------------------------------
 
@@ -91,10 +91,10 @@ class Router:
             # A game's own dial flow takes the taps, so a long press enters by hand in every
             # game; in the other games a tap does too.
             ui.dial = None
-            assert self.playing.table is not None
-            joins = self.presenter.has_joins(self.playing.table.id)
-            self.asking.ask(ENTRY, partial(manual_entry, self.playing.table.game, joins=joins),
-                            self.entered)
+            assert self.playing.stored_game is not None
+            joins = self.presenter.has_joins(self.playing.stored_game.id)
+            game = self.playing.stored_game.game
+            self.asking.ask(ENTRY, partial(manual_entry, game, joins=joins), self.entered)
         else:
             flow = ui.dial
             decided = ui.handle(event, self.clock())
@@ -106,10 +106,10 @@ class Router:
     def refuse_early(self) -> None:
         """An event the public state already rules out (a disarm of a disarmed trap) is
         refused while the flow still asks for more (before the dice): the flow steps back."""
-        flow, table = self.playing.ui.dial, self.playing.table
-        if flow is None or table is None:
+        flow, stored_game = self.playing.ui.dial, self.playing.stored_game
+        if flow is None or stored_game is None:
             return
-        refusal = flow.check(table.game)
+        refusal = flow.check(stored_game.game)
         if refusal is not None:
             log.info("refused early (%s)", refusal.rule)
             # Public: the whole table reads why, on the table screen.
@@ -120,12 +120,12 @@ class Router:
             self.menu_held = False
         elif kind == "hold" and not self.menu_held:
             self.menu_held = True
-            table = self.playing.table
+            stored_game = self.playing.stored_game
             if self.asking.open:
                 self.close(None, completed=False)
             elif self.playing.ui.dial is not None:
                 self.playing.ui.dial = None  # the dial flow is left like a menu, nothing undone
-            elif table is not None and table.session.in_force:
+            elif stored_game is not None and stored_game.session.in_force:
                 log.info("undo of the latest event (long press)")
                 self.recorder.append({"type": "undo", "t": now_iso()})
         elif kind == "release" and not self.menu_held:
@@ -148,12 +148,12 @@ class Router:
     def entered(self, decided: Any, completed: bool) -> None:
         """A manual entry closed: store the event, tell its refusal, a new game or the
         language."""
-        table = self.playing.table
+        stored_game = self.playing.stored_game
         if not completed:
             return
         if decided is NEW_GAME:
             log.info("a new game asked for: session %s left unfinished",
-                     table.id if table else None)
+                     stored_game.id if stored_game else None)
             self.sessions.offer_new_game()
         elif decided is LANGUAGE:
             self.sessions.ask_language()
@@ -161,7 +161,7 @@ class Router:
             self.presenter.show_joins()
         elif isinstance(decided, Refused):
             # Said again in each language by the rule that stopped the entry early.
-            again = partial(table.game.refuse_early, decided.event) if table else None
+            again = partial(stored_game.game.refuse_early, decided.event) if stored_game else None
             self.recorder.refused(decided.event, decided.error, again)
         else:
             self.recorder.append({**decided, "t": now_iso()})
@@ -177,7 +177,7 @@ class Router:
     # --- the camera ------------------------------------------------------------------------
 
     def on_seen(self, seen: CameraProposal) -> None:
-        if self.playing.table is None:
+        if self.playing.stored_game is None:
             return
         if seen.confidence >= self.confirm_below:
             self.store_seen(seen)
@@ -194,34 +194,35 @@ class Router:
     def store_seen(self, seen: CameraProposal) -> int | None:
         """Store a sighting; its look's picture is kept with it."""
         seq = self.recorder.append({**seen.event, "t": now_iso()})
-        table = self.playing.table
-        if table is not None:
-            self.looks.stored(table, self.looks.get(seen.look, table.id), seq)
+        stored_game = self.playing.stored_game
+        if stored_game is not None:
+            self.looks.stored(stored_game, self.looks.get(seen.look, stored_game.id), seq)
         return seq
 
     def on_scene(self, seen: SceneSettled) -> None:
-        table, reader = self.playing.table, self.playing.reader
-        if table is None or reader is None:
+        stored_game, reader = self.playing.stored_game, self.playing.reader
+        if stored_game is None or reader is None:
             return
         before = reader.before
         try:
-            proposals = reader.read(seen.scene, table.game, seen.confidence)
+            proposals = reader.read(seen.scene, stored_game.game, seen.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
             # Kept all the same: the table may put it right on the controls page.
-            self.looks.add(table.id, before, reader.before, seen.picture, seen.frame, seen.view)
+            self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
+                           seen.view)
             # What the camera saw lies open on the table: the whole table reads it.
             self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
             return
-        look = self.looks.add(table.id, before, reader.before, seen.picture, seen.frame,
+        look = self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
                               seen.view)
         for proposal in proposals:
             self.on_seen(replace(proposal, look=look.number if look else None))
 
     def next_confirmation(self) -> None:
         seen = self.asking.next_sighting()
-        if seen is not None and self.playing.table is not None:
-            game = self.playing.table.game
+        if seen is not None and self.playing.stored_game is not None:
+            game = self.playing.stored_game.game
             # The words made with the steps, so that a menu shown in another language says
             # them in it too.
             self.asking.ask(CONFIRM, lambda: confirm(sighting_in_words(seen.event, game)),

@@ -58,10 +58,11 @@ class Sessions:
         self.moments.subscribe(LanguageChanged, self.read_again)
 
     def status(self) -> str:
-        table = self.playing.table
-        if table is None:
+        stored_game = self.playing.stored_game
+        if stored_game is None:
             return "waiting for a new game"
-        return f"session {table.id}: {table.header.game}, {len(table.header.seats)} seats"
+        header = stored_game.header
+        return f"session {stored_game.id}: {header.game}, {len(header.seats)} seats"
 
     def resume_or_offer(self) -> None:
         """Resume the unfinished session, or open the new-game menu on the table screen."""
@@ -70,15 +71,15 @@ class Sessions:
             self.offer_new_game()
             return
         try:
-            table = self.store.open_session(latest, seated=True)
+            stored_game = self.store.open_session(latest, seated=True)
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
             self.presenter.tell(_("session {n} unreadable").format(n=latest), passes=False)
             return
-        self.play(table, GameResumed)
-        log.info("resumed session %d (%s, %d seats, %s)", latest, table.header.game,
-                 len(table.header.seats), counted(len(table.session.entries), "event"))
+        self.play(stored_game, GameResumed)
+        log.info("resumed session %d (%s, %d seats, %s)", latest, stored_game.header.game,
+                 len(stored_game.header.seats), counted(len(stored_game.session.entries), "event"))
 
     def offer_new_game(self) -> None:
         try:
@@ -97,7 +98,7 @@ class Sessions:
             self.ask_language()
         elif completed and header is not None:
             self.start_game(header)
-        elif self.playing.table is None:
+        elif self.playing.stored_game is None:
             self.offer_new_game()
 
     def ask_language(self) -> None:
@@ -107,7 +108,7 @@ class Sessions:
     def language_chosen(self, lang: str | None, completed: bool) -> None:
         if completed and lang is not None:
             self.set_language(lang)
-        if self.playing.table is None:
+        if self.playing.stored_game is None:
             self.offer_new_game()  # back to the new-game menu, in the language chosen
 
     def set_language(self, lang: str) -> None:
@@ -121,44 +122,44 @@ class Sessions:
     def read_again(self, _changed: LanguageChanged) -> None:
         """The game read again from the store, so the words it keeps (the latest event's)
         are in the language just chosen."""
-        table = self.playing.table
-        if table is not None:
-            self.play(self.store.open_session(table.id, seated=True), GameResumed)
+        stored_game = self.playing.stored_game
+        if stored_game is not None:
+            self.play(self.store.open_session(stored_game.id, seated=True), GameResumed)
 
     def name_seat(self, named: SeatNaming) -> None:
         """A seat's own name (its page): stored, then the game read again with it, so that
         every screen, page and announcement says it; a refusal is kept in ``named.error``."""
-        table = self.playing.table
+        stored_game = self.playing.stored_game
         try:
-            if table is None:
+            if stored_game is None:
                 raise CompanionError("no game is being played")
-            named.name = self.store.name_seat(table.id, named.seat, named.name)
-            self.playing.table = self.store.open_session(table.id, seated=True)
+            named.name = self.store.name_seat(stored_game.id, named.seat, named.name)
+            self.playing.stored_game = self.store.open_session(stored_game.id, seated=True)
         except CompanionError as error:
             named.error = error
             return
         log.info("seat %d gave its name", named.seat + 1)
 
-    def play(self, table: StoredSession,
+    def play(self, stored_game: StoredSession,
              moment: type[GameStarted | GameResumed] | None = None) -> None:
-        """Play ``table`` from now on (a resumed, new or fed session); published as
+        """Play ``stored_game`` from now on (a resumed, new or fed session); published as
         ``moment`` (by default: resumed if it holds events, else started)."""
-        game, settings = table.game, self.settings
-        self.playing.table = table
+        game, settings = stored_game.game, self.settings
+        self.playing.stored_game = stored_game
         self.playing.reader = SceneReader(game, settings.geometry) if settings.watching else None
         self.playing.ui = TableUI(game.name, len(game.seats),
                                   peek_timeout_s=settings.peek_timeout_s, **game.options)
         if moment is None:
-            moment = GameResumed if table.session.entries else GameStarted
-        self.moments.publish(moment(table))
+            moment = GameResumed if stored_game.session.entries else GameStarted
+        self.moments.publish(moment(stored_game))
 
     def start_game(self, header: Header) -> None:
         try:
-            table = self.store.new_session(header)
+            stored_game = self.store.new_session(header)
         except CompanionError as error:  # a full disk: the menu again, to try once there is room
             log.warning("new game not started: %s", error)
             self.offer_new_game()
             self.presenter.tell(storage_notice(error, _("no new game")), passes=False)
             return
-        self.play(table, GameStarted)
-        log.info("new session %d: %s, %d seats", table.id, header.game, len(header.seats))
+        self.play(stored_game, GameStarted)
+        log.info("new session %d: %s, %d seats", stored_game.id, header.game, len(header.seats))

@@ -53,8 +53,8 @@ class TableDisplay:
         self.watchers: list[DisplayWatcher] = list(watchers)
 
     @property
-    def table(self) -> StoredSession | None:  # None while a new game is being chosen
-        return self._playing.table
+    def stored_game(self) -> StoredSession | None:  # None while a new game is being chosen
+        return self._playing.stored_game
 
     @property
     def menu(self) -> MenuShown | None:  # the open menu as shown
@@ -75,9 +75,9 @@ class TableDisplay:
     def camera(self) -> Look | None:
         """The camera's latest look at the game being played: its picture and readings, as
         they stand (for the table's controls page only: docs/camera.md)."""
-        look, table = self._looks.latest if self._looks else None, self.table
-        return look if look is not None and table is not None and look.session == table.id \
-            else None
+        look, stored_game = self._looks.latest if self._looks else None, self.stored_game
+        return look if look is not None and stored_game is not None \
+            and look.session == stored_game.id else None
 
     def offers(self, look: Look) -> list[list[str]] | None:
         """Per reading of ``look`` (the latest), the cards it may be corrected to: the game's
@@ -102,8 +102,10 @@ class TableDisplay:
     def pictures_kept(self) -> list[int]:
         """The events of the game being played that keep the camera's picture (for the
         controls page only)."""
-        table = self.table
-        return [] if table is None or self._looks is None else self._looks.kept_seqs(table)
+        stored_game = self.stored_game
+        if stored_game is None or self._looks is None:
+            return []
+        return self._looks.kept_seqs(stored_game)
 
     @property
     def watching(self) -> bool:
@@ -114,10 +116,10 @@ class TableDisplay:
     def asked(self) -> Question | None:
         """The camera's unsure sighting the table is asked about now (the confirm step), with
         the crop of its reading: for the acting seat's page and the controls page only."""
-        table = self.table
-        if self._questions is None or table is None:
+        stored_game = self.stored_game
+        if self._questions is None or stored_game is None:
             return None
-        return self._questions.current(table.id)
+        return self._questions.current(stored_game.id)
 
     @property
     def finished(self) -> dict[str, str]:
@@ -143,23 +145,23 @@ class TableDisplay:
         """Seat ``seat``'s own screen as the daemon draws it (a menu holding its secret, its
         refusal, its join code, its game screen), in the language current in this thread:
         inside ``using(lang)``, what a seat's page in ``lang`` shows. None without a game."""
-        table = self.table
-        if table is None:
+        stored_game = self.stored_game
+        if stored_game is None:
             return None
-        return self._presenter.seat_screen(table, self._playing.ui, self.menu, seat)
+        return self._presenter.seat_screen(stored_game, self._playing.ui, self.menu, seat)
 
     def images(self) -> dict[str, Image.Image]:
         """What every screen should show now: game screens from views only, menus, notices."""
-        return self._presenter.images(self.table, self._playing.ui, self.menu)
+        return self._presenter.images(self.stored_game, self._playing.ui, self.menu)
 
     def game_images(self) -> dict[str, Image.Image]:
         """The game's own screens from its views, without menus or notices."""
-        assert self.table is not None
-        return compose(self.table.game, self._playing.ui)
+        assert self.stored_game is not None
+        return compose(self.stored_game.game, self._playing.ui)
 
     def refresh(self) -> None:
         """Show every changed image; a screen that does not answer is reported and retried.
         Then the watchers get every image."""
-        images = self._presenter.refresh(self.table, self._playing.ui, self.menu)
+        images = self._presenter.refresh(self.stored_game, self._playing.ui, self.menu)
         for watch in self.watchers:
             watch(self, images)

@@ -68,20 +68,20 @@ class TableNews:
         self.playing.ui.moved_on()
         if moment.withdrawn is not None:  # the whole table sees what the long press took back
             self.presenter.tell(_("undone: {event}").format(
-                event=event_in_words(moment.withdrawn, moment.table.game.seats)))
+                event=event_in_words(moment.withdrawn, moment.stored_game.game.seats)))
 
     def refused(self, moment: EventRefused) -> None:
         # Even the rule that refused a seat's action can tell that seat's secret (no trap under
         # the dial it read: disarm-no-trap; a character another seat holds), so the rule and
         # the message go to the acting seat's own screen only. A seatless event's rule is told.
-        error, seat, table = moment.error, moment.seat, self.playing.table
+        error, seat, stored_game = moment.error, moment.seat, self.playing.stored_game
         if isinstance(error, StoreError):  # the rules allow it; the disk has no room for it
             self.presenter.tell(storage_notice(error, _("not recorded")), passes=False)
-        elif seat is not None and table is not None:
+        elif seat is not None and stored_game is not None:
             self.playing.ui.refused(seat, str(error), moment.at, moment.said)
             # The banner goes with the refusal on its own screen (read, or its time up).
             self.presenter.tell(_("refused: see {player}").format(
-                player=table.game.seats[seat]), until=self.playing.ui.errors[seat][1])
+                player=stored_game.game.seats[seat]), until=self.playing.ui.errors[seat][1])
         else:
             # No seat's secret in it: the whole table reads why, on the table screen.
             self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from companion.vision.sources import CameraError, Picamera2Source
-from companion.vision.watch import TableWatcher
+from companion.vision.watch import FrameReading, TableWatcher
 
 
 def grab(camera: str) -> np.ndarray:
@@ -32,12 +32,13 @@ def grab(camera: str) -> np.ndarray:
     return frame
 
 
-def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.ndarray:
+def draw_calibration(frame: np.ndarray, watcher: TableWatcher,
+                     frame_reading: FrameReading) -> np.ndarray:
     """The frame with corner markers, table outline, seat zones, centre and detections."""
     out = frame.copy()
-    sightings = watcher.finder.find(frame)
+    found = watcher.finder.find(frame)
     middle = np.float32([frame.shape[1] / 2, frame.shape[0] / 2])
-    for marker in sightings:
+    for marker in found:
         # Outline and label beside the marker, away from the middle of the picture: the
         # marker itself stays as printed (and still reads in this picture).
         centre = marker.centre
@@ -65,7 +66,7 @@ def draw_calibration(frame: np.ndarray, watcher: TableWatcher, sighting) -> np.n
             x, y = view.to_image(np.float32([layout.seat_position(seat)]))[0]
             cv2.circle(out, (int(x), int(y)), 8, (255, 0, 255), -1)
             label(out, f"seat {seat + 1}", (int(x) + 10, int(y)), (255, 0, 255))
-    for detection in sighting.detections:
+    for detection in frame_reading.detections:
         cv2.polylines(out, [detection.corners.astype(np.int32)], True, (0, 255, 0), 2)
         x, y = detection.centre
         label(out, detection.item_id, (int(x) - 20, int(y)), (0, 255, 0))

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.vision.faces import Score
-from companion.vision.markers import MarkerSighting
+from companion.vision.markers import FoundMarker
 from companion.vision.quads import Blob, quad_sides
 
 
@@ -205,7 +205,7 @@ def overlaps(a: Detection, b: Detection) -> bool:
     return near(a.corners, b.corners) or near(b.corners, a.corners)
 
 
-def on_marker(quad: np.ndarray, markers: list[MarkerSighting]) -> bool:
+def on_marker(quad: np.ndarray, markers: list[FoundMarker]) -> bool:
     centre = tuple(float(v) for v in quad.mean(axis=0))
     for marker in markers:
         middle = marker.corners.mean(axis=0)
@@ -224,7 +224,7 @@ def touches(corners: np.ndarray, blob: Blob) -> bool:
     return area > 0.25 * cv2.contourArea(corners.astype(np.float32))
 
 
-def printed_in_black_and_white(image: np.ndarray, marker: MarkerSighting) -> bool:
+def printed_in_black_and_white(image: np.ndarray, marker: FoundMarker) -> bool:
     """A real marker is black and white, all of it tinted alike by the light; colourful card
     art that ArUco happened to decode is not (spread of chroma: at most 7 against at least
     15 on the benchmark's frames)."""

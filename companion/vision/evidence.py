@@ -25,7 +25,7 @@ from companion.vision.layout import TableLayout
 from companion.vision.library import NOT_A_CARD
 from companion.vision.quads import Blob, order_corners, uncovered
 from companion.vision.recognize import Recognizer
-from companion.vision.table import TableView
+from companion.vision.table_view import TableView
 from companion.vision.watch import TableWatcher
 
 #: The picture's width in pixels (its height follows the table's proportions: 640 x 448 for
@@ -222,8 +222,8 @@ def _points(outline: np.ndarray) -> tuple[tuple[float, float], ...]:
 def settled(watcher: TableWatcher, frame: np.ndarray) -> Picture | None:
     """The picture of the scene ``watcher`` has just settled on, from ``frame`` (None if
     the table's outline was never found)."""
-    view, sighting = watcher.rectifier.last_view, watcher.last
-    if view is None or sighting is None:
+    view, frame_reading = watcher.rectifier.last_view, watcher.last
+    if view is None or frame_reading is None:
         return None
-    return take(frame, view, watcher.rectifier.layout, sighting.detections, watcher.recognizer,
+    return take(frame, view, watcher.rectifier.layout, frame_reading.detections, watcher.recognizer,
                 watcher.background)

@@ -33,7 +33,7 @@ from companion.vision.finder import CardFinder
 from companion.vision.layout import TableLayout
 from companion.vision.library import CardInPhoto, face_of, look_at
 from companion.vision.quads import order_corners, quad_sides
-from companion.vision.table import TableView
+from companion.vision.table_view import TableView
 
 #: The crop round a changed patch or a card, each way, as a share of its size: table enough
 #: round the card for its outline to be found as on a photo of it alone.

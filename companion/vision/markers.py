@@ -32,7 +32,7 @@ def marker_image(marker_id: int, pixels: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class MarkerSighting:
+class FoundMarker:
     """One marker found in an image: its id and its four corners (pixels, marker order)."""
 
     marker_id: int
@@ -76,7 +76,7 @@ class MarkerFinder:
         self._thorough = cv2.aruco.ArucoDetector(dictionary(), thorough)
         self._others = cv2.aruco.ArucoDetector(dictionary(), others)
 
-    def find(self, image: np.ndarray) -> list[MarkerSighting]:
+    def find(self, image: np.ndarray) -> list[FoundMarker]:
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         half, quick_on_half = None, False
         if self.half_first and max(grey.shape) >= HALF_FIRST:
@@ -104,29 +104,29 @@ class MarkerFinder:
                     found = thorough
         return found
 
-    def _refined(self, grey: np.ndarray, found: list[MarkerSighting]) -> list[MarkerSighting]:
-        """Sightings read at half size, read again at full size each in its own small crop
+    def _refined(self, grey: np.ndarray, found: list[FoundMarker]) -> list[FoundMarker]:
+        """Markers found at half size, read again at full size each in its own small crop
         (the same corners as a full-size pass, for a fraction of the work)."""
         refined = []
-        for sighting in found:
-            corners = sighting.corners * 2.0 + 0.5
+        for marker in found:
+            corners = marker.corners * 2.0 + 0.5
             x0, y0 = np.floor(corners.min(axis=0)).astype(int)
             x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
             margin = max(8, (max(x1 - x0, y1 - y0) + 1) // 2)
             x0, y0 = max(0, x0 - margin), max(0, y0 - margin)
             crop = grey[y0:y1 + margin, x0:x1 + margin]
             again = [s for s in self._detect(self._quick, crop)
-                     if s.marker_id == sighting.marker_id]
+                     if s.marker_id == marker.marker_id]
             if len(again) != 1:
                 return self._detect(self._quick, grey)
-            refined.append(MarkerSighting(sighting.marker_id,
-                                          again[0].corners + np.float32([x0, y0])))
+            refined.append(FoundMarker(marker.marker_id,
+                                       again[0].corners + np.float32([x0, y0])))
         return refined
 
     @staticmethod
-    def _detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray) -> list[MarkerSighting]:
+    def _detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray) -> list[FoundMarker]:
         corners, ids, _ = detector.detectMarkers(grey)
         if ids is None:
             return []
-        return [MarkerSighting(int(i), c.reshape(4, 2).astype(np.float32))
+        return [FoundMarker(int(i), c.reshape(4, 2).astype(np.float32))
                 for i, c in zip(ids.ravel(), corners, strict=True)]

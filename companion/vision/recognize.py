@@ -56,7 +56,7 @@ from companion.vision.finder import Candidates, CardFinder, TableBackground, shr
 from companion.vision.indices import IndexHit
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import NOT_A_CARD, CardLibrary
-from companion.vision.markers import MarkerFinder, MarkerSighting
+from companion.vision.markers import FoundMarker, MarkerFinder
 from companion.vision.piles import COPY_REACH, PileReader
 from companion.vision.quads import (
     Blob,
@@ -113,7 +113,7 @@ class Recognizer:
         self.features = FeatureMatcher(library, self.limits)
         self.pile_reader = PileReader(library, self.limits)
 
-    def recognize(self, image: np.ndarray, markers: list[MarkerSighting] | None = None,
+    def recognize(self, image: np.ndarray, markers: list[FoundMarker] | None = None,
                   background: TableBackground | None = None, whole_only: bool = False
                   ) -> list[Detection]:
         """Every enrolled face clearly seen in a BGR image.
@@ -137,7 +137,7 @@ class Recognizer:
             return found
         return [replace(d, corners=(d.corners / factor).astype(np.float32)) for d in found]
 
-    def detect(self, image: np.ndarray, markers: list[MarkerSighting],
+    def detect(self, image: np.ndarray, markers: list[FoundMarker],
                background: TableBackground | None = None, whole_only: bool = False
                ) -> list[Detection]:
         candidates = self.finder.find(image, background)

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.vision.layout import TableLayout
-from companion.vision.markers import MarkerSighting
+from companion.vision.markers import FoundMarker
 from companion.vision.recognize import Detection
-from companion.vision.table import TableView
+from companion.vision.table_view import TableView
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,9 @@ class TableScene:
         return frozenset(cards | cells)
 
 
-def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
+def table_scene(detections: list[Detection], found: list[FoundMarker],
                 view: TableView, layout: TableLayout) -> TableScene:
-    """Detections and the sightings of the pieces' markers of a frame, placed on the table.
+    """Detections and the pieces' markers found in a frame, placed on the table.
     Only the cards on the play area are pieces (``TableLayout.holds``): one held beyond its
     outline is no one's play, and the pieces are the detections on it, in their order."""
     pieces = []
@@ -55,8 +55,8 @@ def table_scene(detections: list[Detection], sightings: list[MarkerSighting],
             outline = tuple((float(a), float(b)) for a, b in view.to_table(detection.corners))
             pieces.append(Piece(detection.item_id, point, layout.zone_of(point), outline))
     markers = []
-    if sightings:
-        centres = view.to_table(np.array([s.centre for s in sightings]))
+    if found:
+        centres = view.to_table(np.array([s.centre for s in found]))
         markers = [(s.marker_id, (float(x), float(y)))
-                   for s, (x, y) in zip(sightings, centres, strict=True)]
+                   for s, (x, y) in zip(found, centres, strict=True)]
     return TableScene(tuple(pieces), tuple(sorted(markers)))

@@ -21,7 +21,7 @@ from companion.vision.markers import MarkerFinder
 from companion.vision.recognize import Detection, Recognizer
 from companion.vision.scene import TableScene, table_scene
 from companion.vision.settle import MotionMeter, SettleGate
-from companion.vision.table import Rectifier
+from companion.vision.table_view import Rectifier
 
 
 @dataclass(frozen=True)
@@ -118,12 +118,12 @@ class TableWatcher:
         """Rectify and recognise one frame (no gating). ``sharper``: the same view at a
         higher resolution, to identify the cards from."""
         motion = self.motion.measure(frame) if motion is None else motion
-        sightings = self.finder.find(frame)
-        view = self.rectifier.locate(frame, sightings)
+        found = self.finder.find(frame)
+        view = self.rectifier.locate(frame, found)
         if sharper is not None and sharper.shape[:2] != frame.shape[:2]:
             scale = frame.shape[1] / sharper.shape[1]
             # The markers found in the frame, in the still's pixels: not looked for again.
-            markers = [replace(m, corners=m.corners / scale) for m in sightings]
+            markers = [replace(m, corners=m.corners / scale) for m in found]
             detections = [replace(d, corners=(d.corners * scale).astype(np.float32))
                           for d in self.recognizer.recognize(sharper, markers)]
             self.changes.forget()
@@ -131,11 +131,11 @@ class TableWatcher:
             # Only what changed since the frame last read, where the cards laid explain it.
             detections = self.changes.read(frame)
             if detections is None:
-                detections = self.recognizer.recognize(frame, sightings,
+                detections = self.recognizer.recognize(frame, found,
                                                        self._background(frame))
                 self.full_reads += 1
             self.changes.remember(frame, detections)
-        tokens = [s for s in sightings if self._is_token(s.marker_id)]
+        tokens = [s for s in found if self._is_token(s.marker_id)]
         scene = None if view is None else table_scene(
             detections, tokens, view, self.rectifier.layout)
         if not detections and motion <= self.motion_limit:
@@ -174,7 +174,7 @@ class TableWatcher:
             return None
         if self._known(at):
             # Still since the scene was read: what it showed stands.
-            sighting = self.last = FrameReading(self.last.detections, self.last.scene, motion)
+            frame_reading = self.last = FrameReading(self.last.detections, self.last.scene, motion)
             if self._resting is None:
                 self._resting = at
         else:
@@ -183,18 +183,18 @@ class TableWatcher:
             if full is None:  # the camera gave no full frame: read at the next one
                 return None
             sharper = self.still() if self.still is not None else None
-            sighting = self.see(full, motion, sharper)
+            frame_reading = self.see(full, motion, sharper)
             self._read_small = self.motion.small
             self.reads += 1
-            key = None if sighting.scene is None else sighting.scene.key()
+            key = None if frame_reading.scene is None else frame_reading.scene.key()
             if self._steady is None or self._steady[0] != key:
                 self._steady = (key, at)
-        if sighting.scene is None:
+        if frame_reading.scene is None:
             return None
-        settled = self.gate.observe(at, sighting.motion, sighting.scene.key())
-        if settled or self._looks_otherwise(at, sighting.scene.key()):
+        settled = self.gate.observe(at, frame_reading.motion, frame_reading.scene.key())
+        if settled or self._looks_otherwise(at, frame_reading.scene.key()):
             self._pictured = self.motion.small
-            return sighting.scene
+            return frame_reading.scene
         return None
 
     def _looks_otherwise(self, at: float, key: frozenset) -> bool:

@@ -50,15 +50,15 @@ def add_question(channels: dict[str, Any], display: TableDisplay, crops: Crops,
                  languages: Mapping[tuple[int, int], str]) -> None:
     """The question asked now into the acting seat's channel and the camera's (the controls
     page's); nothing into any other channel."""
-    question, table = display.asked, display.table
-    if question is None or table is None:
+    question, stored_game = display.asked, display.stored_game
+    if question is None or stored_game is None:
         return
     crop = crops.url(question)
     camera = channels.get("camera")
     if camera is not None:
-        camera["asked"] = question_view(question, table.game, crop)
+        camera["asked"] = question_view(question, stored_game.game, crop)
     seat = question.seat
     channel = channels.get(f"seat:{seat}")
     if seat is not None and channel is not None:
-        with using(languages.get((table.id, seat), current())):
-            channel["asked"] = question_view(question, table.game, crop)
+        with using(languages.get((stored_game.id, seat), current())):
+            channel["asked"] = question_view(question, stored_game.game, crop)

@@ -109,11 +109,11 @@ def earlier(display: TableDisplay) -> list[dict[str, Any]]:
     number (its sequence number) and what it was, in the public words of the feed."""
     from companion.web.snapshot import entry_in_words
 
-    table = display.table
-    if table is None:
+    stored_game = display.stored_game
+    if stored_game is None:
         return []
-    entries, undone = table.session.entries, table.session.undone
-    return [{"seq": seq, "text": entry_in_words(entries[seq - 1], table.game.seats,
+    entries, undone = stored_game.session.entries, stored_game.session.undone
+    return [{"seq": seq, "text": entry_in_words(entries[seq - 1], stored_game.game.seats,
                                                 seq in undone)}
             for seq in reversed(display.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
 
@@ -125,11 +125,12 @@ def pictured_channel(display: TableDisplay, camera: dict[str, Any]) -> dict[str,
     camera channel just built, whose deck and words it reuses)."""
     from companion.web.snapshot import entry_in_words
 
-    table = display.table
-    if table is None:
+    stored_game = display.stored_game
+    if stored_game is None:
         return {"kind": "pictured", "session": None, "events": []}
-    entries, seats, undone = table.session.entries, table.game.seats, table.session.undone
-    return {"kind": "pictured", "session": table.id,
+    session, seats = stored_game.session, stored_game.game.seats
+    entries, undone = session.entries, session.undone
+    return {"kind": "pictured", "session": stored_game.id,
             "events": [{"seq": seq, "text": entry_in_words(entries[seq - 1], seats,
                                                            seq in undone)}
                        for seq in display.pictures_kept() if 0 < seq <= len(entries)],
@@ -155,7 +156,7 @@ def samples_view(display: TableDisplay) -> dict[str, Any] | None:
     if listed is None:
         return None
     version, samples = listed
-    words = Vocabulary(display.table.game) if display.table is not None else None
+    words = Vocabulary(display.stored_game.game) if display.stored_game is not None else None
     return {"version": version, "listed": [
         {"n": sample.number, "id": sample.card, "name": sample_name(sample.card, words),
          "picture": f"camera/sample/{sample.number}.jpg"} for sample in reversed(samples)]}
@@ -174,13 +175,13 @@ def sample_name(card: str, words: Vocabulary | None) -> str:
 def camera_channel(display: TableDisplay) -> dict[str, Any]:
     """The ``camera`` channel: the latest look of the game being played, or none; and the
     samples corrections taught the camera."""
-    table, look = display.table, display.camera
-    if table is None or look is None:
-        return {"kind": "camera", "look": None, "session": table.id if table else None,
+    stored_game, look = display.stored_game, display.camera
+    if stored_game is None or look is None:
+        return {"kind": "camera", "look": None, "session": stored_game.id if stored_game else None,
                 "watching": display.watching, "earlier": earlier(display), "states": state_words(),
-                "deck": deck(table.game) if table else [], "ended": ended(display),
+                "deck": deck(stored_game.game) if stored_game else [], "ended": ended(display),
                 "samples": samples_view(display)}
-    words = Vocabulary(table.game)
+    words = Vocabulary(stored_game.game)
     said = state_words()
     picture = look.picture
     offers = display.offers(look)
@@ -197,9 +198,9 @@ def camera_channel(display: TableDisplay) -> dict[str, Any]:
             "nearest": [{"id": item, "name": words.display("card", item)}
                         for item in reading.nearest if item in kept],
             "allowed": allowed})
-    return {"kind": "camera", "session": table.id, "look": look.number, "watching": True,
+    return {"kind": "camera", "session": stored_game.id, "look": look.number, "watching": True,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
-            "events": len(table.session.entries), "deck": deck(table.game),
+            "events": len(stored_game.session.entries), "deck": deck(stored_game.game),
             "can_undo": bool(look.earlier), "earlier": earlier(display), "states": said,
             "ended": ended(display), "samples": samples_view(display)}

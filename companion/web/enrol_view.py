@@ -22,15 +22,15 @@ if TYPE_CHECKING:
 def enrolment_view(display: TableDisplay) -> dict[str, Any] | None:
     """The enrolment of the game on the table; None where it cannot be enrolled here (no
     camera reading its cards, no place for the library)."""
-    enrolling, table = display.enrolling, display.table
-    if enrolling is None or table is None or not enrolling.possible():
+    enrolling, stored_game = display.enrolling, display.stored_game
+    if enrolling is None or stored_game is None or not enrolling.possible():
         return None
-    words = Vocabulary(table.game)
+    words = Vocabulary(stored_game.game)
     view: dict[str, Any] = {
-        "game": registry.get(table.header.game).title_line(), "active": enrolling.active,
-        "cards": deck(table.game), "taken": [], "prompt": "", "ready": None, "problem": None}
+        "game": registry.get(stored_game.header.game).title_line(), "active": enrolling.active,
+        "cards": deck(stored_game.game), "taken": [], "prompt": "", "ready": None, "problem": None}
     written = enrolling.written
-    if written is not None and written.session == table.id and not enrolling.active:
+    if written is not None and written.session == stored_game.id and not enrolling.active:
         view["ready"] = pgettext(
             "web", "The deck is ready: {n} cards, written to {path}. The camera reads them "
                    "from now on: take them off the table.").format(n=written.cards,

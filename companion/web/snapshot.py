@@ -66,13 +66,13 @@ def entry_in_words(entry: Mapping[str, Any], seats: Sequence[str], undone: bool)
     return pgettext("web", "{event} (undone)").format(event=text) if undone else text
 
 
-def status(table: Any) -> str:
-    if table is None:
+def status(stored_game: Any) -> str:
+    if stored_game is None:
         return pgettext("web", "waiting for a new game")
-    count = len(table.header.seats)
+    count = len(stored_game.header.seats)
     return npgettext("web", "session {n}: {game}, {count} seat", "session {n}: {game}, "
                      "{count} seats", count).format(
-        n=table.id, game=registry.get(table.header.game).title_line(), count=count)
+        n=stored_game.id, game=registry.get(stored_game.header.game).title_line(), count=count)
 
 
 def tap_label(game: Game) -> str | None:
@@ -262,21 +262,21 @@ class Snapshot:
     def build(self, showing: TableDisplay, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         """Every channel, from what the table shows (``Daemon.display``) and its images."""
         channels: dict[str, Any] = {}
-        table = showing.table
+        stored_game = showing.stored_game
         if self.sim:
-            names = table.game.seats if table is not None else []
-            channels["sim"] = {"kind": "sim", "status": status(table), "lang": current(),
+            names = stored_game.game.seats if stored_game is not None else []
+            channels["sim"] = {"kind": "sim", "status": status(stored_game), "lang": current(),
                                "screens": {name: self.pictures.url(image)
                                            for name, image in sorted(images.items())},
                                "labels": {name: screen_label(name, names) for name in images}}
         # The table's own screen is public: it shows menus and the trap dial to everyone.
         screen = self.pictures.url(images["table"]) if "table" in images else None
-        if table is None:
-            channels["table"] = {"kind": "table", "session": None, "status": status(table),
+        if stored_game is None:
+            channels["table"] = {"kind": "table", "session": None, "status": status(stored_game),
                                  "lang": current(),
                                  "notice": showing.table_notice, "screen": screen}
             return channels
-        game, session = table.game, table.session
+        game, session = stored_game.game, stored_game.session
         public = session.result(None)
         entries = session.entries
         first = max(0, len(entries) - FEED_LENGTH)
@@ -287,7 +287,8 @@ class Snapshot:
             self.publics[table_language] = public["state"]
         said = read.game  # the game with the seats' names as the table's language says them
         channels["table"] = {
-            "kind": "table", "session": table.id, "status": status(table), "lang": current(),
+            "kind": "table", "session": stored_game.id, "status": status(stored_game),
+            "lang": current(),
             "title": registry.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
@@ -299,7 +300,7 @@ class Snapshot:
         likely = registry.get(game.name).expected_entry(game)
         for seat, name in enumerate(game.seats):
             mine = session.result(seat)
-            lang = self.languages.get((table.id, seat), table_language)
+            lang = self.languages.get((stored_game.id, seat), table_language)
             with using(lang):  # the seat's page in its own language
                 # A refusal or a secret being entered shows as the daemon draws it, in the
                 # page's language; else the page asks for the seat's screen when its player
@@ -316,7 +317,7 @@ class Snapshot:
                 seat_state = read.result(seat)["state"] if read is not session else mine["state"]
                 private = private_part(seat_state, self.public(read, lang))
                 channels[f"seat:{seat}"] = {
-                    "kind": "seat", "session": table.id, "seat": seat,
+                    "kind": "seat", "session": stored_game.id, "seat": seat,
                     "name": said.seats[seat], "unnamed": unnamed(name), "names": list(said.seats),
                     "lang": lang, "languages": choices(),
                     "title": registry.get(game.name).title_line(), "api": mine,

@@ -34,7 +34,7 @@ def written(monkeypatch):
 def table_words(daemon, screens, written) -> list[str]:
     """The texts of the table screen the daemon shows now."""
     written.clear()
-    image = tricky.table(daemon.table.game.view(None), HEADER.seats)
+    image = tricky.table(daemon.stored_game.game.view(None), HEADER.seats)
     assert screens["table"].images[-1].tobytes() == image.tobytes()  # the screen shown
     return list(written)
 

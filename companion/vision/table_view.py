@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.vision.layout import CORNER_IDS, TableLayout
-from companion.vision.markers import MarkerFinder, MarkerSighting
+from companion.vision.markers import FoundMarker, MarkerFinder
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,11 @@ class Rectifier:
         self.last_view: TableView | None = None
 
     def locate(self, image: np.ndarray,
-               sightings: list[MarkerSighting] | None = None) -> TableView | None:
+               found: list[FoundMarker] | None = None) -> TableView | None:
         """The table in this image, or the last one seen if too few markers show (else None)."""
-        if sightings is None:
-            sightings = self.finder.find(image)
-        corners = {s.marker_id: s for s in sightings if s.marker_id in CORNER_IDS}
+        if found is None:
+            found = self.finder.find(image)
+        corners = {s.marker_id: s for s in found if s.marker_id in CORNER_IDS}
         if len(corners) < 3:
             return self.last_view
         src = np.concatenate([corners[i].corners for i in sorted(corners)])
