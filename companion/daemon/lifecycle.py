@@ -58,7 +58,8 @@ class Moment(enum.Enum):
 
 @dataclass(frozen=True)
 class EventStored:
-    """An event checked and stored (``Recorder``): ``table`` plays on from the game after it.
+    """An event checked and stored (``Recorder``): ``stored_game`` plays on from the game
+    after it.
     ``before``: the game before the step that stored it (the voice compares its public view
     with the one after), None for an event of a step whose last event carries it (a
     correction: undos and what replaces them, said once). ``withdrawn``: the event an undo

@@ -60,9 +60,6 @@ LEAST_MARGIN = 0.2
 #: only compared with those printed in the colour it shows (grey, a red nine and a black
 #: nine differ by their suit's small print alone).
 COLOUR_APART = 12.0
-#: A card's index at another corner fitting within this of the best may be that one
-#: (``IndexHit.others``).
-ALIKE = 0.1
 #: Indices whose whole likeness is within this of the best are told apart where they differ
 #: (``_told_apart``).
 RIVALS = 0.2
@@ -404,16 +401,21 @@ class IndexReader:
         return np.roll(turned, -(-window.turn % 4), axis=0) if window.turn else turned
 
 
-def across(corners: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The outline of the card were its index at ``at`` the one at its other top corner: the
-    card moved along its face's width until the index lies as far from the other side."""
+def to_other_top(corners: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """From the index at ``at`` of the card ``corners`` (its face's own corner order) to the
+    one at its other top corner, as far from the other side (image pixels, x and y)."""
     along = corners[1] - corners[0]
     width = float(np.linalg.norm(along))
     if width == 0:
-        return corners
+        return np.zeros(2, np.float32)
     along = along / width
-    from_left = float((at - corners[0]) @ along)
-    return (corners + (2 * from_left - width) * along).astype(np.float32)
+    return ((width - 2 * float((at - corners[0]) @ along)) * along).astype(np.float32)
+
+
+def across(corners: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The outline of the card were its index at ``at`` the one at its other top corner: the
+    card moved along its face's width until the index lies as far from the other side."""
+    return (corners - to_other_top(corners, at)).astype(np.float32)
 
 
 def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, entries: np.ndarray

@@ -29,7 +29,6 @@ import cv2
 import numpy as np
 
 from companion.vision.indices import (
-    ALIKE,
     CORNER,
     SHARED,
     IndexHit,
@@ -38,6 +37,9 @@ from companion.vision.indices import (
     paper_and_ink,
 )
 
+#: A card's index at another corner fitting within this of the best may be the one seen
+#: (``IndexHit.others``: a deck printing its index at all four corners).
+ALIKE = 0.1
 #: The rank-to-suit distance (pixels) the marks are compared at: first coarsely, every pair
 #: the frame shows, then finely, the pairs that came near some index.
 COARSE, FINE = 12.0, 32.0

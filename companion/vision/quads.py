@@ -98,11 +98,10 @@ class QuadFinder:
         scale = min(1.0, WORK_WIDTH / grey.shape[1])
         small = grey if scale == 1.0 else cv2.resize(
             grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        beyond: list[tuple[int, int, int, int]] = []
-        blobs = self._from_mask(self._bright_mask(small), small.shape, scale, beyond)
+        blobs, beyond = self._from_mask(self._bright_mask(small), small.shape, scale)
         if not blobs:
             # A washed-out or flat frame: equalise locally and look for outlines instead.
-            blobs = self._from_mask(self._edge_mask(small), small.shape, scale)
+            blobs = self._from_mask(self._edge_mask(small), small.shape, scale)[0]
         return blobs, beyond
 
     def _bright_mask(self, small: np.ndarray) -> np.ndarray:
@@ -119,11 +118,13 @@ class QuadFinder:
         edges = cv2.Canny(equal, 0.66 * median, 1.33 * median)
         return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
-    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float,
-                   beyond: list[tuple[int, int, int, int]] | None = None) -> list[Blob]:
+    def _from_mask(self, mask: np.ndarray, shape: tuple[int, ...], scale: float
+                   ) -> tuple[list[Blob], list[tuple[int, int, int, int]]]:
+        """The mask's blobs, and the boxes of its regions too large to be one."""
         contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        beyond: list[tuple[int, int, int, int]] = []
         if hierarchy is None:
-            return []
+            return [], beyond
         links = hierarchy[0]
         frame_area = shape[0] * shape[1]
         min_area = self.min_fraction * frame_area
@@ -138,7 +139,7 @@ class QuadFinder:
                 continue
             hull = cv2.convexHull(contour)
             hull_area = cv2.contourArea(hull)
-            if hull_area > max_area and beyond is not None:
+            if hull_area > max_area:
                 x, y, w, h = cv2.boundingRect(contour)
                 beyond.append((int(x / scale), int(y / scale), int(w / scale) + 1,
                                int(h / scale) + 1))
@@ -163,7 +164,7 @@ class QuadFinder:
             blobs.append(Blob(outline, inner, (int(x / scale), int(y / scale),
                                                int(w / scale) + 1, int(h / scale) + 1), rect,
                               contour.reshape(-1, 2).astype(np.float32) / scale))
-        return blobs
+        return blobs, beyond
 
     def _quad_of(self, mask: np.ndarray, contour: np.ndarray | None) -> np.ndarray | None:
         """The card outline a contour traces, if it traces one."""

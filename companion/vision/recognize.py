@@ -53,7 +53,7 @@ from companion.vision.edges import on_edges
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import Candidates, CardFinder, TableBackground, shrink
-from companion.vision.indices import IndexHit
+from companion.vision.indices import IndexHit, to_other_top
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import NOT_A_CARD, CardLibrary
 from companion.vision.markers import FoundMarker, MarkerFinder
@@ -250,22 +250,20 @@ class Recognizer:
         window may fit a corner's index turned or at another corner)."""
         x, y, w, h = blob.box
         pad = int(0.1 * max(w, h))
-        short = (float(np.median([min(quad_sides(d.corners)) for d in detections]))
-                 if detections else None)
         hits = self.library.marks.read(image, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
-                                       short)
-        marked = self._index_reads(hits, blob, detections, MARKS_SURE)
-        placed = {d.item_id: d.corners for d in marked}
-        by_index = [replace(d, corners=placed[d.item_id]) if d.item_id in placed and intersect(
-            d.corners, placed[d.item_id], 0.25) else d for d in by_index
-            # A print the marks read as another card: the marks tell its rank and suit
-            # apart where they differ.
-            if not any(m.item_id != d.item_id and d.index_at is not None
-                       and m.index_at is not None and float(np.linalg.norm(
-                           m.index_at - d.index_at)) < ON_ITS_PRINT * min(quad_sides(m.corners))
-                       for m in marked)]
-        return [*by_index, *self._index_reads(hits, blob, [*detections, *by_index],
-                                              MARKS_SURE)]
+                                       _card_short(detections))
+        marked = {d.item_id: d for d in self._index_reads(hits, blob, detections, MARKS_SURE)}
+        kept = []
+        for d in by_index:
+            if d.index_at is not None and any(
+                    m.item_id != d.item_id and m.index_at is not None
+                    and _near_print(d.index_at, m.index_at, m.corners, ON_ITS_PRINT)
+                    for m in marked.values()):
+                continue  # a print the marks read as another card: they tell it apart
+            same = marked.get(d.item_id)
+            kept.append(replace(d, corners=same.corners)
+                        if same is not None and intersect(d.corners, same.corners, 0.25) else d)
+        return [*kept, *self._index_reads(hits, blob, [*detections, *kept], MARKS_SURE)]
 
     def _marks_elsewhere(self, image: np.ndarray, candidates: Candidates,
                          detections: Sequence[Detection]) -> list[Detection]:
@@ -275,13 +273,11 @@ class Recognizer:
         show."""
         if not self.library.marks.indices:
             return []
-        short = (float(np.median([min(quad_sides(d.corners)) for d in detections]))
-                 if detections else None)
+        short = _card_short(detections)
         clusters = [blob.box for blob in candidates.blobs]
         found: list[Detection] = []
         for x, y, w, h in candidates.beyond:
-            hits = [hit for hit in self.library.marks.read(image, (x, y, w, h), short, clusters)
-                    if not any(_in_box(hit.at, box) for box in clusters)]
+            hits = self.library.marks.read(image, (x, y, w, h), short, clusters)
             outline = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
             found += self._index_reads(hits, Blob(None, [], (x, y, w, h), outline, outline),
                                        [*detections, *found], MARKS_SURE)
@@ -307,9 +303,9 @@ class Recognizer:
                 continue
             if self.library.ids[hit.entry] in named:
                 continue  # a card of the cluster read already (the best read comes first)
-            reach = SAME_PRINT * min(quad_sides(hit.corners))
-            if any(d.index_at is not None and float(np.linalg.norm(d.index_at - hit.at))
-                   < reach for d in [*detections, *found]):
+            if any(d.index_at is not None and _near_print(d.index_at, hit.at, hit.corners,
+                                                          SAME_PRINT)
+                   for d in [*detections, *found]):
                 continue  # the print of a card read already, read again (as another card)
             named.add(self.library.ids[hit.entry])
             confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
@@ -781,20 +777,20 @@ def _at_its_other_index(at: np.ndarray, card: Detection) -> bool:
     """Does ``at`` lie where ``card`` (read from its index, on a deck printing its index at
     both top corners) prints its other index? An index read there is the same card."""
     assert card.index_at is not None
-    along = card.corners[1] - card.corners[0]
-    width = float(np.linalg.norm(along))
-    if width == 0:
-        return False
-    along = along / width
-    from_left = float((card.index_at - card.corners[0]) @ along)
-    other = card.index_at + (width - 2 * from_left) * along
-    reach = ONE_CARD_REACH * min(quad_sides(card.corners))
-    return float(np.linalg.norm(at - other)) < reach
+    other = card.index_at + to_other_top(card.corners, card.index_at)
+    return _near_print(at, other, card.corners, ONE_CARD_REACH)
 
 
-def _in_box(point: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    x, y, w, h = box
-    return bool(x <= point[0] <= x + w and y <= point[1] <= y + h)
+def _near_print(at: np.ndarray, other: np.ndarray, corners: np.ndarray, share: float) -> bool:
+    """Do two index reads lie within ``share`` of the short side of ``corners`` (a card's
+    outline) of each other?"""
+    return float(np.linalg.norm(at - other)) < share * min(quad_sides(corners))
+
+
+def _card_short(detections: Sequence[Detection]) -> float | None:
+    """The short side of the cards read (their median, pixels), if any."""
+    return (float(np.median([min(quad_sides(d.corners)) for d in detections]))
+            if detections else None)
 
 
 def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:
