@@ -122,3 +122,38 @@ def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     if not ok:
         raise ValueError("JPEG encoding failed")
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+#: The retakes of a real photo (``retake``): how another camera, light or room would have
+#: taken it.
+RETAKES = ("warm", "cool", "dim", "jpeg", "soft", "overexposed", "washed-out", "small")
+
+
+def retake(photo: np.ndarray, kind: str) -> np.ndarray:
+    """A real photo (uint8 BGR) as another camera would have taken it: under a ``warm`` lamp
+    or ``cool`` daylight with white balance off by half as much again as ``CASTS``, ``dim``
+    (half the light, and the sensor's noise), saved as ``jpeg`` at quality 30, in ``soft``
+    focus (a sigma of 1.6 pixels at 1280 wide), ``overexposed`` (its light tones clipped),
+    ``washed-out`` (little contrast, as through haze or a cheap lens) or by a ``small``
+    sensor (800 pixels wide). The same photo and kind give the same pixels."""
+    rng = np.random.default_rng(0)
+    frame = photo.astype(np.float32)
+    if kind in ("warm", "cool"):
+        white_balance(frame, 1.5, rng, kind)
+    elif kind == "dim":
+        frame *= 0.5
+        sensor_noise(frame, 5.0, rng)
+    elif kind == "soft":
+        frame = cv2.GaussianBlur(frame, (0, 0), 1.6 * photo.shape[1] / 1280)
+    elif kind == "overexposed":
+        frame = 1.2 * 255.0 * (frame / 255.0) ** 0.7
+    elif kind == "washed-out":
+        frame = 0.6 * frame + 90.0
+    elif kind == "jpeg":
+        return jpeg(photo, 30)
+    elif kind == "small":
+        scale = min(1.0, 800 / photo.shape[1])
+        return cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    else:
+        raise ValueError(f"no retake {kind!r}: one of {', '.join(RETAKES)}")
+    return np.clip(frame, 0, 255).astype(np.uint8)

@@ -50,6 +50,7 @@ from companion.vision.detection import (
     touches,
 )
 from companion.vision.edges import on_edges
+from companion.vision.exposure import levelled
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import Candidates, CardFinder, TableBackground, shrink
@@ -140,7 +141,10 @@ class Recognizer:
     def detect(self, image: np.ndarray, markers: list[FoundMarker],
                background: TableBackground | None = None, whole_only: bool = False
                ) -> list[Detection]:
-        candidates = self.finder.find(image, background)
+        # A dim or grey frame is stretched into the range the readers' thresholds hold for;
+        # the table's own model (``background``) is compared with the frame as taken.
+        taken, image = image, levelled(image)
+        candidates = self.finder.find(image if background is None else taken, background)
         hits: list[Detection] = []
         if self.use_templates:
             for quad in candidates.quads:
