@@ -5,7 +5,8 @@
 - The dial: turns and presses go to the open menu; without one, a long press of its switch
   enters an event by hand; so does a tap, in a game without its own dial flow.
 - Seat buttons and the game's dial flow: ``TableUI``.
-- The camera's sightings: stored when sure, else asked about one by one.
+- The camera's sightings: stored when sure, else asked about one by one; a scene the game
+  cannot read is published (``SceneUnread``: the screens say why), never shown by name.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from companion.daemon.dialogues import (
     manual_entry,
 )
 from companion.daemon.items import CameraProposal
+from companion.daemon.lifecycle import Lifecycle, SceneUnread
 from companion.daemon.looks import Looks
 from companion.daemon.open_dialogue import CONFIRM, ENTRY, OpenDialogue
+from companion.daemon.presenter import Presenter
 from companion.daemon.recorder import (
     CurrentGame,
     Recorder,
@@ -38,7 +41,6 @@ from companion.daemon.sessions import Sessions
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import _
 
 log = logging.getLogger("companion.daemon")
 
@@ -52,14 +54,19 @@ def is_switch(control: str) -> bool:
 
 
 class Router:
+    """Where the controls and the camera's sightings go. ``presenter``: the table's own
+    controls act on it (an action reads the notice, the join codes shown); ``moments``: where
+    a scene the game cannot read is published."""
+
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
-                 sessions: Sessions, clock: Any, confirm_below: float,
-                 looks: Looks | None = None) -> None:
+                 sessions: Sessions, presenter: Presenter, moments: Lifecycle, clock: Any,
+                 confirm_below: float, looks: Looks | None = None) -> None:
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
         self.sessions = sessions
-        self.presenter = sessions.presenter
+        self.presenter = presenter
+        self.moments = moments
         self.clock = clock
         self.confirm_below = confirm_below
         self.looks = looks or Looks(confirm_below)  # what the camera saw, kept
@@ -211,8 +218,8 @@ class Router:
             # Kept all the same: the table may put it right on the controls page.
             self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
                            seen.view)
-            # What the camera saw lies open on the table: the whole table reads it.
-            self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
+            # What the camera saw lies open on the table: the screens tell the whole table.
+            self.moments.publish(SceneUnread(error, self.clock()))
             return
         look = self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
                               seen.view)
