@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.daemon.items import CameraProposal
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, SURE, Before, Look, Looks
@@ -38,9 +38,22 @@ from companion.daemon.recorder import (
 )
 from companion.errors import CompanionError
 from companion.games import registry
+from companion.games.base import Game
 from companion.i18n import _, pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
+
+if TYPE_CHECKING:  # types only: a table without a camera loads no numpy or vision
+    import numpy as np
+
+    from companion.daemon.library import TableLibrary
+    from companion.games.spec import SceneMapper
+    from companion.vision.evidence import Reading
+    from companion.vision.scene import TableScene
+
+#: Whose zone a point of the table (mm) lies in: a seat, or None for the centre
+#: (``TableLayout.zone_of``).
+ZoneOf = Callable[[tuple[float, float]], int | None]
 
 #: The id a sample of "not a card" is taught under (``companion.vision.library``'s, which
 #: is loaded only with the camera).
@@ -81,14 +94,14 @@ class Correct:
     seqs: list[int] = field(default_factory=list)
 
 
-def deck_ids(game: Any) -> set[str]:
+def deck_ids(game: Game) -> set[str]:
     """The ids the camera can read for a game (what a reading may be corrected to): its
     bundle's cards, as its table plays it."""
     return set(registry.get(game.name).cards(game))
 
 
-def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
-              ) -> tuple[Any, list[Any], list[str]]:
+def corrected(look: Look, index: int, item_id: str | None, zone_of: ZoneOf
+              ) -> tuple[TableScene, list[Reading], list[str]]:
     """The look's scene, readings and states with reading ``index`` made ``item_id``
     (None: not a card)."""
     from companion.vision.scene import Piece, TableScene
@@ -121,7 +134,8 @@ class Corrector:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
                  looks: Looks, close: Callable[[Any, bool], None],
-                 ask: Callable[[CameraProposal], None], library: Any = None) -> None:
+                 ask: Callable[[CameraProposal], None], library: TableLibrary | None = None
+                 ) -> None:
         """``library``: the table's card library (``TableLibrary``): a correction's crop is
         taught to it as a sample of the card named (None: nothing is taught)."""
         self.playing = playing
@@ -232,7 +246,7 @@ class Corrector:
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
-    def crop(self, look: Look, index: int) -> Any:
+    def crop(self, look: Look, index: int) -> np.ndarray | None:
         """Reading ``index`` of the look cut from the frame it was read from, as a sample
         (``companion.vision.library.sample_of``); None without the frame or a library."""
         if self.library is None or look.frame is None or look.view is None:
@@ -262,8 +276,8 @@ class Corrector:
                 "look", conflict=True)
         return standing
 
-    def events_of(self, stored_game: StoredSession, look: Look, scene: Any, mapper: Any,
-                  withdrawn: int) -> list[dict[str, Any]]:
+    def events_of(self, stored_game: StoredSession, look: Look, scene: TableScene,
+                  mapper: SceneMapper | None, withdrawn: int) -> list[dict[str, Any]]:
         """The events the corrected scene makes, after the look's ``withdrawn`` events are
         taken back; checked on a copy of the game (nothing changes here)."""
         from companion.vision.scene import TableScene

@@ -19,7 +19,7 @@ the same paths as real hardware (a test's hands drive mock pins, a fake hub and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.daemon.daemon import MENU, SWITCH, Daemon
 from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
@@ -27,6 +27,11 @@ from companion.daemon.stage import Stage
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
 from companion.games import registry
+from companion.games.base import Game
+from companion.table import StoredSession
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Check = Callable[[], bool]
 
@@ -41,7 +46,7 @@ class PlayerReach(Protocol):
 
     def turn(self, detents: int, until: Check) -> None: ...
 
-    def show(self, picture: Any, until: Check) -> None:
+    def show(self, picture: np.ndarray, until: Check) -> None:
         """Put a picture before the camera; return once the daemon has acted on whatever
         the camera made of it (a still table that looks unchanged makes nothing)."""
 
@@ -74,12 +79,12 @@ class TablePlayer:
     # --- what the daemon shows ----------------------------------------------------------
 
     @property
-    def stored_game(self) -> Any:
+    def stored_game(self) -> StoredSession:
         assert self.daemon.stored_game is not None, "the player needs a session"
         return self.daemon.stored_game
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self.stored_game.game
 
     def dial_state(self) -> dict[str, Any] | None:
@@ -147,7 +152,7 @@ class TablePlayer:
 
     # --- the camera -----------------------------------------------------------------------
 
-    def look(self, picture: Any) -> None:
+    def look(self, picture: np.ndarray) -> None:
         self.hands.show(picture, lambda: True)
 
     def by_camera(self, event: dict[str, Any]) -> None:
