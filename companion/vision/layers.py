@@ -319,7 +319,7 @@ class LayerReader:
                 size = best_size
         if not scores or scores[0].score < LINE_UP_FROM:
             return None
-        lined = self.index.align(image, scores[0].corners, scores[0].entry, on_top,
+        lined = self.index.align(image, scores[0].corners, scores[0].face_number, on_top,
                                  reach=LINE_UP_REACH)
         hit = identify(quad if lined is None else lined, on_top)
         if hit is None and lined is not None:
