@@ -145,7 +145,7 @@ def test_the_daemon_plays_the_folder_once_and_says_when_it_ends(tmp_path, caplog
         view = camera_channel_until(control, lambda channel: channel.get("ended"))
         # The card was read once and stored once: the folder was not played again.
         assert table.entries() == [*before, {**play, "t": table.entries()[-1]["t"]}]
-        assert table.camera.frames_seen == count
+        assert table.camera.frames_watched == count
         assert "every frame of its folder" in view["ended"]
         assert "loop = true" in view["ended"]
         # What the camera saw is the card, not the empty table of the folder's first frame.
@@ -164,7 +164,7 @@ def test_a_looped_folder_is_played_again_and_never_said_to_end(tmp_path):
                            before=before) as table:
         daemon = table.daemon
         assert daemon is not None
-        wait_for(lambda: table.camera.frames_seen > 2 * count, "the folder played twice")
+        wait_for(lambda: table.camera.frames_watched > 2 * count, "the folder played twice")
         assert daemon.display.finished == {}
         assert "camera" not in daemon.supervisor.failures()
         assert len([e for e in table.entries() if e["type"] == "play"]) == 1

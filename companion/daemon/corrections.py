@@ -227,8 +227,8 @@ class Corrector:
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(stored_game, look, seq)
         if item.undo:
-            for seen in before.sightings:  # unsure as it was: asked again, not stored
-                self.ask(seen)
+            for sighting in before.sightings:  # unsure as it was: asked again, not stored
+                self.ask(sighting)
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 

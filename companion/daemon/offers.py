@@ -44,7 +44,7 @@ def standing(stored_game: StoredSession, look: Look) -> int:
     first); 0 when none are, or when later events stand on them."""
     session = stored_game.session
     mine = [session.entries[seq - 1] for seq in look.seqs if 0 < seq <= len(session.entries)]
-    kept = [entry for entry in mine if any(entry is event for event in session.in_force)]
+    kept = [stored for stored in mine if any(stored is event for event in session.in_force)]
     count = len(kept)
     latest = session.in_force[len(session.in_force) - count:] if count else []
     return count if all(a is b for a, b in zip(latest, kept, strict=True)) else 0

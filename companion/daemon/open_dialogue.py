@@ -116,9 +116,9 @@ class OpenDialogue:
     def sightings(self) -> Sequence[CameraProposal]:
         return tuple(self._unsure)
 
-    def queue(self, seen: CameraProposal) -> None:
+    def queue(self, sighting: CameraProposal) -> None:
         self._queued += 1
-        self._unsure.append(seen)
+        self._unsure.append(sighting)
         self._numbers.append(self._queued)
 
     @property
@@ -141,7 +141,7 @@ class OpenDialogue:
         """Drop the sightings of the camera's look ``look`` waiting their turn (it was
         corrected); True if the one asked about now is one of them: the caller closes it."""
         asked = self._unsure[0] if self._unsure and self._purpose == CONFIRM else None
-        kept = [(n, seen) for n, seen in zip(self._numbers, self._unsure, strict=True)
-                if seen.look != look or seen is asked]
-        self._numbers, self._unsure = [n for n, _ in kept], [seen for _, seen in kept]
+        kept = [(n, sighting) for n, sighting in zip(self._numbers, self._unsure, strict=True)
+                if sighting.look != look or sighting is asked]
+        self._numbers, self._unsure = [n for n, _ in kept], [sighting for _, sighting in kept]
         return asked is not None and asked.look == look

@@ -69,7 +69,7 @@ class TablePlayer:
         self.hands = hands
         self.stage = stage
         self.routes: dict[str, int] = {}
-        self.seen = False  # the camera has been shown the table once
+        self.table_pictured = False  # the camera has had a picture of the table once
 
     # --- what the daemon shows ----------------------------------------------------------
 
@@ -153,9 +153,9 @@ class TablePlayer:
     def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
         game = self.stored_game.game
-        for picture in self.ways().pictures(self.stage, game, event, not self.seen):
+        for picture in self.ways().pictures(self.stage, game, event, not self.table_pictured):
             self.look(picture)
-        self.seen = True
+        self.table_pictured = True
         self.confirm(event)
 
     def confirm(self, event: dict[str, Any]) -> None:

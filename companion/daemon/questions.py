@@ -127,9 +127,9 @@ class Questions:
         asked = self.asking.asked
         if asked is None:
             return None
-        number, seen = asked
+        number, sighting = asked
         if self._made is None or self._made.number != number:
-            self._made = build(number, dict(seen.event), self.looks.get(seen.look, session),
+            self._made = build(number, dict(sighting.event), self.looks.get(sighting.look, session),
                                self.offers)
         return self._made
 

@@ -88,9 +88,9 @@ def check_session(store: TableStore, session_id: int) -> SessionCheck:
     summary = f"{header.game}, {counted(len(entries), 'event')}, {', '.join(header.seats)}"
     try:
         session = TableSession(header)
-        for number, entry in enumerate(entries, start=2):
+        for number, event in enumerate(entries, start=2):
             try:
-                session.apply(entry)
+                session.apply(event)
             except CompanionError as error:
                 return SessionCheck(session_id, summary, replay_problem=f"line {number}: {error}")
     except CompanionError as error:

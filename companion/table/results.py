@@ -36,8 +36,8 @@ CREATE TABLE IF NOT EXISTS results (
 VERSION = 1
 
 
-def _time(entry: Any) -> str | None:
-    stamp = entry.get("t") if isinstance(entry, dict) else None
+def _time(event: Any) -> str | None:
+    stamp = event.get("t") if isinstance(event, dict) else None
     return stamp if isinstance(stamp, str) and parse_time(stamp) is not None else None
 
 
