@@ -105,9 +105,9 @@ def try_screens(panels: dict[str, Any], answer: Callable[[str], bool]) -> list[F
     for name in panels:
         for other, panel in panels.items():
             panel.show(headline("screen test", label(name)) if other == name else blank())
-        seen = answer(f"does a screen read '{label(name)}' (and only one)?")
-        findings.append(Finding(seen, f"screen {name}: {'seen' if seen else 'not seen'}",
-                                "" if seen else "companion doctor (without --test) checks its "
+        reads = answer(f"does a screen read '{label(name)}' (and only one)?")
+        findings.append(Finding(reads, f"screen {name}: {'seen' if reads else 'not seen'}",
+                                "" if reads else "companion doctor (without --test) checks its "
                                 "address and channel; then its wires (VCC 3.3 V, GND, SDA, SCL)"))
     for panel in panels.values():
         panel.show(blank())

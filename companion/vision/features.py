@@ -125,8 +125,8 @@ class FeatureMatcher:
     def _part_agrees(self, image: np.ndarray, corners: np.ndarray, face_number: int,
                      hidden_by: list[np.ndarray]) -> bool:
         """Does the part of the card in view look like the face the keypoints named?"""
-        seen = share_in_view(corners, hidden_by) if hidden_by else 1.0
-        if seen < 0.25:
+        in_view = share_in_view(corners, hidden_by) if hidden_by else 1.0
+        if in_view < 0.25:
             return False
         scores = self.library.index.scores(image, corners, hidden_by or None, only=face_number)
         return bool(scores) and scores[0].score >= self.limits.part_score

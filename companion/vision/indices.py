@@ -187,12 +187,12 @@ def ink_colour(lab: np.ndarray) -> np.ndarray:
     return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
 
 
-def same_colour(seen: np.ndarray, printed: np.ndarray) -> np.ndarray:
-    """Which indices (``printed``: their ink colours, one a row) are of the colour ``seen``:
+def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
+    """Which indices (``printed``: their ink colours, one a row) are of the colour ``ink``:
     within ``COLOUR_APART`` of it, or of half the stronger of the two (a faded photo)."""
-    apart = np.linalg.norm(printed - seen, axis=1)
+    apart = np.linalg.norm(printed - ink, axis=1)
     return apart <= np.maximum(COLOUR_APART, 0.5 * np.maximum(
-        np.linalg.norm(printed, axis=1), float(np.linalg.norm(seen))))
+        np.linalg.norm(printed, axis=1), float(np.linalg.norm(ink))))
 
 
 def _unit_rows(patches: np.ndarray) -> np.ndarray:
@@ -370,8 +370,8 @@ class IndexReader:
         found = []
         for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
             # Only the indices printed in the colour this one shows are compared.
-            seen = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
-            scores[k][~same_colour(seen, printed)] = -1.0
+            ink = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
+            scores[k][~same_colour(ink, printed)] = -1.0
             if scores[k].max() < LEAST_SCORE:
                 continue
             best, margin = _told_apart(patches[k], scores[k], every, face_numbers)
@@ -447,12 +447,12 @@ def _where_they_differ(patch: np.ndarray, one: np.ndarray, other: np.ndarray) ->
     mask = apart >= 0.5 * float(apart.max())
     if mask.sum() < 4:
         return 0.0
-    seen = patch[mask] - patch[mask].mean()
-    norm = float(np.linalg.norm(seen)) + 1e-6
+    view = patch[mask] - patch[mask].mean()
+    norm = float(np.linalg.norm(view)) + 1e-6
 
     def fit(row: np.ndarray) -> float:
         part = row[mask] - row[mask].mean()
-        return float(seen @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6))
+        return float(view @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6))
 
     return (fit(one) - fit(other)) / 2
 

@@ -290,18 +290,18 @@ def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
     may be cut by it: see ``Enrolment``). An image alone: one that may be the card alone
     and has an outline in it is the card alone only if it surely is (a scan: the outline is
     a frame printed on the card); ``enrol_images`` asks the rest of the deck instead."""
-    seen = look_at(item_id, image)
-    whole = seen.plain if seen.plain is not None else seen.surely_alone
-    return face_of(item_id, seen, whole)
+    in_photo = look_at(item_id, image)
+    whole = in_photo.plain if in_photo.plain is not None else in_photo.surely_alone
+    return face_of(item_id, in_photo, whole)
 
 
-def face_of(item_id: str, seen: CardInPhoto, whole: bool) -> tuple[np.ndarray, bool]:
+def face_of(item_id: str, in_photo: CardInPhoto, whole: bool) -> tuple[np.ndarray, bool]:
     """The face, from the whole image or the outline found, and whether the outline runs
     along the image's edge; a LibraryError naming the id if there is no card."""
-    image, quad = seen.image, None if whole else seen.outline
+    image, quad = in_photo.image, None if whole else in_photo.outline
     edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
-        if not whole or not seen.may_be_alone:
+        if not whole or not in_photo.may_be_alone:
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
                                "plain surface of another colour, filling at least a tenth of "
                                "the frame)")

@@ -359,9 +359,9 @@ class _Inks:
                                  for k in range(int(self.group.max()) + 1)],
                                 np.float32).reshape(-1, 2)
 
-    def like(self, seen: np.ndarray) -> np.ndarray:
-        """Which indices may be the one seen in colour ``seen``."""
-        apart = np.linalg.norm(self.centres - seen, axis=1)
+    def like(self, ink: np.ndarray) -> np.ndarray:
+        """Which indices may be the one whose ink is of colour ``ink``."""
+        apart = np.linalg.norm(self.centres - ink, axis=1)
         groups = np.nonzero(apart <= INK_EITHER * apart.min())[0]
         return np.isin(self.group, groups)
 
@@ -452,9 +452,9 @@ class MarkReader:
         if score.max() < LEAST_SCORE:
             return None
         inside = self.fine.inside(int(np.argmax(score)))
-        seen = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
+        ink = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_REPLICATE)[inside])
-        colour = self.inks.like(seen)
+        colour = self.inks.like(ink)
         score[~colour] = -1.0
         best = int(np.argmax(score))
         if score[best] < LEAST_SCORE:

@@ -580,8 +580,8 @@ class Recognizer:
         towards a square (a card seen at a slant can look square), so only a quad longer than
         any face could look is ruled out."""
         top, side = quad_sides(quad)
-        seen = max(top, side) / max(min(top, side), 1.0)
-        return seen <= self.library.index.longest_aspect * 1.45
+        elongation = max(top, side) / max(min(top, side), 1.0)
+        return elongation <= self.library.index.longest_aspect * 1.45
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = (),
