@@ -30,17 +30,17 @@ class MenuShown:
 
     asks: str
     title: str
-    entries: tuple[tuple[str, Any], ...]
+    choices: tuple[tuple[str, Any], ...]
     cursor: int
     seat: int | None
     step: int
     lines: tuple[str, ...]
 
     def labels(self) -> list[str]:
-        return [label for label, _ in self.entries]
+        return [label for label, _ in self.choices]
 
     def values(self) -> list[Any]:
-        return [value for _, value in self.entries]
+        return [value for _, value in self.choices]
 
     def title_and_lines(self) -> tuple[str, tuple[str, ...]]:
         return self.title, self.lines
@@ -73,12 +73,12 @@ class OpenDialogue:
 
     def menu_shown(self) -> MenuShown | None:
         """The open menu as shown; a closed one stays shown until what it decided is done
-        (an entry stored), so whoever sees it go sees the decision taken."""
+        (an event stored), so whoever sees it go sees the decision taken."""
         if self._dialogue is None:
             return self._closing
         menu = self._dialogue.menu_in(current())  # in the language drawn (a seat's page)
         title, *lines = menu.lines()
-        return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
+        return MenuShown(self._purpose, title, tuple(menu.choices), menu.cursor, menu.seat,
                          self._step, tuple(lines))
 
     def ask(self, purpose: str, steps: Callable[[], Steps], done: Done) -> None:
@@ -103,7 +103,7 @@ class OpenDialogue:
             self._dialogue.turn(detents)
 
     def choose(self) -> tuple[bool, Any]:
-        """Choose the entry under the cursor: (the dialogue is done, what it decided)."""
+        """Take the choice under the cursor: (the dialogue is done, what it decided)."""
         if self._dialogue is None:
             return False, None
         self._chosen = self.menu_shown()

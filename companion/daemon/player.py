@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.daemon.daemon import MENU, SWITCH, Daemon
-from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
+from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_choices
 from companion.daemon.stage import Stage
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
@@ -186,7 +186,7 @@ class TablePlayer:
                 steps += event[key] + ([DONE] if len(event[key]) < MAX_LIST else [])
             elif key not in event:
                 steps.append(LEAVE_OUT)
-            elif field_entries(words, key, spec):
+            elif field_choices(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
             if self.daemon.display.asks != "entry":
@@ -196,7 +196,7 @@ class TablePlayer:
                         or self.daemon.display.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
-        """Turn the dial to the entry whose value is ``wanted`` and press."""
+        """Turn the dial to the choice whose value is ``wanted`` and press."""
         menu = self.daemon.display.menu
         if menu is None:
             raise PlayError("no menu is open")

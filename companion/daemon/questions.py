@@ -51,7 +51,7 @@ class Answer:
     seat: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: CompanionError | None = None
-    stored: int = 0  # entries stored by it
+    stored: int = 0  # events stored by it
 
 
 class AnswerRefused(CompanionError):
