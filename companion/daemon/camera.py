@@ -200,7 +200,7 @@ class Camera(Part):
         self.still_interval = 1 / min(fps, STILL_FPS)
         self.still_after = still_after
         self.resting = False  # taking frames at the still rate (for tests and benchmarks)
-        self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
+        self.frames_watched = 0  # good frames through the pipeline (for tests and benchmarks)
         self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
@@ -260,7 +260,7 @@ class Camera(Part):
             self._newer_library()
             self._learn(submit)
             # The small grey picture is watched; the full frame is taken only to be read.
-            scene = self.watcher.glance(got)
+            scene = self.watcher.watch(got)
             resting = self.watcher.resting(got.at) >= self.still_after
             if resting and not self.resting:
                 # Nothing to read until something moves: the faces need not stay resident.
@@ -272,7 +272,7 @@ class Camera(Part):
                 submit(SceneSettled(scene, lowest_confidence(frame_reading.detections),
                                     picture_of(self.watcher, got.frame()), got.frame(),
                                     self.watcher.rectifier.last_view, self._library_version))
-            self.frames_seen += 1
+            self.frames_watched += 1
             got = None  # its full frame let go before the wait, not once the next is read
 
     def _newer_library(self) -> None:

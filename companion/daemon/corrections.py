@@ -82,7 +82,7 @@ class Correct:
     """From the controls page: reading ``reading`` of look ``look`` is ``item_id`` (None:
     not a card); or, with ``undo``, the look's latest correction taken back. ``request``:
     the page's id for it (a repeat is answered as the first, nothing stored again). ``done``
-    is set once it is stored (``seqs``: the entries stored) or refused (``error``)."""
+    is set once it is stored (``seqs``: the events stored) or refused (``error``)."""
 
     look: int
     reading: int | None = None
@@ -145,7 +145,7 @@ class Corrector:
         self.close = close
         self.ask = ask
         self.library = library
-        #: request id -> the entries its correction stored (the latest ones kept).
+        #: request id -> the events its correction stored (the latest ones kept).
         self.carried_out: OrderedDict[str, list[int]] = OrderedDict()
 
     def handle(self, item: Correct) -> None:
@@ -161,7 +161,7 @@ class Corrector:
         try:
             question = questions.check(item, stored_game.id if stored_game else None)
             assert stored_game is not None
-            before = len(stored_game.session.entries)
+            before = len(stored_game.session.events)
             if item.choice == YES:
                 refusal = self.recorder.refusal_of(question.event)
                 if refusal is not None:  # nothing changes: answer no, or another card
@@ -172,14 +172,14 @@ class Corrector:
             else:
                 assert question.look is not None
                 self.correct(Correct(question.look, question.readings[0], item.choice))
-            item.stored = len(stored_game.session.entries) - before
+            item.stored = len(stored_game.session.events) - before
             log.info("the camera's question %d answered from a page", item.number)
         except CompanionError as error:
             log.info("answer refused: %s", error)
             item.error = error
 
     def correct(self, item: Correct) -> list[int]:
-        """The entries ``item`` stored (none: it changed nothing, or was carried out
+        """The events ``item`` stored (none: it changed nothing, or was carried out
         already), or CorrectionRefused with nothing changed."""
         if item.request is not None and item.request in self.carried_out:
             log.info("a correction sent again: nothing stored again")
@@ -241,8 +241,8 @@ class Corrector:
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(stored_game, look, seq)
         if item.undo:
-            for seen in before.sightings:  # unsure as it was: asked again, not stored
-                self.ask(seen)
+            for sighting in before.sightings:  # unsure as it was: asked again, not stored
+                self.ask(sighting)
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
@@ -267,8 +267,8 @@ class Corrector:
         events stand on them)."""
         session = stored_game.session
         in_force = session.in_force
-        mine = [session.entries[seq - 1] for seq in look.seqs]
-        standing = [entry for entry in mine if any(entry is f for f in in_force)]
+        mine = [session.events[seq - 1] for seq in look.seqs]
+        standing = [event for event in mine if any(event is f for f in in_force)]
         count = len(standing)
         if count and not all(a is b for a, b in zip(in_force[-count:], standing, strict=True)):
             raise CorrectionRefused(
@@ -303,17 +303,17 @@ class Corrector:
         """The game as it stands without its latest ``withdrawn`` events (a copy)."""
         in_force = stored_game.session.in_force
         copy = TableSession(stored_game.header)
-        for entry in in_force[:len(in_force) - withdrawn]:
-            copy.apply(entry)
+        for event in in_force[:len(in_force) - withdrawn]:
+            copy.apply(event)
         return copy
 
     def carry_out(self, stored_game: StoredSession, look: Look, withdrawn: int,
                   events: list[dict[str, Any]]) -> list[int]:
         """Withdraw the look's events still standing and store the corrected ones, in one
         transaction; then drop the look's sightings waiting at the confirm step."""
-        entries = [{"type": "undo"}] * withdrawn + list(events)
+        to_store = [{"type": "undo"}] * withdrawn + list(events)
         try:
-            seqs = self.recorder.append_all([{**entry, "t": now_iso()} for entry in entries])
+            seqs = self.recorder.append_all([{**event, "t": now_iso()} for event in to_store])
         except CompanionError as error:  # the store refused it (a full disk): nothing stored
             raise CorrectionRefused(storage_notice(error, _("not recorded")),
                                     conflict=True) from None

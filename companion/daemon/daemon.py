@@ -192,7 +192,7 @@ class Daemon:
         """How each kind of item on the queue is acted on (``dispatch.py``)."""
         return {
             InputEvent: Handling(self._router.on_input),
-            CameraProposal: Handling(self._router.on_seen),
+            CameraProposal: Handling(self._router.on_proposal),
             SceneSettled: Handling(self._read_scene),
             # the deck enrolled with the camera, from the controls page
             Enrol: Handling(self._enrolling.handle, answered=True),

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.daemon.daemon import MENU, SWITCH, Daemon
-from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
+from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_choices
 from companion.daemon.stage import Stage
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
@@ -74,7 +74,7 @@ class TablePlayer:
         self.hands = hands
         self.stage = stage
         self.routes: dict[str, int] = {}
-        self.seen = False  # the camera has been shown the table once
+        self.table_pictured = False  # the camera has had a picture of the table once
 
     # --- what the daemon shows ----------------------------------------------------------
 
@@ -158,9 +158,9 @@ class TablePlayer:
     def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
         game = self.stored_game.game
-        for picture in self.ways().pictures(self.stage, game, event, not self.seen):
+        for picture in self.ways().pictures(self.stage, game, event, not self.table_pictured):
             self.look(picture)
-        self.seen = True
+        self.table_pictured = True
         self.confirm(event)
 
     def confirm(self, event: dict[str, Any]) -> None:
@@ -191,7 +191,7 @@ class TablePlayer:
                 steps += event[key] + ([DONE] if len(event[key]) < MAX_LIST else [])
             elif key not in event:
                 steps.append(LEAVE_OUT)
-            elif field_entries(words, key, spec):
+            elif field_choices(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
             if self.daemon.display.asks != "entry":
@@ -201,7 +201,7 @@ class TablePlayer:
                         or self.daemon.display.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
-        """Turn the dial to the entry whose value is ``wanted`` and press."""
+        """Turn the dial to the choice whose value is ``wanted`` and press."""
         menu = self.daemon.display.menu
         if menu is None:
             raise PlayError("no menu is open")

@@ -85,7 +85,7 @@ class Sessions:
             return
         self.play(stored_game, GameResumed)
         log.info("resumed session %d (%s, %d seats, %s)", latest, stored_game.header.game,
-                 len(stored_game.header.seats), counted(len(stored_game.session.entries), "event"))
+                 len(stored_game.header.seats), counted(len(stored_game.session.events), "event"))
 
     def offer_new_game(self) -> None:
         try:
@@ -156,7 +156,7 @@ class Sessions:
         self.playing.ui = TableUI(game.name, len(game.seats),
                                   peek_timeout_s=settings.peek_timeout_s, **game.options)
         if moment is None:
-            moment = GameResumed if stored_game.session.entries else GameStarted
+            moment = GameResumed if stored_game.session.events else GameStarted
         self.moments.publish(moment(stored_game))
 
     def start_game(self, header: Header) -> None:

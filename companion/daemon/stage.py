@@ -99,7 +99,7 @@ class InlineVision:
         self.library = library
 
     def look(self, picture: np.ndarray) -> list[SceneSettled]:
-        seen = []
+        settled = []
         if self.library is not None:
             self.library.learn(self.watcher)
         # The first frame after a change moves (not read), the next is read, the one after
@@ -109,7 +109,7 @@ class InlineVision:
             scene = self.watcher.look(self.clock, picture)
             if scene is not None:
                 last = self.watcher.last
-                seen.append(SceneSettled(scene, lowest_confidence(last.detections if last else []),
-                                         picture_of(self.watcher, picture), picture,
-                                         self.watcher.rectifier.last_view))
-        return seen
+                settled.append(SceneSettled(
+                    scene, lowest_confidence(last.detections if last else []),
+                    picture_of(self.watcher, picture), picture, self.watcher.rectifier.last_view))
+        return settled

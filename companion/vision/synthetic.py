@@ -400,7 +400,7 @@ class SceneRenderer:
     def pile(self, rng: np.random.Generator, item: ArtItem, centre_mm: tuple[float, float],
              copies: int, style: str | None = None) -> list[Placement]:
         """``copies`` of one card laid together (``fan``, ``offset`` or ``loose``): each copy
-        is its own placement, so its own truth entry with its own corners and visible part."""
+        is its own placement, so its own truth record with its own corners and visible part."""
         return pile(item, centre_mm, copies, rng, style)
 
     def keystone_camera(self, rng: np.random.Generator, keystone: float = 0.3) -> np.ndarray:
