@@ -438,11 +438,11 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
         # Past the library's preparation and the first reads; and resting, if it can rest
         # (a still table reaches it in STILL_AFTER seconds; never when read in full).
         waited = time.monotonic()
-        while camera.frames_seen < 12 or (rest and not full_reads and not camera.resting
+        while camera.frames_watched < 12 or (rest and not full_reads and not camera.resting
                                           and time.monotonic() - waited < 120):
             time.sleep(0.1)
         before, started = time.process_time(), time.perf_counter()
-        frames = camera.frames_seen
+        frames = camera.frames_watched
         rss = []
         while time.perf_counter() - started < seconds:
             time.sleep(0.5)
@@ -453,8 +453,8 @@ def watch_still(seconds: float, full_reads: bool, cache: Path, library_as_before
         figures["resting"] = camera.resting
         figures["rss_imported_mb"] = imported
         figures["full_reads"] = watcher.reads
-        figures["frames"] = camera.frames_seen
-        figures["fps"] = (camera.frames_seen - frames) / (time.perf_counter() - started)
+        figures["frames"] = camera.frames_watched
+        figures["fps"] = (camera.frames_watched - frames) / (time.perf_counter() - started)
         daemon.submit(Stop("benchmark over"))
 
     run_beside(daemon, store, measure)

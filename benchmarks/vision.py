@@ -255,12 +255,12 @@ def read_truth(path: Path) -> dict[str, list[TruthCard]]:
     """Either format: ``{"photo": ["id", ...]}`` or ``{"photo": {"cards": [{"id", "box",
     "covered"}]}}``."""
     truth = {}
-    for name, entry in json.loads(path.read_text()).items():
-        if isinstance(entry, dict):
+    for name, record in json.loads(path.read_text()).items():
+        if isinstance(record, dict):
             truth[name] = [TruthCard(c["id"], tuple(c["box"]), bool(c.get("covered")))
-                           for c in entry["cards"]]
+                           for c in record["cards"]]
         else:
-            truth[name] = [TruthCard(item_id) for item_id in entry]
+            truth[name] = [TruthCard(item_id) for item_id in record]
     return truth
 
 

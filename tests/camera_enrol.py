@@ -93,7 +93,7 @@ class EnrolTable(LiveTable):
         """A frame of the table as it lies now."""
         return self.frames.read()[1]
 
-    def entries(self) -> list[dict[str, Any]]:
+    def stored_events(self) -> list[dict[str, Any]]:
         daemon = self.daemon
         assert daemon is not None and daemon.stored_game is not None
-        return list(daemon.stored_game.session.entries)
+        return list(daemon.stored_game.session.events)

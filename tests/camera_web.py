@@ -138,10 +138,10 @@ class LiveCameraTable(LiveTable):
         wait_for(lambda: self.looks() > before, "the camera to read the table")
         return self.looks()
 
-    def entries(self) -> list[dict[str, Any]]:
+    def stored_events(self) -> list[dict[str, Any]]:
         daemon = self.daemon
         assert daemon is not None and daemon.stored_game is not None
-        return list(daemon.stored_game.session.entries)
+        return list(daemon.stored_game.session.events)
 
 
 def tricky_before_first_play(seed: int = 3) -> tuple[Header, list[dict[str, Any]],

@@ -11,8 +11,8 @@ answered with the card it is, taken back, corrected. The Python lines of ``compa
 during those steps are counted; at line KILL_AT (0: never) the process SIGKILLs itself,
 wherever it is: between two writes, inside a transaction, in the middle of a step.
 
-Prints one JSON object a line: ``{"entries": N}`` once the table is asked and after each step
-(what was accepted so far), then ``{"lines": L, "entries": [...]}`` at the end.
+Prints one JSON object a line: ``{"events": N}`` once the table is asked and after each step
+(what was accepted so far), then ``{"lines": L, "events": [...]}`` at the end.
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def main(folder: Path, kill_at: int) -> None:
     daemon = table.daemon
     look = daemon.display.camera.number
     [reading] = daemon.display.asked.readings
-    entries = table.stored_game.session.entries
-    said(entries=len(entries))
+    events = table.stored_game.session.events
+    said(events=len(events))
 
     def asked() -> Answer:
         return Answer(daemon.display.asked.number, CARD, play["seat"])
@@ -84,9 +84,9 @@ def main(folder: Path, kill_at: int) -> None:
         daemon.display.refresh()
         sys.settrace(None)
         assert item.error is None, item.error
-        said(entries=len(entries))
+        said(events=len(events))
     said(lines=killer.lines,
-         entries=[{k: v for k, v in e.items() if k != "t"} for e in entries])
+         events=[{k: v for k, v in e.items() if k != "t"} for e in events])
     table.__exit__(None, None, None)
 
 

@@ -25,7 +25,7 @@ def main() -> None:
         stored_game = store.new_session(Header("tally", ("Ann", "Bob"), 1, {"goal": 1000}))
     else:
         stored_game = store.open_session(session_id)
-    for index in range(len(stored_game.session.entries), total):
+    for index in range(len(stored_game.session.events), total):
         stored_game.append(event(index))
         print(f"ack {index}", flush=True)
 

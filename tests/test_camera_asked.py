@@ -55,11 +55,11 @@ def test_the_question_has_the_crop_the_seat_and_the_faces_it_looked_like(tmp_pat
 def test_a_phone_answers_with_the_card_it_really_is(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
-        count = len(table.stored_game.session.entries)
+        count = len(table.stored_game.session.events)
         number = table.daemon.display.asked.number
         done = answer(table, number=number, choice=CARD, seat=play["seat"])
         assert done.error is None and done.stored == 1  # the corrected play, nothing to undo
-        entries = table.stored_game.session.entries
+        entries = table.stored_game.session.events
         assert len(entries) == count + 1 and entries[-1]["card"] == CARD
         assert table.daemon.display.asks == "" and table.daemon.display.asked is None  # all closed
         kept = pictures(table.store.db, table.stored_game.id)[-1]
@@ -70,36 +70,36 @@ def test_a_phone_answers_with_the_card_it_really_is(tmp_path):
 def test_yes_and_no_from_the_controls_page(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
-        count = len(table.stored_game.session.entries)
+        count = len(table.stored_game.session.events)
         no = answer(table, number=table.daemon.display.asked.number, choice="no")
         assert no.error is None and no.stored == 0 and table.daemon.display.asked is None
-        assert len(table.stored_game.session.entries) == count
+        assert len(table.stored_game.session.events) == count
     table, play = asked_table(tmp_path / "again")
     with table:
         yes = answer(table, number=table.daemon.display.asked.number, choice="yes")
         assert yes.error is None and yes.stored == 1
-        assert table.stored_game.session.entries[-1]["card"] == LOOK_ALIKE  # as read
+        assert table.stored_game.session.events[-1]["card"] == LOOK_ALIKE  # as read
 
 
 def test_the_first_answer_wins_and_a_wrong_one_changes_nothing(tmp_path):
     table, play = asked_table(tmp_path)
     with table:
         number = table.daemon.display.asked.number
-        count = len(table.stored_game.session.entries)
+        count = len(table.stored_game.session.events)
         other_seat = (play["seat"] + 1) % 4
         refused = answer(table, number=number, choice=CARD, seat=other_seat)
         assert refused.error is not None and refused.error.other_seat
         bad = answer(table, number=number, choice="purple-3", seat=play["seat"])
         assert str(bad.error).startswith("choice:")
         assert table.daemon.display.asked.number == number  # still asked, nothing stored
-        assert len(table.stored_game.session.entries) == count
+        assert len(table.stored_game.session.events) == count
         # The table screen's yes, first: the phone's answer comes too late.
         table.hands.tap(SWITCH, lambda: True)
         assert table.daemon.display.asked is None
-        assert table.stored_game.session.entries[-1]["card"] == LOOK_ALIKE
+        assert table.stored_game.session.events[-1]["card"] == LOOK_ALIKE
         late = answer(table, number=number, choice=CARD, seat=play["seat"])
         assert late.error is not None and late.error.conflict
-        assert len(table.stored_game.session.entries) == count + 1
+        assert len(table.stored_game.session.events) == count + 1
 
 
 def test_only_the_acting_seat_s_page_gets_the_question_and_its_answer_closes_the_rest(tmp_path):
@@ -143,7 +143,7 @@ def test_only_the_acting_seat_s_page_gets_the_question_and_its_answer_closes_the
                 return heard
 
         heard = asyncio.run(watch())
-        assert table.entries()[-1]["card"] == CARD
+        assert table.stored_events()[-1]["card"] == CARD
         for name, messages in heard.items():
             asked = [m for m in messages if m.get("asked")]
             if name in ("controls", f"seat {seat}"):

@@ -217,7 +217,7 @@ def test_an_unsure_reading_is_answered_on_the_acting_seat_s_phone(browser, tmp_p
                                       "height": bottom["y"] + bottom["height"] - top["y"]})
             controls.locator("#camera-cancel").tap()
         phones[seat].locator(f"#asked-choices [data-choice='{card}']").tap()
-        wait_for(lambda: table.entries()[-1].get("card") == card, "the play to be stored")
+        wait_for(lambda: table.stored_events()[-1].get("card") == card, "the play to be stored")
         controls.wait_for_selector("body:not([data-asked])", state="attached", timeout=WAIT_MS)
         phones[seat].wait_for_selector("body:not([data-asked])", state="attached")
         for other, phone in phones.items():

@@ -26,16 +26,16 @@ def drive(folder: Path, kill_at: int) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)
 
 
-def without_time(entries: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "t"} for e in entries]
+def without_time(events: list[dict]) -> list[dict]:
+    return [{k: v for k, v in e.items() if k != "t"} for e in events]
 
 
 def test_kill_9_anywhere_in_corrections_leaves_the_store_at_a_step(tmp_path):
     whole = drive(tmp_path / "whole", 0)
     assert whole.returncode == 0, whole.stderr[-3000:]
     said = [json.loads(line) for line in whole.stdout.splitlines()]
-    steps = {line["entries"] for line in said[:-1]}  # entries accepted after each step
-    lines, accepted = said[-1]["lines"], said[-1]["entries"]
+    steps = {line["events"] for line in said[:-1]}  # events accepted after each step
+    lines, accepted = said[-1]["lines"], said[-1]["events"]
     assert not [e for e in accepted if e.get("card") == LOOK_ALIKE]  # never stored unasked
     assert len(steps) >= 6 and lines > 1000
     chosen = random.Random(53)

@@ -57,7 +57,7 @@ def test_a_misread_card_is_corrected_then_the_correction_taken_back(tmp_path):
         play = table.play_until_a_card()
         assert play["card"] == card
         table.put_down(play["seat"], [card])
-        entries = table.stored_game.session.entries
+        entries = table.stored_game.session.events
         assert without_time(entries[-1:]) == [{**play, "card": other}]  # read wrong, sure
         misread_result = table.stored_game.session.result()
         look = table.daemon.display.camera
@@ -89,22 +89,22 @@ def test_a_misread_card_is_corrected_then_the_correction_taken_back(tmp_path):
     # Durable: the store, opened again, replays to the same game.
     with TableStore(tmp_path / "table.db") as store:
         again = store.open_session(1)
-        assert without_time(again.session.entries) == without_time(entries)
+        assert without_time(again.session.events) == without_time(entries)
 
 
 def test_a_card_left_out_is_named_and_becomes_the_play(tmp_path):
     card, _ = first_card()
     with CameraTable(tmp_path, unknown=(card,)) as table:
         play = table.play_until_a_card()
-        count = len(table.stored_game.session.entries)
+        count = len(table.stored_game.session.events)
         table.put_down(play["seat"], [card])
-        assert len(table.stored_game.session.entries) == count  # nothing read, nothing stored
+        assert len(table.stored_game.session.events) == count  # nothing read, nothing stored
         look = table.daemon.display.camera
         [left] = [n for n, state in enumerate(look.states) if state == "left out"]
         assert look.readings[left].item_id is None
         done = correct(table, look=look.number, reading=left, item_id=card)
         assert done.error is None and done.seqs == [count + 1]  # the play alone, no undo
-        assert without_time(table.stored_game.session.entries[count:]) == [play]
+        assert without_time(table.stored_game.session.events[count:]) == [play]
 
 
 def test_not_a_card_takes_the_camera_s_event_back(tmp_path):
@@ -116,7 +116,7 @@ def test_not_a_card_takes_the_camera_s_event_back(tmp_path):
         look = table.daemon.display.camera
         done = correct(table, look=look.number, reading=0, item_id=None)
         assert done.error is None
-        assert without_time(table.stored_game.session.entries[-1:]) == [{"type": "undo"}]
+        assert without_time(table.stored_game.session.events[-1:]) == [{"type": "undo"}]
         assert len(table.stored_game.session.in_force) == before - 1
         assert table.daemon.display.camera.states == ["not a card"]
 
@@ -133,11 +133,11 @@ def test_a_bad_correction_is_refused_naming_its_field_and_changes_nothing(tmp_pa
     with CameraTable(tmp_path, misread={card: other}) as table:
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
-        entries = list(table.stored_game.session.entries)
+        entries = list(table.stored_game.session.events)
         look = table.daemon.display.camera
         done = correct(table, **{"look": look.number, **fields})
         assert said in str(done.error)
-        assert table.stored_game.session.entries == entries
+        assert table.stored_game.session.events == entries
         assert table.daemon.display.camera.states == ["sure"]
 
 
@@ -147,21 +147,21 @@ def test_a_correction_the_rules_refuse_or_a_stale_one_changes_nothing(tmp_path):
         table.play(first)
         second = table.play_until_a_card()
         table.put_down(second["seat"], [second["card"]])
-        entries = list(table.stored_game.session.entries)
+        entries = list(table.stored_game.session.events)
         look = table.daemon.display.camera
         # The card played before, again in this trick: the rules refuse it.
         done = correct(table, look=look.number, reading=0, item_id=first["card"])
         assert "card-played" in str(done.error)
-        assert table.stored_game.session.entries == entries
+        assert table.stored_game.session.events == entries
         # An event stored after the camera's: the correction would have to undo it.
         table.next += 1
         table.play(table.play_until_a_card())
         newer = table.daemon.display.camera
-        entries = list(table.stored_game.session.entries)
+        entries = list(table.stored_game.session.events)
         stale = correct(table, look=look.number, reading=0, item_id=second["card"])
         assert "newer picture" in str(stale.error) and stale.error.conflict
         assert newer.number > look.number
-        assert table.stored_game.session.entries == entries
+        assert table.stored_game.session.events == entries
 
 
 CARD, LOOK_ALIKE = "green-4", "yellow-0"  # seed 3's first card, and what it is read as
@@ -183,7 +183,7 @@ def test_taking_back_a_correction_of_an_unsure_reading_asks_it_again_and_stores_
     ever confirmed, and the question was not asked again."""
     table, play = unsure_table(tmp_path)
     with table:
-        entries = table.stored_game.session.entries
+        entries = table.stored_game.session.events
         count = len(entries)
         look = table.daemon.display.camera
         [asked] = table.daemon.display.asked.readings
@@ -217,7 +217,7 @@ def test_a_correction_sent_twice_or_changing_nothing_stores_nothing_again(tmp_pa
     with CameraTable(tmp_path, misread={card: other}) as table:
         play = table.play_until_a_card()
         table.put_down(play["seat"], [card])
-        entries = table.stored_game.session.entries
+        entries = table.stored_game.session.events
         look = table.daemon.display.camera
         first = correct(table, look=look.number, reading=0, item_id=card, request="tap-0001")
         stored = list(entries)
@@ -247,7 +247,7 @@ def test_a_correction_is_one_transaction_a_full_disk_stores_none_of_it(tmp_path)
             if done.error is not None:
                 break
         assert str(done.error) == "storage full: not recorded" and done.error.conflict
-        entries = list(table.stored_game.session.entries)
+        entries = list(table.stored_game.session.events)
         with TableStore(tmp_path / "table.db", read_only=True) as store:
             assert store.load(1)[1] == entries
         assert without_time(table.stored_game.session.in_force[-1:]) == [

@@ -132,7 +132,7 @@ def test_a_deck_enrolled_at_the_table_is_written_where_the_camera_reads_it(tmp_p
         # The camera reads with it: the cards lying there are read, and no play was made.
         assert table.camera is not None
         wait_for(lambda: table.camera._library_version == 1, "the camera to read the deck")
-        assert table.entries() == []
+        assert table.stored_events() == []
 
 
 def frames_laying(folder, stage: Stage, states: list[dict[int, str]], hold: int = 10):

@@ -96,4 +96,4 @@ def test_a_whole_deck_is_enrolled_on_the_controls_page(browser, tmp_path):
         assert sorted(d.item_id for d in Recognizer(library).recognize(frame)) == sorted(laid)
         wait_for(lambda: table.camera is not None and table.camera._library_version == 1,
                  "the camera to read with the deck")
-        assert table.entries() == []  # nothing laid to be enrolled was a play
+        assert table.stored_events() == []  # nothing laid to be enrolled was a play

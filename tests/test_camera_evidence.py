@@ -100,9 +100,10 @@ def test_the_table_page_shows_any_camera_event_s_picture_on_tap(browser, tmp_pat
         links = [link["url"] for link in table.links()]
         for n, play in enumerate(plays, 1):
             table.show({play["seat"]: [play["card"]]})
-            wait_for(lambda n=n: len(table.entries()) == len(before) + n, "the play stored")
+            wait_for(lambda n=n: len(table.stored_events()) == len(before) + n, "the play stored")
         seqs = [len(before) + n for n in range(1, 4)]
-        assert [table.entries()[seq - 1]["card"] for seq in seqs] == [p["card"] for p in plays]
+        stored = table.stored_events()
+        assert [stored[seq - 1]["card"] for seq in seqs] == [p["card"] for p in plays]
         page = browser.new_context(viewport={"width": 1280, "height": 1100},
                                    has_touch=True).new_page()
         page.goto(control + "/table")

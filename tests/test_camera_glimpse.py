@@ -104,8 +104,8 @@ def test_a_still_table_is_watched_on_the_lores_stream_alone_once_read():
         first = seen.get(timeout=60)
         assert isinstance(first, SceneSettled) and first.picture is not None
         assert [p.item_id for p in first.scene.pieces] == [ITEMS[3].item_id]
-        frames, mains = camera.frames_seen, fake.captured["main"]
-        wait_for(lambda: camera.frames_seen >= frames + 8, "frames of the still table")
+        frames, mains = camera.frames_watched, fake.captured["main"]
+        wait_for(lambda: camera.frames_watched >= frames + 8, "frames of the still table")
         assert fake.captured["main"] == mains  # only the lores stream while it stays
         fake.placed = BOTH
         second = seen.get(timeout=60)
@@ -144,7 +144,7 @@ def test_a_lost_main_frame_reads_nothing_and_the_next_glimpse_tries_again():
         taken.append(len(taken) > 0)
         return shoot(FIRST) if taken[-1] else None
 
-    scenes = [watcher.glance(Glimpse(n / 4, grey, lost_then_taken)) for n in range(5)]
+    scenes = [watcher.watch(Glimpse(n / 4, grey, lost_then_taken)) for n in range(5)]
     assert taken[0] is False and len(taken) >= 2  # the lost frame, then the next glimpse's
     (scene,) = [scene for scene in scenes if scene is not None]
     assert [p.item_id for p in scene.pieces] == [ITEMS[3].item_id]

@@ -43,11 +43,11 @@ def test_a_blank_card_is_outlined_as_left_out_alone_and_beside_a_card_read(tmp_p
         xs, ys = [x for x, _ in outline], [y for _, y in outline]
         # Card-sized on the 640-pixel picture of an 800 mm table (a card: 63 x 88 mm).
         assert 40 < max(xs) - min(xs) < 110 and 40 < max(ys) - min(ys) < 110
-        assert table.entries() == before  # never an event
+        assert table.stored_events() == before  # never an event
         with table.frames.lock:
             table.frames.placed = [blank, *placements(table.stage, {play["seat"]: [play["card"]]})]
-        wait_for(lambda: len(table.entries()) == len(before) + 1, "the play stored")
-        assert {k: v for k, v in table.entries()[-1].items() if k != "t"} == play
+        wait_for(lambda: len(table.stored_events()) == len(before) + 1, "the play stored")
+        assert {k: v for k, v in table.stored_events()[-1].items() if k != "t"} == play
         wait_for(lambda: sorted(readings(table), key=str) == sorted(
             [(play["card"], "sure"), (None, "left out")], key=str),
             "the card read and the blank card left out")

@@ -90,7 +90,7 @@ def test_the_offers_are_the_games_own_cards_the_rules_allow_the_likeliest_first(
         # Confirmed and stored, the offers stand: worked out on the game before the play.
         answer = Answer(question.number, "yes")
         table.daemon.handle(answer)
-        assert answer.error is None and table.stored_game.session.entries[-1]["card"] == card
+        assert answer.error is None and table.stored_game.session.events[-1]["card"] == card
         assert table.daemon.display.camera is look
         assert offered()[1]["allowed"] == allowed
 
@@ -150,5 +150,5 @@ def test_the_controls_page_and_the_question_offer_only_what_the_rules_allow(brow
         assert not played & set(nearest + deck) and read_as not in nearest + deck
         assert len(nearest + deck) == 32 - len(played) - 1  # every other card not played
         page.locator(f"#camera-nearest .choice[data-id='{card}']").tap()
-        wait_for(lambda: table.entries()[-1].get("card") == card, "the corrected play")
-        assert not [e for e in table.entries() if e.get("card") == read_as]
+        wait_for(lambda: table.stored_events()[-1].get("card") == card, "the corrected play")
+        assert not [e for e in table.stored_events() if e.get("card") == read_as]

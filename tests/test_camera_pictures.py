@@ -36,7 +36,7 @@ def test_each_camera_event_keeps_its_picture_with_the_card_read_on_it(tmp_path):
             plays.append(table.play_until_a_card())
             table.play(plays[-1])
         stored_game = table.stored_game
-        entries = stored_game.session.entries
+        entries = stored_game.session.events
         camera_seqs = [n for n, entry in enumerate(entries, 1) if entry.get("type") == "play"]
         kept = pictures(table.store.db, stored_game.id)
         assert [p.seq for p in kept] == camera_seqs  # one per camera event, none for the rest
@@ -80,7 +80,7 @@ def test_export_is_the_table_log_alone_and_pictures_only_when_asked(tmp_path):
     with CameraTable(tmp_path) as table:
         play = table.play_until_a_card()
         table.play(play)
-        seq = len(table.stored_game.session.entries)
+        seq = len(table.stored_game.session.events)
     db = str(tmp_path / "table.db")
     plain = run("export", "--db", db)
     assert plain.returncode == 0

@@ -76,8 +76,8 @@ def test_a_card_laid_after_a_long_rest_is_seen_and_the_full_rate_comes_back():
         assert sorted(p.item_id for p in first.scene.pieces) == [ITEMS[3].item_id]
         wait_for(lambda: camera.resting, "the camera to take the table as resting")
         # A long rest: many frames at the still rate, all of them only compared.
-        reads, frames = watcher.reads, camera.frames_seen
-        wait_for(lambda: camera.frames_seen >= frames + 8, "frames at the still rate")
+        reads, frames = watcher.reads, camera.frames_watched
+        wait_for(lambda: camera.frames_watched >= frames + 8, "frames at the still rate")
         assert camera.resting and watcher.reads == reads
         laid_at = source.reads
         source.placed = BOTH

@@ -39,7 +39,7 @@ def test_the_controls_page_gets_the_picture_and_readings_and_no_other_page_does(
         control = table.table_link()
         links = [link["url"] for link in table.links()]
         look = table.show({first["seat"]: [first["card"]]})
-        wait_for(lambda: len(table.entries()) == len(before) + 1, "the play to be stored")
+        wait_for(lambda: len(table.stored_events()) == len(before) + 1, "the play to be stored")
 
         async def watch() -> tuple[dict, dict[str, list[dict]]]:
             async with aiohttp.ClientSession() as client:
@@ -114,8 +114,8 @@ def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp
     with LiveCameraTable(tmp_path, header, before, misread={first["card"]: other}) as table:
         control = table.table_link()
         look = table.show({first["seat"]: [first["card"]]})
-        wait_for(lambda: len(table.entries()) == len(before) + 1, "the misread play")
-        assert table.entries()[-1]["card"] == other
+        wait_for(lambda: len(table.stored_events()) == len(before) + 1, "the misread play")
+        assert table.stored_events()[-1]["card"] == other
         url = f"{control}/camera/correct"
         for body, field in (({"look": look, "reading": 0}, "id"),
                             ({"look": "x", "reading": 0, "id": "red-1"}, "look"),
@@ -129,7 +129,7 @@ def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp
             status, answer = request(url, body)
             assert status == 400, (body, answer)
             assert json.loads(answer)["error"].startswith(field + ":"), answer
-        assert len(table.entries()) == len(before) + 1
+        assert len(table.stored_events()) == len(before) + 1
         for link in table.links():  # a seat's link has no such route; a wrong token is 403
             assert request(link["url"] + "/camera/correct",
                            {"look": look, "reading": 0, "id": first["card"]})[0] in (403, 404,
@@ -137,22 +137,22 @@ def test_a_correction_from_the_controls_page_is_stored_before_it_is_answered(tmp
         wrong = control.rsplit("/", 1)[0] + "/" + "y" * 32
         assert request(f"{wrong}/camera/correct",
                        {"look": look, "reading": 0, "id": first["card"]})[0] == 403
-        assert len(table.entries()) == len(before) + 1
+        assert len(table.stored_events()) == len(before) + 1
         tap = {"look": look, "reading": 0, "id": first["card"], "request": "0123456789abcdef"}
         status, answer = request(url, tap)
         assert status == 200, answer
         stored = json.loads(answer)["stored"]
         # Answered once stored: the entries are in the store as the answer comes.
-        entries = table.entries()
+        entries = table.stored_events()
         assert stored == [len(entries) - 1, len(entries)]
         # Sent again (a double tap, a retry): answered alike, stored once.
-        assert request(url, tap) == (status, answer) and table.entries() == entries
+        assert request(url, tap) == (status, answer) and table.stored_events() == entries
         bad = request(url, {**tap, "request": "x"})
         assert bad[0] == 400 and json.loads(bad[1])["error"].startswith("request:")
         assert [e["type"] for e in entries[-2:]] == ["undo", "play"]
         assert entries[-1]["card"] == first["card"]
         status, answer = request(url, {"look": look, "undo": True})
-        assert status == 200 and table.entries()[-1]["card"] == other
+        assert status == 200 and table.stored_events()[-1]["card"] == other
         status, answer = request(url, {"look": look, "undo": True})
         assert status == 400 and json.loads(answer)["error"].startswith("undo:")
 

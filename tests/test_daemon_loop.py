@@ -49,14 +49,14 @@ def table(tmp_path):
 def choose(daemon, value):
     """Turn the dial to the menu entry with this value and press the dial."""
     menu = daemon.display.menu
-    index = [v for _, v in menu.entries].index(value)
+    index = [v for _, v in menu.choices].index(value)
     give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
 
 
 def test_a_new_game_is_picked_with_the_dial_on_the_table_screen(table):
     daemon, screens = daemon_for(table, default_game="tricky", default_seats=["Ann", "Bob"])
     assert daemon.display.asks == "new game" and daemon.stored_game is None
-    assert daemon.display.menu.entries[0][1] == "tricky"  # the configured game comes first
+    assert daemon.display.menu.choices[0][1] == "tricky"  # the configured game comes first
     choose(daemon, "rumble")
     assert daemon.display.menu.cursor == 0  # rumble needs 3 seats at least: 2 is not offered
     choose(daemon, 4)
@@ -78,7 +78,7 @@ def test_seats_are_named_from_the_known_players_or_spelt_with_the_dial(table):
     choose(daemon, 3)
     choose(daemon, 0)  # seat 1 (Ann) is somebody else tonight
     assert daemon.display.menu.title == "Seat 1: who?"
-    assert [label for label, _ in daemon.display.menu.entries][1:] == ["Dee", "Eve"]
+    assert [label for label, _ in daemon.display.menu.choices][1:] == ["Dee", "Eve"]
     choose(daemon, "Eve")
     choose(daemon, 2)  # seat 3 gets a name nobody has used: spelt letter by letter
     choose(daemon, TYPE)
@@ -103,7 +103,7 @@ def test_the_unfinished_session_is_resumed(table):
     stored = table.new_session(DEATHTRAP, [{"type": "deal"}])
     daemon, _ = daemon_for(table)
     assert daemon.stored_game.id == stored.id and daemon.display.menu is None
-    assert len(daemon.stored_game.session.entries) == 1
+    assert len(daemon.stored_game.session.events) == 1
 
 
 def test_a_long_press_of_the_menu_button_undoes_the_latest_event(table):
@@ -152,12 +152,12 @@ def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
     assert daemon.display.asks == "entry"
     choose(daemon, "deal")
     for _ in range(2):  # dealer and counts are optional: leave them out
-        choose(daemon, [v for _, v in daemon.display.menu.entries][0])
+        choose(daemon, [v for _, v in daemon.display.menu.choices][0])
     give(daemon, tap("encoder-switch:0"))
     choose(daemon, "pig")
     choose(daemon, 2)
     choose(daemon, "troll")
-    choose(daemon, [v for _, v in daemon.display.menu.entries][0])  # no lead named
+    choose(daemon, [v for _, v in daemon.display.menu.choices][0])  # no lead named
     in_force = [{k: v for k, v in e.items() if k != "t"}
                 for e in daemon.stored_game.session.in_force]
     assert in_force == [{"type": "deal"}, {"type": "pig", "seat": 2, "discard": "troll"}]
@@ -166,7 +166,7 @@ def test_a_card_the_camera_cannot_see_is_entered_with_the_dial(table):
 def test_a_long_press_leaves_a_menu_without_storing_anything(table):
     daemon, _ = daemon_for(table, header=DEATHTRAP)
     give(daemon, tap("encoder-switch:0"), hold("menu"))
-    assert daemon.display.menu is None and daemon.stored_game.session.entries == []
+    assert daemon.display.menu is None and daemon.stored_game.session.events == []
 
 
 def test_camera_scenes_become_events_through_the_loop(table):
@@ -253,7 +253,7 @@ def test_any_fumbling_at_the_controls_leaves_a_store_that_replays(tmp_path_facto
             elif control != "encoder:0":
                 give(daemon, InputEvent(kind, control, 1 if kind == "hold" else 0))
         _, entries = store.load(daemon.stored_game.id)
-        assert entries == daemon.stored_game.session.entries
+        assert entries == daemon.stored_game.session.events
         totals = daemon.stored_game.game.totals()
         assert store.open_session(daemon.stored_game.id).game.totals() == totals
     finally:

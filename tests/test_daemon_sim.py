@@ -43,7 +43,7 @@ def test_h_then_a_control_key_holds_it_a_seat_until_the_next_key():
 def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_reading(store):
     daemon, screens = daemon_for(store, TRAPS)
     presses = type_keys(daemon, " " + " " + " " + ",," + "1")  # expose T1, 2 clicks, by Ann
-    assert daemon.stored_game.session.entries[-1]["type"] == "expose"
+    assert daemon.stored_game.session.events[-1]["type"] == "expose"
     hint = {name: shown(screen) for name, screen in screens.items()}
     type_keys(daemon, "h1", presses)
     seats = daemon.stored_game.header.seats
@@ -53,7 +53,7 @@ def test_the_exposing_seat_peeks_by_keyboard_and_only_its_screen_shows_the_readi
     assert shown(screens["table"]) == hint["table"] and shown(screens["seat:1"]) == hint["seat:1"]
     type_keys(daemon, "h2", presses)  # Bob holds: he has no reading; Ann's peek has ended
     assert {name: shown(screen) for name, screen in screens.items()} == hint
-    assert len(daemon.stored_game.session.entries) == 1  # holding is not a tap: nothing stored
+    assert len(daemon.stored_game.session.events) == 1  # holding is not a tap: nothing stored
 
 
 def test_a_held_dial_switch_opens_manual_entry_in_traps(store):
@@ -70,12 +70,12 @@ def test_manual_entry_names_seats_as_their_screens_do_and_repeats_a_card_in_one_
     leader = daemon.stored_game.game.view(None)["turn"]
     type_keys(daemon, " ")  # enter by hand: the menu starts at play, the likely next event
     type_keys(daemon, " ")
-    assert [label for label, _ in daemon.display.menu.entries] == list(DEATHTRAP.seats)
+    assert [label for label, _ in daemon.display.menu.choices] == list(DEATHTRAP.seats)
     type_keys(daemon, " " + ".. " + " ")  # the leader (the cursor starts on it); orc, orc again
-    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "orc"
+    assert daemon.display.menu.choices[daemon.display.menu.cursor][1] == "orc"
     type_keys(daemon, ",, ")  # back past rat-man to "(done)"
-    assert daemon.stored_game.session.entries[-1]["cards"] == ["orc", "orc"]
-    assert daemon.stored_game.session.entries[-1]["seat"] == leader
+    assert daemon.stored_game.session.events[-1]["cards"] == ["orc", "orc"]
+    assert daemon.stored_game.session.events[-1]["seat"] == leader
 
 
 def lit_screen():
@@ -102,17 +102,17 @@ def test_the_board_draws_five_screens_narrower_rather_than_cut_one_off():
 def test_a_refused_dial_stays_to_be_put_right_and_a_long_press_only_leaves_it(store):
     daemon, screens = daemon_for(store, TRAPS)
     type_keys(daemon, " " + " " + "." + " " + "2")  # trigger T1 with no clicks, by Bob
-    assert daemon.stored_game.session.entries == []
+    assert daemon.stored_game.session.events == []
     assert daemon.display.table_notice.startswith("refused")
     dial = daemon.display.dial_state()
     assert dial["step"] == "clicks" and dial["action"] == "trigger"
     type_keys(daemon, ",," + "2")  # the d8 said 2: turned, and tapped again
-    assert daemon.stored_game.session.entries[-1]["clicks"] == 2
+    assert daemon.stored_game.session.events[-1]["clicks"] == 2
     type_keys(daemon, " ")  # a new dial flow ...
     type_keys(daemon, "u")  # ... left by a long press: the trigger is not undone
-    assert daemon.display.dial_state() is None and len(daemon.stored_game.session.entries) == 1
+    assert daemon.display.dial_state() is None and len(daemon.stored_game.session.events) == 1
     type_keys(daemon, "u")  # with no dial open, the long press undoes
-    assert daemon.stored_game.session.entries[-1]["type"] == "undo"
+    assert daemon.stored_game.session.events[-1]["type"] == "undo"
 
 
 def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store):
@@ -120,9 +120,9 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     daemon, screens = daemon_for(store, header)
     before = {name: shown(screen) for name, screen in screens.items()}
     type_keys(daemon, " ")  # a tap opens the entry in Rumble, at the likely "move"
-    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "move"
+    assert daemon.display.menu.choices[daemon.display.menu.cursor][1] == "move"
     type_keys(daemon, ",,")
-    assert daemon.display.menu.entries[daemon.display.menu.cursor][1] == "secrets"
+    assert daemon.display.menu.choices[daemon.display.menu.cursor][1] == "secrets"
     type_keys(daemon, " " + ". ")  # secrets, for Bob
     assert daemon.display.menu.seat == 1
     table_now = shown(screens["table"])
@@ -134,7 +134,7 @@ def test_secret_characters_entered_by_hand_show_only_on_that_seats_screen(store)
     assert shown(screens["seat:1"]) != before["seat:1"]
     type_keys(daemon, ". ,, ")  # a second character, then back to "(done)", first
     assert daemon.display.menu is None
-    assert daemon.stored_game.session.entries[-1]["type"] == "secrets"
+    assert daemon.stored_game.session.events[-1]["type"] == "secrets"
     images = daemon.display.game_images()  # every screen back to the game
     assert all(shown(screens[name]) == image.tobytes() for name, image in images.items())
 
@@ -144,15 +144,15 @@ def test_a_new_game_can_be_started_from_manual_entry_leaving_this_one_unfinished
     type_keys(daemon, "   ,,1")  # Ann exposes T1
     first = daemon.stored_game.id
     type_keys(daemon, "h ,,")  # manual entry; "(new game)" is two turns back, before "(language)"
-    assert daemon.display.menu.entries[daemon.display.menu.cursor][0] == "(new game)"
+    assert daemon.display.menu.choices[daemon.display.menu.cursor][0] == "(new game)"
     type_keys(daemon, " ")
     assert daemon.display.asks == "new game"
     type_keys(daemon, "u")  # thought better of it: back to the game, nothing stored
     assert daemon.display.menu is None and daemon.stored_game.id == first
-    assert len(daemon.stored_game.session.entries) == 1
+    assert len(daemon.stored_game.session.events) == 1
     type_keys(daemon, "h ,, ")
     menu = daemon.display.menu
-    type_keys(daemon, "." * [v for _, v in menu.entries].index("deathtrap") + " " + " " + " ")
+    type_keys(daemon, "." * [v for _, v in menu.choices].index("deathtrap") + " " + " " + " ")
     assert daemon.stored_game.header.game == "deathtrap" and daemon.stored_game.id != first
     assert store.latest(unfinished=True) == daemon.stored_game.id  # the one resumed after a restart
     assert {info.id: info.finished for info in store.sessions()}[first] is False
@@ -162,10 +162,10 @@ def test_tricky_deal_offers_its_active_player_by_name(store):
     daemon, _ = daemon_for(store, Header("tricky", ("Ann", "Bob", "Cy"), 2, {}))
     type_keys(daemon, "  ")  # enter by hand: deal
     assert daemon.display.menu.title == "deal: active"
-    assert [label for label, _ in daemon.display.menu.entries] == ["(leave out)", "Ann", "Bob",
+    assert [label for label, _ in daemon.display.menu.choices] == ["(leave out)", "Ann", "Bob",
                                                                     "Cy"]
     type_keys(daemon, ".. ")
-    assert daemon.stored_game.session.entries[-1] == {**daemon.stored_game.session.entries[-1],
+    assert daemon.stored_game.session.events[-1] == {**daemon.stored_game.session.events[-1],
                                                 "type": "deal", "active": 1}
 
 
@@ -186,5 +186,5 @@ def test_turning_the_dial_begins_the_trap_dial_too(store):
     dial = daemon.display.dial_state()
     assert dial["step"] == "square" and dial["square"] == "T2"
     type_keys(daemon, " " + " " + "," + "2")  # expose T2 one click, by Bob
-    assert daemon.stored_game.session.entries[-1] == {**daemon.stored_game.session.entries[-1],
+    assert daemon.stored_game.session.events[-1] == {**daemon.stored_game.session.events[-1],
                                                 "type": "expose", "square": "T2", "seat": 1}

@@ -130,10 +130,10 @@ class HardwareHands:
     def show(self, picture, until):
         # Three frames of a still table: the first after a change counts as movement (not
         # read), the next two settle the scene.
-        seen = self.camera.frames_seen
+        seen = self.camera.frames_watched
         for _ in range(3):
             self.frames.frames.put(picture)
-        self.until(lambda: self.camera.frames_seen >= seen + 3, "the camera's three frames")
+        self.until(lambda: self.camera.frames_watched >= seen + 3, "the camera's three frames")
         self.until(lambda: self.daemon.scenes_read >= self.camera.scenes_sent,
                    "the daemon to read the scene")
 

@@ -33,7 +33,7 @@ MENU = """
 from companion.daemon.config import parse_config
 from companion.daemon.dialogues import new_game
 menu = next(new_game("traps", ["Ann", "Bob"], {}))
-print([label for label, _ in menu.entries], parse_config('[table]\\ngame = "hoard"\\n').table.game)
+print([label for label, _ in menu.choices], parse_config('[table]\\ngame = "hoard"\\n').table.game)
 """
 
 

@@ -7,7 +7,7 @@ import string
 import pytest
 
 from companion.i18n import LANGUAGES, _, ngettext, translator, use, using
-from companion.i18n.build import compiled, entries, po_path, problems, read, template
+from companion.i18n.build import compiled, po_path, problems, read, template, translations
 
 
 def fields(text: str) -> set[str]:
@@ -72,10 +72,10 @@ def test_the_publishers_names_are_marked_in_the_catalogue():
 
 def test_the_compiled_catalogues_are_the_po_files():
     """Compared by what they hold once read back, not byte for byte: Babel 2.19 lays out the
-    same entries in other bytes than 2.18, which compiled the catalogues in the repository."""
+    same translations in other bytes than 2.18, which compiled the catalogues in the repository."""
     for lang in LANGUAGES:
-        mo = entries(po_path(lang).with_suffix(".mo").read_bytes())
-        assert mo == entries(compiled(read(lang)))
+        mo = translations(po_path(lang).with_suffix(".mo").read_bytes())
+        assert mo == translations(compiled(read(lang)))
         assert mo[None, "Not allowed"]  # a translation, not an empty catalogue
 
 

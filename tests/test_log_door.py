@@ -68,7 +68,7 @@ def test_a_header_or_event_from_anywhere_else_is_refused_too(tmp_path):
     session = TableSession(Header.from_json(HEADER))
     with pytest.raises(EventError, match="lone surrogate"):
         session.apply({**EXPOSE, "t": "\ud800"})
-    assert session.entries == []
+    assert session.events == []
     store = TableStore(tmp_path / "t.db")
     with pytest.raises(LogError, match="lone surrogate"):
         store.new_session(Header("traps", ("Ann", "\udc00"), 7))

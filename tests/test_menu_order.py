@@ -53,6 +53,6 @@ def test_known_players_are_offered_in_alphabetical_order(store):
     assert daemon.display.menu.title == "Who plays?"
     give(daemon, turn(1), tap("encoder-switch:0"))  # seat 1
     assert daemon.display.menu.title == "Seat 1: who?"
-    labels = [label for label, _ in daemon.display.menu.entries]
+    labels = [label for label, _ in daemon.display.menu.choices]
     assert labels == ["(type a name)", "Abe", "Dee", "Yan", "Zoe"]
     assert daemon.display.menu.cursor == 0

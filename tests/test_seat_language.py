@@ -40,7 +40,7 @@ def pages_of(daemon, languages):
 def choose(daemon, value):
     """Turn the dial to ``value``'s entry of the open menu and press, as a person would."""
     menu = daemon.display.menu
-    index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
+    index = next(i for i, (_, v) in enumerate(menu.choices) if v is value or v == value)
     give(daemon, turn(index - menu.cursor), tap("encoder-switch:0"))
 
 
@@ -95,6 +95,6 @@ def test_a_secret_entered_on_a_seats_screen_shows_on_its_french_page_in_french(s
     with using("fr"):
         assert daemon.display.menu.title.endswith(character_word("wizard"))
     choose(daemon, DONE)
-    assert daemon.stored_game.session.entries[-1]["characters"] == ["thief", "wizard"]
+    assert daemon.stored_game.session.events[-1]["characters"] == ["thief", "wizard"]
     # The table's screen and Bob's own stayed English all along.
     assert daemon.display.menu is None and current() == "en"

@@ -79,8 +79,8 @@ def test_undo_anywhere_equals_replaying_what_is_left(name, seed, seats, data):
         for event in events[len(session.in_force):done]:
             session.apply(event)
     assert everything(session.game) == everything(replayed(header, events[:done]).game)
-    assert len(session.entries) == len(session.in_force) + 2 * sum(
-        1 for e in session.entries if e["type"] == "undo")
+    assert len(session.events) == len(session.in_force) + 2 * sum(
+        1 for e in session.events if e["type"] == "undo")
 
 
 def tampered(game: Game, event: dict[str, Any], rand: random.Random) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def test_a_refused_event_changes_nothing(name, seed, seats, data):
         game = session.game
         state = copy_state(dict(vars(game)))
         shown = everything(game)
-        entries, in_force = len(session.entries), list(session.in_force)
+        entries, in_force = len(session.events), list(session.in_force)
         event = tampered(game, rand.choice(later), rand)
         try:
             session.check(event)
@@ -123,7 +123,7 @@ def test_a_refused_event_changes_nothing(name, seed, seats, data):
             assert session.game is game
             assert dict(vars(game)) == state
             assert everything(game) == shown
-            assert (len(session.entries), session.in_force) == (entries, in_force)
+            assert (len(session.events), session.in_force) == (entries, in_force)
         else:
             session.apply({"type": "undo"})  # accepted: back to the game before it
             assert everything(session.game) == shown
@@ -158,12 +158,12 @@ def test_restore_takes_back_an_event_or_an_undo(name):
     cut = len(events) // 2
     session = replayed(header, events[:cut])
     shown, in_force, entries = everything(session.game), list(session.in_force), \
-        list(session.entries)
+        list(session.events)
     for entry in (events[cut], {"type": "undo"}):
         mark = session.mark()
         session.commit(session.prepare(entry))
         session.restore(mark)
         assert everything(session.game) == shown
-        assert (session.in_force, session.entries) == (in_force, entries)
+        assert (session.in_force, session.events) == (in_force, entries)
     session.apply({"type": "undo"})
     assert everything(session.game) == everything(replayed(header, events[:cut - 1]).game)

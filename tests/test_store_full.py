@@ -56,7 +56,7 @@ def test_a_full_store_refuses_the_event_changes_nothing_and_takes_it_once_there_
         for n in range(5000):
             stored_game.append(UNDO if n % 2 else {**EXPOSE, "t": f"{n:06d}" + "x" * 200})
     assert "database or disk is full" in str(error.value)
-    entries = list(stored_game.session.entries)
+    entries = list(stored_game.session.events)
     assert stored(path, stored_game.id) == entries  # nothing half-written, memory rolled back
     assert stored_game.game.referee_view() == store.open_session(stored_game.id).game.referee_view()
     make_room(store)
@@ -92,13 +92,13 @@ def test_at_the_table_a_full_disk_is_told_on_the_screen_and_the_daemon_goes_on(t
     table_screen = daemon.screens["table"].images[-1]
     assert table_screen.tobytes() != daemon.screens["seat:0"].images[-1].tobytes()
     assert daemon.stored_game is not None
-    entries = list(daemon.stored_game.session.entries)
+    entries = list(daemon.stored_game.session.events)
     assert [dict(e, t=None) for e in stored(store.path, daemon.stored_game.id)] == [
         dict(e, t=None) for e in entries]
     make_room(store)
     daemon.handle(CameraProposal(UNDO if n % 2 else EXPOSE))
     assert daemon.display.table_notice == ""
-    assert len(daemon.stored_game.session.entries) == len(entries) + 1
+    assert len(daemon.stored_game.session.events) == len(entries) + 1
     assert len(stored(store.path, daemon.stored_game.id)) == len(entries) + 1
 
 
@@ -247,4 +247,4 @@ def test_the_feed_lets_each_event_go_once_it_is_stored(tmp_path):
     assert seen == [6, 5, 4, 3, 2, 1]
     gc.collect()
     assert not any(ref() is not None for ref in alive)
-    assert len(daemon.stored_game.session.entries) == 6
+    assert len(daemon.stored_game.session.events) == 6

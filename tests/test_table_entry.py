@@ -29,7 +29,7 @@ def menu_text(daemon):
 
 
 def labels(daemon):
-    return [label for label, _ in daemon.display.menu.entries]
+    return [label for label, _ in daemon.display.menu.choices]
 
 
 def shown(screen):
@@ -134,7 +134,7 @@ def test_the_trap_dial_refuses_a_disarm_of_a_disarmed_trap_before_the_dice(store
     assert daemon.display.dial_state()["step"] == "action"
     # Nothing secret in it: the whole table reads why, on the table screen, for a while.
     assert shown(screens["table"]) == error_screen("T2 is disarmed already").tobytes()
-    assert len(daemon.stored_game.session.entries) == 2
+    assert len(daemon.stored_game.session.events) == 2
     clock.now += 60  # read: at the next turn of the dial, the dial is shown again
     keys(daemon, ",")
     assert shown(screens["table"]) == game_screens(daemon)["table"].tobytes()
@@ -148,7 +148,7 @@ def test_manual_entry_refuses_a_disarm_of_a_disarmed_trap_once_its_square_is_cho
     keys(daemon, " ")  # Ann
     keys(daemon, ". ")  # T2: refused before the mode and the dice
     assert daemon.display.menu is None
-    assert len(daemon.stored_game.session.entries) == 2
+    assert len(daemon.stored_game.session.events) == 2
     assert daemon.display.table_notice == "refused: see Ann"
     message = "T2 is disarmed already [rule: disarm-disarmed]"
     assert shown(screens["seat:0"]) == error_screen(message).tobytes()

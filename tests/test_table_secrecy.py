@@ -33,7 +33,7 @@ def table(path):
 def choose(daemon, value, presses):
     """Turn the dial to the entry of ``value`` and press, as a person would."""
     menu = daemon.display.menu
-    index = next(i for i, (_, v) in enumerate(menu.entries) if v is value or v == value)
+    index = next(i for i, (_, v) in enumerate(menu.choices) if v is value or v == value)
     steps = index - menu.cursor
     press(daemon, ("." if steps > 0 else ",") * abs(steps) + " ", presses)
 
@@ -72,7 +72,7 @@ def test_secrets_entered_and_undone_show_only_on_the_entering_seats_screen(
             ever |= differ
         assert ever == {f"seat:{seat}"}  # the picks are drawn, on that seat's screen only
         for _, daemon, _ in tables:
-            assert [e["type"] for e in daemon.stored_game.session.entries] == ["secrets", "undo"]
+            assert [e["type"] for e in daemon.stored_game.session.events] == ["secrets", "undo"]
             assert daemon.display.table_notice == f"undone: secrets by {SEATS[seat]}"
     finally:
         for store, _, _ in tables:

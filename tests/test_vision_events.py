@@ -76,13 +76,13 @@ def test_tricky_exactly_the_added_cards_become_plays(old, added):
     assert sorted((p["card"], p["seat"]) for p in plays) == sorted((i, s) for i, _, s in extra)
 
 
-GRID = RoomLayout.grid(ROOMS, columns=4, entry="A1")
+GRID = RoomLayout.grid(ROOMS, columns=4, entry_room="A1")
 
 
 def test_rumble_a_lone_character_moving_is_a_move_without_the_chest():
     before = RumblePositions({"elf": "A1", "orc": "B2"}, "C4")
     after = RumblePositions({"elf": "A2", "orc": "B2"}, "C4")
-    assert rumble_events(before, after, seat=2, entry="A1") == [
+    assert rumble_events(before, after, seat=2, entry_room="A1") == [
         {"type": "move", "seat": 2, "character": "elf", "to": "A2", "chest": False}]
 
 
@@ -140,7 +140,7 @@ def test_rumble_a_move_seen_by_the_camera_becomes_a_move_event(renderer):
            Token(CHEST_ID, np.add(room_centre("B4"), (25, 25)))]
     before = rumble_positions(watch_tokens(renderer, start), GRID, CHARACTERS)
     after = rumble_positions(watch_tokens(renderer, end), GRID, CHARACTERS)
-    assert rumble_events(before, after, seat=3, entry="A1") == [
+    assert rumble_events(before, after, seat=3, entry_room="A1") == [
         {"type": "move", "seat": 3, "character": "elf", "to": "B4", "chest": True}]
 
 
@@ -150,13 +150,13 @@ def test_rumble_rooms_located_by_their_enrolled_tiles(renderer):
 
     tiles = {t.item_id: t for t in game_items("rumble")}
     # Tiles laid with a gap of a few centimetres; touching tiles merge into one blob.
-    spaced = RoomLayout.grid(ROOMS, columns=4, entry="A1", origin_mm=(80, 60), tile_mm=130)
+    spaced = RoomLayout.grid(ROOMS, columns=4, entry_room="A1", origin_mm=(80, 60), tile_mm=130)
     centres = {room: tuple(float(v) for v in spaced.rooms[room].mean(axis=0)) for room in ROOMS}
     placed = [Placement(tiles[room], centres[room], 3) for room in ROOMS]
     frame = renderer.render(placed, np.random.default_rng(8), Conditions("slate", noise=2)).image
     watcher = TableWatcher(demo_library("rumble"), renderer.layout)
     scene = watcher.see(frame).scene
-    seen = RoomLayout.from_scene(scene, ROOMS, entry="A1")
+    seen = RoomLayout.from_scene(scene, ROOMS, entry_room="A1")
     for room in ROOMS:
         assert seen.room_of(centres[room]) == room
         assert np.abs(seen.rooms[room].mean(axis=0) - centres[room]).max() < 5

@@ -32,7 +32,7 @@ def deck():
 def test_a_standard_deck_prints_its_index_at_two_corners_of_every_face(deck):
     _, library = deck
     windows = library.indices.windows
-    upright = {w.anchor: set(w.entries) for w in windows if w.turn == 0}
+    upright = {w.anchor: set(w.face_numbers) for w in windows if w.turn == 0}
     # The rank over the suit, top left and (turned) bottom right, on (nearly) every face.
     assert set(upright) == {"tl", "br"}
     assert all(len(faces) >= 0.9 * len(library.ids) for faces in upright.values())

@@ -195,7 +195,7 @@ def test_a_rounded_corner_cut_off_by_the_outlines_polygon_is_still_a_corner():
     corners = outline_corners(contours[0])
     cut = [c for c in corners if np.linalg.norm(c.point - np.float32([460, 660])) < 4]
     assert len(cut) == 1, [c.point.round().tolist() for c in corners]
-    assert sorted(round(s) for s in cut[0].seen) == pytest.approx([330, 530], abs=12)
+    assert sorted(round(s) for s in cut[0].straight) == pytest.approx([330, 530], abs=12)
     assert cut[0].whole == (True, True)
     assert len(corners) == 4  # the chamfer's own ends are no corners
 

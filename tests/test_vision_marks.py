@@ -35,7 +35,7 @@ def deck():
 def test_every_face_of_a_standard_deck_prints_a_rank_over_a_suit_both_ways_up(deck):
     _, library = deck
     marks = library.marks
-    per_face = np.bincount(marks.entries, minlength=len(library.ids))
+    per_face = np.bincount(marks.face_numbers, minlength=len(library.ids))
     # Top left, and turned, bottom right: two indices on (nearly) every face.
     assert (per_face >= 2).sum() >= 0.9 * len(library.ids), per_face
     for index in marks.indices:
@@ -59,7 +59,7 @@ def test_hands_fanned_in_an_arc_are_read_card_by_card_and_none_is_invented(deck)
         held = [cards[n] for n in rng.choice(len(cards), 13, replace=False)]
         scene, _ = render(hand(held, (400.0, 300.0), float(rng.uniform(-60, 60)), rng, "arc"))
         ids = [item.item_id for item in held]
-        found = [library.ids[hit.entry] for hit in library.marks.read(scene.image)]
+        found = [library.ids[hit.face_number] for hit in library.marks.read(scene.image)]
         assert set(found) <= set(ids), (seed, sorted(set(found) - set(ids)))
         assert len(found) == len(set(found))
         read += len(found)
@@ -110,7 +110,7 @@ def test_real_fanned_hands_are_read_from_their_marks_with_none_invented():
         image = read_image(FANS / "scenes" / name)
         image = cv2.resize(image, None, fx=1280 / image.shape[1], fy=1280 / image.shape[1],
                            interpolation=cv2.INTER_AREA)
-        found = [enrolled.library.ids[hit.entry] for hit in reader.read(image)]
+        found = [enrolled.library.ids[hit.face_number] for hit in reader.read(image)]
         read += len(set(found) & set(held))
         wrong += len(set(found) - set(held))
         cards += len(held)

@@ -27,7 +27,7 @@ def test_the_four_corner_markers_give_table_millimetres(tilted):
     renderer, scene = tilted
     rectifier = Rectifier(renderer.layout)
     view = rectifier.locate(scene.image)
-    assert view is not None and view.markers_seen == 4
+    assert view is not None and view.markers_found == 4
     points_mm = np.float32([[100, 100], [400, 280], [700, 500], [30, 530]])
     true_px = renderer.layout and np.asarray(
         [scene.table_to_image @ [x, y, 1] for x, y in points_mm])
@@ -43,7 +43,7 @@ def test_three_markers_are_enough_and_with_fewer_the_last_view_stays(tilted):
     assert {s.marker_id for s in found} >= set(CORNER_IDS)
     three = [s for s in found if s.marker_id != 2]
     view = rectifier.locate(scene.image, three)
-    assert view is not None and view.markers_seen == 3
+    assert view is not None and view.markers_found == 3
     assert rectifier.locate(scene.image, three[:2]) is view
     assert Rectifier(renderer.layout).locate(scene.image, three[:2]) is None
 

@@ -74,21 +74,21 @@ def test_among_look_alikes_the_print_is_told_apart_whatever_the_order_they_are_l
     where they differ, and picks the face the print leans to against all of them, whichever
     face comes first in the list (the one the quad is sampled in the order of)."""
     twins = Twins(twin_library.faces)
-    entry = {item: twin_library.ids.index(item) for item in ("6spades", "7spades", "8spades")}
+    number_of = {item: twin_library.ids.index(item) for item in ("6spades", "7spades", "8spades")}
     face = cv2.resize(draw_standard_face(card("7spades")), (100, 140),
                       interpolation=cv2.INTER_AREA)
     h, w = face.shape[:2]
     whole = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     for order in (["6spades", "7spades", "8spades"], ["8spades", "6spades", "7spades"],
                   ["7spades", "8spades", "6spades"]):
-        pick, lean, fit = twins.among(face, whole, [entry[item] for item in order])
+        pick, lean, fit = twins.among(face, whole, [number_of[item] for item in order])
         assert twin_library.ids[pick] == "7spades"
         assert lean > 0.25 and fit > 0.8
     # Its lower half covered by a card, the pip that tells the 7 from the 8 still shows,
     # and the one that tells it from the 6: the part in view decides.
     on_top = [np.float32([[-5, 90], [w + 5, 90], [w + 5, h + 5], [-5, h + 5]])]
-    pick, lean, _ = twins.among(face, whole, [entry["8spades"], entry["7spades"],
-                                              entry["6spades"]], on_top)
+    pick, lean, _ = twins.among(face, whole, [number_of["8spades"], number_of["7spades"],
+                                              number_of["6spades"]], on_top)
     assert twin_library.ids[pick] == "7spades" and lean > 0.15
 
 

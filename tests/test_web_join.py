@@ -48,10 +48,10 @@ def open_join_codes(daemon):
     daemon.submit(InputEvent("hold", "encoder-switch:0"))
     wait_for(lambda: daemon.display.asks == "entry", "the manual entry menu")
     menu = daemon.display.menu
-    target = [value for _, value in menu.entries].index(JOIN)
+    target = [value for _, value in menu.choices].index(JOIN)
     daemon.submit(InputEvent("dial", "encoder:0", target - menu.cursor))
     shown = daemon.display
-    wait_for(lambda: shown.menu and shown.menu.entries[shown.menu.cursor][1] is JOIN,
+    wait_for(lambda: shown.menu and shown.menu.choices[shown.menu.cursor][1] is JOIN,
              "the cursor on (join codes)")
     daemon.submit(InputEvent("press", "encoder-switch:0"))
     daemon.submit(InputEvent("release", "encoder-switch:0"))

@@ -60,7 +60,7 @@ def test_a_rumble_move_is_told_with_the_games_rooms_and_characters(browser, tmp_
         cy.select_option('#fields select[name="to"]', label="A2")
         cy.click("#send button[type=submit]")
         wait_for(lambda: cy.inner_text("#sent") == "taken: move", "the move taken")
-        assert table.daemon.stored_game.session.entries[-1]["to"] == "A2"
+        assert table.daemon.stored_game.session.events[-1]["to"] == "A2"
         cy.context.close()
 
 
@@ -89,6 +89,6 @@ def test_secret_characters_are_read_by_name_whatever_the_case(browser, tmp_path)
         field.fill("twin thief, KNIGHT")
         ann.click("#send button[type=submit]")
         wait_for(lambda: ann.inner_text("#sent") == "taken: secrets", "the secrets taken")
-        event = table.daemon.stored_game.session.entries[-1]
+        event = table.daemon.stored_game.session.events[-1]
         assert event["characters"] == ["twin-thief", "knight"], event
         ann.context.close()

@@ -102,7 +102,7 @@ class LiveTable:
 
     def stored(self) -> int:
         daemon = self.daemon
-        return len(daemon.stored_game.session.entries) if daemon and daemon.stored_game else 0
+        return len(daemon.stored_game.session.events) if daemon and daemon.stored_game else 0
 
 
 def request(url: str, body: Any = None, method: str | None = None) -> tuple[int, bytes]:

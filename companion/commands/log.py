@@ -161,11 +161,11 @@ def run_export(args: argparse.Namespace) -> int:
         session_id = args.session if args.session is not None else store.latest()
         if session_id is None:
             raise CompanionError(f"no sessions in {store.path}")
-        header, entries = store.load(session_id)
+        header, events = store.load(session_id)
         if args.pictures:
             export_pictures(store, session_id, Path(args.pictures))
         damage = store.damage
-    sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *entries]))
+    sys.stdout.write("".join(dump_event(obj) + "\n" for obj in [header.to_json(), *events]))
     if damage:
         sys.stdout.flush()
         raise StoreDamaged(f"the table store {store.path} is damaged ({damage}): session "
@@ -208,7 +208,7 @@ def run_import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         stored = store.add_session(session)
         print(f"stored as session {stored.id} in {escaped(store.path)} "
-              f"({counted(len(session.entries), 'event')})")
+              f"({counted(len(session.events), 'event')})")
     return 0
 
 

@@ -35,8 +35,8 @@ def screens(lang: str) -> list[Image.Image]:
         game.apply({"type": "trigger", "seat": 1, "square": "T2", "clicks": 1})
         images = compose(game, TableUI(game.name, 3, squares=HEADER["squares"]))
         menu = next(manual_entry(game))
-        entry = draw(Page(menu.title, tuple(menu.lines()[1:])))
-    return [images["table"], images["seat:1"], entry]
+        entry_menu = draw(Page(menu.title, tuple(menu.lines()[1:])))
+    return [images["table"], images["seat:1"], entry_menu]
 
 
 def sheet(lang: str) -> Image.Image:

@@ -35,7 +35,7 @@ class ControlCheck:
     value: int = 0  # the dial's direction for "dial"
     gpio: tuple[int, ...] = ()  # the pins involved (for the fix, and for tests' fingers)
 
-    def seen_in(self, event: InputEvent) -> bool:
+    def met_by(self, event: InputEvent) -> bool:
         return (event.control == self.control and event.kind == self.kind
                 and (self.kind != "dial" or event.value * self.value > 0))
 
@@ -73,17 +73,17 @@ def try_inputs(pinmap: PinMap, ask: Callable[[ControlCheck], None], pin_factory:
             while not events.empty():  # what came before the question does not count
                 events.get()
             ask(step)
-            seen = False
+            met = False
             deadline = clock() + timeout
-            while not seen and clock() < deadline:
+            while not met and clock() < deadline:
                 inputs.poll()
                 try:
-                    seen = step.seen_in(events.get(timeout=0.03))
+                    met = step.met_by(events.get(timeout=0.03))
                 except queue.Empty:
                     continue
             pins = " and ".join(f"GPIO {pin}" for pin in step.gpio)
-            findings.append(Finding(seen, f"{step.what} ({pins}): {'seen' if seen else 'not seen'}",
-                                    "" if seen else f"check its wires to {pins} and to GND "
+            findings.append(Finding(met, f"{step.what} ({pins}): {'seen' if met else 'not seen'}",
+                                    "" if met else f"check its wires to {pins} and to GND "
                                     "(docs/hardware.md: the header)"))
     finally:
         inputs.close()
@@ -105,9 +105,9 @@ def try_screens(panels: dict[str, Any], answer: Callable[[str], bool]) -> list[F
     for name in panels:
         for other, panel in panels.items():
             panel.show(headline("screen test", label(name)) if other == name else blank())
-        seen = answer(f"does a screen read '{label(name)}' (and only one)?")
-        findings.append(Finding(seen, f"screen {name}: {'seen' if seen else 'not seen'}",
-                                "" if seen else "companion doctor (without --test) checks its "
+        reads = answer(f"does a screen read '{label(name)}' (and only one)?")
+        findings.append(Finding(reads, f"screen {name}: {'seen' if reads else 'not seen'}",
+                                "" if reads else "companion doctor (without --test) checks its "
                                 "address and channel; then its wires (VCC 3.3 V, GND, SDA, SCL)"))
     for panel in panels.values():
         panel.show(blank())
@@ -132,7 +132,7 @@ def try_camera(grab: Callable[[], Any], out: Path, layout: Any = None) -> list[F
     frame_reading = watcher.see(frame)
     cv2.imwrite(str(out), draw_calibration(frame, watcher, frame_reading))
     view = watcher.rectifier.last_view
-    markers = 0 if view is None else view.markers_seen
+    markers = 0 if view is None else view.markers_found
     return [Finding(True, f"camera: picture taken ({out}, markers drawn)"),
             Finding(markers == 4, f"camera: {markers} of 4 corner markers seen",
                     "" if markers == 4 else "put the printed corner markers in view "

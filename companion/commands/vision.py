@@ -345,7 +345,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not cv2.imwrite(args.out, out):
         raise VisionError(f"{args.out}: cannot write the image")
     view = watcher.rectifier.last_view
-    markers = 0 if view is None else view.markers_seen
+    markers = 0 if view is None else view.markers_found
     cards = (f"{len(frame_reading.detections)} cards" if args.library else
              "cards not looked for (give --library LIBRARY to see them named)")
     print(f"{args.out}: {markers} of 4 corner markers, {cards}")

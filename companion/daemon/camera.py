@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.daemon.items import CameraProposal, PartFailed, PartFinished, Redraw
 from companion.daemon.library import TableLibrary
@@ -26,11 +26,24 @@ from companion.daemon.parts import Part, Submit, describe, supervised
 from companion.games import registry
 from companion.games.base import Game
 
+if TYPE_CHECKING:  # types only: a table without a camera loads no OpenCV, numpy or vision
+    import numpy as np
+
+    from companion.games.spec import SceneMapper
+    from companion.vision.detection import Detection
+    from companion.vision.evidence import Picture
+    from companion.vision.layout import TableLayout
+    from companion.vision.library import CardLibrary
+    from companion.vision.scene import TableScene
+    from companion.vision.sources import CameraWatch
+    from companion.vision.table_view import TableView
+    from companion.vision.watch import TableWatcher
+
 log = logging.getLogger("companion.daemon")
 
 T = TypeVar("T")
 #: A sharper picture of the camera's view (a Pi camera's full-resolution still), or None.
-Still = Callable[[], Any]
+Still = Callable[[], "np.ndarray | None"]
 
 #: Once the table has rested this long (seconds: every frame only compared with the scene
 #: read, nothing moved), frames are taken at most ``STILL_FPS`` a second; the first frame in
@@ -61,7 +74,7 @@ class TableGeometry:
         its defaults where the config gives none."""
         return next((given for given in self.games if isinstance(given, kind)), kind())
 
-    def table(self, seats: int = 4) -> Any:
+    def table(self, seats: int = 4) -> TableLayout:
         """The vision TableLayout for ``seats`` seats (ConfigError if the sizes do not fit)."""
         from companion.vision.layout import TableLayout
 
@@ -73,19 +86,20 @@ class TableGeometry:
 class SceneSettled:
     """A table scene that has just settled, and the recogniser's lowest confidence in it."""
 
-    scene: Any  # companion.vision.scene.TableScene
+    scene: TableScene
     confidence: float = 1.0
-    #: The picture it was read from (``companion.vision.evidence.Picture``), if one was made.
-    picture: Any = None
-    #: The frame itself and where the table lies in it (``companion.vision.table_view.TableView``):
-    #: what a deck enrolled at the table is cut from (``enrolling.py``); let go once read.
-    frame: Any = None
-    view: Any = None
+    #: The picture it was read from, if one was made.
+    picture: Picture | None = None
+    #: The frame itself and where the table lies in it: what a deck enrolled at the table is
+    #: cut from (``enrolling.py``); let go once read.
+    frame: np.ndarray | None = None
+    view: TableView | None = None
     #: The version of the table's library it was read with (``library.TableLibrary``).
     library: int = 0
 
 
-def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None) -> Any:
+def library_for(games: tuple[str, ...], path: str = "", cache: Path | None = None
+                ) -> CardLibrary:
     """The card library: the file at ``path``, else the demo art of ``games``. The demo
     library is enrolled once and kept in ``cache`` (a folder: e.g. the state directory), where
     later starts load it instead of enrolling every card again (seconds, more on a Pi)."""
@@ -129,17 +143,17 @@ class SceneReader:
 
     def __init__(self, game: Game, geometry: TableGeometry | None = None) -> None:
         geometry = geometry or TableGeometry()
-        self.before: Any = None
+        self.before: TableScene | None = None
         # Zones are the seats of this game: the camera itself does not know how many there are.
         self.table = geometry.table(len(game.seats))
-        self.mapper = registry.get(game.name).scene_mapper(game, geometry)
+        self.mapper: SceneMapper | None = registry.get(game.name).scene_mapper(game, geometry)
 
-    def read_from(self, scene: Any) -> None:
+    def read_from(self, scene: TableScene) -> None:
         """Read the next scene against ``scene`` (the table as it really was, once a reading
         has been corrected)."""
         self.before = scene
 
-    def read(self, scene: Any, game: Game, confidence: float) -> list[CameraProposal]:
+    def read(self, scene: TableScene, game: Game, confidence: float) -> list[CameraProposal]:
         """The events that turn the previous settled scene into this one (SceneError if the
         change cannot be read without guessing; the scene is remembered either way)."""
         from companion.vision.scene import TableScene
@@ -156,7 +170,7 @@ class SceneReader:
         return [CameraProposal(event, confidence) for event in found]
 
 
-def lowest_confidence(detections: list[Any]) -> float:
+def lowest_confidence(detections: list[Detection]) -> float:
     return min((d.confidence for d in detections), default=1.0)
 
 
@@ -165,8 +179,9 @@ class Camera(Part):
 
     name = "camera"
 
-    def __init__(self, open_source: Callable[[], Any], watcher: Any, fps: float = 4.0,
-                 make_watcher: Callable[[Still | None], Any] | None = None,
+    def __init__(self, open_source: Callable[[], Any], watcher: TableWatcher | None,
+                 fps: float = 4.0,
+                 make_watcher: Callable[[Still | None], TableWatcher] | None = None,
                  still_after: float = STILL_AFTER, library: TableLibrary | None = None
                  ) -> None:
         """``watcher``: the TableWatcher (used as it is); or None and ``make_watcher`` builds
@@ -185,7 +200,7 @@ class Camera(Part):
         self.still_interval = 1 / min(fps, STILL_FPS)
         self.still_after = still_after
         self.resting = False  # taking frames at the still rate (for tests and benchmarks)
-        self.frames_seen = 0  # good frames through the pipeline (for tests and benchmarks)
+        self.frames_watched = 0  # good frames through the pipeline (for tests and benchmarks)
         self.scenes_sent = 0
         self.source: Any = None
         self._stop = threading.Event()
@@ -209,7 +224,7 @@ class Camera(Part):
             name="camera", daemon=True)
         self._thread.start()
 
-    def _run(self, watch: Any, submit: Submit, source: Any) -> None:
+    def _run(self, watch: CameraWatch, submit: Submit, source: Any) -> None:
         try:
             if self.watcher is None and self.make_watcher is not None:
                 while not self._daemon_ready.wait(0.5):
@@ -245,7 +260,7 @@ class Camera(Part):
             self._newer_library()
             self._learn(submit)
             # The small grey picture is watched; the full frame is taken only to be read.
-            scene = self.watcher.glance(got)
+            scene = self.watcher.watch(got)
             resting = self.watcher.resting(got.at) >= self.still_after
             if resting and not self.resting:
                 # Nothing to read until something moves: the faces need not stay resident.
@@ -257,7 +272,7 @@ class Camera(Part):
                 submit(SceneSettled(scene, lowest_confidence(frame_reading.detections),
                                     picture_of(self.watcher, got.frame()), got.frame(),
                                     self.watcher.rectifier.last_view, self._library_version))
-            self.frames_seen += 1
+            self.frames_watched += 1
             got = None  # its full frame let go before the wait, not once the next is read
 
     def _newer_library(self) -> None:
@@ -274,7 +289,7 @@ class Camera(Part):
         if self.library is not None and self.library.learn(self.watcher):
             submit(Redraw())
 
-    def _sharper_still(self) -> Any:
+    def _sharper_still(self) -> np.ndarray | None:
         """The still of the source opened now (a retry opens another one)."""
         source = self.source
         return None if source is None else source.still()
@@ -296,7 +311,7 @@ class Camera(Part):
             self.source = None
 
 
-def picture_of(watcher: Any, frame: Any) -> Any:
+def picture_of(watcher: TableWatcher, frame: np.ndarray | None) -> Picture | None:
     """The picture of the scene the watcher has just settled on (one JPEG encode), or None
     if it cannot be made: the scene is read all the same."""
     from companion.vision.evidence import settled

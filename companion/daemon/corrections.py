@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.daemon.items import CameraProposal
 from companion.daemon.looks import CORRECTED, NOT_A_CARD, SURE, Before, Look, Looks
@@ -38,9 +38,22 @@ from companion.daemon.recorder import (
 )
 from companion.errors import CompanionError
 from companion.games import registry
+from companion.games.base import Game
 from companion.i18n import _, pgettext
 from companion.table import StoredSession
 from companion.table.session import TableSession
+
+if TYPE_CHECKING:  # types only: a table without a camera loads no numpy or vision
+    import numpy as np
+
+    from companion.daemon.library import TableLibrary
+    from companion.games.spec import SceneMapper
+    from companion.vision.evidence import Reading
+    from companion.vision.scene import TableScene
+
+#: Whose zone a point of the table (mm) lies in: a seat, or None for the centre
+#: (``TableLayout.zone_of``).
+ZoneOf = Callable[[tuple[float, float]], int | None]
 
 #: The id a sample of "not a card" is taught under (``companion.vision.library``'s, which
 #: is loaded only with the camera).
@@ -69,7 +82,7 @@ class Correct:
     """From the controls page: reading ``reading`` of look ``look`` is ``item_id`` (None:
     not a card); or, with ``undo``, the look's latest correction taken back. ``request``:
     the page's id for it (a repeat is answered as the first, nothing stored again). ``done``
-    is set once it is stored (``seqs``: the entries stored) or refused (``error``)."""
+    is set once it is stored (``seqs``: the events stored) or refused (``error``)."""
 
     look: int
     reading: int | None = None
@@ -81,14 +94,14 @@ class Correct:
     seqs: list[int] = field(default_factory=list)
 
 
-def deck_ids(game: Any) -> set[str]:
+def deck_ids(game: Game) -> set[str]:
     """The ids the camera can read for a game (what a reading may be corrected to): its
     bundle's cards, as its table plays it."""
     return set(registry.get(game.name).cards(game))
 
 
-def corrected(look: Look, index: int, item_id: str | None, zone_of: Any
-              ) -> tuple[Any, list[Any], list[str]]:
+def corrected(look: Look, index: int, item_id: str | None, zone_of: ZoneOf
+              ) -> tuple[TableScene, list[Reading], list[str]]:
     """The look's scene, readings and states with reading ``index`` made ``item_id``
     (None: not a card)."""
     from companion.vision.scene import Piece, TableScene
@@ -121,7 +134,8 @@ class Corrector:
 
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
                  looks: Looks, close: Callable[[Any, bool], None],
-                 ask: Callable[[CameraProposal], None], library: Any = None) -> None:
+                 ask: Callable[[CameraProposal], None], library: TableLibrary | None = None
+                 ) -> None:
         """``library``: the table's card library (``TableLibrary``): a correction's crop is
         taught to it as a sample of the card named (None: nothing is taught)."""
         self.playing = playing
@@ -131,7 +145,7 @@ class Corrector:
         self.close = close
         self.ask = ask
         self.library = library
-        #: request id -> the entries its correction stored (the latest ones kept).
+        #: request id -> the events its correction stored (the latest ones kept).
         self.carried_out: OrderedDict[str, list[int]] = OrderedDict()
 
     def handle(self, item: Correct) -> None:
@@ -147,7 +161,7 @@ class Corrector:
         try:
             question = questions.check(item, stored_game.id if stored_game else None)
             assert stored_game is not None
-            before = len(stored_game.session.entries)
+            before = len(stored_game.session.events)
             if item.choice == YES:
                 refusal = self.recorder.refusal_of(question.event)
                 if refusal is not None:  # nothing changes: answer no, or another card
@@ -158,14 +172,14 @@ class Corrector:
             else:
                 assert question.look is not None
                 self.correct(Correct(question.look, question.readings[0], item.choice))
-            item.stored = len(stored_game.session.entries) - before
+            item.stored = len(stored_game.session.events) - before
             log.info("the camera's question %d answered from a page", item.number)
         except CompanionError as error:
             log.info("answer refused: %s", error)
             item.error = error
 
     def correct(self, item: Correct) -> list[int]:
-        """The entries ``item`` stored (none: it changed nothing, or was carried out
+        """The events ``item`` stored (none: it changed nothing, or was carried out
         already), or CorrectionRefused with nothing changed."""
         if item.request is not None and item.request in self.carried_out:
             log.info("a correction sent again: nothing stored again")
@@ -227,12 +241,12 @@ class Corrector:
             log.info("corrected from the controls page: %s", event_in_words(event))
             self.looks.stored(stored_game, look, seq)
         if item.undo:
-            for seen in before.sightings:  # unsure as it was: asked again, not stored
-                self.ask(seen)
+            for sighting in before.sightings:  # unsure as it was: asked again, not stored
+                self.ask(sighting)
         reader.read_from(scene)  # the next scene: against the table as it really was
         return seqs
 
-    def crop(self, look: Look, index: int) -> Any:
+    def crop(self, look: Look, index: int) -> np.ndarray | None:
         """Reading ``index`` of the look cut from the frame it was read from, as a sample
         (``companion.vision.library.sample_of``); None without the frame or a library."""
         if self.library is None or look.frame is None or look.view is None:
@@ -253,8 +267,8 @@ class Corrector:
         events stand on them)."""
         session = stored_game.session
         in_force = session.in_force
-        mine = [session.entries[seq - 1] for seq in look.seqs]
-        standing = [entry for entry in mine if any(entry is f for f in in_force)]
+        mine = [session.events[seq - 1] for seq in look.seqs]
+        standing = [event for event in mine if any(event is f for f in in_force)]
         count = len(standing)
         if count and not all(a is b for a, b in zip(in_force[-count:], standing, strict=True)):
             raise CorrectionRefused(
@@ -262,8 +276,8 @@ class Corrector:
                 "look", conflict=True)
         return standing
 
-    def events_of(self, stored_game: StoredSession, look: Look, scene: Any, mapper: Any,
-                  withdrawn: int) -> list[dict[str, Any]]:
+    def events_of(self, stored_game: StoredSession, look: Look, scene: TableScene,
+                  mapper: SceneMapper | None, withdrawn: int) -> list[dict[str, Any]]:
         """The events the corrected scene makes, after the look's ``withdrawn`` events are
         taken back; checked on a copy of the game (nothing changes here)."""
         from companion.vision.scene import TableScene
@@ -289,17 +303,17 @@ class Corrector:
         """The game as it stands without its latest ``withdrawn`` events (a copy)."""
         in_force = stored_game.session.in_force
         copy = TableSession(stored_game.header)
-        for entry in in_force[:len(in_force) - withdrawn]:
-            copy.apply(entry)
+        for event in in_force[:len(in_force) - withdrawn]:
+            copy.apply(event)
         return copy
 
     def carry_out(self, stored_game: StoredSession, look: Look, withdrawn: int,
                   events: list[dict[str, Any]]) -> list[int]:
         """Withdraw the look's events still standing and store the corrected ones, in one
         transaction; then drop the look's sightings waiting at the confirm step."""
-        entries = [{"type": "undo"}] * withdrawn + list(events)
+        to_store = [{"type": "undo"}] * withdrawn + list(events)
         try:
-            seqs = self.recorder.append_all([{**entry, "t": now_iso()} for entry in entries])
+            seqs = self.recorder.append_all([{**event, "t": now_iso()} for event in to_store])
         except CompanionError as error:  # the store refused it (a full disk): nothing stored
             raise CorrectionRefused(storage_notice(error, _("not recorded")),
                                     conflict=True) from None

@@ -30,7 +30,6 @@ from companion.daemon.camera import SceneSettled, TableGeometry
 from companion.daemon.corrections import Correct
 from companion.daemon.dispatch import Dispatch, Handling
 from companion.daemon.enrolling import Enrol
-from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.items import (
     CameraProposal,
     FedEvent,
@@ -43,9 +42,9 @@ from companion.daemon.items import (
     Stop,
 )
 from companion.daemon.library import DropSample, SampleRefused, TableLibrary
-from companion.daemon.lifecycle import Lifecycle, Moment
+from companion.daemon.lifecycle import Moment, TableNotice
 from companion.daemon.notify import Notifier
-from companion.daemon.parts import Part, Supervisor
+from companion.daemon.parts import Part
 from companion.daemon.questions import Answer
 from companion.daemon.routing import MENU, SWITCH
 from companion.daemon.sessions import NewGames
@@ -54,7 +53,7 @@ from companion.daemon.wiring import wire
 from companion.errors import CompanionError
 from companion.games import registry
 from companion.hardware.events import InputEvent
-from companion.i18n import DEFAULT, _, pgettext, use
+from companion.i18n import _, pgettext
 from companion.i18n.choice import LanguageChoice
 from companion.table import Header, StoredSession, TableStore
 from companion.voice.speaker import Speaker
@@ -95,24 +94,19 @@ class Daemon:
                  clock: Callable[[], float] = time.monotonic) -> None:
         # SimpleQueue.put is reentrant: the stop signal's handler may put while get runs.
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        parts = list(parts)
-        self.supervisor = Supervisor([*screens, *parts], retry_seconds, self.submit)
-        self.lifecycle = Lifecycle()
-        for part in parts:
-            for moment, handler in part.listens().items():
-                self.lifecycle.register(moment, handler)
         self.clock = clock
-        self.notifier = notifier or Notifier(clock)
         self.watching = watching  # a camera is part of this table: read its scenes
         settings = NewGames(default_game or registry.default_game(), list(default_seats),
                             dict(options or {}), peek_timeout_s, watching,
                             geometry or TableGeometry())
-        self.language = language or LanguageChoice(None, DEFAULT)
-        use(self.language.load())
         self.voice = voice  # closed at STOPPING (``Announcer``)
-        wired = wire(store, self.lifecycle, self.supervisor, screens, settings, self.language,
-                     confirm_below=confirm_below, watchers=watchers, voice=voice,
+        self.library = library  # what corrections taught it, listed on the controls page
+        wired = wire(store, settings, self.submit, screens=screens, parts=list(parts),
+                     retry_seconds=retry_seconds, confirm_below=confirm_below,
+                     watchers=watchers, language=language, notifier=notifier, voice=voice,
                      library=library, clock=clock)
+        self.supervisor, self.lifecycle = wired.supervisor, wired.moments
+        self.language, self.notifier, self.heap = wired.language, wired.notifier, wired.heap
         self._playing, self._asking, self._presenter = wired.playing, wired.asking, \
             wired.presenter
         self.screens = self._presenter.screens  # by name: what each one shows
@@ -120,7 +114,6 @@ class Daemon:
             wired.router
         self._corrector, self._questions, self._enrolling = wired.corrector, wired.questions, \
             wired.enrolling
-        self.library = library  # what corrections taught it, listed on the controls page
         self.display = wired.display  # what it shows
         self.stopping = False
         self.exit_code = 0
@@ -128,7 +121,6 @@ class Daemon:
         self.scenes_read = 0  # settled camera scenes read by this run
         self.ready = threading.Event()  # set once the parts are started and the screens drawn
         self.dispatch = Dispatch(self._handlings())
-        self.heap = HeapTrim(malloc_trim())  # freed pages given back now and then (heap.py)
 
     def submit(self, item: Any) -> None:
         """Thread-safe, and safe in a signal handler: any source may call it at any time."""
@@ -200,7 +192,7 @@ class Daemon:
         """How each kind of item on the queue is acted on (``dispatch.py``)."""
         return {
             InputEvent: Handling(self._router.on_input),
-            CameraProposal: Handling(self._router.on_seen),
+            CameraProposal: Handling(self._router.on_proposal),
             SceneSettled: Handling(self._read_scene),
             # the deck enrolled with the camera, from the controls page
             Enrol: Handling(self._enrolling.handle, answered=True),
@@ -253,9 +245,11 @@ class Daemon:
 
     def _part_finished(self, finished: PartFinished) -> None:
         """A part done for good (a folder of frames played once): the log and the table
-        screen say so once; the controls page keeps saying it (``TableDisplay.finished``)."""
+        screen say so once (``TableNotice``); the controls page keeps saying it
+        (``TableDisplay.finished``)."""
         if self.supervisor.finished(finished.name, finished.reason):
-            self._presenter.tell(_("{part}: no more frames").format(part=finished.name))
+            self.lifecycle.publish(TableNotice(_("{part}: no more frames").format(
+                part=finished.name)))
 
     def _stop(self, stop: Stop) -> None:
         log.info("stopping: %s", stop.reason or "asked to")

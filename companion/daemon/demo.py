@@ -17,20 +17,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen, label
 from companion.daemon.items import Stop
-from companion.daemon.player import PlayerReach, TablePlayer
+from companion.daemon.player import Check, PlayerReach, TablePlayer
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.games import registry
 from companion.hardware.events import InputEvent
 from companion.table import Header, TableSession, TableStore
 from companion.table.pictures import seqs
+
+if TYPE_CHECKING:  # types only: the camera's pipeline is loaded when the demo runs it
+    import numpy as np
+
+    from companion.daemon.stage import InlineVision
 
 #: Called after each event played: (events played, events in the game).
 Progress = Callable[[int, int], None]
@@ -46,30 +51,30 @@ PNG_SCALE = 4
 class DirectReach(PlayerReach):
     """The daemon runs in the caller's thread: every input is handled at once."""
 
-    def __init__(self, daemon: Daemon, eyes: Any) -> None:
+    def __init__(self, daemon: Daemon, eyes: InlineVision) -> None:
         self.daemon = daemon
         self.eyes = eyes
         self.pictures = 0
-        self.last_picture: Any = None
+        self.last_picture: np.ndarray | None = None
 
-    def _give(self, *items: Any) -> None:
+    def _give(self, *items: object) -> None:
         for item in items:
             self.daemon.handle(item)
             self.daemon.display.refresh()
 
-    def tap(self, control: str, until: Any) -> None:
+    def tap(self, control: str, until: Check) -> None:
         self._give(InputEvent("press", control, 0, "demo"), InputEvent("release", control, 0,
                                                                          "demo"))
 
-    def hold(self, control: str, until: Any) -> None:
+    def hold(self, control: str, until: Check) -> None:
         self._give(InputEvent("press", control, 0, "demo"), InputEvent("hold", control, 1, "demo"),
                    InputEvent("release", control, 0, "demo"))
 
-    def turn(self, detents: int, until: Any) -> None:
+    def turn(self, detents: int, until: Check) -> None:
         step = 1 if detents > 0 else -1
         self._give(*[InputEvent("dial", "encoder:0", step, "demo") for _ in range(abs(detents))])
 
-    def show(self, picture: Any, until: Any) -> None:
+    def show(self, picture: np.ndarray, until: Check) -> None:
         self.pictures += 1
         self.last_picture = picture
         self._give(*self.eyes.look(picture))
@@ -200,7 +205,7 @@ def tiled(screens: list[MemoryScreen], seats: tuple[str, ...]) -> Image.Image:
 
 
 def write_images(out: Path, game: str, screens: list[MemoryScreen], frames: list[Image.Image],
-                 picture: Any) -> list[Path]:
+                 picture: np.ndarray | None) -> list[Path]:
     written = []
     for screen in screens:
         if screen.images:

@@ -114,7 +114,7 @@ def type_name(taken: set[str]) -> Steps:
     while True:
         menu = Menu(title, [(_("(done)"), DONE), (_("(delete)"), DELETE),
                             *((letter, letter) for letter in LETTERS)])
-        menu.cursor = [value for _, value in menu.entries].index(last)
+        menu.cursor = [value for _, value in menu.choices].index(last)
         picked = yield menu
         if picked is DONE:
             if typed.strip().casefold() in taken:
@@ -145,9 +145,9 @@ def confirm(description: str) -> Steps:
     return answer
 
 
-def field_entries(words: Vocabulary, key: str, spec: Field, item: bool = False
+def field_choices(words: Vocabulary, key: str, spec: Field, item: bool = False
                   ) -> list[tuple[str, Any]]:
-    """The menu entries for field ``key`` of an event: (the words shown, the value)."""
+    """The menu's choices for field ``key`` of an event: (the words shown, the value)."""
     game = words.game
     kind = spec.items if item and spec.items is not None else spec.kind
     kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -166,7 +166,7 @@ def field_entries(words: Vocabulary, key: str, spec: Field, item: bool = False
 
 
 def with_cursor_on(menu: Menu, value: Any) -> Menu:
-    """``menu`` with its cursor on the entry of ``value`` (where it was if none has it)."""
+    """``menu`` with its cursor on the choice of ``value`` (where it was if none has it)."""
     index = menu.index_of(value)
     if index is not None:
         menu.cursor = index
@@ -175,12 +175,12 @@ def with_cursor_on(menu: Menu, value: Any) -> Menu:
 
 def _pick_list(words: Vocabulary, kind: str, key: str, spec: Field, seat: int | None = None
                ) -> Steps:
-    """A list picked item by item. The first entry is always "(done)" (or "(leave out)" for an
+    """A list picked item by item. The first choice is always "(done)" (or "(leave out)" for an
     optional list not begun), so the items never move under the cursor; the last undoes the
     latest pick (one detent back from the top, as the dial wraps round)."""
     chosen: list[Any] = []
     hint = ""
-    items = field_entries(words, key, spec, item=True)
+    items = field_choices(words, key, spec, item=True)
     while True:
         names = ", ".join(words.display(key, value) for value in chosen)
         head = (_("(leave out)"), LEAVE_OUT) if not chosen and not spec.required \
@@ -218,7 +218,7 @@ class Refused:
 
 def manual_entry(game: Game, seat: int | None = None,
                  presets: Mapping[str, Any] | None = None, joins: bool = False) -> Steps:
-    """An event of the game built field by field (or NEW_GAME, its menu's last entry; or
+    """An event of the game built field by field (or NEW_GAME, its menu's last choice; or
     ``Refused`` once the fields given already break a rule).
 
     ``seat`` (the seat button pressed) and ``presets`` (e.g. the clicks turned on the trap
@@ -250,12 +250,12 @@ def manual_entry(game: Game, seat: int | None = None,
             if picked is not LEAVE_OUT:
                 event[key] = picked
         else:
-            entries = field_entries(words, key, spec)
+            choices = field_choices(words, key, spec)
             if not spec.required:
-                entries = [(_("(leave out)"), LEAVE_OUT), *entries]
-            if not entries:
+                choices = [(_("(leave out)"), LEAVE_OUT), *choices]
+            if not choices:
                 continue
-            menu = Menu(f"{event_word(kind)}: {field_word(key)}", entries, seat=owner)
+            menu = Menu(f"{event_word(kind)}: {field_word(key)}", choices, seat=owner)
             if names_a_seat(key, spec) and next_seat is not None and kind == next_kind:
                 with_cursor_on(menu, next_seat)
             value = yield menu

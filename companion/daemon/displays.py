@@ -195,7 +195,7 @@ class TerminalBoard:
         picked is let go once an event is stored; the board drawn, every screen as now."""
         acting = acting_seat(display)
         stored_game = display.stored_game
-        moves = len(stored_game.session.entries) if stored_game is not None else None
+        moves = len(stored_game.session.events) if stored_game is not None else None
         with self.lock:
             if moves != self.moves:
                 self.pinned = None

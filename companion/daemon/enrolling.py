@@ -156,32 +156,32 @@ class Enrolling:
 
     # --- from the camera ----------------------------------------------------------------------
 
-    def settled(self, seen: SceneSettled) -> bool:
+    def settled(self, scene_settled: SceneSettled) -> bool:
         """A settled scene: True if it is the enrolment's (the game must not read it)."""
-        if seen.library < self._settling:
-            self._table_stands(seen)
+        if scene_settled.library < self._settling:
+            self._table_stands(scene_settled)
             return True
         if self._settling:  # the first scene read with the deck just enrolled
             self._settling = 0
-            self._table_stands(seen)
+            self._table_stands(scene_settled)
             return True
         if not self.active:
             return False
-        if seen.frame is None:  # the camera gave no full frame of it: nothing to cut
+        if scene_settled.frame is None:  # the camera gave no full frame of it: nothing to cut
             return True
         from companion.vision.laid import reading_order
 
-        laid = reading_order(self._laid.settled(seen.frame, seen.view))
+        laid = reading_order(self._laid.settled(scene_settled.frame, scene_settled.view))
         for taken in self.deck.laid([card.face for card in laid]):
             self.crops[taken.number] = thumbnail(taken.face)
             log.info("enrolment: a card taken (%s)", taken.card or "to be named")
         self.complete()
         return True
 
-    def _table_stands(self, seen: SceneSettled) -> None:
+    def _table_stands(self, scene_settled: SceneSettled) -> None:
         reader = self.playing.reader
         if reader is not None:
-            reader.read_from(seen.scene)
+            reader.read_from(scene_settled.scene)
 
     def complete(self) -> None:
         """Every card in: the deck written over the table's library, then handed to the

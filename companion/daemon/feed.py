@@ -1,7 +1,7 @@
 """``companion run --sim --feed LOG``: which stored session a log goes into, and from where.
 
 The daemon may be killed at any moment and started again with the same arguments; it then
-finds the session it was feeding (same header, stored entries a prefix of the log's events)
+finds the session it was feeding (same header, stored events a prefix of the log's events)
 and goes on after the last stored event, so the store ends up holding every event of the
 log exactly once, in order. A log fed completely before is not stored a second time.
 """
@@ -27,9 +27,9 @@ def feed_session(store: TableStore, header: Header, events: list[tuple[int, Any]
     for info in reversed(store.sessions()):
         if info.header != header or info.events > len(wanted):
             continue
-        _, entries = store.load(info.id)
-        if entries == wanted[:len(entries)]:
-            return store.open_session(info.id), len(entries)
+        _, stored = store.load(info.id)
+        if stored == wanted[:len(stored)]:
+            return store.open_session(info.id), len(stored)
     try:
         return store.new_session(header), 0
     except CompanionError as exc:

@@ -97,7 +97,7 @@ class TableLibrary:
         self._lock = threading.Lock()
         self._newer: Any = None
         self._lessons: list[tuple[str | None, Any]] = []
-        self._samples_seen: tuple[int, int] | None = None  # the samples file as last read
+        self._samples_stamp: tuple[int, int] | None = None  # the samples file as last read
         # The samples in use as the controls page lists them, each with its face; a sample
         # dropped from the page leaves the list at once, the library at the camera's next frame.
         self._listed: list[tuple[Sample, Any]] = []
@@ -119,7 +119,7 @@ class TableLibrary:
             load_samples(library, self.samples)
         except LibraryError as error:
             log.warning("camera: the samples the table taught are not read (%s)", error)
-        self._samples_seen = self._stamp()
+        self._samples_stamp = self._stamp()
         return library
 
     @property
@@ -139,7 +139,7 @@ class TableLibrary:
 
     def _samples_changed(self) -> bool:
         """Has the samples file changed since this run read or wrote it?"""
-        return self._stamp() != self._samples_seen
+        return self._stamp() != self._samples_stamp
 
     def teach(self, item_id: str, face: Any) -> None:
         """A correction's crop, a sample of card ``item_id`` (or of NOT_A_CARD): the camera
@@ -215,7 +215,7 @@ class TableLibrary:
                 load_samples(library, self.samples)
             except LibraryError as error:
                 log.warning("camera: the samples the table taught are not read (%s)", error)
-            self._samples_seen = self._stamp()
+            self._samples_stamp = self._stamp()
             watcher.read_afresh()
             log.info("camera: %d samples the table taught read again", len(library.samples))
         lessons = self.lessons()
@@ -241,7 +241,7 @@ class TableLibrary:
             save_samples(library, self.samples)
         except LibraryError as error:  # a full or read-only disk: used until the next start
             log.warning("camera: the samples taught not kept (%s)", error)
-        self._samples_seen = self._stamp()
+        self._samples_stamp = self._stamp()
         watcher.read_afresh()
         log.info("camera: %d samples the table taught in use", len(library.samples))
 
@@ -253,9 +253,9 @@ class TableLibrary:
             self._newer = library
             self.version += 1
 
-    def newer(self, seen: int) -> tuple[int, Any] | None:
-        """The library written last and its version, if newer than version ``seen``."""
+    def newer(self, known: int) -> tuple[int, Any] | None:
+        """The library written last and its version, if newer than version ``known``."""
         with self._lock:
-            if self.version == seen or self._newer is None:
+            if self.version == known or self._newer is None:
                 return None
             return self.version, self._newer

@@ -13,7 +13,8 @@ Two kinds of moments:
   (``register``/``send``: handlers take no argument; a part gives them in ``Part.listens``);
 - what happens at the table, each a small frozen class carrying what a listener needs
   (``subscribe``/``publish``: a handler takes the moment): ``EventStored``, ``EventRefused``,
-  ``GameStarted``, ``GameResumed``, ``GameFinished``, ``LanguageChanged``.
+  ``SceneUnread``, ``GameStarted``, ``GameResumed``, ``GameFinished``, ``LanguageChanged``,
+  ``TableNotice``.
 
 >>> moments = Lifecycle()
 >>> leave_ready = moments.register(Moment.READY, lambda: print("library loading"))
@@ -91,6 +92,16 @@ class EventRefused:
 
 
 @dataclass(frozen=True)
+class SceneUnread:
+    """A settled scene of the camera that the game's mapper cannot read without guessing
+    (``Router.on_scene``): what the camera saw lies open on the table, so the whole table
+    reads why. ``error``: the mapper's; ``at``: the daemon's clock when it was read."""
+
+    error: CompanionError
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
 class GameStarted:
     """A new session played from now on (the new-game menu, a fed log,
     ``Daemon.use_stored_game``)."""
@@ -118,6 +129,18 @@ class LanguageChanged:
     """The table's language chosen (already current and kept for the next start)."""
 
     lang: str
+
+
+@dataclass(frozen=True)
+class TableNotice:
+    """Words for the whole table, on the table screen's notice bar: a session that cannot be
+    resumed, a new game the store refused, a part done for good. ``text`` is in the table's
+    language, made where it is published (``_()``), and holds no seat's secret. ``passes``:
+    it goes at the next action at the table or after a while (``presenter.NOTICE_SECONDS``),
+    else it stays until an event is stored or a game begins."""
+
+    text: str
+    passes: bool = True
 
 
 class Lifecycle:

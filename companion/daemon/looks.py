@@ -16,10 +16,18 @@ import logging
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.table import StoredSession
 from companion.table.faults import StoreError
+
+if TYPE_CHECKING:  # types only: a table without a camera loads no numpy or vision
+    import numpy as np
+
+    from companion.daemon.items import CameraProposal
+    from companion.vision.evidence import Picture, Reading
+    from companion.vision.scene import TableScene
+    from companion.vision.table_view import TableView
 
 log = logging.getLogger("companion.daemon")
 
@@ -37,39 +45,40 @@ class Before:
     states, its events then in force (as stored) and its sightings then waiting to be
     confirmed (an unsure reading is asked again, never stored)."""
 
-    scene: Any
-    readings: list[Any]
+    scene: TableScene
+    readings: list[Reading]
     states: list[str]
     events: list[dict[str, Any]]
-    sightings: list[Any]
+    sightings: list[CameraProposal]
     #: The sample the correction taught (its face), dropped again if it is taken back.
-    lesson: Any = None
+    lesson: np.ndarray | None = None
 
 
 @dataclass
 class Look:
     """One settled scene read by the daemon (see the module docstring).
 
-    ``before`` and ``scene``: ``companion.vision.scene.TableScene`` (zones set); ``picture``:
-    ``companion.vision.evidence.Picture``; ``readings``: the picture's readings as they stand
-    now, ``states`` how each stands; ``seqs``: the events stored from this look (as read or
-    as corrected); ``earlier``: what a correction replaced, to take it back.
+    ``before`` and ``scene``: the scenes settled before it and read (zones set; ``before``
+    None for the first); ``picture``: what it was read from; ``readings``: the picture's
+    readings as they stand now, ``states`` how each stands; ``seqs``: the events stored from
+    this look (as read or as corrected); ``earlier``: what a correction replaced, to take it
+    back.
     """
 
     number: int
     session: int
-    before: Any
-    scene: Any
-    picture: Any
-    readings: list[Any]
+    before: TableScene | None
+    scene: TableScene
+    picture: Picture
+    readings: list[Reading]
     states: list[str]
     seqs: list[int] = field(default_factory=list)
     earlier: list[Before] = field(default_factory=list)
-    #: The frame it was read from and where the table lies in it
-    #: (``companion.vision.table_view.TableView``): a correction's crop is cut from it. The
-    #: latest look's only (a frame is megabytes; only the latest look is corrected).
-    frame: Any = None
-    view: Any = None
+    #: The frame it was read from and where the table lies in it: a correction's crop is cut
+    #: from it. The latest look's only (a frame is megabytes; only the latest look is
+    #: corrected).
+    frame: np.ndarray | None = None
+    view: TableView | None = None
 
     def about(self) -> dict[str, Any]:
         """The picture's size and its readings as they stand, as the store keeps them."""
@@ -79,7 +88,7 @@ class Look:
                              for reading, state in zip(self.readings, self.states, strict=True)]}
 
 
-def states_of(readings: list[Any], confirm_below: float) -> list[str]:
+def states_of(readings: list[Reading], confirm_below: float) -> list[str]:
     """How each reading stands as read: sure, asked (under the confirm step's bar), or left
     out (an outline the camera found and could not name)."""
     return [LEFT_OUT if r.item_id is None else SURE if r.confidence >= confirm_below else ASKED
@@ -106,8 +115,9 @@ class Looks:
         look = self.recent.get(number) if number is not None else None
         return look if look is not None and look.session == session else None
 
-    def add(self, session: int, before: Any, scene: Any, picture: Any, frame: Any = None,
-            view: Any = None) -> Look | None:
+    def add(self, session: int, before: TableScene | None, scene: TableScene,
+            picture: Picture | None, frame: np.ndarray | None = None,
+            view: TableView | None = None) -> Look | None:
         """A settled scene just read (None without a picture: nothing to keep)."""
         if picture is None:
             return None

@@ -25,31 +25,31 @@ from typing import Any
 
 from companion.i18n import current, using
 
-#: Lines of menu entries that fit under the title on a 128x64 screen.
+#: Lines of menu choices that fit under the title on a 128x64 screen.
 VISIBLE = 4
 
 
 @dataclass
 class Menu:
-    """A title and (label, value) entries; ``cursor`` is the highlighted entry. ``seat``: the
+    """A title and (label, value) choices; ``cursor`` is the highlighted choice. ``seat``: the
     menu holds that seat's secret, so it is drawn on its screen instead of the table's."""
 
     title: str
-    entries: Sequence[tuple[str, Any]]
+    choices: Sequence[tuple[str, Any]]
     cursor: int = 0
     seat: int | None = None
 
     def lines(self) -> list[str]:
-        """The title, then the entries around the cursor, the chosen one marked with '>'."""
-        first = min(max(0, self.cursor - VISIBLE + 1), max(0, len(self.entries) - VISIBLE))
-        visible = self.entries[first:first + VISIBLE]
+        """The title, then the choices around the cursor, the chosen one marked with '>'."""
+        first = min(max(0, self.cursor - VISIBLE + 1), max(0, len(self.choices) - VISIBLE))
+        visible = self.choices[first:first + VISIBLE]
         return [self.title] + [("> " if first + i == self.cursor else "  ") + label
                                for i, (label, _) in enumerate(visible)]
 
     def index_of(self, value: Any) -> int | None:
-        """The entry whose value is ``value`` (the same object, or an equal one of its type)."""
-        for index, (_label, entry) in enumerate(self.entries):
-            if entry is value or (type(entry) is type(value) and entry == value):
+        """The choice whose value is ``value`` (the same object, or an equal one of its type)."""
+        for index, (_label, offered) in enumerate(self.choices):
+            if offered is value or (type(offered) is type(value) and offered == value):
                 return index
         return None
 
@@ -71,10 +71,10 @@ class Dialogue:
 
     def turn(self, detents: int) -> None:
         """Move the cursor, wrapping round (an encoder has no end stop)."""
-        self.menu.cursor = (self.menu.cursor + detents) % len(self.menu.entries)
+        self.menu.cursor = (self.menu.cursor + detents) % len(self.menu.choices)
 
     def choose(self) -> tuple[bool, Any]:
-        value = self.menu.entries[self.menu.cursor][1]
+        value = self.menu.choices[self.menu.cursor][1]
         self.chosen.append(value)
         self.lang = current()
         try:
@@ -85,7 +85,7 @@ class Dialogue:
 
     def menu_in(self, lang: str) -> Menu:
         """The menu shown, in ``lang``: the steps asked again in it with the same values
-        chosen, the cursor on the same entry. Without ``again``, the menu as it is."""
+        chosen, the cursor on the same choice. Without ``again``, the menu as it is."""
         if self.again is None or lang == self.lang:
             return self.menu
         kept = self._copies.get(lang)
@@ -100,6 +100,6 @@ class Dialogue:
                 return self.menu
             kept = self._copies[lang] = (len(self.chosen), menu)
         menu = kept[1]
-        index = menu.index_of(self.menu.entries[self.menu.cursor][1])
+        index = menu.index_of(self.menu.choices[self.menu.cursor][1])
         menu.cursor = self.menu.cursor if index is None else index
         return menu

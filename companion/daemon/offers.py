@@ -43,8 +43,8 @@ def standing(stored_game: StoredSession, look: Look) -> int:
     """How many of the look's events are the latest in force (a correction withdraws them
     first); 0 when none are, or when later events stand on them."""
     session = stored_game.session
-    mine = [session.entries[seq - 1] for seq in look.seqs if 0 < seq <= len(session.entries)]
-    kept = [entry for entry in mine if any(entry is event for event in session.in_force)]
+    mine = [session.events[seq - 1] for seq in look.seqs if 0 < seq <= len(session.events)]
+    kept = [stored for stored in mine if any(stored is event for event in session.in_force)]
     count = len(kept)
     latest = session.in_force[len(session.in_force) - count:] if count else []
     return count if all(a is b for a, b in zip(latest, kept, strict=True)) else 0
@@ -85,7 +85,7 @@ class Offers:
                 or look.session != stored_game.id:
             return None
         session = stored_game.session
-        key = (look.number, look.session, len(look.earlier), len(session.entries))
+        key = (look.number, look.session, len(look.earlier), len(session.events))
         if self._made is None or self._made[0] != key:
             cards = registry.get(stored_game.header.game).cards(stored_game.game)
             game = session.game_before(standing(stored_game, look))

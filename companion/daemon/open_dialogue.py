@@ -30,17 +30,17 @@ class MenuShown:
 
     asks: str
     title: str
-    entries: tuple[tuple[str, Any], ...]
+    choices: tuple[tuple[str, Any], ...]
     cursor: int
     seat: int | None
     step: int
     lines: tuple[str, ...]
 
     def labels(self) -> list[str]:
-        return [label for label, _ in self.entries]
+        return [label for label, _ in self.choices]
 
     def values(self) -> list[Any]:
-        return [value for _, value in self.entries]
+        return [value for _, value in self.choices]
 
     def title_and_lines(self) -> tuple[str, tuple[str, ...]]:
         return self.title, self.lines
@@ -73,12 +73,12 @@ class OpenDialogue:
 
     def menu_shown(self) -> MenuShown | None:
         """The open menu as shown; a closed one stays shown until what it decided is done
-        (an entry stored), so whoever sees it go sees the decision taken."""
+        (an event stored), so whoever sees it go sees the decision taken."""
         if self._dialogue is None:
             return self._closing
         menu = self._dialogue.menu_in(current())  # in the language drawn (a seat's page)
         title, *lines = menu.lines()
-        return MenuShown(self._purpose, title, tuple(menu.entries), menu.cursor, menu.seat,
+        return MenuShown(self._purpose, title, tuple(menu.choices), menu.cursor, menu.seat,
                          self._step, tuple(lines))
 
     def ask(self, purpose: str, steps: Callable[[], Steps], done: Done) -> None:
@@ -103,7 +103,7 @@ class OpenDialogue:
             self._dialogue.turn(detents)
 
     def choose(self) -> tuple[bool, Any]:
-        """Choose the entry under the cursor: (the dialogue is done, what it decided)."""
+        """Take the choice under the cursor: (the dialogue is done, what it decided)."""
         if self._dialogue is None:
             return False, None
         self._chosen = self.menu_shown()
@@ -116,9 +116,9 @@ class OpenDialogue:
     def sightings(self) -> Sequence[CameraProposal]:
         return tuple(self._unsure)
 
-    def queue(self, seen: CameraProposal) -> None:
+    def queue(self, sighting: CameraProposal) -> None:
         self._queued += 1
-        self._unsure.append(seen)
+        self._unsure.append(sighting)
         self._numbers.append(self._queued)
 
     @property
@@ -141,7 +141,7 @@ class OpenDialogue:
         """Drop the sightings of the camera's look ``look`` waiting their turn (it was
         corrected); True if the one asked about now is one of them: the caller closes it."""
         asked = self._unsure[0] if self._unsure and self._purpose == CONFIRM else None
-        kept = [(n, seen) for n, seen in zip(self._numbers, self._unsure, strict=True)
-                if seen.look != look or seen is asked]
-        self._numbers, self._unsure = [n for n, _ in kept], [seen for _, seen in kept]
+        kept = [(n, sighting) for n, sighting in zip(self._numbers, self._unsure, strict=True)
+                if sighting.look != look or sighting is asked]
+        self._numbers, self._unsure = [n for n, _ in kept], [sighting for _, sighting in kept]
         return asked is not None and asked.look == look

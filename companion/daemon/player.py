@@ -19,14 +19,19 @@ the same paths as real hardware (a test's hands drive mock pins, a fake hub and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.daemon.daemon import MENU, SWITCH, Daemon
-from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_entries
+from companion.daemon.dialogues import DONE, LEAVE_OUT, MAX_LIST, field_choices
 from companion.daemon.stage import Stage
 from companion.daemon.vocabulary import Vocabulary
 from companion.errors import CompanionError
 from companion.games import registry
+from companion.games.base import Game
+from companion.table import StoredSession
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Check = Callable[[], bool]
 
@@ -41,7 +46,7 @@ class PlayerReach(Protocol):
 
     def turn(self, detents: int, until: Check) -> None: ...
 
-    def show(self, picture: Any, until: Check) -> None:
+    def show(self, picture: np.ndarray, until: Check) -> None:
         """Put a picture before the camera; return once the daemon has acted on whatever
         the camera made of it (a still table that looks unchanged makes nothing)."""
 
@@ -69,17 +74,17 @@ class TablePlayer:
         self.hands = hands
         self.stage = stage
         self.routes: dict[str, int] = {}
-        self.seen = False  # the camera has been shown the table once
+        self.table_pictured = False  # the camera has had a picture of the table once
 
     # --- what the daemon shows ----------------------------------------------------------
 
     @property
-    def stored_game(self) -> Any:
+    def stored_game(self) -> StoredSession:
         assert self.daemon.stored_game is not None, "the player needs a session"
         return self.daemon.stored_game
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self.stored_game.game
 
     def dial_state(self) -> dict[str, Any] | None:
@@ -147,15 +152,15 @@ class TablePlayer:
 
     # --- the camera -----------------------------------------------------------------------
 
-    def look(self, picture: Any) -> None:
+    def look(self, picture: np.ndarray) -> None:
         self.hands.show(picture, lambda: True)
 
     def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
         game = self.stored_game.game
-        for picture in self.ways().pictures(self.stage, game, event, not self.seen):
+        for picture in self.ways().pictures(self.stage, game, event, not self.table_pictured):
             self.look(picture)
-        self.seen = True
+        self.table_pictured = True
         self.confirm(event)
 
     def confirm(self, event: dict[str, Any]) -> None:
@@ -186,7 +191,7 @@ class TablePlayer:
                 steps += event[key] + ([DONE] if len(event[key]) < MAX_LIST else [])
             elif key not in event:
                 steps.append(LEAVE_OUT)
-            elif field_entries(words, key, spec):
+            elif field_choices(words, key, spec):
                 steps.append(event[key])
         for wanted in steps:
             if self.daemon.display.asks != "entry":
@@ -196,7 +201,7 @@ class TablePlayer:
                         or self.daemon.display.menu.step != menu.step)
 
     def choose(self, wanted: Any, until: Check) -> None:
-        """Turn the dial to the entry whose value is ``wanted`` and press."""
+        """Turn the dial to the choice whose value is ``wanted`` and press."""
         menu = self.daemon.display.menu
         if menu is None:
             raise PlayError("no menu is open")

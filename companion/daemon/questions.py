@@ -51,7 +51,7 @@ class Answer:
     seat: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: CompanionError | None = None
-    stored: int = 0  # entries stored by it
+    stored: int = 0  # events stored by it
 
 
 class AnswerRefused(CompanionError):
@@ -127,9 +127,9 @@ class Questions:
         asked = self.asking.asked
         if asked is None:
             return None
-        number, seen = asked
+        number, sighting = asked
         if self._made is None or self._made.number != number:
-            self._made = build(number, dict(seen.event), self.looks.get(seen.look, session),
+            self._made = build(number, dict(sighting.event), self.looks.get(sighting.look, session),
                                self.offers)
         return self._made
 

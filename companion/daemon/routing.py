@@ -5,7 +5,8 @@
 - The dial: turns and presses go to the open menu; without one, a long press of its switch
   enters an event by hand; so does a tap, in a game without its own dial flow.
 - Seat buttons and the game's dial flow: ``TableUI``.
-- The camera's sightings: stored when sure, else asked about one by one.
+- The camera's sightings: stored when sure, else asked about one by one; a scene the game
+  cannot read is published (``SceneUnread``: the screens say why), never shown by name.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from companion.daemon.dialogues import (
     manual_entry,
 )
 from companion.daemon.items import CameraProposal
+from companion.daemon.lifecycle import Lifecycle, SceneUnread
 from companion.daemon.looks import Looks
 from companion.daemon.open_dialogue import CONFIRM, ENTRY, OpenDialogue
+from companion.daemon.presenter import Presenter
 from companion.daemon.recorder import (
     CurrentGame,
     Recorder,
@@ -38,7 +41,6 @@ from companion.daemon.sessions import Sessions
 from companion.daemon.ui import TABLE
 from companion.errors import CompanionError
 from companion.hardware.events import InputEvent
-from companion.i18n import _
 
 log = logging.getLogger("companion.daemon")
 
@@ -52,14 +54,19 @@ def is_switch(control: str) -> bool:
 
 
 class Router:
+    """Where the controls and the camera's sightings go. ``presenter``: the table's own
+    controls act on it (an action reads the notice, the join codes shown); ``moments``: where
+    a scene the game cannot read is published."""
+
     def __init__(self, playing: CurrentGame, asking: OpenDialogue, recorder: Recorder,
-                 sessions: Sessions, clock: Any, confirm_below: float,
-                 looks: Looks | None = None) -> None:
+                 sessions: Sessions, presenter: Presenter, moments: Lifecycle, clock: Any,
+                 confirm_below: float, looks: Looks | None = None) -> None:
         self.playing = playing
         self.asking = asking
         self.recorder = recorder
         self.sessions = sessions
-        self.presenter = sessions.presenter
+        self.presenter = presenter
+        self.moments = moments
         self.clock = clock
         self.confirm_below = confirm_below
         self.looks = looks or Looks(confirm_below)  # what the camera saw, kept
@@ -168,62 +175,62 @@ class Router:
 
     def confirmed(self, decided: Any, completed: bool) -> None:
         """The confirm step closed: store the sighting on a yes, else drop it."""
-        seen = self.asking.answered()
+        sighting = self.asking.answered()
         if completed and decided:
-            self.store_seen(seen)
+            self.store_proposal(sighting)
         else:
-            log.info("discarded a sighting: %s", event_in_words(seen.event))
+            log.info("discarded a sighting: %s", event_in_words(sighting.event))
 
     # --- the camera ------------------------------------------------------------------------
 
-    def on_seen(self, seen: CameraProposal) -> None:
+    def on_proposal(self, proposal: CameraProposal) -> None:
         if self.playing.stored_game is None:
             return
-        if seen.confidence >= self.confirm_below:
-            self.store_seen(seen)
+        if proposal.confidence >= self.confirm_below:
+            self.store_proposal(proposal)
             return
-        log.info("unsure (%.2f) of %s: asking the table", seen.confidence,
-                 event_in_words(seen.event))
-        self.ask(seen)
+        log.info("unsure (%.2f) of %s: asking the table", proposal.confidence,
+                 event_in_words(proposal.event))
+        self.ask(proposal)
 
-    def ask(self, seen: CameraProposal) -> None:
-        """Ask the table to confirm ``seen`` (in turn, after the sightings waiting)."""
-        self.asking.queue(seen)
+    def ask(self, proposal: CameraProposal) -> None:
+        """Ask the table to confirm ``proposal`` (in turn, after the sightings waiting)."""
+        self.asking.queue(proposal)
         self.next_confirmation()
 
-    def store_seen(self, seen: CameraProposal) -> int | None:
+    def store_proposal(self, proposal: CameraProposal) -> int | None:
         """Store a sighting; its look's picture is kept with it."""
-        seq = self.recorder.append({**seen.event, "t": now_iso()})
+        seq = self.recorder.append({**proposal.event, "t": now_iso()})
         stored_game = self.playing.stored_game
         if stored_game is not None:
-            self.looks.stored(stored_game, self.looks.get(seen.look, stored_game.id), seq)
+            self.looks.stored(stored_game, self.looks.get(proposal.look, stored_game.id), seq)
         return seq
 
-    def on_scene(self, seen: SceneSettled) -> None:
+    def on_scene(self, settled: SceneSettled) -> None:
         stored_game, reader = self.playing.stored_game, self.playing.reader
         if stored_game is None or reader is None:
             return
         before = reader.before
         try:
-            proposals = reader.read(seen.scene, stored_game.game, seen.confidence)
+            proposals = reader.read(settled.scene, stored_game.game, settled.confidence)
         except CompanionError as error:  # the camera saw a change it cannot read
             log.info("camera: %s", error)
             # Kept all the same: the table may put it right on the controls page.
-            self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
-                           seen.view)
-            # What the camera saw lies open on the table: the whole table reads it.
-            self.playing.ui.refused(TABLE, _("camera: {error}").format(error=error), self.clock())
+            self.looks.add(stored_game.id, before, reader.before, settled.picture, settled.frame,
+                           settled.view)
+            # What the camera saw lies open on the table: the screens tell the whole table.
+            self.moments.publish(SceneUnread(error, self.clock()))
             return
-        look = self.looks.add(stored_game.id, before, reader.before, seen.picture, seen.frame,
-                              seen.view)
+        look = self.looks.add(stored_game.id, before, reader.before, settled.picture, settled.frame,
+                              settled.view)
         for proposal in proposals:
-            self.on_seen(replace(proposal, look=look.number if look else None))
+            self.on_proposal(replace(proposal, look=look.number if look else None))
 
     def next_confirmation(self) -> None:
-        seen = self.asking.next_sighting()
-        if seen is not None and self.playing.stored_game is not None:
+        sighting = self.asking.next_sighting()
+        if sighting is not None and self.playing.stored_game is not None:
             game = self.playing.stored_game.game
             # The words made with the steps, so that a menu shown in another language says
             # them in it too.
-            self.asking.ask(CONFIRM, lambda: confirm(sighting_in_words(seen.event, game)),
+            self.asking.ask(CONFIRM, lambda: confirm(sighting_in_words(sighting.event, game)),
                             self.confirmed)

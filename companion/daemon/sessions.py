@@ -1,6 +1,8 @@
 """The session life cycle: resume the unfinished session, or offer a new game on the table
 screen; start the game chosen; play a session (resumed, new or fed). Each is published as a
-moment (``GameStarted``, ``GameResumed``, ``LanguageChanged``: ``lifecycle.py``)."""
+moment (``GameStarted``, ``GameResumed``, ``LanguageChanged``: ``lifecycle.py``), and so is
+what the table screen says of a session that cannot be resumed or started (``TableNotice``):
+the sessions never call the screens."""
 
 from __future__ import annotations
 
@@ -14,9 +16,14 @@ from companion.counts import counted
 from companion.daemon.camera import SceneReader, TableGeometry
 from companion.daemon.dialogues import LANGUAGE, choose_language, new_game
 from companion.daemon.items import SeatNaming
-from companion.daemon.lifecycle import GameResumed, GameStarted, LanguageChanged, Lifecycle
+from companion.daemon.lifecycle import (
+    GameResumed,
+    GameStarted,
+    LanguageChanged,
+    Lifecycle,
+    TableNotice,
+)
 from companion.daemon.open_dialogue import LANGUAGE_MENU, NEW_GAME_MENU, OpenDialogue
-from companion.daemon.presenter import Presenter
 from companion.daemon.recorder import CurrentGame, storage_notice
 from companion.daemon.ui import TableUI
 from companion.errors import CompanionError, LogError
@@ -41,17 +48,15 @@ class NewGames:
 
 
 class Sessions:
-    """The session played, and the language; ``presenter``: the table screen's notices of a
-    session that cannot be resumed or started. Subscribes to ``LanguageChanged`` in
-    ``moments`` (the game read again in it)."""
+    """The session played, and the language. Publishes in ``moments`` the games started and
+    resumed, the language changed and the notices of a session that cannot be resumed or
+    started (``TableNotice``); subscribes to ``LanguageChanged`` (the game read again in it)."""
 
     def __init__(self, store: TableStore, playing: CurrentGame, asking: OpenDialogue,
-                 presenter: Presenter, settings: NewGames, language: LanguageChoice,
-                 moments: Lifecycle) -> None:
+                 settings: NewGames, language: LanguageChoice, moments: Lifecycle) -> None:
         self.store = store
         self.playing = playing
         self.asking = asking
-        self.presenter = presenter
         self.settings = settings
         self.language = language  # where the language chosen at the table is kept
         self.moments = moments
@@ -75,11 +80,12 @@ class Sessions:
         except (StoreDamaged, LogError) as error:  # e.g. a header an older version stored
             log.warning("session %d cannot be resumed: %s", latest, error)
             self.offer_new_game()  # the table plays on; `companion check` tells the rest
-            self.presenter.tell(_("session {n} unreadable").format(n=latest), passes=False)
+            self.moments.publish(TableNotice(_("session {n} unreadable").format(n=latest),
+                                             passes=False))
             return
         self.play(stored_game, GameResumed)
         log.info("resumed session %d (%s, %d seats, %s)", latest, stored_game.header.game,
-                 len(stored_game.header.seats), counted(len(stored_game.session.entries), "event"))
+                 len(stored_game.header.seats), counted(len(stored_game.session.events), "event"))
 
     def offer_new_game(self) -> None:
         try:
@@ -150,7 +156,7 @@ class Sessions:
         self.playing.ui = TableUI(game.name, len(game.seats),
                                   peek_timeout_s=settings.peek_timeout_s, **game.options)
         if moment is None:
-            moment = GameResumed if stored_game.session.entries else GameStarted
+            moment = GameResumed if stored_game.session.events else GameStarted
         self.moments.publish(moment(stored_game))
 
     def start_game(self, header: Header) -> None:
@@ -159,7 +165,8 @@ class Sessions:
         except CompanionError as error:  # a full disk: the menu again, to try once there is room
             log.warning("new game not started: %s", error)
             self.offer_new_game()
-            self.presenter.tell(storage_notice(error, _("no new game")), passes=False)
+            self.moments.publish(TableNotice(storage_notice(error, _("no new game")),
+                                             passes=False))
             return
         self.play(stored_game, GameStarted)
         log.info("new session %d: %s, %d seats", stored_game.id, header.game, len(header.seats))

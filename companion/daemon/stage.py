@@ -12,7 +12,6 @@ picture is held still for two frames, as a real table is between plays.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from companion.daemon.camera import (
     picture_of,
     pile_cards,
 )
+from companion.daemon.library import TableLibrary
 from companion.games import registry
 from companion.vision.art import ArtItem
 from companion.vision.layout import TableLayout
@@ -83,7 +83,8 @@ class Stage:
 class InlineVision:
     """The vision pipeline in the caller's thread (the demo): pictures in, scenes out."""
 
-    def __init__(self, game: str, layout: TableLayout, library: Any = None) -> None:
+    def __init__(self, game: str, layout: TableLayout, library: TableLibrary | None = None
+                 ) -> None:
         """``library``: the table's card library (``TableLibrary``): what corrections teach
         it is read with from the next picture on."""
         # A game read from its markers alone (its tiles lie where its map says) needs no card
@@ -98,7 +99,7 @@ class InlineVision:
         self.library = library
 
     def look(self, picture: np.ndarray) -> list[SceneSettled]:
-        seen = []
+        settled = []
         if self.library is not None:
             self.library.learn(self.watcher)
         # The first frame after a change moves (not read), the next is read, the one after
@@ -108,7 +109,7 @@ class InlineVision:
             scene = self.watcher.look(self.clock, picture)
             if scene is not None:
                 last = self.watcher.last
-                seen.append(SceneSettled(scene, lowest_confidence(last.detections if last else []),
-                                         picture_of(self.watcher, picture), picture,
-                                         self.watcher.rectifier.last_view))
-        return seen
+                settled.append(SceneSettled(
+                    scene, lowest_confidence(last.detections if last else []),
+                    picture_of(self.watcher, picture), picture, self.watcher.rectifier.last_view))
+        return settled

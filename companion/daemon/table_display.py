@@ -69,7 +69,7 @@ class TableDisplay:
     @property
     def sightings(self) -> list[dict[str, Any]]:
         """The camera's unsure sightings waiting to be confirmed, the one asked about first."""
-        return [seen.event for seen in self._asking.sightings]
+        return [sighting.event for sighting in self._asking.sightings]
 
     @property
     def camera(self) -> Look | None:

@@ -1,12 +1,16 @@
 """How the daemon's collaborators are built and joined (``wire``, called once by
-``Daemon.__init__``): each is given what it needs, and those that react to what happens at
-the table subscribe to its moments (``lifecycle.py``) instead of being called by name:
+``Daemon.__init__``): the parts' supervisor, the moments (``lifecycle.py``) with each part's
+``listens``, the table's language, the systemd notifier, the heap's trimmer and the table's
+collaborators. Each is given what it needs, and those that react to what happens at the table
+subscribe to its moments instead of being called by name:
 
 - the screens (``TableNews``): an event stored clears the notice and the refusals shown, an
   undo tells what it took back, a refusal goes to the acting seat's screen (or the table's),
-  a game started or resumed clears the notice;
-- the voice (``Announcer``, when there is one): each step stored is said, and the voice is
-  closed at STOPPING;
+  a scene the camera cannot read is told on the table screen, a notice for the table
+  (``TableNotice``) goes on its notice bar, a game started or resumed clears the notice, a
+  game finished turns the table screen to the game's own end (its final scores);
+- the voice (``Announcer``, when there is one): each step stored is said (the last one's
+  words say who won), and the voice is closed at STOPPING;
 - the sessions (``Sessions``): the language changed reads the game again, in it.
 """
 
@@ -20,18 +24,23 @@ from typing import Any
 from companion.daemon.announcer import Announcer
 from companion.daemon.corrections import Corrector
 from companion.daemon.enrolling import Enrolling
+from companion.daemon.heap import HeapTrim, malloc_trim
 from companion.daemon.library import TableLibrary
 from companion.daemon.lifecycle import (
     EventRefused,
     EventStored,
+    GameFinished,
     GameResumed,
     GameStarted,
     Lifecycle,
+    SceneUnread,
+    TableNotice,
 )
 from companion.daemon.looks import Looks
+from companion.daemon.notify import Notifier
 from companion.daemon.offers import Offers
 from companion.daemon.open_dialogue import OpenDialogue
-from companion.daemon.parts import Supervisor
+from companion.daemon.parts import Part, Submit, Supervisor
 from companion.daemon.presenter import Presenter
 from companion.daemon.questions import Questions
 from companion.daemon.recorder import CurrentGame, Recorder, event_in_words, storage_notice
@@ -40,7 +49,7 @@ from companion.daemon.sessions import NewGames, Sessions
 from companion.daemon.table_display import DisplayWatcher, TableDisplay
 from companion.daemon.ui import TABLE
 from companion.errors import RuleViolation
-from companion.i18n import _
+from companion.i18n import DEFAULT, _, use
 from companion.i18n.choice import LanguageChoice
 from companion.table import TableStore
 from companion.table.faults import StoreError
@@ -58,8 +67,11 @@ class TableNews:
     def listen(self, moments: Lifecycle) -> None:
         moments.subscribe(EventStored, self.stored)
         moments.subscribe(EventRefused, self.refused)
+        moments.subscribe(SceneUnread, self.unread)
+        moments.subscribe(TableNotice, self.notice)
         moments.subscribe(GameStarted, self.game_on)
         moments.subscribe(GameResumed, self.game_on)
+        moments.subscribe(GameFinished, self.game_over)
 
     def stored(self, moment: EventStored) -> None:
         self.presenter.clear()
@@ -87,14 +99,34 @@ class TableNews:
             self.playing.ui.refused(TABLE, error.message if isinstance(error, RuleViolation)
                                     else str(error), moment.at)
 
+    def unread(self, moment: SceneUnread) -> None:
+        # What the camera saw lies open on the table: the whole table reads why, on the table
+        # screen, as a refusal of no seat (gone once an event is stored).
+        self.playing.ui.refused(TABLE, _("camera: {error}").format(error=moment.error),
+                                moment.at)
+
+    def notice(self, moment: TableNotice) -> None:
+        self.presenter.tell(moment.text, passes=moment.passes)
+
     def game_on(self, _moment: GameStarted | GameResumed) -> None:
         self.presenter.clear()
+
+    def game_over(self, _moment: GameFinished) -> None:
+        # Once the game is over a tap of the menu button offers a new game instead of turning
+        # the table screen's page: the scores page left, the table screen shows the game's own
+        # end (Deathtrap's and Rumble's final scores, Tricky's final gold, Traps' squares).
+        self.playing.ui.page = "play"
 
 
 @dataclass(frozen=True)
 class Collaborators:
     """What ``wire`` built: the daemon's collaborators, joined."""
 
+    supervisor: Supervisor
+    moments: Lifecycle
+    language: LanguageChoice
+    notifier: Notifier
+    heap: HeapTrim
     playing: CurrentGame
     asking: OpenDialogue
     presenter: Presenter
@@ -109,22 +141,56 @@ class Collaborators:
     display: TableDisplay
 
 
-def wire(store: TableStore, moments: Lifecycle, supervisor: Supervisor, screens: Sequence[Any],
-         settings: NewGames, language: LanguageChoice, *, confirm_below: float = 0.8,
-         watchers: Iterable[DisplayWatcher] = (), voice: Speaker | None = None,
-         library: TableLibrary | None = None,
+@dataclass(frozen=True)
+class Foundation:
+    """The daemon's own collaborators, which ``wire`` builds before the table's."""
+
+    supervisor: Supervisor
+    moments: Lifecycle
+    language: LanguageChoice
+    notifier: Notifier
+    heap: HeapTrim
+
+
+def foundation(parts: Sequence[Part], screens: Sequence[Any], submit: Submit,
+             retry_seconds: float, language: LanguageChoice | None, notifier: Notifier | None,
+             clock: Callable[[], float]) -> Foundation:
+    """The parts' supervisor, the moments with each part's ``listens`` registered, the table's
+    language (the config's, or the one chosen at the table: made current), the systemd
+    notifier and the heap's trimmer."""
+    supervisor = Supervisor([*screens, *parts], retry_seconds, submit)
+    moments = Lifecycle()
+    for part in parts:
+        for moment, handler in part.listens().items():
+            moments.register(moment, handler)
+    language = language or LanguageChoice(None, DEFAULT)
+    use(language.load())
+    # Freed pages given back now and then (heap.py).
+    return Foundation(supervisor, moments, language, notifier or Notifier(clock),
+                    HeapTrim(malloc_trim()))
+
+
+def wire(store: TableStore, settings: NewGames, submit: Submit, *,
+         screens: Sequence[Any] = (), parts: Sequence[Part] = (), retry_seconds: float = 5.0,
+         confirm_below: float = 0.8, watchers: Iterable[DisplayWatcher] = (),
+         language: LanguageChoice | None = None, notifier: Notifier | None = None,
+         voice: Speaker | None = None, library: TableLibrary | None = None,
          clock: Callable[[], float] = time.monotonic) -> Collaborators:
-    """The daemon's collaborators built and subscribed to ``moments`` (the module docstring):
-    the screens hear each moment before the voice."""
+    """The daemon's collaborators built and subscribed to the moments (the module docstring):
+    the screens hear each moment before the voice. ``submit``: where the parts put what they
+    bring (the daemon's queue)."""
+    own = foundation(parts, screens, submit, retry_seconds, language, notifier, clock)
+    moments = own.moments
     playing, asking = CurrentGame(), OpenDialogue()
-    presenter = Presenter(screens, supervisor, clock)
+    presenter = Presenter(screens, own.supervisor, clock)
     TableNews(playing, presenter).listen(moments)
     if voice is not None:
         Announcer(voice).listen(moments)
     recorder = Recorder(playing, moments, clock)
-    sessions = Sessions(store, playing, asking, presenter, settings, language, moments)
+    sessions = Sessions(store, playing, asking, settings, own.language, moments)
     looks = Looks(confirm_below)  # what the camera saw, and its pictures kept
-    router = Router(playing, asking, recorder, sessions, clock, confirm_below, looks)
+    router = Router(playing, asking, recorder, sessions, presenter, moments, clock,
+                    confirm_below, looks)
     corrector = Corrector(playing, asking, recorder, looks, router.close, router.ask, library)
     # What a reading may be corrected to: the game's cards its rules allow there now.
     offers = Offers(playing)
@@ -134,5 +200,6 @@ def wire(store: TableStore, moments: Lifecycle, supervisor: Supervisor, screens:
     enrolling = Enrolling(playing, library)
     display = TableDisplay(playing, asking, presenter, looks, questions, watchers, offers,
                            enrolling, library)  # what it shows
-    return Collaborators(playing, asking, presenter, recorder, sessions, looks, router,
+    return Collaborators(own.supervisor, moments, own.language, own.notifier, own.heap,
+                         playing, asking, presenter, recorder, sessions, looks, router,
                          corrector, offers, questions, enrolling, display)

@@ -110,7 +110,7 @@ def games() -> list[Bundle]:
             report(str(error))
             continue
         found.append((bundle.order, bundle.name, bundle))
-    return [bundle for _, _, bundle in sorted(found, key=lambda entry: entry[:2])]
+    return [bundle for _, _, bundle in sorted(found, key=lambda row: row[:2])]
 
 
 def source(point: EntryPoint) -> str:

@@ -127,8 +127,9 @@ class DialHands(Protocol):
 
 class TablePlay(Protocol):
     """How a simulated table plays an event (a bundle's ``play.py``, see daemon/player.py):
-    its ``route``, and where a route needs them ``pictures`` and ``by_dial`` (given the
-    ``DialHands``, nothing of the daemon)."""
+    its ``route``, and where a route needs them ``pictures`` (given a
+    ``vision.synthetic.TableStage`` to draw on) and ``by_dial`` (given the ``DialHands``),
+    nothing of the daemon."""
 
     def route(self, game: Game, event: dict[str, Any], camera: bool) -> str: ...
 

@@ -61,10 +61,10 @@ class Machine:
     def groups(self) -> tuple[str, set[str]]:
         if self.user is not None and self.user_groups is not None:
             return self.user, self.user_groups
-        entry = pwd.getpwuid(os.getuid())
+        account = pwd.getpwuid(os.getuid())
         names = {grp.getgrgid(gid).gr_name for gid in os.getgroups() if _group_exists(gid)}
-        names.add(grp.getgrgid(entry.pw_gid).gr_name if _group_exists(entry.pw_gid) else "")
-        return entry.pw_name, names
+        names.add(grp.getgrgid(account.pw_gid).gr_name if _group_exists(account.pw_gid) else "")
+        return account.pw_name, names
 
 
 def _group_exists(gid: int) -> bool:

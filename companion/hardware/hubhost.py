@@ -115,8 +115,8 @@ class HostSide:
     def _asked(self, seq: int, kind: int) -> bool:
         # An answer counts only for a request of its own kind: a PONG numbered as the HELLO
         # in flight (a stray or forged frame) must not end the handshake unanswered.
-        entry = self._pending.get(seq)
-        return entry is not None and entry[4] == kind
+        request = self._pending.get(seq)
+        return request is not None and request[4] == kind
 
     def _answered(self, seq: int, now: int) -> None:
         self.answers += 1
@@ -176,13 +176,13 @@ class HostSide:
             # Silent this long, the host was stalled: the hub may have stopped serving it.
             self._hello_again(now)
         for seq in self._pending:
-            entry = self._pending[seq]
-            if now - entry[2] >= self.retry_ms:
-                if entry[3] >= self.tries:
-                    raise wire.LinkDead(f"no answer from the hub after {entry[3]} tries")
-                entry[2] = now
-                entry[3] += 1
-                self._out.extend(entry[0])
+            request = self._pending[seq]
+            if now - request[2] >= self.retry_ms:
+                if request[3] >= self.tries:
+                    raise wire.LinkDead(f"no answer from the hub after {request[3]} tries")
+                request[2] = now
+                request[3] += 1
+                self._out.extend(request[0])
         if self.welcomed:
             if not self._pending and now - self._last_ping >= self.heartbeat_ms:
                 self.ping(now)

@@ -242,7 +242,7 @@ class HubSide:
         self.greeted = False
         self._in_flight = 0
         self._sent_at = 0
-        self._host_seen = 0
+        self._host_heard_at = 0
         self._frame_seq = 0
         self._replies = bytearray()
 
@@ -260,7 +260,7 @@ class HubSide:
     def receive(self, data: bytes, now: int) -> None:
         """Take bytes from the host; answers go out with the next ``tick``."""
         for seq, kind, payload in self.parser.feed(data):
-            self._host_seen = now
+            self._host_heard_at = now
             # A longer HELLO is a newer host: answered all the same, it judges the versions.
             if kind == HELLO and len(payload) >= 2:
                 self.greeted = True
@@ -332,7 +332,7 @@ class HubSide:
 
     def tick(self, now: int) -> bytes:
         """The bytes to send now: answers, then events (new or due again)."""
-        if self.connected and now - self._host_seen > self.host_timeout_ms:
+        if self.connected and now - self._host_heard_at > self.host_timeout_ms:
             self.connected = False
         out = self._replies
         self._replies = bytearray()

@@ -160,24 +160,24 @@ class _Reader:
 
 
 def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
-    entries = reader.get("screens", list, "a list of [[screens]] tables")
-    if not entries:
+    items = reader.get("screens", list, "a list of [[screens]] tables")
+    if not items:
         raise reader.error("screens", "must list the table screen and the seats' screens, "
                            "got none")
     screens: list[ScreenWiring] = []
-    seen_names: set[str] = set()
-    seen_places: dict[tuple[int, int], str] = {}
-    for index, entry in enumerate(entries):
+    names_used: set[str] = set()
+    places_used: dict[tuple[int, int], str] = {}
+    for index, item in enumerate(items):
         key = f"screens[{index}]"
-        reader.check(key, entry, dict, "a table")
-        sub = _Reader(reader.source, {key: entry})
+        reader.check(key, item, dict, "a table")
+        sub = _Reader(reader.source, {key: item})
         name = sub.get(f"{key}.name", str, "'table' or 'seat:N'")
         seat = name[5:] if name.startswith("seat:") else ""
         if name != "table" and not (seat.isdecimal() and seat == str(int(seat))
                                     and int(seat) < MAX_SEATS):
             raise reader.error(f"{key}.name", f"must be 'table' or 'seat:N' (N 0-{MAX_SEATS - 1}), "
                                f"got {name!r}")
-        if name in seen_names:
+        if name in names_used:
             raise reader.error(None, f"{key}.name: screen {name!r} is listed twice")
         channel = sub.get(f"{key}.channel", int, "a multiplexer channel 0-7")
         if channel not in MUX_CHANNELS:
@@ -191,13 +191,13 @@ def _screens(reader: _Reader) -> tuple[ScreenWiring, ...]:
             raise reader.error(f"{key}.driver", f"must be one of {', '.join(DRIVERS)}, "
                                f"got {driver!r}")
         place = (channel, address)
-        if place in seen_places:
+        if place in places_used:
             raise reader.error(None, f"{key}: channel {channel} address 0x{address:02X} is already "
-                               f"used by screen {seen_places[place]!r}")
-        seen_names.add(name)
-        seen_places[place] = name
+                               f"used by screen {places_used[place]!r}")
+        names_used.add(name)
+        places_used[place] = name
         screens.append(ScreenWiring(name, channel, address, driver))
-    if "table" not in seen_names:
+    if "table" not in names_used:
         raise reader.error("screens", "must include the table screen (name = 'table'), which "
                            "shows the menus")
     return tuple(screens)

@@ -74,7 +74,7 @@ def _replayed(store: TableStore, session_id: int, created: str) -> dict[str, Any
     except CompanionError:
         return None
     game = stored.game
-    body = results.summary(game, stored.session.entries, created)
+    body = results.summary(game, stored.session.events, created)
     if not game.finished:
         body.update(winners=[], figures={}, track=[])
     return body

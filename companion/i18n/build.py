@@ -67,9 +67,9 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def entries(mo: bytes) -> dict:
+def translations(mo: bytes) -> dict:
     """What a compiled catalogue holds, as it is read back: (context, id) -> string, the
-    header included. Releases of Babel lay the same entries out in other bytes (2.19 against
+    header included. Releases of Babel lay the same translations out in other bytes (2.19 against
     2.18), so catalogues are compared by this, not byte for byte."""
     def plain(value: object) -> object:
         return tuple(value) if isinstance(value, list | tuple) else value
@@ -88,7 +88,7 @@ def update() -> None:
         catalog.obsolete.clear()
         catalog.revision_date = FIXED_DATE
         catalog.project, catalog.version = "dungeon-table-companion", "0.1.0"
-        catalog.fuzzy = False  # the header: the entries keep their own flags
+        catalog.fuzzy = False  # the header: the messages keep their own flags
         write(catalog, path)
         path.with_suffix(".mo").write_bytes(compiled(read(lang)))
 
@@ -111,7 +111,7 @@ def problems() -> list[str]:
             elif not all(strings):
                 found.append(f"{lang}: untranslated: {message.id!r}")
         mo = po_path(lang).with_suffix(".mo")
-        if not mo.exists() or entries(mo.read_bytes()) != entries(compiled(catalog)):
+        if not mo.exists() or translations(mo.read_bytes()) != translations(compiled(catalog)):
             found.append(f"{lang}: {mo.name} is not compiled from the .po")
     return found
 

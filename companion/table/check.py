@@ -80,17 +80,17 @@ def _session_ids(store: TableStore) -> tuple[list[int], str]:
 
 def check_session(store: TableStore, session_id: int) -> SessionCheck:
     try:
-        header, entries = store.load(session_id)
+        header, events = store.load(session_id)
     except StoreDamaged as error:
         return SessionCheck(session_id, problem=error.detail)
     except CompanionError as error:
         return SessionCheck(session_id, problem=str(error))
-    summary = f"{header.game}, {counted(len(entries), 'event')}, {', '.join(header.seats)}"
+    summary = f"{header.game}, {counted(len(events), 'event')}, {', '.join(header.seats)}"
     try:
         session = TableSession(header)
-        for number, entry in enumerate(entries, start=2):
+        for number, event in enumerate(events, start=2):
             try:
-                session.apply(entry)
+                session.apply(event)
             except CompanionError as error:
                 return SessionCheck(session_id, summary, replay_problem=f"line {number}: {error}")
     except CompanionError as error:

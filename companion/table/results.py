@@ -36,8 +36,8 @@ CREATE TABLE IF NOT EXISTS results (
 VERSION = 1
 
 
-def _time(entry: Any) -> str | None:
-    stamp = entry.get("t") if isinstance(entry, dict) else None
+def _time(event: Any) -> str | None:
+    stamp = event.get("t") if isinstance(event, dict) else None
     return stamp if isinstance(stamp, str) and parse_time(stamp) is not None else None
 
 
@@ -50,17 +50,17 @@ def parse_time(text: str) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def summary(game: Game, entries: Sequence[Any], created: str,
+def summary(game: Game, events: Sequence[Any], created: str,
             now: str | None = None) -> dict[str, Any]:
     """The result of a finished game: when it began and ended, and its public facts.
 
     It began at its first event's time (or when it was stored), and ended at its last
     event's time (or ``now``, when the finishing event carries none).
     """
-    times = [stamp for stamp in map(_time, entries) if stamp]
+    times = [stamp for stamp in map(_time, events) if stamp]
     return {
         "started": times[0] if times else created,
-        "ended": _time(entries[-1]) if entries and _time(entries[-1]) else now,
+        "ended": _time(events[-1]) if events and _time(events[-1]) else now,
         "totals": game.totals(),
         "winners": game.winners(),
         "figures": game.figures(),

@@ -1,13 +1,13 @@
 """A table session in memory: a header, the events accepted so far, and the engine's state.
 
-Every entry is first worked out without changing anything (``prepare``: the engine's
+Every event (an undo too) is first worked out without changing anything (``prepare``: the engine's
 ``Game.after`` gives the state after an event, and leaves the one it was given as it was),
 then made the session's (``commit``). ``apply`` does both; ``check`` only the first. The
 store commits, then writes; if the write fails it puts the session back where it was
 (``mark`` before, ``restore`` after), which costs nothing: the earlier game is kept as is.
 
 ``undo`` withdraws the latest event still in force; ``undone`` holds the numbers of the
-entries withdrawn so (counted from 1, as the store counts them), so that nothing shows one of
+events withdrawn so (counted from 1, as the store counts them), so that nothing shows one of
 them as standing. Engines never change a state they have
 handed on, so the session keeps earlier states instead of replaying the log: the states
 before the latest ``RECENT`` events, and one every ``EVERY`` events before that. An undo
@@ -49,29 +49,30 @@ def _copy(event: Any) -> Any:
 
 @dataclass(frozen=True)
 class Step:
-    """An entry worked out but not yet taken: the entry as recorded and the game after it."""
+    """An event worked out but not yet taken: the event as recorded and the game after it."""
 
-    entry: dict[str, Any]
+    event: dict[str, Any]
     game: Game
 
     @property
     def undo(self) -> bool:
-        return self.entry.get("type") == UNDO
+        return self.event.get("type") == UNDO
 
 
 @dataclass(frozen=True)
 class Mark:
-    """A session's place: its game, how many entries and events in force, the latest one."""
+    """A session's place: its game, how many events (undos too) and how many in force, the
+    latest one."""
 
     game: Game
-    entries: int
+    events: int
     in_force: int
     last: dict[str, Any] | None
-    last_number: int | None  # the latest event's entry number (an undo may withdraw it)
+    last_number: int | None  # the latest event's number (an undo may withdraw it)
 
 
 class TableSession:
-    """The header, every accepted entry (events and undos) and the game they lead to."""
+    """The header, every accepted event (undos too) and the game they lead to."""
 
     def __init__(self, header: Header) -> None:
         self.header = header
@@ -81,18 +82,18 @@ class TableSession:
         self.names = seat_words(header.seats)
         self.engine_class = engine(header.game)
         self.game: Game = self._new_game()
-        self.entries: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
         self.in_force: list[dict[str, Any]] = []
-        self._numbers: list[int] = []  # the entry number of each event in force
-        #: The entry numbers of the events an undo took back.
+        self._numbers: list[int] = []  # the number of each event in force (in ``events``)
+        #: The numbers of the events an undo took back.
         self.undone: set[int] = set()
         # The game after the first n events in force, for some n < len(in_force).
         self._kept: dict[int, Game] = {}
 
-    # --- one entry: worked out, then taken ------------------------------------------------
+    # --- one event: worked out, then taken ------------------------------------------------
 
     def prepare(self, event: Any) -> Step:
-        """The entry ``event`` would be and the game after it; raise (RuleViolation,
+        """The event ``event`` would be and the game after it; raise (RuleViolation,
         EventError) if it would be refused. Nothing is changed."""
         surrogate = lone_surrogate(event, "event")
         if surrogate:  # refused before the engine, whose messages may quote the text
@@ -108,28 +109,28 @@ class TableSession:
         return Step(event, self.game.after(event))
 
     def commit(self, step: Step) -> None:
-        """Take an entry ``prepare`` worked out (nothing accepted since)."""
+        """Take an event ``prepare`` worked out (nothing accepted since)."""
         if step.undo:
             self.in_force.pop()
             self.undone.add(self._numbers.pop())
             self._kept.pop(len(self.in_force), None)  # that state is the session's now
         else:
             self._keep(len(self.in_force), self.game)
-            self.in_force.append(step.entry)
-            self._numbers.append(len(self.entries) + 1)
+            self.in_force.append(step.event)
+            self._numbers.append(len(self.events) + 1)
         self.game = step.game
-        self.entries.append(step.entry)  # the session's own copy, never changed
+        self.events.append(step.event)  # the session's own copy, never changed
 
     def mark(self) -> Mark:
-        """Where the session is now, to ``restore`` it after an entry that could not be kept."""
-        return Mark(self.game, len(self.entries), len(self.in_force),
+        """Where the session is now, to ``restore`` it after an event that could not be kept."""
+        return Mark(self.game, len(self.events), len(self.in_force),
                     self.in_force[-1] if self.in_force else None,
                     self._numbers[-1] if self._numbers else None)
 
     def restore(self, mark: Mark) -> None:
-        """Back to ``mark``, taking back the entry committed since (one at most): the store
-        calls it when that entry could not be made durable."""
-        del self.entries[mark.entries:]
+        """Back to ``mark``, taking back the event committed since (one at most): the store
+        calls it when that event could not be made durable."""
+        del self.events[mark.events:]
         if len(self.in_force) > mark.in_force:
             del self.in_force[mark.in_force:]
             del self._numbers[mark.in_force:]
@@ -142,7 +143,7 @@ class TableSession:
         self._kept.pop(len(self.in_force), None)  # the session's own state is not kept
 
     def apply(self, event: Any) -> None:
-        """Accept one entry or raise (RuleViolation, EventError) with nothing changed."""
+        """Accept one event or raise (RuleViolation, EventError) with nothing changed."""
         self.commit(self.prepare(event))
 
     def check(self, event: Any) -> None:

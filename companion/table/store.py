@@ -226,7 +226,7 @@ class TableStore:
             session_id = int(cursor.lastrowid or 0)
             self.db.executemany(
                 "INSERT INTO events (session_id, seq, body) VALUES (?, ?, ?)",
-                [(session_id, seq, dump_event(e)) for seq, e in enumerate(session.entries, 1)])
+                [(session_id, seq, dump_event(e)) for seq, e in enumerate(session.events, 1)])
             if players.has_tables(self.db):
                 players.link_seats(self.db, session_id, session.header.seats)
         stored = StoredSession(self, session_id, session)
@@ -251,7 +251,7 @@ class TableStore:
         return row[0] if row and row[0] is not None else None
 
     def load(self, session_id: int) -> tuple[Header, list[Any]]:
-        """The header and the stored entries of a session, in order."""
+        """The header and the stored events of a session, in order."""
         if not 0 < session_id < ID_LIMIT:
             raise StoreError(f"no session {session_id} in {self.path} (sessions are numbered "
                              "from 1: `companion sessions` lists them)")
@@ -313,11 +313,11 @@ class TableStore:
         ``seated``: with the names its seats have now (``name_seat``, a player renamed or
         merged) instead of its header's; the table log and its export keep the header's.
         """
-        header, entries = self.load(session_id)
+        header, events = self.load(session_id)
         if seated:
             header = replace(header, seats=self.seat_names(session_id, header))
         session = TableSession(header)
-        for number, event in enumerate(entries, start=2):
+        for number, event in enumerate(events, start=2):
             try:
                 session.apply(event)
             except CompanionError as exc:
@@ -406,7 +406,7 @@ class _Transaction:
 
 
 class StoredSession:
-    """A table session whose every accepted entry is durable in the store."""
+    """A table session whose every accepted event is durable in the store."""
 
     def __init__(self, store: TableStore, session_id: int, session: TableSession) -> None:
         self.store = store
@@ -422,7 +422,7 @@ class StoredSession:
         return self.session.game
 
     def append(self, event: Any) -> int:
-        """Check, then store durably; return the entry's sequence number (1-based).
+        """Check, then store durably; return the event's sequence number (1-based).
 
         Raises the engine's error (nothing changed) or a store error (the session put back
         where it was: ``TableSession.mark`` and ``restore``).
@@ -430,7 +430,7 @@ class StoredSession:
         return self.append_all([event])[0]
 
     def append_all(self, events: list[Any]) -> list[int]:
-        """Check each entry after the ones before it, then store them all in one transaction
+        """Check each event after the ones before it, then store them all in one transaction
         (a correction: undos and the events that replace them): all of them durable, or none
         and nothing changed. Their sequence numbers, in order."""
         if not events:
@@ -441,31 +441,31 @@ class StoredSession:
                 step = self.session.prepare(event)
                 marks.append(self.session.mark())
                 self.session.commit(step)
-            first = len(self.session.entries) - len(events) + 1
+            first = len(self.session.events) - len(events) + 1
             game = self.session.game
             result = self.result_line(results.now_iso()) if game.finished else None
-            self.store._append(self.id, first, self.session.entries[first - 1:],
+            self.store._append(self.id, first, self.session.events[first - 1:],
                                game.finished, result)
         except BaseException:
-            for mark in reversed(marks):  # each takes back the one entry committed after it
+            for mark in reversed(marks):  # each takes back the one event committed after it
                 self.session.restore(mark)
             raise
         return list(range(first, first + len(events)))
 
     def result_line(self, now: str | None = None) -> str:
         """The session's result as stored (a finished session only)."""
-        return results.dump(results.summary(self.game, self.session.entries,
+        return results.dump(results.summary(self.game, self.session.events,
                                             self.store.created(self.id), now))
 
     def save_result(self, now: str | None = None) -> None:
         """Store the result of this finished session (a session stored before results were)."""
         line = self.result_line(now)
         with guard(self.store.path), self.store.transaction():
-            self.store._write_result(self.id, len(self.session.entries), line)
+            self.store._write_result(self.id, len(self.session.events), line)
 
     def export_lines(self) -> list[str]:
-        """The session as a table log: the header line, then every stored entry."""
-        return [dump_event(self.header.to_json())] + [dump_event(e) for e in self.session.entries]
+        """The session as a table log: the header line, then every stored event."""
+        return [dump_event(self.header.to_json())] + [dump_event(e) for e in self.session.events]
 
 
 def open_store(path: str | None, read_only: bool = False,

@@ -106,21 +106,21 @@ class Agreement:
         to_grid = cv2.getPerspectiveTransform(place.astype(np.float32), box)
         grid = cv2.warpPerspective(image, to_grid, (w, h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-        seen = np.full((h, w), 255, np.uint8)
+        visible = np.full((h, w), 255, np.uint8)
         for outline in on_top:
             hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32),
                                               to_grid)
-            cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+            cv2.fillConvexPoly(visible, hidden.reshape(-1, 2).round().astype(np.int32), 0)
         # Away from the edges: the top card's border and the table's must not count.
-        seen = cv2.erode(seen, np.ones((3, 3), np.uint8)) > 0
-        if seen.sum() < 20:
+        visible = cv2.erode(visible, np.ones((3, 3), np.uint8)) > 0
+        if visible.sum() < 20:
             return np.full(len(self.faces), -1.0)
-        view = high_pass(grid.astype(np.float32))[seen].reshape(-1)
+        view = high_pass(grid.astype(np.float32))[visible].reshape(-1)
         view = (view - view.mean()) / (float(np.linalg.norm(view - view.mean())) + 1e-6)
         faces = self._faces_at((w, h))
         out = np.full(len(self.faces), -1.0)
         for turned in (faces, faces[:, ::-1, ::-1]):
-            parts = turned[:, seen].reshape(len(self.faces), -1)
+            parts = turned[:, visible].reshape(len(self.faces), -1)
             parts = parts - parts.mean(axis=1, keepdims=True)
             parts /= np.linalg.norm(parts, axis=1, keepdims=True) + 1e-6
             out = np.maximum(out, parts @ view)
@@ -184,16 +184,16 @@ class Fit:
         to_grid = cv2.getPerspectiveTransform(here, box)
         view = cv2.warpPerspective(self.pictures[band], to_grid, (w, h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-        seen = np.full((h, w), 1, np.uint8)
+        visible = np.full((h, w), 1, np.uint8)
         for outline in on_top:
             hidden = cv2.perspectiveTransform(self._here(outline).reshape(-1, 1, 2), to_grid)
-            cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0)
+            cv2.fillConvexPoly(visible, hidden.reshape(-1, 2).round().astype(np.int32), 0)
         if within is not None:
-            inside = np.zeros_like(seen)
+            inside = np.zeros_like(visible)
             part = cv2.perspectiveTransform(self._here(within).reshape(-1, 1, 2), to_grid)
             cv2.fillConvexPoly(inside, part.reshape(-1, 2).round().astype(np.int32), 1)
-            seen &= inside
-        weight = cv2.erode(seen, np.ones((3, 3), np.uint8)).astype(np.float32)
+            visible &= inside
+        weight = cv2.erode(visible, np.ones((3, 3), np.uint8)).astype(np.float32)
         count = float(weight.sum())
         if count < 20:
             return -1.0

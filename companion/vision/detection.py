@@ -167,8 +167,8 @@ def plausible(corners: np.ndarray, aspect: float) -> bool:
     top, side = quad_sides(corners)
     if min(top, side) < 8:
         return False
-    seen = side / top
-    return aspect / 1.5 <= seen <= aspect * 1.5
+    ratio = side / top
+    return aspect / 1.5 <= ratio <= aspect * 1.5
 
 
 def nearest_card(blob: Blob, cards: Sequence[Detection]) -> np.ndarray | None:

@@ -61,9 +61,9 @@ def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
     touching: list[str] = []
     open_to_deck: list[tuple[str, CardInPhoto]] = []
 
-    def enrol(item_id: str, seen: CardInPhoto, whole: bool) -> None:
+    def enrol(item_id: str, in_photo: CardInPhoto, whole: bool) -> None:
         try:
-            face, edge = face_of(item_id, seen, whole)
+            face, edge = face_of(item_id, in_photo, whole)
         except CompanionError as exc:
             result.skipped.append((item_id, str(exc)))
             return
@@ -74,26 +74,27 @@ def enrol_images(photos: Iterable[tuple[str, Callable[[], np.ndarray]]],
     plain: list[float] = []
     for done, (item_id, load) in enumerate(photos, start=1):
         try:
-            seen = look_at(item_id, load())
+            in_photo = look_at(item_id, load())
         except CompanionError as exc:
             result.skipped.append((item_id, str(exc)))
         else:
-            if seen.plain is None:
-                open_to_deck.append((item_id, seen))
+            if in_photo.plain is None:
+                open_to_deck.append((item_id, in_photo))
             else:
-                if seen.plain or seen.outline is not None:
-                    plain.append(seen.aspect(seen.plain))
-                enrol(item_id, seen, seen.plain)
+                if in_photo.plain or in_photo.outline is not None:
+                    plain.append(in_photo.aspect(in_photo.plain))
+                enrol(item_id, in_photo, in_photo.plain)
         if progress is not None:
             progress(done, item_id)
-    deck = _deck_shape(plain, [seen for _, seen in open_to_deck])
-    for item_id, seen in open_to_deck:
-        if seen.outline is not None:
-            whole = seen.surely_alone if deck is None else bool(
-                abs(np.log(seen.aspect(True) / deck)) < abs(np.log(seen.aspect(False) / deck)))
+    deck = _deck_shape(plain, [in_photo for _, in_photo in open_to_deck])
+    for item_id, in_photo in open_to_deck:
+        if in_photo.outline is not None:
+            whole = in_photo.surely_alone if deck is None else bool(
+                abs(np.log(in_photo.aspect(True) / deck))
+                < abs(np.log(in_photo.aspect(False) / deck)))
         else:
-            whole = deck is not None and abs(np.log(seen.aspect(True) / deck)) < DECK_SHAPE
-        enrol(item_id, seen, whole)
+            whole = deck is not None and abs(np.log(in_photo.aspect(True) / deck)) < DECK_SHAPE
+        enrol(item_id, in_photo, whole)
     _drop_cut_cards(result, touching)
     if check and len(result.library):
         result.check = examine(result.library)
@@ -106,7 +107,7 @@ def _deck_shape(plain: list[float], open_to_deck: list[CardInPhoto]) -> float | 
     them share, if three or more do; else None."""
     if plain:
         return float(np.median(plain))
-    crops = [seen.aspect(True) for seen in open_to_deck if seen.outline is None]
+    crops = [in_photo.aspect(True) for in_photo in open_to_deck if in_photo.outline is None]
     if len(crops) < 3:
         return None
     shape = float(np.median(crops))

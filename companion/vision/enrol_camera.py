@@ -80,7 +80,7 @@ def enrol_at_table(deck: NamedDeck, source: Any, layout: Any, say: Callable[[str
                     raise EnrolStopped(f"the camera: {trouble.message}; nothing written")
                 continue
             troubles = 0
-            if watcher.glance(glimpse) is None:
+            if watcher.watch(glimpse) is None:
                 continue
             cards = reading_order(laid.settled(glimpse.frame(), watcher.rectifier.last_view))
             if len(cards) > 1:

@@ -113,7 +113,7 @@ def nearest_faces(recognizer: Recognizer, frame: np.ndarray, quad: np.ndarray) -
     """The enrolled faces the quad looks most like, best first (each id once)."""
     library = recognizer.library
     scores = library.index.scores(frame, quad.astype(np.float32))
-    ids = dict.fromkeys(library.entry_id(score.entry) for score in scores)
+    ids = dict.fromkeys(library.card_of(score.face_number) for score in scores)
     ids.pop(NOT_A_CARD, None)
     return tuple(ids)[:NEAREST]
 

@@ -10,7 +10,7 @@ look alike both ways round, so that turn is never held against a match.
 >>> face = np.zeros((134, 96, 3), np.uint8); face[20:60, 20:50] = 255
 >>> index = FaceIndex([face])
 >>> quad = np.float32([[0, 0], [96, 0], [96, 134], [0, 134]])
->>> [(s.entry, round(s.score, 2)) for s in index.scores(face, quad)][:1]
+>>> [(s.face_number, round(s.score, 2)) for s in index.scores(face, quad)][:1]
 [(0, 1.0)]
 """
 
@@ -40,7 +40,7 @@ class Score:
     """How well a quad matches one enrolled face: the face's index, the score (a correlation,
     -1..1), and the quad's corners in the face's own order (top-left first)."""
 
-    entry: int
+    face_number: int
     score: float
     corners: np.ndarray
 
@@ -165,10 +165,10 @@ def _classes_by_aspect(faces: Sequence[np.ndarray]) -> list[list[int]]:
 @dataclass
 class _ShapeClass:
     size: tuple[int, int]
-    entries: list[int]
-    rows: np.ndarray  # (len(entries), features): each face's pattern, unit length (float16)
+    face_numbers: list[int]
+    rows: np.ndarray  # (len(face_numbers), features): each face's pattern, unit length (float16)
     quick: np.ndarray  # the same at half size
-    tints: np.ndarray  # (len(entries), 24): each face's tint
+    tints: np.ndarray  # (len(face_numbers), 24): each face's tint
     least_detail: float
     pattern_shape: tuple[int, ...]
 
@@ -208,19 +208,19 @@ class FaceIndex:
         #: How much the plainest face has printed on it (``print_level``), for telling a
         #: patch of bare table from part of a card.
         self.least_print = 0.0
-        prints = [self._add_class(entries, done) for entries in _classes_by_aspect(faces)]
+        prints = [self._add_class(numbers, done) for numbers in _classes_by_aspect(faces)]
         self.least_print = min(prints, default=0.0)
 
-    def _add_class(self, entries: list[int], done: Callable[[np.ndarray], None] | None
+    def _add_class(self, face_numbers: list[int], done: Callable[[np.ndarray], None] | None
                    ) -> float:
         """The faces of one shape as rows of preallocated arrays, written face by face;
         returns the least ``print_level`` among them."""
         faces = self._faces
-        aspects = [faces[n].shape[0] / faces[n].shape[1] for n in entries]
+        aspects = [faces[n].shape[0] / faces[n].shape[1] for n in face_numbers]
         size = grid_for(float(np.median(aspects)))
         shape: _ShapeClass | None = None
         least_print = math.inf
-        for row, n in enumerate(entries):
+        for row, n in enumerate(face_numbers):
             face = faces[n]
             grey = cv2.cvtColor(cv2.resize(face, CARD_GRID), cv2.COLOR_BGR2GRAY)
             least_print = min(least_print, print_level(grey, np.full(grey.shape, 255, np.uint8)))
@@ -232,9 +232,10 @@ class FaceIndex:
             if shape is None:
                 # The full-size patterns, compared only with the few likeliest faces, are
                 # kept at half precision (half the memory; a correlation moves by ~1e-5).
-                shape = _ShapeClass(size, entries, np.empty((len(entries), full.size), np.float16),
-                                    np.empty((len(entries), half.size), np.float32),
-                                    np.empty((len(entries), colour.size), np.float32),
+                shape = _ShapeClass(size, face_numbers,
+                                    np.empty((len(face_numbers), full.size), np.float16),
+                                    np.empty((len(face_numbers), half.size), np.float32),
+                                    np.empty((len(face_numbers), colour.size), np.float32),
                                     math.inf, planes.shape)
             shape.rows[row], shape.quick[row], shape.tints[row] = full, half, colour
             shape.least_detail = min(shape.least_detail, detail(grid, planes))
@@ -246,18 +247,18 @@ class FaceIndex:
     def least_detail(self) -> float:
         return min((c.least_detail for c in self.classes), default=0.0)
 
-    def nearest(self, entry: int) -> float:
+    def nearest(self, face_number: int) -> float:
         """How alike a face is to the most alike other face of its shape (-1 if alone)."""
         if not self._nearest:
             for shape in self.classes:
-                for e, alike in zip(shape.entries, self._most_alike(shape), strict=True):
-                    self._nearest[e] = float(alike) if len(shape.entries) > 1 else -1.0
-        return self._nearest[entry]
+                for e, alike in zip(shape.face_numbers, self._most_alike(shape), strict=True):
+                    self._nearest[e] = float(alike) if len(shape.face_numbers) > 1 else -1.0
+        return self._nearest[face_number]
 
     def _most_alike(self, shape: _ShapeClass) -> np.ndarray:
         """Each face's likeness (either way round) to the most alike other face of its shape,
         compared a block of rows against a block at a time."""
-        count, block = len(shape.entries), self.BLOCK
+        count, block = len(shape.face_numbers), self.BLOCK
         most = np.full(count, -np.inf, np.float32)
         for start in range(0, count, block):
             rows = widened(shape.rows[start:start + block])
@@ -269,8 +270,8 @@ class FaceIndex:
                 if other == start:
                     np.fill_diagonal(alike, -1.0)
                 if self._cards is not None:
-                    mine = self._cards[np.asarray(shape.entries[start:start + block])]
-                    theirs = self._cards[np.asarray(shape.entries[other:other + block])]
+                    mine = self._cards[np.asarray(shape.face_numbers[start:start + block])]
+                    theirs = self._cards[np.asarray(shape.face_numbers[other:other + block])]
                     alike[mine[:, None] == theirs[None, :]] = -1.0
                 np.maximum(most[start:start + len(rows)], alike.max(axis=1),
                            out=most[start:start + len(rows)])
@@ -280,9 +281,9 @@ class FaceIndex:
         """How alike two faces are (their patterns' correlation, either way round); -1 for
         faces of different shapes."""
         for shape in self.classes:
-            if first in shape.entries and second in shape.entries:
-                a = widened(shape.rows[shape.entries.index(first)])
-                b = widened(shape.rows[shape.entries.index(second)])
+            if first in shape.face_numbers and second in shape.face_numbers:
+                a = widened(shape.rows[shape.face_numbers.index(first)])
+                b = widened(shape.rows[shape.face_numbers.index(second)])
                 turned = b.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
                 return float(max(a @ b, a @ turned))
         return -1.0
@@ -293,28 +294,28 @@ class FaceIndex:
         diff = np.abs(faces[:, None, :] - tints[None, :, :]) * cells[None]
         return self.TINT_WEIGHT * diff.sum(axis=2) / np.maximum(cells.sum(axis=1), 1.0)[None]
 
-    def align(self, image: np.ndarray, corners: np.ndarray, entry: int,
+    def align(self, image: np.ndarray, corners: np.ndarray, face_number: int,
               on_top: Sequence[np.ndarray] = (), reach: float = 0.15) -> np.ndarray | None:
-        """The corners of a quad read as face ``entry``, moved so that the face's print lines
-        up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
+        """The corners of a quad read as face ``face_number``, moved so that the face's print
+        lines up with the image's (ECC on the grey grid): outlines found on a small copy, rounded
         card corners and a slight bend are each a pixel or two off. ``on_top``: outlines of
         cards lying over it (only the part in view is lined up). ``reach``: the farthest a
         corner may move, as a share of the face's width. None if it does not converge or
         wanders off."""
         self.compared += 1
-        shape = next(c for c in self.classes if entry in c.entries)
+        shape = next(c for c in self.classes if face_number in c.face_numbers)
         w, h = shape.size
-        if entry not in self._grey:
-            face = cv2.resize(self._faces[entry], (w, h), interpolation=cv2.INTER_AREA)
-            self._grey[entry] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        if face_number not in self._grey:
+            face = cv2.resize(self._faces[face_number], (w, h), interpolation=cv2.INTER_AREA)
+            self._grey[face_number] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
         patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-3)
-        seen = (None if not on_top else
+        visible = (None if not on_top else
                 (in_view(corners, (w, h), on_top) > 0).astype(np.uint8) * 255)
         try:
-            _, warp = cv2.findTransformECC(self._grey[entry], patch.astype(np.float32), warp,
-                                           cv2.MOTION_HOMOGRAPHY, criteria, seen, 5)
+            _, warp = cv2.findTransformECC(self._grey[face_number], patch.astype(np.float32), warp,
+                                           cv2.MOTION_HOMOGRAPHY, criteria, visible, 5)
         except cv2.error:
             return None
         box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -325,12 +326,12 @@ class FaceIndex:
         return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
 
     def scores(self, image: np.ndarray, quad: np.ndarray,
-               seen: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,
+               on_top: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,
                only: int | Sequence[int] | None = None, upright: bool = False
                ) -> list[Score]:
         """The likeliest enrolled faces' best scores over the quad's four turns, best first.
 
-        ``seen``: outlines (image pixels) of cards known to lie on top of this quad; what they
+        ``on_top``: outlines (image pixels) of cards known to lie on top of this quad; what they
         hide is left out. ``min_detail``: a quad with less print than this share of the
         plainest face's is bare table, whatever its shape, and scores nothing. ``only``: the
         scores of this face (its index) or these faces, whether likely or not. ``upright``:
@@ -342,7 +343,7 @@ class FaceIndex:
         quad = quad.astype(np.float32)
         wanted = None if only is None else {only} if isinstance(only, int) else set(only)
         for shape in self.classes:
-            if wanted is not None and not wanted & set(shape.entries):
+            if wanted is not None and not wanted & set(shape.face_numbers):
                 continue
             # The turns compared, each as the corners rolled: the first half warped, the rest
             # their half turns (the grid turned round: two warps give all four).
@@ -353,7 +354,7 @@ class FaceIndex:
             if detail(grids[0], planes[0]) < min_detail * shape.least_detail:
                 continue
             planes += [p[::-1, ::-1] for p in planes]
-            views = ([in_view(r, shape.size, seen) for r in rolls] if seen
+            views = ([in_view(r, shape.size, on_top) for r in rolls] if on_top
                      else [None] * len(rolls))
             masks = [None if v is None else pattern_mask(v) for v in views]
             # (turns, 24) tints and which cells of each are mostly in view.
@@ -365,7 +366,7 @@ class FaceIndex:
                 cv2.resize(v, (3, 4), interpolation=cv2.INTER_AREA).reshape(-1) > 0.6, 2)
                 for v in views]).astype(np.float32)
             if wanted is not None:
-                rows = [row for row, e in enumerate(shape.entries) if e in wanted]
+                rows = [row for row, e in enumerate(shape.face_numbers) if e in wanted]
             else:
                 quick = np.stack(_units(planes, masks, coarse))
                 # One matrix-vector product per turn: far quicker here than one product of
@@ -376,7 +377,7 @@ class FaceIndex:
             queries = np.stack(_units(planes, masks))
             chosen = widened(shape.rows[rows])
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)
-            if seen:
+            if on_top:
                 # A face's own hidden part must not count: renormalise over what shows.
                 # (rows, turns): each face's length over the part in view of each turn.
                 view_weights = np.stack([np.repeat((m * m).reshape(-1).astype(np.float32), 3)
@@ -386,7 +387,7 @@ class FaceIndex:
             table = table - self._tint_penalty(shape.tints[rows], tints, cells)
             turn = table.argmax(axis=1)
             for k, row in enumerate(rows):
-                found.append(Score(shape.entries[row], float(table[k, turn[k]]),
+                found.append(Score(shape.face_numbers[row], float(table[k, turn[k]]),
                                    rolls[turn[k]]))
         found.sort(key=lambda s: -s.score)
         return found
@@ -426,11 +427,11 @@ def _units(planes: Sequence[np.ndarray], masks: Sequence[np.ndarray | None],
                       for v, p in zip(vectors, scaled, strict=True)]
 
 
-def pattern_mask(seen: np.ndarray) -> np.ndarray:
+def pattern_mask(visible: np.ndarray) -> np.ndarray:
     """The in-view mask cut to the pattern's inset (1 where compared)."""
-    h, w = seen.shape[:2]
+    h, w = visible.shape[:2]
     dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
-    return seen[dy:h - dy, dx:w - dx]
+    return visible[dy:h - dy, dx:w - dx]
 
 
 def in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray]
@@ -439,8 +440,8 @@ def in_view(quad: np.ndarray, size: tuple[int, int], on_top: Sequence[np.ndarray
     w, h = size
     to_face = cv2.getPerspectiveTransform(
         quad.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    seen = np.ones((h, w), np.float32)
+    visible = np.ones((h, w), np.float32)
     for outline in on_top:
         hidden = cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_face)
-        cv2.fillConvexPoly(seen, hidden.reshape(-1, 2).round().astype(np.int32), 0.0)
-    return seen
+        cv2.fillConvexPoly(visible, hidden.reshape(-1, 2).round().astype(np.int32), 0.0)
+    return visible

@@ -94,43 +94,44 @@ class FeatureMatcher:
         lib_pts = features["points"][lib_idx].reshape(-1, 2)
         owners = owners_all[lib_idx]
         candidates = []
-        for entry in np.unique(owners):
-            chosen = owners == entry
+        for face_number in np.unique(owners):
+            chosen = owners == face_number
             while chosen.sum() >= self.limits.min_inliers:
-                fitted = self._fit(int(entry), lib_pts[chosen], scene_pts[chosen])
+                fitted = self._fit(int(face_number), lib_pts[chosen], scene_pts[chosen])
                 if fitted is None:
                     break
                 inliers, corners, used = fitted
-                candidates.append((inliers, int(entry), corners / zoom + np.float32([x0, y0])))
+                candidates.append((inliers, int(face_number),
+                                   corners / zoom + np.float32([x0, y0])))
                 # The same card may lie twice in one region: look again without these points.
                 indices = np.flatnonzero(chosen)
                 chosen[indices[used]] = False
         candidates.sort(key=lambda c: -c[0])
         accepted: list[Detection] = []
-        for inliers, entry, corners in candidates:
-            rivals = [c for c in candidates if c[1] != entry and near(c[2], corners)]
+        for inliers, face_number, corners in candidates:
+            rivals = [c for c in candidates if c[1] != face_number and near(c[2], corners)]
             if rivals and max(r[0] for r in rivals) > self.limits.inlier_ratio * inliers:
                 continue
             corners = corners.astype(np.float32)
             if any(near(corners, d.corners) for d in [*known, *accepted]):
                 continue
             hidden_by = [d.corners for d in [*known, *accepted] if intersect(d.corners, corners)]
-            if not self._part_agrees(image, corners, entry, hidden_by):
+            if not self._part_agrees(image, corners, face_number, hidden_by):
                 continue
-            accepted.append(Detection(self.library.ids[entry], corners,
+            accepted.append(Detection(self.library.ids[face_number], corners,
                                       float(min(1.0, inliers / 40)), "features"))
         return accepted
 
-    def _part_agrees(self, image: np.ndarray, corners: np.ndarray, entry: int,
+    def _part_agrees(self, image: np.ndarray, corners: np.ndarray, face_number: int,
                      hidden_by: list[np.ndarray]) -> bool:
         """Does the part of the card in view look like the face the keypoints named?"""
-        seen = share_in_view(corners, hidden_by) if hidden_by else 1.0
-        if seen < 0.25:
+        in_view = share_in_view(corners, hidden_by) if hidden_by else 1.0
+        if in_view < 0.25:
             return False
-        scores = self.library.index.scores(image, corners, hidden_by or None, only=entry)
+        scores = self.library.index.scores(image, corners, hidden_by or None, only=face_number)
         return bool(scores) and scores[0].score >= self.limits.part_score
 
-    def _fit(self, entry: int, lib_pts: np.ndarray, scene_pts: np.ndarray
+    def _fit(self, face_number: int, lib_pts: np.ndarray, scene_pts: np.ndarray
              ) -> tuple[int, np.ndarray, np.ndarray] | None:
         homography, mask = cv2.findHomography(lib_pts, scene_pts, cv2.RANSAC, 5.0)
         if homography is None:
@@ -138,7 +139,7 @@ class FeatureMatcher:
         used = mask.ravel().astype(bool)
         if used.sum() < self.limits.min_inliers:
             return None
-        fh, fw = self.library.faces[entry].shape[:2]
+        fh, fw = self.library.faces[face_number].shape[:2]
         outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]).reshape(-1, 1, 2)
         corners = cv2.perspectiveTransform(outline, homography).reshape(4, 2)
         if not plausible(corners, fh / fw):

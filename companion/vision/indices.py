@@ -81,10 +81,10 @@ ANCHORS = {"tl": (1, 1), "tr": (-1, 1), "br": (-1, -1), "bl": (1, -1)}
 
 @dataclass(frozen=True)
 class IndexHit:
-    """A card read from its index: its face entry, its outline (the face's own corner
+    """A card read from its index: the number of its face, its outline (the face's own corner
     order, image pixels), how well its index fits and how clear of every other card's."""
 
-    entry: int
+    face_number: int
     corners: np.ndarray
     score: float
     margin: float
@@ -103,7 +103,7 @@ class IndexHit:
                 points = cv2.transform(points.reshape(-1, 1, 2), matrix).reshape(
                     points.shape)
             return ((points + shift) / scale).astype(np.float32)
-        return IndexHit(self.entry, move(self.corners), self.score, self.margin,
+        return IndexHit(self.face_number, move(self.corners), self.score, self.margin,
                         move(self.at), tuple(move(other) for other in self.others))
 
 
@@ -117,7 +117,7 @@ class _Window:
     anchor: str
     size: tuple[int, int]  # (w, h), reference pixels
     offsets: np.ndarray  # (faces, 2): each face's window's top-left from its corner
-    entries: list[int]
+    face_numbers: list[int]
     rows: np.ndarray
     colours: np.ndarray  # (faces, 2): each index's ink colour from its paper's (Lab a, b)
     basis: np.ndarray  # (components, w * h)
@@ -187,12 +187,12 @@ def ink_colour(lab: np.ndarray) -> np.ndarray:
     return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
 
 
-def same_colour(seen: np.ndarray, printed: np.ndarray) -> np.ndarray:
-    """Which indices (``printed``: their ink colours, one a row) are of the colour ``seen``:
+def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
+    """Which indices (``printed``: their ink colours, one a row) are of the colour ``ink``:
     within ``COLOUR_APART`` of it, or of half the stronger of the two (a faded photo)."""
-    apart = np.linalg.norm(printed - seen, axis=1)
+    apart = np.linalg.norm(printed - ink, axis=1)
     return apart <= np.maximum(COLOUR_APART, 0.5 * np.maximum(
-        np.linalg.norm(printed, axis=1), float(np.linalg.norm(seen))))
+        np.linalg.norm(printed, axis=1), float(np.linalg.norm(ink))))
 
 
 def _unit_rows(patches: np.ndarray) -> np.ndarray:
@@ -209,15 +209,15 @@ class IndexReader:
         self.windows = self._windows(faces)
         # The faces printing their index at both top corners (then either may be the one
         # seen).
-        tops = [{entry for window in self.windows if (window.turn, window.anchor) == (0, side)
-                 for entry in window.entries} for side in ("tl", "tr")]
+        tops = [{face_number for window in self.windows if (window.turn, window.anchor) == (0, side)
+                 for face_number in window.face_numbers} for side in ("tl", "tr")]
         self.both_tops = tops[0] & tops[1]
 
     @staticmethod
     def _windows(faces: Sequence[np.ndarray]) -> list[_Window]:
         """Every corner and turn at which some faces show an index, with those faces'."""
         found: dict[tuple[int, str], list[tuple[int, np.ndarray, tuple]]] = {}
-        for entry, face in enumerate(faces):
+        for face_number, face in enumerate(faces):
             # The print is found at twice the reference size (the index's glyphs stay apart),
             # once for all four turns.
             fh, fw = face.shape[:2]
@@ -246,7 +246,7 @@ class IndexReader:
                               else h)
                     box_ref = tuple((v + (x0, y0)[k % 2] - corner[k % 2]) * scale
                                     for k, v in enumerate(box))
-                    found.setdefault((turn, anchor), []).append((entry, grey, box_ref, lab))
+                    found.setdefault((turn, anchor), []).append((face_number, grey, box_ref, lab))
         kept = {key: members for key, members in found.items()
                 if len(members) >= max(SHARED[0], SHARED[1] * len(faces))}
         # The windows of one shape (turned the same way, up to a half turn) share a size and
@@ -263,8 +263,8 @@ class IndexReader:
         windows = []
         for (turn, anchor), members in kept.items():
             size = sizes[turn % 2]
-            patches, entries, colours, offsets = [], [], [], []
-            for entry, grey, box_ref, lab in members:
+            patches, face_numbers, colours, offsets = [], [], [], []
+            for face_number, grey, box_ref, lab in members:
                 h, w = grey.shape
                 cx = 0 if anchor in ("tl", "bl") else w
                 cy = 0 if anchor in ("tl", "tr") else h
@@ -281,9 +281,9 @@ class IndexReader:
                 centre = (x + size[0] / 2, y + size[1] / 2)
                 patches.append(cv2.getRectSubPix(grey, size, centre))
                 colours.append(ink_colour(cv2.getRectSubPix(lab, size, centre)))
-                entries.append(entry)
+                face_numbers.append(face_number)
             card = members[0][1].shape[1::-1]
-            windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), entries,
+            windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), face_numbers,
                                    _unit_rows(np.array(patches)),
                                    np.array(colours, np.float32), np.empty((0, 0), np.float32),
                                    (float(card[0]), float(card[1]))))
@@ -363,18 +363,18 @@ class IndexReader:
         # card's (whichever corner or way round).
         every = np.concatenate([window.rows for window in windows])
         scores = patches @ every.T
-        entries = np.concatenate([window.entries for window in windows])
-        owner = np.concatenate([[n] * len(window.entries) for n, window in enumerate(windows)])
-        starts = np.cumsum([0] + [len(window.entries) for window in windows])
+        face_numbers = np.concatenate([window.face_numbers for window in windows])
+        owner = np.concatenate([[n] * len(window.face_numbers) for n, window in enumerate(windows)])
+        starts = np.cumsum([0] + [len(window.face_numbers) for window in windows])
         printed = np.concatenate([window.colours for window in windows])
         found = []
         for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
             # Only the indices printed in the colour this one shows are compared.
-            seen = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
-            scores[k][~same_colour(seen, printed)] = -1.0
+            ink = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
+            scores[k][~same_colour(ink, printed)] = -1.0
             if scores[k].max() < LEAST_SCORE:
                 continue
-            best, margin = _told_apart(patches[k], scores[k], every, entries)
+            best, margin = _told_apart(patches[k], scores[k], every, face_numbers)
             score = float(scores[k, best])
             if margin < LEAST_MARGIN:
                 continue
@@ -382,8 +382,8 @@ class IndexReader:
             member = int(best - starts[int(owner[best])])
             corners = self._card(window, member, float(xs[k]), float(ys[k]))
             at = np.float32([xs[k] + w / 2, ys[k] + h / 2])
-            found.append(IndexHit(int(entries[best]), corners, score, margin, at,
-                                  (across(corners, at),) if int(entries[best]) in
+            found.append(IndexHit(int(face_numbers[best]), corners, score, margin, at,
+                                  (across(corners, at),) if int(face_numbers[best]) in
                                   self.both_tops else ()))
         return found
 
@@ -418,7 +418,7 @@ def across(corners: np.ndarray, at: np.ndarray) -> np.ndarray:
     return (corners - to_other_top(corners, at)).astype(np.float32)
 
 
-def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, entries: np.ndarray
+def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, face_numbers: np.ndarray
                 ) -> tuple[int, float]:
     """The index a patch shows (a row of ``rows``), and how clear of every other card's: an
     index and its rivals as alike as ``RIVALS`` (a rank printed over two suits of one
@@ -427,11 +427,11 @@ def _told_apart(patch: np.ndarray, scores: np.ndarray, rows: np.ndarray, entries
     off counts by its whole likeness."""
     best = int(np.argmax(scores))
     rivals = [int(n) for n in np.argsort(-scores)
-              if entries[n] != entries[best] and scores[n] >= scores[best] - RIVALS]
+              if face_numbers[n] != face_numbers[best] and scores[n] >= scores[best] - RIVALS]
     for rival in rivals:  # the one that holds against each in turn
         if _where_they_differ(patch, rows[rival], rows[best]) > 0:
             best = rival
-    other = entries != entries[best]
+    other = face_numbers != face_numbers[best]
     close = other & (scores >= scores[best] - RIVALS)
     far = scores[other & ~close]
     margin = float(scores[best]) - (float(far.max()) if len(far) else 0.0)
@@ -447,12 +447,12 @@ def _where_they_differ(patch: np.ndarray, one: np.ndarray, other: np.ndarray) ->
     mask = apart >= 0.5 * float(apart.max())
     if mask.sum() < 4:
         return 0.0
-    seen = patch[mask] - patch[mask].mean()
-    norm = float(np.linalg.norm(seen)) + 1e-6
+    view = patch[mask] - patch[mask].mean()
+    norm = float(np.linalg.norm(view)) + 1e-6
 
     def fit(row: np.ndarray) -> float:
         part = row[mask] - row[mask].mean()
-        return float(seen @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6))
+        return float(view @ part) / (norm * (float(np.linalg.norm(part)) + 1e-6))
 
     return (fit(one) - fit(other)) / 2
 
@@ -523,7 +523,7 @@ def _once(hits: list[IndexHit], card_short: float) -> list[IndexHit]:
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(np.linalg.norm(hit.at - k.at) < 0.15 * card_short for k in kept):
             continue  # the same print read again
-        if any(k.entry == hit.entry and np.linalg.norm(
+        if any(k.face_number == hit.face_number and np.linalg.norm(
                 hit.corners.mean(axis=0) - k.corners.mean(axis=0)) < 0.5 * card_short
                for k in kept):
             continue  # the card's other index

@@ -143,9 +143,9 @@ def card_in(frame: np.ndarray, patch: np.ndarray) -> np.ndarray | None:
 def cut(frame: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     """The face of the card at ``outline`` (frame pixels), upright; None if none can be cut."""
     region, origin = crop_round(frame, cv2.boundingRect(outline.astype(np.int32)))
-    seen = CardInPhoto(region, (outline - origin).astype(np.float32), 0.0, False, False)
+    in_photo = CardInPhoto(region, (outline - origin).astype(np.float32), 0.0, False, False)
     try:
-        return face_of("laid", seen, whole=False)[0]
+        return face_of("laid", in_photo, whole=False)[0]
     except CompanionError:
         return None
 

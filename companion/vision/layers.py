@@ -63,11 +63,12 @@ OFF_SHAPE = 1.15
 class Corner:
     """A corner of a cluster's outline: its point, the unit vectors along its two sides (in
     the order that keeps the image's handedness), the length of outline that runs straight
-    along each, and whether that stretch is a whole side (a corner at its other end too)."""
+    along each (``straight``), and whether that stretch is a whole side (a corner at its
+    other end too)."""
 
     point: np.ndarray
     along: tuple[np.ndarray, np.ndarray]
-    seen: tuple[float, float]
+    straight: tuple[float, float]
     whole: tuple[bool, bool]
 
 
@@ -159,7 +160,7 @@ def outline_corners(contour: np.ndarray) -> list[Corner]:
         if float(u[0] * v[1] - u[1] * v[0]) < 0:  # keep the image's handedness
             u, v, la, lb, whole = v, u, lb, la, whole[::-1]
         corners.append(Corner(point, (u, v), (la, lb), whole))
-    corners.sort(key=lambda c: -max(c.seen))
+    corners.sort(key=lambda c: -max(c.straight))
     return corners[:MOST_CORNERS]
 
 
@@ -179,7 +180,7 @@ def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequen
                if models else None)
     for k in (0, 1):
         if corner.whole[k]:
-            lengths.append([corner.seen[k]])
+            lengths.append([corner.straight[k]])
             continue
         along = corner.along[k]
         options = []
@@ -202,23 +203,24 @@ def laid_cards(corner: Corner, models: Sequence[np.ndarray], whole_sides: Sequen
             # at the table at a slant. The way round that card lies (its side this way long
             # or short), unless as long already.
             near = lengths[k][-1]
-            own = min((corner.seen[1 - k] * f for f in (aspect, 1 / aspect)),
+            own = min((corner.straight[1 - k] * f for f in (aspect, 1 / aspect)),
                       key=lambda length: abs(np.log(length / near)))
             if all(abs(own / length - 1) > 0.1 for length in lengths[k]):
                 lengths[k].append(own)
     if all(corner.whole):
         # Two whole stretches not shaped like a card: the part in view of a card lying under
         # another that cuts it straight across; the shorter runs on under the card on top.
-        short = int(corner.seen[1] < corner.seen[0])
-        if max(corner.seen) / max(min(corner.seen), 1.0) < aspect / OFF_SHAPE:
-            lengths[short] += [corner.seen[1 - short] / aspect]
-        elif max(corner.seen) / max(min(corner.seen), 1.0) > aspect * OFF_SHAPE:
-            lengths[short] += [corner.seen[1 - short] * aspect, corner.seen[1 - short] / aspect]
+        short = int(corner.straight[1] < corner.straight[0])
+        if max(corner.straight) / max(min(corner.straight), 1.0) < aspect / OFF_SHAPE:
+            lengths[short] += [corner.straight[1 - short] / aspect]
+        elif max(corner.straight) / max(min(corner.straight), 1.0) > aspect * OFF_SHAPE:
+            run = corner.straight[1 - short]
+            lengths[short] += [run * aspect, run / aspect]
     p, (u, v) = corner.point, corner.along
     quads: list[np.ndarray] = []
     for a in lengths[0]:
         for b in lengths[1]:
-            if a < 0.8 * corner.seen[0] or b < 0.8 * corner.seen[1]:
+            if a < 0.8 * corner.straight[0] or b < 0.8 * corner.straight[1]:
                 continue
             quad = order_corners(np.float32([p, p + u * a, p + u * a + v * b, p + v * b]))
             if not any(float(np.abs(quad - q).max()) < 0.05 * min(a, b) for q in quads):
@@ -256,8 +258,8 @@ class LayerReader:
         for c in corners:
             for k in (0, 1):
                 if c.whole[k]:
-                    whole_sides.append((c.along[k], c.seen[k],
-                                        c.point + c.along[k] * c.seen[k] / 2))
+                    whole_sides.append((c.along[k], c.straight[k],
+                                        c.point + c.along[k] * c.straight[k] / 2))
         read: list[Detection] = []
         tried: dict[tuple, Detection | None] = {}
         while True:
@@ -319,7 +321,7 @@ class LayerReader:
                 size = best_size
         if not scores or scores[0].score < LINE_UP_FROM:
             return None
-        lined = self.index.align(image, scores[0].corners, scores[0].entry, on_top,
+        lined = self.index.align(image, scores[0].corners, scores[0].face_number, on_top,
                                  reach=LINE_UP_REACH)
         hit = identify(quad if lined is None else lined, on_top)
         if hit is None and lined is not None:

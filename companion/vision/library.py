@@ -290,18 +290,18 @@ def cut_out(item_id: str, image: np.ndarray) -> tuple[np.ndarray, bool]:
     may be cut by it: see ``Enrolment``). An image alone: one that may be the card alone
     and has an outline in it is the card alone only if it surely is (a scan: the outline is
     a frame printed on the card); ``enrol_images`` asks the rest of the deck instead."""
-    seen = look_at(item_id, image)
-    whole = seen.plain if seen.plain is not None else seen.surely_alone
-    return face_of(item_id, seen, whole)
+    in_photo = look_at(item_id, image)
+    whole = in_photo.plain if in_photo.plain is not None else in_photo.surely_alone
+    return face_of(item_id, in_photo, whole)
 
 
-def face_of(item_id: str, seen: CardInPhoto, whole: bool) -> tuple[np.ndarray, bool]:
+def face_of(item_id: str, in_photo: CardInPhoto, whole: bool) -> tuple[np.ndarray, bool]:
     """The face, from the whole image or the outline found, and whether the outline runs
     along the image's edge; a LibraryError naming the id if there is no card."""
-    image, quad = seen.image, None if whole else seen.outline
+    image, quad = in_photo.image, None if whole else in_photo.outline
     edge = quad is not None and touches_edge(quad, image.shape)
     if quad is None:
-        if not whole or not seen.may_be_alone:
+        if not whole or not in_photo.may_be_alone:
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
                                "plain surface of another colour, filling at least a tenth of "
                                "the frame)")
@@ -324,8 +324,8 @@ class CardLibrary:
     the table taught since (``add_sample``): a card as this camera saw it, named by a
     correction, compared like any face of its card from the next reading on.
 
-    The recogniser's entries are the enrolled faces then the samples: ``entry_id`` names
-    the card of either."""
+    The faces the recogniser compares (``all_faces``) are the enrolled faces then the
+    samples, numbered in that order (a face number); ``card_of`` names the card of either."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []
@@ -384,21 +384,24 @@ class CardLibrary:
         self._changed()
 
     @property
-    def entries(self) -> list[np.ndarray]:
+    def all_faces(self) -> list[np.ndarray]:
         """Every face the recogniser compares: the enrolled faces, then the samples."""
         return [*self.faces, *(face for _, face in self.samples)]
 
-    def entry_id(self, entry: int) -> str:
-        """The card an entry of the index shows (NOT_A_CARD for such a sample)."""
-        return self.ids[entry] if entry < len(self.ids) else self.samples[entry - len(self.ids)][0]
+    def card_of(self, face_number: int) -> str:
+        """The card face ``face_number`` of ``all_faces`` shows (NOT_A_CARD for such a
+        sample)."""
+        if face_number < len(self.ids):
+            return self.ids[face_number]
+        return self.samples[face_number - len(self.ids)][0]
 
     def one_per_card(self, scores: list) -> list:
-        """Scores (best first) with each card's best entry only: a card's samples are that
+        """Scores (best first) with each card's best face only: a card's samples are that
         card, not look-alikes of it."""
         seen: set[str] = set()
         kept = []
         for score in scores:
-            card = self.entry_id(score.entry)
+            card = self.card_of(score.face_number)
             if card not in seen:
                 seen.add(card)
                 kept.append(score)
@@ -445,8 +448,8 @@ class CardLibrary:
     def index(self) -> FaceIndex:
         """The faces as patterns, for the fast comparison."""
         if self._index is None:
-            self._index = FaceIndex(self.entries, done=self.rest_face,
-                                    cards=[self.entry_id(n) for n in range(len(self.entries))])
+            self._index = FaceIndex(self.all_faces, done=self.rest_face,
+                                    cards=[self.card_of(n) for n in range(len(self.all_faces))])
         return self._index
 
     @property
@@ -460,7 +463,7 @@ class CardLibrary:
     @property
     def both_tops(self) -> set[str]:
         """The cards printing their index at both top corners (either may be the one seen)."""
-        return {self.ids[entry] for entry in self.indices.both_tops}
+        return {self.ids[face_number] for face_number in self.indices.both_tops}
 
     @property
     def marks(self) -> MarkReader:
@@ -474,7 +477,7 @@ class CardLibrary:
     def twins(self) -> Twins:
         """The faces compared where near twins differ (lined up pair by pair when asked)."""
         if self._twins is None:
-            self._twins = Twins(self.entries)
+            self._twins = Twins(self.all_faces)
         return self._twins
 
     @property

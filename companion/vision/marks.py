@@ -80,7 +80,7 @@ class _Index:
     """One index of an enrolled face: its rank's and suit's ink centres (face pixels), their
     heights as shares of the distance between them, and the index's ink alone (face-sized)."""
 
-    entry: int
+    face_number: int
     rank: np.ndarray
     suit: np.ndarray
     rank_height: float
@@ -104,7 +104,7 @@ class _Size:
         prints, outlines, self.to_size, colours = [], [], [], []
         middle = int(self.rank_at[1] + distance / 2)
         for index in indices:
-            face = faces[index.entry]
+            face = faces[index.face_number]
             matrix = similarity(index.rank, index.suit, self.rank_at, self.suit_at)
             scale = float(np.hypot(matrix[0, 0], matrix[1, 0]))
             source = cv2.GaussianBlur(face, (0, 0), 0.5 / scale) if scale < 0.7 else face
@@ -209,7 +209,7 @@ def _parts_of(patch: np.ndarray, box: tuple[int, int, int, int]
     return (bx0, by0, bx1, by0 + split), (bx0, by0 + split, bx1, by1)
 
 
-def _index_at(entry: int, turned: np.ndarray, turn: int, x0: int,
+def _index_at(face_number: int, turned: np.ndarray, turn: int, x0: int,
               parts: tuple[tuple[int, int, int, int], tuple[int, int, int, int]]
               ) -> _Index | None:
     """The index whose rank and suit lie in ``parts`` (boxes in the corner patch at ``x0``
@@ -234,7 +234,7 @@ def _index_at(entry: int, turned: np.ndarray, turn: int, x0: int,
         rank = np.float32([width - 1, height - 1]) - rank
         suit = np.float32([width - 1, height - 1]) - suit
         alone = np.ascontiguousarray(np.rot90(alone, 2))
-    return _Index(entry, rank, suit, heights[0] / distance, heights[1] / distance, alone,
+    return _Index(face_number, rank, suit, heights[0] / distance, heights[1] / distance, alone,
                   distance / min(height, width))
 
 
@@ -245,7 +245,7 @@ def deck_indices(faces: Sequence[np.ndarray]) -> list[_Index]:
     the suit is its index: a card with no index of its own would be read as its look-alike."""
     inks = [paper_and_ink(face) for face in faces]
     places: dict[tuple[int, str], dict[int, tuple]] = {}
-    for entry, ink in enumerate(inks):
+    for face_number, ink in enumerate(inks):
         for turn in (0, 2):
             turned = np.ascontiguousarray(np.rot90(ink, -turn))
             height, width = turned.shape
@@ -255,24 +255,24 @@ def deck_indices(faces: Sequence[np.ndarray]) -> list[_Index]:
                 box = index_box(turned[:ph, x0:x0 + pw], anchor, max(height, width))
                 parts = None if box is None else _parts_of(turned[:ph, x0:x0 + pw], box)
                 if parts is not None:
-                    places.setdefault((turn, anchor), {})[entry] = parts
+                    places.setdefault((turn, anchor), {})[face_number] = parts
     found = []
     for (turn, anchor), made_out in places.items():
         usual = None
         if len(made_out) >= max(SHARED[0], SHARED[1] * len(faces)):
             # The usual boxes, as shares of the patch (faces differ a little in size).
             usual = np.median([np.float32(parts).reshape(-1) / np.tile(
-                _patch_size(inks[entry], turn), 4) for entry, parts in made_out.items()],
+                _patch_size(inks[number], turn), 4) for number, parts in made_out.items()],
                 axis=0)
-        for entry, ink in enumerate(inks):
+        for face_number, ink in enumerate(inks):
             turned = np.ascontiguousarray(np.rot90(ink, -turn))
             pw, ph = _patch_size(ink, turn)
             x0 = 0 if anchor == "tl" else turned.shape[1] - pw
-            parts = made_out.get(entry)
+            parts = made_out.get(face_number)
             if parts is None and usual is not None:
                 boxes = np.round(usual * np.tile([pw, ph], 4)).astype(int).reshape(2, 4)
                 parts = (tuple(boxes[0]), tuple(boxes[1]))
-            index = None if parts is None else _index_at(entry, turned, turn, x0, parts)
+            index = None if parts is None else _index_at(face_number, turned, turn, x0, parts)
             if index is not None:
                 found.append(index)
     return found
@@ -359,9 +359,9 @@ class _Inks:
                                  for k in range(int(self.group.max()) + 1)],
                                 np.float32).reshape(-1, 2)
 
-    def like(self, seen: np.ndarray) -> np.ndarray:
-        """Which indices may be the one seen in colour ``seen``."""
-        apart = np.linalg.norm(self.centres - seen, axis=1)
+    def like(self, ink: np.ndarray) -> np.ndarray:
+        """Which indices may be the one whose ink is of colour ``ink``."""
+        apart = np.linalg.norm(self.centres - ink, axis=1)
         groups = np.nonzero(apart <= INK_EITHER * apart.min())[0]
         return np.isin(self.group, groups)
 
@@ -372,7 +372,7 @@ class MarkReader:
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.faces = list(faces)
         self.indices = deck_indices(self.faces)
-        self.entries = np.array([index.entry for index in self.indices], np.intp)
+        self.face_numbers = np.array([index.face_number for index in self.indices], np.intp)
         if self.indices:
             ranks = np.array([index.rank_height for index in self.indices])
             suits = np.array([index.suit_height for index in self.indices])
@@ -452,14 +452,14 @@ class MarkReader:
         if score.max() < LEAST_SCORE:
             return None
         inside = self.fine.inside(int(np.argmax(score)))
-        seen = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
+        ink = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_REPLICATE)[inside])
-        colour = self.inks.like(seen)
+        colour = self.inks.like(ink)
         score[~colour] = -1.0
         best = int(np.argmax(score))
         if score[best] < LEAST_SCORE:
             return None
-        others = (self.entries != self.entries[best]) & colour
+        others = (self.face_numbers != self.face_numbers[best]) & colour
         # Against each other card, what the two differ in: the better of the rank's and the
         # suit's lead (a card of the same rank is told by its suit alone).
         margin = float(np.min(np.maximum(rank_fit[best] - rank_fit[others],
@@ -467,18 +467,18 @@ class MarkReader:
             if others.any() else 1.0
         if margin < LEAST_MARGIN:
             return None
-        fh, fw = self.faces[int(self.entries[best])].shape[:2]
+        fh, fw = self.faces[int(self.face_numbers[best])].shape[:2]
         outline = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
 
         def card(index: int) -> np.ndarray:
             face_to_frame = np.linalg.inv(np.vstack([matrix, [0, 0, 1]])) @ np.vstack(
                 [self.fine.to_size[index], [0, 0, 1]])
             return (outline @ face_to_frame[:2, :2].T + face_to_frame[:2, 2]).astype(np.float32)
-        alike = np.nonzero((self.entries == self.entries[best]) & (score >= score[best] - ALIKE)
-                           & (np.arange(len(score)) != best))[0]
+        alike = np.nonzero((self.face_numbers == self.face_numbers[best])
+                           & (score >= score[best] - ALIKE) & (np.arange(len(score)) != best))[0]
         back = cv2.invertAffineTransform(matrix)
         middle = np.float32([self.fine.rank_at[0], self.fine.rank_at[1] + FINE / 2, 1.0])
-        return IndexHit(int(self.entries[best]), card(best), float(score[best]), margin,
+        return IndexHit(int(self.face_numbers[best]), card(best), float(score[best]), margin,
                         (back @ middle).astype(np.float32),
                         tuple(card(int(index)) for index in alike))
 
@@ -489,7 +489,8 @@ def _once(hits: list[IndexHit]) -> list[IndexHit]:
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda h: -h.score):
         reach = PLACE * float(np.linalg.norm(hit.corners[1] - hit.corners[0]))
-        if any(k.entry == hit.entry or np.linalg.norm(hit.at - k.at) < reach for k in kept):
+        if any(k.face_number == hit.face_number or np.linalg.norm(hit.at - k.at) < reach
+               for k in kept):
             continue
         kept.append(hit)
     return kept

@@ -330,7 +330,7 @@ class PileReader:
         return _CopySearch(self, image, blob, top, read).run(more)
 
     def _verdict(self, image: np.ndarray, outline: np.ndarray, place: np.ndarray,
-                 on_top: list[np.ndarray], entry: int, by_index: bool = True
+                 on_top: list[np.ndarray], face_number: int, by_index: bool = True
                  ) -> tuple[float, float]:
         """(value, how clear): how well the part in view of a place agrees with the pile's
         card, 0 if it is not clearly that card (or too little of it shows). ``by_index``: the
@@ -344,11 +344,11 @@ class PileReader:
         # alone: a thin strip). The copy next under shows all of its part in view, so it
         # agrees best of the places.
         agree = self._agreement()(image, place, on_top)
-        rest = np.delete(agree, entry)
-        clear = agree[entry] - (rest.max() if rest.size else -1.0)
-        value = float(agree[entry]) if (
-            (agree[entry] >= limits.copy_score and clear >= limits.copy_margin)
-            or (agree[entry] >= limits.copy_close_score
+        rest = np.delete(agree, face_number)
+        clear = agree[face_number] - (rest.max() if rest.size else -1.0)
+        value = float(agree[face_number]) if (
+            (agree[face_number] >= limits.copy_score and clear >= limits.copy_margin)
+            or (agree[face_number] >= limits.copy_close_score
                 and clear >= limits.copy_close_margin)) else 0.0
         # Another face close behind (a strip of the layout two creatures share): told apart
         # where the two differ, as near twins read whole are (``twins.py``). A strip agreeing
@@ -356,22 +356,22 @@ class PileReader:
         # agrees as well and leans the same way.
         least = (limits.copy_told_score if in_view >= limits.copy_told_view
                  else limits.copy_close_score)
-        if not value and agree[entry] >= least and rest.size and clear > 0:
+        if not value and agree[face_number] >= least and rest.size and clear > 0:
             other = int(np.argmax(rest))
-            other += other >= entry
-            if self._told(image, place, on_top, entry, other):
-                value, clear = float(agree[entry]), limits.copy_close_margin
+            other += other >= face_number
+            if self._told(image, place, on_top, face_number, other):
+                value, clear = float(agree[face_number]), limits.copy_close_margin
         scores = (self.library.one_per_card(
             self.library.index.scores(image, place, on_top, limits.detail)) if by_index else [])
-        if (scores and self.library.entry_id(scores[0].entry) == self.library.ids[entry]
+        if (scores and self.library.card_of(scores[0].face_number) == self.library.ids[face_number]
                 and scores[0].score >= limits.copy_index_score
                 and gap(scores) >= limits.copy_margin
-                and agree[entry] >= limits.copy_index_agree):
+                and agree[face_number] >= limits.copy_index_agree):
             value = max(value, scores[0].score)
             clear = max(clear, gap(scores))
         return value, float(clear)
 
-    def _between(self, image: np.ndarray, outline: np.ndarray, entry: int,
+    def _between(self, image: np.ndarray, outline: np.ndarray, face_number: int,
                  on_top: list[np.ndarray], searched: dict[tuple, float],
                  places: dict[tuple, np.ndarray], fit: Fit, hits: list[Detection],
                  fits: dict[int, Fit]) -> _Held | None:
@@ -412,24 +412,24 @@ class PileReader:
             if in_view < 0.1 or not _within(place, outline, on_top):
                 continue
             agree = self._agreement()(image, place, on_top)
-            rest = np.delete(agree, entry)
+            rest = np.delete(agree, face_number)
             best_other = float(rest.max()) if rest.size else -1.0
-            if (in_view < limits.copy_told_view and agree[entry] >= limits.sliver_agree
-                    and agree[entry] >= best_other - limits.sliver_tie):
+            if (in_view < limits.copy_told_view and agree[face_number] >= limits.sliver_agree
+                    and agree[face_number] >= best_other - limits.sliver_tie):
                 # A sliver under the copies found that agrees closely with the pile's card,
                 # as well as with any face: its frame, which every face shares.
                 return _Held(place, len(hits), 0.0, lowest=True)
-            if agree[entry] < limits.copy_told_score or agree[entry] < best_other:
+            if agree[face_number] < limits.copy_told_score or agree[face_number] < best_other:
                 continue
             for other, below in places.items():
                 if (other[0] == key[0] or same_card(below, place)
                         or not intersect(below, place, 0.0)):
                     continue
-                if self._verdict(image, outline, below, [*on_top, place], entry)[0] > 0:
+                if self._verdict(image, outline, below, [*on_top, place], face_number)[0] > 0:
                     return _Held(place, len(hits), 0.0)
         return None
 
-    def _over_copy(self, image: np.ndarray, outline: np.ndarray, entry: int,
+    def _over_copy(self, image: np.ndarray, outline: np.ndarray, face_number: int,
                    on_top: list[np.ndarray], places: dict[tuple, np.ndarray], fit: Fit,
                    hits: list[Detection], fits: dict[int, Fit]
                    ) -> _Held | None:
@@ -447,7 +447,7 @@ class PileReader:
                         or share_in_view(place, hiding) < limits.copy_told_view
                         or not self._lies_over(image, outline, fit, place, hit, hiding, fits)):
                     continue
-                value, clear = self._verdict(image, outline, place, hiding, entry)
+                value, clear = self._verdict(image, outline, place, hiding, face_number)
                 if value > 0:
                     return _Held(place, at, self._sure(clear))
                 # Judged once, just over the topmost copy it lies over.
@@ -474,23 +474,23 @@ class PileReader:
         return card_fit > -1.0 and copy_fit > max(card_fit + by, least)
 
     def _told(self, image: np.ndarray, place: np.ndarray, on_top: list[np.ndarray],
-              entry: int, other: int) -> bool:
-        """Is the part in view of ``place`` clearly face ``entry`` rather than ``other``, the
-        face it agrees with nearly as well? Two faces need not be alike as a whole to be
-        twins in a strip: the part in view is compared where the two differ, and must lean
-        as far to ``entry`` as a near twin read whole (``twin_lean``); a strip, mostly edge,
-        need not fit as closely (``copy_twin_fit``). Where the two faces' colours differ
-        there, a strip whose detail leans to neither is told by its colour, and a strip of
-        the other's colour is refused however its detail leans."""
+              face_number: int, other: int) -> bool:
+        """Is the part in view of ``place`` clearly face ``face_number`` rather than
+        ``other``, the face it agrees with nearly as well? Two faces need not be alike as a
+        whole to be twins in a strip: the part in view is compared where the two differ, and
+        must lean as far to ``face_number`` as a near twin read whole (``twin_lean``); a
+        strip, mostly edge, need not fit as closely (``copy_twin_fit``). Where the two faces'
+        colours differ there, a strip whose detail leans to neither is told by its colour, and
+        a strip of the other's colour is refused however its detail leans."""
         limits = self.limits
         twins = self.library.twins
-        lean, fit = twins.tell(image, place, entry, other, on_top)
+        lean, fit = twins.tell(image, place, face_number, other, on_top)
         if fit < limits.copy_twin_fit or lean <= -limits.twin_lean:
             return False
-        # Their colours there, as the top card (face ``entry`` under this light) shows: where
-        # the two differ in colour, a strip of the other's colour is not a copy, and a strip
+        # Their colours there, as the top card (face ``face_number`` under this light) shows:
+        # where the two differ in colour, a strip of the other's colour is not a copy, and a strip
         # alike in detail (the same layout, a few pixels of it) is told by its colour.
-        shade, apart = twins.colour_lean(image, place, entry, other, on_top, on_top[0])
+        shade, apart = twins.colour_lean(image, place, face_number, other, on_top, on_top[0])
         if apart >= limits.copy_colour_apart:
             if shade <= -limits.copy_colour_lean:
                 return False
@@ -506,8 +506,8 @@ class _CopySearch:
     def __init__(self, reader: PileReader, image: np.ndarray, blob: Blob, top: Detection,
                  read: Sequence[Detection]) -> None:
         self.reader, self.image, self.blob = reader, image, blob
-        self.entry = reader.library.ids.index(top.item_id)
-        self.face = reader.library.faces[self.entry]
+        self.face_number = reader.library.ids.index(top.item_id)
+        self.face = reader.library.faces[self.face_number]
         # Cards read whole lie over whatever they overlap, until a copy found shows over one
         # (a play laid on an earlier one, or on a card beside it).
         self.over = [d for d in read if d is not top and touches(d.corners, blob)]
@@ -634,7 +634,7 @@ class _CopySearch:
                               self.image, self.outline, self.fit, place, card, on_top,
                               self.card_fits)]
                 self.verdicts[key] = reader._verdict(self.image, self.outline, place,
-                                                     [*on_top, *hiding], self.entry,
+                                                     [*on_top, *hiding], self.face_number,
                                                      by_index=self.under_pile(place))
             value, clear = self.verdicts[key]
             if value > 0 and (best is None or value > best[0]):
@@ -650,10 +650,10 @@ class _CopySearch:
         reader = self.reader
         left = {key: place for key, place in self.places.items()
                 if not self.taken(place) and self.under_pile(place)}
-        held = (reader._over_copy(self.image, self.outline, self.entry, on_top, left, self.fit,
-                                  self.hits, self.card_fits)
-                or reader._between(self.image, self.outline, self.entry, on_top, self.searched,
-                                   left, self.fit, self.hits, self.card_fits))
+        held = (reader._over_copy(self.image, self.outline, self.face_number, on_top, left,
+                                  self.fit, self.hits, self.card_fits)
+                or reader._between(self.image, self.outline, self.face_number, on_top,
+                                   self.searched, left, self.fit, self.hits, self.card_fits))
         if held is None:
             if uncovered(self.blob, [*on_top, *(c.corners for c in self.beneath)]) is None:
                 return True

@@ -296,7 +296,7 @@ class Recognizer:
         found: list[Detection] = []
         named = {d.item_id for d in detections if touches(d.corners, blob)}
         for hit in hits:
-            card = self.library.ids[hit.entry]
+            card = self.library.ids[hit.face_number]
             if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
                                         (float(hit.at[0]), float(hit.at[1])), False) >= 0
                    for d in [*detections, *found]
@@ -305,15 +305,15 @@ class Recognizer:
                 # (A card read from its index is mostly hidden: other cards' indices show
                 # where its outline runs under them.)
                 continue
-            if self.library.ids[hit.entry] in named:
+            if self.library.ids[hit.face_number] in named:
                 continue  # a card of the cluster read already (the best read comes first)
             if any(d.index_at is not None and _near_print(d.index_at, hit.at, hit.corners,
                                                           SAME_PRINT)
                    for d in [*detections, *found]):
                 continue  # the print of a card read already, read again (as another card)
-            named.add(self.library.ids[hit.entry])
+            named.add(self.library.ids[hit.face_number])
             confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
-            found.append(Detection(self.library.ids[hit.entry], _on_cluster(
+            found.append(Detection(self.library.ids[hit.face_number], _on_cluster(
                 [hit.corners, *hit.others], blob), confidence, "index", hit.score, hit.at))
         return found
 
@@ -462,7 +462,7 @@ class Recognizer:
             if not scores:
                 continue
             aligned = self.library.index.align(image, scores[0].corners + origin,
-                                               scores[0].entry,
+                                               scores[0].face_number,
                                                reach=self.limits.align_reach[True])
             if aligned is None:
                 continue
@@ -584,8 +584,8 @@ class Recognizer:
         towards a square (a card seen at a slant can look square), so only a quad longer than
         any face could look is ruled out."""
         top, side = quad_sides(quad)
-        seen = max(top, side) / max(min(top, side), 1.0)
-        return seen <= self.library.index.longest_aspect * 1.45
+        elongation = max(top, side) / max(min(top, side), 1.0)
+        return elongation <= self.library.index.longest_aspect * 1.45
 
     def identify(self, image: np.ndarray, quad: np.ndarray, min_score: float | None = None,
                  margin: float | None = None, on_top: Sequence[np.ndarray] = (),
@@ -608,38 +608,39 @@ class Recognizer:
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
-        below = scores[0].score < self._bar(scores[0].entry, 0.0)
+        below = scores[0].score < self._bar(scores[0].face_number, 0.0)
         margin = self.limits.margin if margin is None else margin
         if outline and not on_top and (gap(scores) < margin or below):
             # An outline a pixel or three off (found on a small copy) costs the best face
             # several hundredths: on the card's edges in the frame, it may stand clear.
             again = index.scores(image, order_corners(on_edges(image, quad)), None,
-                                 self.limits.detail, only=[s.entry for s in scores])
+                                 self.limits.detail, only=[s.face_number for s in scores])
             if again and again[0].score > scores[0].score:
                 scores = again
-                below = scores[0].score < self._bar(scores[0].entry, 0.0)
+                below = scores[0].score < self._bar(scores[0].face_number, 0.0)
         if not on_top and (gap(scores) < self.limits.sure_margin or below):
             # A close call: line the likeliest face up with the print and compare again. An
             # outline that reads as no face may be further off (a shadow taken in): it may
             # move further.
-            aligned = index.align(image, scores[0].corners, scores[0].entry,
+            aligned = index.align(image, scores[0].corners, scores[0].face_number,
                                   reach=self.limits.align_reach[below])
             if aligned is not None:
                 again = index.scores(image, aligned, None, self.limits.detail,
-                                     only=[s.entry for s in scores], upright=True)
+                                     only=[s.face_number for s in scores], upright=True)
                 if again and again[0].score > scores[0].score:
                     scores = again
         library = self.library
         scores = library.one_per_card(scores)
 
         def tell(first: Score, second: Score) -> tuple[float, float]:
-            return library.twins.tell(image, first.corners, first.entry, second.entry, on_top)
+            return library.twins.tell(image, first.corners, first.face_number,
+                                      second.face_number, on_top)
 
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,
-                                                  [s.entry for s in near], on_top,
+                                                  [s.face_number for s in near], on_top,
                                                   self.limits.twin_fit)
-            return next(s for s in near if s.entry == pick), lean, fit
+            return next(s for s in near if s.face_number == pick), lean, fit
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
                             margin, "template", tell, among if in_part else None)
@@ -670,9 +671,10 @@ class Recognizer:
         # A card partly in view is as alike to its look-alikes as their parts in view are,
         # not as their whole faces: there the print's lean between them and its fit decide,
         # above ``min_score``.
-        if best.score < (min_score if among is not None else self._bar(best.entry, min_score)):
+        bar = min_score if among is not None else self._bar(best.face_number, min_score)
+        if best.score < bar:
             return None
-        card = self.library.entry_id(best.entry)
+        card = self.library.card_of(best.face_number)
         if card == NOT_A_CARD:
             return None  # the table taught that this looks like no card
         confidence = float(np.clip(sure, 0.0, 1.0))
@@ -690,7 +692,8 @@ class Recognizer:
         for other in scores[1:]:
             if scores[0].score - other.score >= margin:
                 break
-            if self.library.index.likeness(pick.entry, other.entry) < limits.twin_likeness:
+            likeness = self.library.index.likeness(pick.face_number, other.face_number)
+            if likeness < limits.twin_likeness:
                 return None
             lean, fit = tell(pick, other)
             if fit < limits.twin_fit or abs(lean) < limits.twin_lean:
@@ -713,11 +716,11 @@ class Recognizer:
             return None
         return pick, (lean - limits.twin_lean) / (0.5 - limits.twin_lean)
 
-    def _bar(self, entry: int, min_score: float) -> float:
+    def _bar(self, face_number: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike
         the face is to its nearest enrolled neighbour (cards of one deck share a layout, so
         a card of another deck can look that much like any of them)."""
-        nearest = self.library.index.nearest(entry)
+        nearest = self.library.index.nearest(face_number)
         # Near twins (likeness above twin_score) are told apart where they differ instead.
         bar = min(nearest + self.limits.beyond_nearest * (1.0 - nearest), self.limits.twin_score)
         return max(min_score, bar)

@@ -18,8 +18,9 @@ together and ``photo_scene`` frames part of the table as a hand-held phone does,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -49,8 +50,25 @@ from companion.vision.placing import (
 from companion.vision.scoring import CardTruth
 from companion.vision.surfaces import surface
 
-__all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth", "Token",
-           "face_art", "play_frames", "reach_from_seat", "truth_of"]
+__all__ = ["Conditions", "Hand", "Placement", "Scene", "SceneRenderer", "SceneTruth",
+           "TableStage", "Token", "face_art", "play_frames", "reach_from_seat", "truth_of"]
+
+class TableStage(Protocol):
+    """A simulated table before a simulated camera, as a game's bundle draws on it (its
+    ``play.py``: the pictures of a play, for the demo and the end-to-end tests); the
+    daemon's ``stage.Stage`` is one. ``items``: the game's art by id."""
+
+    items: Mapping[str, ArtItem]
+
+    def picture(self, placements: Sequence[Placement], tokens: Sequence[Token] = ()
+                ) -> np.ndarray:
+        """The table with ``placements`` (cards, tiles) and marker ``tokens`` on it."""
+        ...
+
+    def put_down(self, seat: int, cards: Sequence[str]) -> list[np.ndarray]:
+        """A play as the camera sees it: the table swept clear, then ``cards`` at ``seat``."""
+        ...
+
 
 #: A card under this share in view is *covered*, as the real sets' truth counts it.
 COVERED_BELOW = 0.9
@@ -382,7 +400,7 @@ class SceneRenderer:
     def pile(self, rng: np.random.Generator, item: ArtItem, centre_mm: tuple[float, float],
              copies: int, style: str | None = None) -> list[Placement]:
         """``copies`` of one card laid together (``fan``, ``offset`` or ``loose``): each copy
-        is its own placement, so its own truth entry with its own corners and visible part."""
+        is its own placement, so its own truth record with its own corners and visible part."""
         return pile(item, centre_mm, copies, rng, style)
 
     def keystone_camera(self, rng: np.random.Generator, keystone: float = 0.3) -> np.ndarray:

@@ -18,7 +18,7 @@ class TableView:
 
     image_to_table: np.ndarray
     table_to_image: np.ndarray
-    markers_seen: int
+    markers_found: int
 
     def to_table(self, points: np.ndarray) -> np.ndarray:
         """Image pixels (N, 2) to table millimetres (N, 2)."""

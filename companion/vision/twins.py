@@ -62,21 +62,21 @@ def _high(grey: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return pattern_mask(high_pass(grey, (scale, 6.0 * scale)))
 
 
-def _fits(view: np.ndarray, seen: np.ndarray, faces: Sequence[np.ndarray]) -> list[float]:
+def _fits(view: np.ndarray, visible: np.ndarray, faces: Sequence[np.ndarray]) -> list[float]:
     """Each face's correlation with the view over the part in view."""
-    at = unit(view, seen)
-    return [float(at @ unit(face, seen)) for face in faces]
+    at = unit(view, visible)
+    return [float(at @ unit(face, visible)) for face in faces]
 
 
-def _lean_where_apart(view: np.ndarray, seen: np.ndarray, one: np.ndarray, other: np.ndarray
+def _lean_where_apart(view: np.ndarray, visible: np.ndarray, one: np.ndarray, other: np.ndarray
                       ) -> float:
     """Where the view lies between face ``one`` (+0.5) and ``other`` (-0.5), compared where
     the two differ: the part in view weighted by their difference, spread a little (a print
     a pixel or two off still meets it). Both faces are weighed alike."""
     apart = cv2.GaussianBlur(((one - other) ** 2).reshape(view.shape), (0, 0), 1.5)
-    if float((seen * apart).sum()) < LEAST_APART_IN_VIEW * float(apart.sum()):
+    if float((visible * apart).sum()) < LEAST_APART_IN_VIEW * float(apart.sum()):
         return 0.0  # they differ where the card is covered: nothing in view tells them apart
-    weight = seen * np.sqrt(apart / max(float(apart.max()), 1e-6))
+    weight = visible * np.sqrt(apart / max(float(apart.max()), 1e-6))
     a, b, at = unit(one, weight), unit(other, weight), unit(view, weight)
     return float(at @ a - at @ b) / (2.0 * max(1.0 - float(a @ b), 1e-6))
 
@@ -93,12 +93,12 @@ class Twins:
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
 
-    def _size(self, entry: int) -> tuple[int, int]:
-        h, w = self.faces[entry].shape[:2]
+    def _size(self, face_number: int) -> tuple[int, int]:
+        h, w = self.faces[face_number].shape[:2]
         return max(8, int(round(DETAIL_LONG * w / h))), DETAIL_LONG
 
-    def _grey(self, entry: int, size: tuple[int, int]) -> np.ndarray:
-        face = cv2.resize(np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA)
+    def _grey(self, face_number: int, size: tuple[int, int]) -> np.ndarray:
+        face = cv2.resize(np.asarray(self.faces[face_number]), size, interpolation=cv2.INTER_AREA)
         return cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
     def _pair(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
@@ -207,10 +207,10 @@ class Twins:
                 best = (lean, fit)
         return best
 
-    def among(self, image: np.ndarray, corners: np.ndarray, entries: Sequence[int],
+    def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0
               ) -> tuple[int, float, float]:
-        """(pick, lean, fit) among several look-alikes at once (``entries``; ``corners`` in
+        """(pick, lean, fit) among several look-alikes at once (``face_numbers``; ``corners`` in
         the first one's order, either way up): each two faces are compared where they
         differ, in the part in view, and ``pick`` is the face the print leans to against
         every other. ``lean``: its weakest lean, on ``tell``'s scale (+0.5: that face
@@ -218,46 +218,46 @@ class Twins:
         well it fits the whole part in view (a correlation). Every face is weighed alike:
         none is favoured for being listed first. Where no face fits the part in view at
         ``least_fit``, they are not compared further: (the first, 0, the best fit)."""
-        first = entries[0]
+        first = face_numbers[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
         # of 8 cells, so that the faces' detail on it can be kept.
         width, height = self._size(first)
         h = int(np.clip(8 * round(max(quad_sides(corners)) / 8), 32, height))
         w = max(8, int(round(width * h / height)))
-        faces = [self._lined_up(first, entry, (w, h)) for entry in entries]
+        faces = [self._lined_up(first, face_number, (w, h)) for face_number in face_numbers]
         patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
                              cv2.COLOR_BGR2GRAY).astype(np.float32)
         view = _high(patch)
-        seen = (pattern_mask(in_view(corners, (w, h), on_top)) if on_top
+        visible = (pattern_mask(in_view(corners, (w, h), on_top)) if on_top
                 else np.ones(view.shape, np.float32))
         fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
-                                   seen[::-1, ::-1] if t else seen, faces), t)
+                                   visible[::-1, ::-1] if t else visible, faces), t)
                             for t in (False, True)), key=lambda told: max(told[0]))
         if max(fits) < least_fit:
             return first, 0.0, max(fits)
         if turned:
-            view, seen = view[::-1, ::-1], seen[::-1, ::-1]
+            view, visible = view[::-1, ::-1], visible[::-1, ::-1]
         count = len(faces)
         leans = np.zeros((count, count), np.float32)
         for i in range(count):
             for j in range(i + 1, count):
-                leans[i, j] = _lean_where_apart(view, seen, faces[i], faces[j])
+                leans[i, j] = _lean_where_apart(view, visible, faces[i], faces[j])
                 leans[j, i] = -leans[i, j]
         weakest = [min(float(leans[i, k]) for k in range(count) if k != i)
                    for i in range(count)]
         pick = int(np.argmax(weakest))
-        return entries[pick], weakest[pick], fits[pick]
+        return face_numbers[pick], weakest[pick], fits[pick]
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
-                    on_top: Sequence[np.ndarray], seen_whole: np.ndarray
+                    on_top: Sequence[np.ndarray], whole_outline: np.ndarray
                     ) -> tuple[float, float]:
         """(lean, apart): where the colour of the part in view of ``corners`` lies between
         face ``first`` (+0.5) and face ``second`` (-0.5), either way up, and how far apart
         the two faces' colours lie there (mean distance of the pixels' channel shares, 0-255
         scale). Compared blurred and coarse, so that a strip a few pixels wide counts. The
         light is taken from a card of face ``first`` seen whole in the same image at
-        ``seen_whole`` (its channels against the enrolled face's): both faces are compared
+        ``whole_outline`` (its channels against the enrolled face's): both faces are compared
         as they would look there."""
         h0, w0 = self.faces[first].shape[:2]
         size = (max(8, int(round(COLOUR_LONG * w0 / h0))), COLOUR_LONG)
@@ -267,28 +267,28 @@ class Twins:
         def blurred(picture: np.ndarray) -> np.ndarray:
             return cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 1.0)
 
-        def face(entry: int) -> np.ndarray:
-            if (entry, size) not in self._colours:
-                self._colours[entry, size] = blurred(cv2.resize(
-                    np.asarray(self.faces[entry]), size, interpolation=cv2.INTER_AREA))
-            return self._colours[entry, size]
+        def face(face_number: int) -> np.ndarray:
+            if (face_number, size) not in self._colours:
+                self._colours[face_number, size] = blurred(cv2.resize(
+                    np.asarray(self.faces[face_number]), size, interpolation=cv2.INTER_AREA))
+            return self._colours[face_number, size]
 
         one, other = face(first), face(second)
-        whole = sample(image, seen_whole.astype(np.float32), size).astype(np.float32)
+        whole = sample(image, whole_outline.astype(np.float32), size).astype(np.float32)
         light = (whole[inset].reshape(-1, 3).sum(axis=0)
                  / np.maximum(one[inset].reshape(-1, 3).sum(axis=0), 1.0))
         one, other = _chroma(one * light), _chroma(other * light)
         view = _chroma(blurred(sample(image, corners.astype(np.float32), size)))
-        seen = cv2.erode(in_view(corners, size, on_top), np.ones((3, 3), np.uint8))
-        inside = np.zeros_like(seen)
+        visible = cv2.erode(in_view(corners, size, on_top), np.ones((3, 3), np.uint8))
+        inside = np.zeros_like(visible)
         inside[inset] = 1.0
-        seen = (seen * inside) > 0
-        if seen.sum() < 4:
+        visible = (visible * inside) > 0
+        if visible.sum() < 4:
             return 0.0, 0.0
-        q = view[seen]
+        q = view[visible]
         best = (0.0, 0.0, np.inf)
         for turned in (False, True):
-            a, b = ((f[::-1, ::-1] if turned else f)[seen] for f in (one, other))
+            a, b = ((f[::-1, ::-1] if turned else f)[visible] for f in (one, other))
             apart = a - b
             miss = min(float(np.linalg.norm(q - a, axis=1).mean()),
                        float(np.linalg.norm(q - b, axis=1).mean()))

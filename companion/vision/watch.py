@@ -58,7 +58,7 @@ class TableWatcher:
     small grey copy of each frame is compared with the one of the frame last read; the full
     work is done again only once something has moved (hands over the table, or the picture
     drifted past the motion limit since, e.g. the light changed). Fed ``Glimpse`` s
-    (``glance``), the watcher measures motion on their small grey picture and takes a full
+    (``watch``), the watcher measures motion on their small grey picture and takes a full
     frame only to read it: none while the table stays as read.
     """
 
@@ -158,7 +158,7 @@ class TableWatcher:
         """Feed one frame taken at ``at`` seconds; the scene when it has just settled."""
         return self._watch(at, frame, lambda: frame)
 
-    def glance(self, glimpse: Glimpse) -> TableScene | None:
+    def watch(self, glimpse: Glimpse) -> TableScene | None:
         """Feed one glimpse: its small grey picture is watched, its full frame taken only
         when the table must be read (never while it stays as read); the scene when it has
         just settled."""

@@ -18,7 +18,7 @@ and its camera. So:
 
 >>> door = Admission(lambda: None, per_address=2, total=3)
 >>> first, second, third, other, more = [door() for _ in range(5)]
->>> [door.admit(entry, "10.0.0.9") for entry in (first, second, third)]
+>>> [door.admit(connection, "10.0.0.9") for connection in (first, second, third)]
 [True, True, True]
 >>> door.count("10.0.0.9"), first.evicted   # room made: the oldest had asked nothing yet
 (2, True)
@@ -101,7 +101,7 @@ class Burst:
         return new
 
 
-class Entry(asyncio.Protocol):
+class DoorConnection(asyncio.Protocol):
     """One connection at the door: admitted (then everything is handed to aiohttp's own
     protocol, ``inner``) or closed at once."""
 
@@ -127,12 +127,12 @@ class Entry(asyncio.Protocol):
         if self.inner is None:
             return
         if not self.headed:
-            seen = self.tail + data
-            if b"\r\n\r\n" in seen:
+            received = self.tail + data
+            if b"\r\n\r\n" in received:
                 self.headed = True
                 self.door.headed(self)
             else:
-                self.tail = seen[-3:]
+                self.tail = received[-3:]
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -168,35 +168,36 @@ class Admission:
         self.handler = handler
         self.per_address = per_address or default_per_address
         self.total = total or default_total
-        self.open: dict[str, set[Entry]] = {}  # address -> its connections admitted
-        self.waiting: OrderedDict[Entry, str] = OrderedDict()  # no whole head yet, oldest first
+        self.open: dict[str, set[DoorConnection]] = {}  # address -> its connections admitted
+        #: The connections with no whole head yet, oldest first.
+        self.waiting: OrderedDict[DoorConnection, str] = OrderedDict()
         self.admitted = 0
         self.refused = 0  # closed at once, or to make room, since the start
         self.burst = Burst()
 
-    def __call__(self) -> Entry:
-        return Entry(self)
+    def __call__(self) -> DoorConnection:
+        return DoorConnection(self)
 
     def count(self, address: str) -> int:
         return len(self.open.get(address_key(address), ()))
 
-    def admit(self, entry: Entry, address: str) -> bool:
-        """Whether ``entry`` from ``address`` may come in (room made for it if need be)."""
-        key = entry.key = address_key(address)
+    def admit(self, connection: DoorConnection, address: str) -> bool:
+        """Whether ``connection`` from ``address`` may come in (room made for it if need be)."""
+        key = connection.key = address_key(address)
         mine = self.open.setdefault(key, set())
         if len(mine) >= self.per_address and not self._make_room(key):
             return self._refuse(key)
         if self.admitted >= self.total and not self._make_room(None):
             return self._refuse(key)
-        mine.add(entry)
-        self.waiting[entry] = key
+        mine.add(connection)
+        self.waiting[connection] = key
         self.admitted += 1
         return True
 
     def _make_room(self, key: str | None) -> bool:
         """Close the oldest connection (of ``key``, or of any address) with no whole request
         yet; False if there is none."""
-        victim = next((entry for entry, of in self.waiting.items() if key in (None, of)), None)
+        victim = next((waiting for waiting, of in self.waiting.items() if key in (None, of)), None)
         if victim is None:
             return False
         self.left(victim)
@@ -217,19 +218,19 @@ class Admission:
                         "the extra ones are closed (one line per burst)",
                         key, self.per_address, self.total)
 
-    def headed(self, entry: Entry) -> None:
-        """``entry`` sent a whole request head: it is not closed to make room any more."""
-        self.waiting.pop(entry, None)
+    def headed(self, connection: DoorConnection) -> None:
+        """``connection`` sent a whole request head: it is not closed to make room any more."""
+        self.waiting.pop(connection, None)
 
-    def left(self, entry: Entry) -> None:
-        """``entry`` closed (or closed to make room): it no longer counts. Idempotent."""
-        self.waiting.pop(entry, None)
-        mine = self.open.get(entry.key)
-        if mine is not None and entry in mine:
-            mine.discard(entry)
+    def left(self, connection: DoorConnection) -> None:
+        """``connection`` closed (or closed to make room): it no longer counts. Idempotent."""
+        self.waiting.pop(connection, None)
+        mine = self.open.get(connection.key)
+        if mine is not None and connection in mine:
+            mine.discard(connection)
             self.admitted -= 1
             if not mine:
-                del self.open[entry.key]
+                del self.open[connection.key]
 
 
 def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:

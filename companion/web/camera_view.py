@@ -107,15 +107,15 @@ def deck(game: Any) -> list[dict[str, str]]:
 def earlier(display: TableDisplay) -> list[dict[str, Any]]:
     """The game's latest camera events that keep their picture, newest first: each one's
     number (its sequence number) and what it was, in the public words of the feed."""
-    from companion.web.snapshot import entry_in_words
+    from companion.web.snapshot import stored_event_in_words
 
     stored_game = display.stored_game
     if stored_game is None:
         return []
-    entries, undone = stored_game.session.entries, stored_game.session.undone
-    return [{"seq": seq, "text": entry_in_words(entries[seq - 1], stored_game.game.seats,
+    events, undone = stored_game.session.events, stored_game.session.undone
+    return [{"seq": seq, "text": stored_event_in_words(events[seq - 1], stored_game.game.seats,
                                                 seq in undone)}
-            for seq in reversed(display.pictures_kept()[-EARLIER:]) if seq <= len(entries)]
+            for seq in reversed(display.pictures_kept()[-EARLIER:]) if seq <= len(events)]
 
 
 def pictured_channel(display: TableDisplay, camera: dict[str, Any]) -> dict[str, Any]:
@@ -123,17 +123,17 @@ def pictured_channel(display: TableDisplay, camera: dict[str, Any]) -> dict[str,
     camera's picture, oldest first, in the public words of the feed; with the cards' names
     and the readings' states in words, to draw a stored picture's readings (``camera``: the
     camera channel just built, whose deck and words it reuses)."""
-    from companion.web.snapshot import entry_in_words
+    from companion.web.snapshot import stored_event_in_words
 
     stored_game = display.stored_game
     if stored_game is None:
         return {"kind": "pictured", "session": None, "events": []}
     session, seats = stored_game.session, stored_game.game.seats
-    entries, undone = session.entries, session.undone
+    events, undone = session.events, session.undone
     return {"kind": "pictured", "session": stored_game.id,
-            "events": [{"seq": seq, "text": entry_in_words(entries[seq - 1], seats,
+            "events": [{"seq": seq, "text": stored_event_in_words(events[seq - 1], seats,
                                                            seq in undone)}
-                       for seq in display.pictures_kept() if 0 < seq <= len(entries)],
+                       for seq in display.pictures_kept() if 0 < seq <= len(events)],
             "names": {card["id"]: card["name"] for card in camera.get("deck", [])},
             "states": camera.get("states", {})}
 
@@ -201,6 +201,6 @@ def camera_channel(display: TableDisplay) -> dict[str, Any]:
     return {"kind": "camera", "session": stored_game.id, "look": look.number, "watching": True,
             "picture": f"camera/{look.number}.jpg", "width": picture.width,
             "height": picture.height, "readings": readings,
-            "events": len(stored_game.session.entries), "deck": deck(stored_game.game),
+            "events": len(stored_game.session.events), "deck": deck(stored_game.game),
             "can_undo": bool(look.earlier), "earlier": earlier(display), "states": said,
             "ended": ended(display), "samples": samples_view(display)}

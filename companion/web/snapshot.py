@@ -59,10 +59,10 @@ def event_in_words(event: Mapping[str, Any], seats: Sequence[str]) -> str:
     return kind
 
 
-def entry_in_words(entry: Mapping[str, Any], seats: Sequence[str], undone: bool) -> str:
-    """A stored entry in a list of what happened (``event_in_words``), marked if an undo took
+def stored_event_in_words(event: Mapping[str, Any], seats: Sequence[str], undone: bool) -> str:
+    """A stored event in a list of what happened (``event_in_words``), marked if an undo took
     it back: nothing lists a withdrawn event as standing."""
-    text = event_in_words(entry, seats)
+    text = event_in_words(event, seats)
     return pgettext("web", "{event} (undone)").format(event=text) if undone else text
 
 
@@ -188,27 +188,27 @@ def actions_and_order(ranked: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 class Feed:
-    """The feed's entries in words, each said once per language, seat names and standing (an
-    entry stored never changes, bar an undo taking it back; a taken-back entry's number is
+    """The feed's events in words, each said once per language, seat names and standing (an
+    event stored never changes, bar an undo taking it back; a taken-back event's number is
     said again for what replaced it)."""
 
     def __init__(self) -> None:
         self.said: dict[tuple[int, bool, str, tuple[str, ...]],
                         tuple[Any, dict[str, Any]]] = {}
 
-    def entries(self, entries: Sequence[Mapping[str, Any]], first: int,
-                seats: Sequence[str], undone: Container[int] = ()) -> list[dict[str, Any]]:
-        """The entries from ``first`` on (0-based), numbered from 1; those whose numbers are
+    def events(self, events: Sequence[Mapping[str, Any]], first: int,
+               seats: Sequence[str], undone: Container[int] = ()) -> list[dict[str, Any]]:
+        """The events from ``first`` on (0-based), numbered from 1; those whose numbers are
         in ``undone`` (an undo took them back) say so."""
         key_end = (current(), tuple(seats))
         feed = []
-        for number, entry in enumerate(entries[first:], start=first + 1):
+        for number, event in enumerate(events[first:], start=first + 1):
             taken_back = number in undone
             kept = self.said.get((number, taken_back, *key_end))
-            if kept is None or kept[0] is not entry:
-                kept = self.said[(number, taken_back, *key_end)] = (entry, {
+            if kept is None or kept[0] is not event:
+                kept = self.said[(number, taken_back, *key_end)] = (event, {
                     "n": number, "undone": taken_back,
-                    "text": entry_in_words(entry, seats, taken_back)})
+                    "text": stored_event_in_words(event, seats, taken_back)})
             feed.append(kept[1])
         if len(self.said) > 8 * FEED_LENGTH:
             for key in [key for key in self.said if key[0] <= first]:
@@ -257,7 +257,7 @@ class Snapshot:
         #: The game read again in each language a seat's page reads and the table does not.
         self.mirrors = Mirrors()
         self.publics: dict[str, dict[str, Any]] = {}
-        self.feed = Feed()  # the feed's entries in words, said once
+        self.feed = Feed()  # the feed's events in words, said once
 
     def build(self, showing: TableDisplay, images: Mapping[str, Image.Image]) -> dict[str, Any]:
         """Every channel, from what the table shows (``Daemon.display``) and its images."""
@@ -278,8 +278,8 @@ class Snapshot:
             return channels
         game, session = stored_game.game, stored_game.session
         public = session.result(None)
-        entries = session.entries
-        first = max(0, len(entries) - FEED_LENGTH)
+        events = session.events
+        first = max(0, len(events) - FEED_LENGTH)
         table_language = current()
         self.publics, used = {}, set()  # this build's public views, the copies it read
         read = self.reading(session, table_language, table_language, used)
@@ -292,8 +292,8 @@ class Snapshot:
             "title": registry.get(game.name).title_line(), "api": public,
             "names": list(said.seats),
             "words": said.state_in_words(self.public(read, table_language)),
-            "feed": self.feed.entries(entries, first, said.seats, session.undone),
-            "events": len(entries), "notice": showing.table_notice,
+            "feed": self.feed.events(events, first, said.seats, session.undone),
+            "events": len(events), "notice": showing.table_notice,
             "dial": showing.dial_state(), "screen": screen}
         menu = showing.menu  # built once: each read builds it anew
         owner = menu.seat if menu is not None else None
@@ -329,7 +329,7 @@ class Snapshot:
                     "error": error, "screen": self.pictures.url(screen) if screen else None,
                     "tap": tap_label(game),
                     **actions_and_order(seat_actions(game, said.seats, seat, likely)),
-                    "events": len(entries)}
+                    "events": len(events)}
                 if read is not session:
                     channels[f"seat:{seat}"]["shown"] = seat_state
         self.mirrors.keep_only(used)

@@ -3,9 +3,14 @@ up is put down before the camera, a pass is a tap of the seat's button."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import Game
+
+if TYPE_CHECKING:  # types only: the simulated table's pictures need numpy and OpenCV
+    import numpy as np
+
+    from companion.vision.synthetic import TableStage
 
 
 def route(game: Game, event: dict[str, Any], camera: bool) -> str:
@@ -14,5 +19,6 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
     return "button" if event["type"] == "pass" else "by hand"
 
 
-def pictures(stage: Any, game: Game, event: dict[str, Any], first: bool) -> list[Any]:
+def pictures(stage: TableStage, game: Game, event: dict[str, Any], first: bool
+             ) -> list[np.ndarray]:
     return stage.put_down(event["seat"], event["cards"])

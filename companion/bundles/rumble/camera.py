@@ -22,10 +22,10 @@ class RoomLayout:
     """Room tiles on the table: room id -> outline (table mm), plus the entry room."""
 
     rooms: dict[str, np.ndarray]
-    entry: str
+    entry_room: str
 
     @classmethod
-    def grid(cls, rooms: list[str], columns: int, entry: str,
+    def grid(cls, rooms: list[str], columns: int, entry_room: str,
              origin_mm: tuple[float, float] = (100.0, 60.0), tile_mm: float = 100.0
              ) -> RoomLayout:
         """Rooms laid row by row, ``columns`` to a row, as the default map is printed."""
@@ -35,10 +35,10 @@ class RoomLayout:
             y = origin_mm[1] + (n // columns) * tile_mm
             outlines[room] = np.float32([[x, y], [x + tile_mm, y], [x + tile_mm, y + tile_mm],
                                          [x, y + tile_mm]])
-        return cls(outlines, entry)
+        return cls(outlines, entry_room)
 
     @classmethod
-    def from_scene(cls, scene: TableScene, rooms: list[str], entry: str) -> RoomLayout:
+    def from_scene(cls, scene: TableScene, rooms: list[str], entry_room: str) -> RoomLayout:
         """Rooms located by enrolment: the outlines of the recognised room tiles.
 
         Every room must be seen exactly once (photograph the board with no hand over it).
@@ -53,7 +53,7 @@ class RoomLayout:
         missing = [room for room in rooms if room not in outlines]
         if missing:
             raise SceneError(_("room tiles not seen: {rooms}").format(rooms=", ".join(missing)))
-        return cls(outlines, entry)
+        return cls(outlines, entry_room)
 
     def room_of(self, point: tuple[float, float]) -> str | None:
         for room, outline in self.rooms.items():
@@ -87,11 +87,11 @@ def rumble_positions(scene: TableScene, layout: RoomLayout, characters: list[str
 
 
 def rumble_events(before: RumblePositions, after: RumblePositions, seat: int,
-                  entry: str) -> list[dict]:
+                  entry_room: str) -> list[dict]:
     """The one action that turns ``before`` into ``after``: ``move``, ``fight`` or ``escape``.
 
     >>> b = RumblePositions({"elf": "A1", "orc": "A2"}, "A1")
-    >>> rumble_events(b, RumblePositions({"orc": "A2"}, None), seat=1, entry="A1")
+    >>> rumble_events(b, RumblePositions({"orc": "A2"}, None), seat=1, entry_room="A1")
     [{'type': 'escape', 'seat': 1, 'character': 'elf'}]
     """
     gone = [c for c in before.characters if c not in after.characters]
@@ -114,7 +114,8 @@ def rumble_events(before: RumblePositions, after: RumblePositions, seat: int,
         return [{"type": "move", "seat": seat, "character": who,
                  "to": after.characters[who], "chest": chest}]
     who = gone[0]
-    if before.characters[who] == entry and before.chest == entry and after.chest is None:
+    if (before.characters[who] == entry_room and before.chest == entry_room
+            and after.chest is None):
         return [{"type": "escape", "seat": seat, "character": who}]
     return [{"type": "fight", "seat": seat, "victim": who}]
 
@@ -138,7 +139,7 @@ class Mapper:
             return []
         return rumble_events(rumble_positions(before, self.layout, self.characters),
                              rumble_positions(after, self.layout, self.characters), turn,
-                             self.layout.entry)
+                             self.layout.entry_room)
 
 
 def mapper(game: Game, geometry: Any) -> Mapper:

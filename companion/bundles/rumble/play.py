@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.bundles.rumble.pieces import CHEST_ID, RoomTiles, character_marker
 from companion.games.base import Game
+
+if TYPE_CHECKING:  # types only: the simulated table's pictures need numpy and OpenCV
+    import numpy as np
+
+    from companion.vision.synthetic import TableStage, Token
 
 #: Room tiles as the daemon's default geometry expects them laid.
 ROOMS = RoomTiles()
@@ -20,7 +25,8 @@ def route(game: Game, event: dict[str, Any], camera: bool) -> str:
     return "camera" if camera and event["type"] in ("move", "fight", "escape") else "by hand"
 
 
-def pictures(stage: Any, game: Game, event: dict[str, Any], first: bool) -> list[Any]:
+def pictures(stage: TableStage, game: Game, event: dict[str, Any], first: bool
+             ) -> list[np.ndarray]:
     """The board before the first move (where the pieces stand), then after ``event``."""
     rooms, characters = game.options["map"]["rooms"], game.options["characters"]
     boards = []
@@ -38,8 +44,8 @@ def pictures(stage: Any, game: Game, event: dict[str, Any], first: bool) -> list
     return boards
 
 
-def board(stage: Any, rooms: Sequence[str], positions: Mapping[str, str], chest: str | None,
-          characters: Sequence[str]) -> Any:
+def board(stage: TableStage, rooms: Sequence[str], positions: Mapping[str, str],
+          chest: str | None, characters: Sequence[str]) -> np.ndarray:
     """The Rumble board: room tiles, each character's marker in its room, the chest."""
     from companion.vision.synthetic import Placement, Token
 
@@ -48,7 +54,7 @@ def board(stage: Any, rooms: Sequence[str], positions: Mapping[str, str], chest:
                for n, room in enumerate(rooms)}
     tiles = [Placement(stage.items[room], centres[room]) for room in rooms
              if room in stage.items]
-    tokens: list[Any] = []
+    tokens: list[Token] = []
     filled: dict[str, int] = {}
     for character in characters:
         room = positions.get(character)

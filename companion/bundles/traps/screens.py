@@ -117,14 +117,14 @@ def seat(view: dict[str, Any], seats: Sequence[str], peeking: bool) -> Image.Ima
     return image
 
 
-def reading_lines(square: str, seen: dict[str, Any]) -> tuple[str, str]:
+def reading_lines(square: str, reading: dict[str, Any]) -> tuple[str, str]:
     """A dial reading a seat took, as its screen shows it while peeking (and its page)."""
-    if seen.get("trap") is None:
-        return f"{square}: {seen['name']}", _("no trap")
+    if reading.get("trap") is None:
+        return f"{square}: {reading['name']}", _("no trap")
     # A variable "n+" disarm number stays "n+" until its first attempt fixes it.
-    disarm = seen["disarm"] if seen.get("disarm_now") is None else seen["disarm_now"]
-    return seen["name"], _("{square} disarm {disarm}, {xp} XP").format(
-        square=square, disarm=disarm, xp=seen["xp"])
+    disarm = reading["disarm"] if reading.get("disarm_now") is None else reading["disarm_now"]
+    return reading["name"], _("{square} disarm {disarm}, {xp} XP").format(
+        square=square, disarm=disarm, xp=reading["xp"])
 
 
 def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
@@ -134,10 +134,10 @@ def facts(private: dict[str, Any], seats: Sequence[str]) -> dict[str, str]:
         return {}
     readings = []
     for square, state in private["squares"].items():
-        seen = state.get("reading_seen")
-        if seen is not None:
-            words = ": ".join(dict.fromkeys(reading_lines(square, seen)))
-            readings.append(words if seen.get("current") else
+        reading = state.get("reading_seen")
+        if reading is not None:
+            words = ": ".join(dict.fromkeys(reading_lines(square, reading)))
+            readings.append(words if reading.get("current") else
                             pgettext("web", "{reading} (the dial has turned since)").format(
                                 reading=words))
     return {"squares": "; ".join(readings) or "-"}

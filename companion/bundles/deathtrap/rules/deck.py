@@ -38,7 +38,7 @@ def default_deck() -> dict[str, Any]:
 
 
 def check_deck(value: Any) -> dict[str, Any]:
-    """Check a ``deck`` option; raise ValueError saying which entry is wrong."""
+    """Check a ``deck`` option; raise ValueError saying which creature is wrong."""
     if not isinstance(value, dict) or not isinstance(value.get("creatures"), list):
         raise ValueError('must be an object {"creatures": [{"id", "name", "value", "copies"}]}')
     for key in value:

@@ -176,18 +176,19 @@ def _escape_refusal(game: RumbleState, event: dict[str, Any]) -> RuleViolation |
     room = _room_of(game, character)
     if isinstance(room, RuleViolation):
         return room
-    entry = game.options["map"]["entry"]
-    if room != entry:
+    entry_room = game.options["map"]["entry"]
+    if room != entry_room:
         return RuleViolation("escape-entry", _("{character} is in {room}: only from "
                              "the entry room {entry} can a character escape")
-                             .format(character=character_word(character), room=room, entry=entry))
-    if game.chest != entry:
+                             .format(character=character_word(character), room=room,
+                                     entry=entry_room))
+    if game.chest != entry_room:
         if game.chest:
             return RuleViolation("escape-chest", _("the chest is in {room}, not in the entry "
                                  "{entry}: a character escapes only with the chest")
-                                 .format(room=game.chest, entry=entry))
+                                 .format(room=game.chest, entry=entry_room))
         return RuleViolation("escape-chest", _("the chest is gone, not in the entry {entry}: "
-                             "a character escapes only with the chest").format(entry=entry))
+                             "a character escapes only with the chest").format(entry=entry_room))
     return None
 
 
@@ -225,7 +226,7 @@ def _offered(game: RumbleState, seat: int, legal_only: bool) -> list[dict[str, A
     chest needs its character alone, a move with the chest is offered only where the chest
     is, a fight needs company, an escape needs the entry room with the chest in it."""
     crowds = Counter(game.positions.values())
-    entry, chest, found = game.options["map"]["entry"], game.chest, []
+    entry_room, chest, found = game.options["map"]["entry"], game.chest, []
     for character, room in game.positions.items():
         alone, with_chest = crowds[room] == 1, chest == room
         for to in game.doors[room]:
@@ -237,7 +238,8 @@ def _offered(game: RumbleState, seat: int, legal_only: bool) -> list[dict[str, A
                               "to": to, "chest": True})
         if not alone or not legal_only:
             found.append({"type": "fight", "seat": seat, "victim": character})
-        if (room == entry and with_chest) or (not legal_only and room in (entry, chest)):
+        if ((room == entry_room and with_chest)
+                or (not legal_only and room in (entry_room, chest))):
             found.append({"type": "escape", "seat": seat, "character": character})
     return found
 

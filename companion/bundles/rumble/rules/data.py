@@ -34,12 +34,14 @@ def default_map() -> dict[str, Any]:
 
 def default_characters() -> list[str]:
     """The shipped (assumed) character ids, as the ``characters`` option takes them."""
-    return check_characters([entry["id"] for entry in _load(CHARACTERS_FILE)["characters"]])
+    characters = _load(CHARACTERS_FILE)["characters"]
+    return check_characters([character["id"] for character in characters])
 
 
 def character_names() -> dict[str, str]:
     """Display names of the shipped characters, by id (other ids show as they are)."""
-    return {entry["id"]: entry["name"] for entry in _load(CHARACTERS_FILE)["characters"]}
+    characters = _load(CHARACTERS_FILE)["characters"]
+    return {character["id"]: character["name"] for character in characters}
 
 
 def _room_name(value: Any, what: str) -> str:
@@ -85,12 +87,12 @@ def check_map(value: Any) -> dict[str, Any]:
         if frozenset(door) in seen:
             raise ValueError(f"the door between '{a}' and '{b}' is listed twice")
         seen.add(frozenset(door))
-    entry = known_room(value["entry"], "'entry'")
+    entry_room = known_room(value["entry"], "'entry'")
     treasure = known_room(value["treasure"], "'treasure'")
-    if entry == treasure:
+    if entry_room == treasure:
         raise ValueError("'entry' and 'treasure' must be different rooms")
     checked: dict[str, Any] = {"rooms": list(rooms), "doors": [list(d) for d in doors],
-                               "entry": entry, "treasure": treasure}
+                               "entry": entry_room, "treasure": treasure}
     _check_connected(checked)
     if "start" in value:
         start = value["start"]

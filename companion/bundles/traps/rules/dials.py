@@ -100,40 +100,40 @@ def check_dial(value: Any, traps: Any, where: str) -> list[str | dict[str, Any]]
     return dial
 
 
-def _check_trap(trap_id: str, entry: Any) -> dict[str, Any]:
+def _check_trap(trap_id: str, description: Any) -> dict[str, Any]:
     where = f"trap '{trap_id}'"
-    if not isinstance(entry, dict):
+    if not isinstance(description, dict):
         raise ValueError(f"{where} must be an object with name, effect and damage")
-    for key in entry:
+    for key in description:
         if key not in TRAP_KEYS:
             raise ValueError(f"{where}: unknown key '{key}' (known: {', '.join(TRAP_KEYS)})")
     for key in ("name", "effect"):
-        if not isinstance(entry.get(key), str) or not entry[key].strip():
+        if not isinstance(description.get(key), str) or not description[key].strip():
             raise ValueError(f"{where}: '{key}' must be a non-empty text")
-    damage = entry.get("damage")
+    damage = description.get("damage")
     if damage != "1d6" and (isinstance(damage, bool) or not isinstance(damage, int)
                             or not 0 <= damage <= NUMBER_LIMIT):
         raise ValueError(f"{where}: 'damage' must be clicks (a whole number) or \"1d6\"")
     for key in ("triggers_once", "disarm_after_trigger", "imprisons"):
-        if not isinstance(entry.get(key, False), bool):
+        if not isinstance(description.get(key, False), bool):
             raise ValueError(f"{where}: '{key}' must be true or false")
-    triggered_disarm = entry.get("triggered_disarm")
+    triggered_disarm = description.get("triggered_disarm")
     if triggered_disarm is not None and (
             isinstance(triggered_disarm, bool) or not isinstance(triggered_disarm, int)
             or not 0 <= triggered_disarm <= NUMBER_LIMIT):
         raise ValueError(f"{where}: 'triggered_disarm' must be a whole number")
-    attack = entry.get("attack")
+    attack = description.get("attack")
     if attack is not None and not (isinstance(attack, dict) and all(
             isinstance(attack.get(key), int) for key in ("attack", "defence", "damage"))):
         raise ValueError(f"{where}: 'attack' must be an object with whole numbers attack, "
                          f"defence and damage")
     return {
-        "name": entry["name"], "effect": entry["effect"], "damage": damage,
-        "triggers_once": entry.get("triggers_once", False),
-        "disarm_after_trigger": entry.get("disarm_after_trigger", True),
-        "imprisons": entry.get("imprisons", False),
+        "name": description["name"], "effect": description["effect"], "damage": damage,
+        "triggers_once": description.get("triggers_once", False),
+        "disarm_after_trigger": description.get("disarm_after_trigger", True),
+        "imprisons": description.get("imprisons", False),
         "triggered_disarm": triggered_disarm,
-        "attack": entry.get("attack"),
+        "attack": description.get("attack"),
     }
 
 
@@ -147,7 +147,7 @@ def check_catalog(value: Any) -> dict[str, Any]:
     missing = [trap for trap in TRAP_IDS if trap not in traps]
     if missing:
         raise ValueError(f"'traps' lacks {', '.join(missing)}")
-    checked = {trap_id: _check_trap(trap_id, entry) for trap_id, entry in traps.items()}
+    checked = {trap_id: _check_trap(trap_id, description) for trap_id, description in traps.items()}
     if checked["jaws-of-doom"]["attack"] is None:
         raise ValueError("trap 'jaws-of-doom' needs its 'attack' values (a counterattack "
                          "is rolled against its defence)")
