@@ -130,11 +130,11 @@ def still_table(out: Path) -> int:
     stage = Stage("tricky", 4, 1)
     eyes = InlineVision("tricky", stage.layout)
     picture = stage.play(1, ["red-3", "blue-5"])
-    eyes.look(picture)  # settles: one picture
+    eyes.watch(picture)  # settles: one picture
     count = []
     evidence.encode = timed(count, evidence.encode)
     for _ in range(STILL_FRAMES // 3):
-        eyes.look(picture)  # three frames each, as every picture is shown
+        eyes.watch(picture)  # three frames each, as every picture is shown
     return len(count)
 
 

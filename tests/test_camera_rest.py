@@ -54,12 +54,12 @@ def test_the_watcher_counts_how_long_the_table_has_rested():
     shoot = shooter()
     watcher = TableWatcher(demo_library("tricky"), TableLayout(), settle_seconds=0.5)
     for n in range(12):
-        watcher.look(n / 4, shoot(FIRST))
+        watcher.watch_frame(n / 4, shoot(FIRST))
     rested = watcher.resting(11 / 4)
     assert rested > 0 and watcher.reads < 12  # later frames only compared with the read
-    watcher.look(12 / 4, shoot(FIRST))
+    watcher.watch_frame(12 / 4, shoot(FIRST))
     assert watcher.resting(12 / 4) > rested
-    watcher.look(13 / 4, shoot(BOTH))  # a card laid: read again, not resting
+    watcher.watch_frame(13 / 4, shoot(BOTH))  # a card laid: read again, not resting
     assert watcher.resting(13 / 4) == 0.0
 
 

@@ -46,7 +46,7 @@ def frame(hand: bool) -> np.ndarray:
 
 def settled(image: np.ndarray) -> tuple[TableWatcher, evidence.Picture]:
     watcher = TableWatcher(library_for(("tricky",)), LAYOUT, settle_seconds=0.0)
-    scenes = [watcher.look(n * 0.5, image) for n in range(4)]
+    scenes = [watcher.watch_frame(n * 0.5, image) for n in range(4)]
     assert any(scene is not None for scene in scenes)
     picture = evidence.settled(watcher, image)
     assert picture is not None

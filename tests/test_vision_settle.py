@@ -66,7 +66,7 @@ def test_hands_reaching_over_the_table_make_no_play_until_it_settles(watcher_par
                            conditions=Conditions("wood", noise=3, light_gradient=0.2))
     watcher = TableWatcher(library, layout, settle_seconds=0.5)
     settled = [(at, scene) for at, frame in sequence
-               if (scene := watcher.look(at, frame.image)) is not None]
+               if (scene := watcher.watch_frame(at, frame.image)) is not None]
     hand_leaves = sequence[-12][0]  # the first frame without the hand
     first, last = settled[0], settled[-1]
     # The scene before the play may settle; nothing settles while the hand is about.

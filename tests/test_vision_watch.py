@@ -26,12 +26,12 @@ def test_the_empty_table_becomes_the_background_and_cards_are_read_against_it():
     placed = [Placement(ITEMS[3], (300, 250), 15), Placement(ITEMS[9], (520, 330), 80)]
     shoot = frames(renderer, placed)
     watcher = TableWatcher(demo_library("tricky"), TableLayout(), settle_seconds=0.0)
-    watcher.look(0.0, shoot([]))
-    watcher.look(0.1, shoot([]))
+    watcher.watch_frame(0.0, shoot([]))
+    watcher.watch_frame(0.1, shoot([]))
     assert watcher.background is not None
     learnt = watcher.background.lab.copy()
-    watcher.look(0.2, shoot(placed))
-    watcher.look(0.3, shoot(placed))
+    watcher.watch_frame(0.2, shoot(placed))
+    watcher.watch_frame(0.3, shoot(placed))
     found = sorted(d.item_id for d in watcher.last.detections)
     assert found == sorted(p.item.item_id for p in placed)
     # Cards on the table are not learnt into the background.
@@ -49,7 +49,7 @@ def test_nothing_is_recognised_while_the_picture_moves():
     for n in range(6):
         # A different camera every frame: everything moves.
         frame = renderer.render(placed, rng, Conditions("felt"), renderer.camera(rng, 0.2))
-        watcher.look(n / 10, frame.image)
+        watcher.watch_frame(n / 10, frame.image)
     assert calls == []
 
 
@@ -68,7 +68,7 @@ def test_a_sharper_still_is_read_once_the_table_is_still_and_corners_come_in_fra
                            still=lambda: taken.append(1) or still.image)
     scene = None
     for n in range(4):
-        scene = watcher.look(n / 10, frame) or scene
+        scene = watcher.watch_frame(n / 10, frame) or scene
     assert taken == [1]  # once per still scene
     assert scene is not None and [p.item_id for p in scene.pieces] == [ITEMS[5].item_id]
     (found,) = watcher.last.detections if watcher.last.detections else [None]
@@ -88,14 +88,14 @@ def test_a_still_table_is_read_in_full_only_until_its_scene_has_settled():
                                Conditions("felt", noise=2), camera).image
 
     watcher = TableWatcher(demo_library("tricky"), TableLayout(), settle_seconds=0.5)
-    scenes = [watcher.look(n / 4, shoot(placed, n)) for n in range(40)]  # 10 s at 4 fps
+    scenes = [watcher.watch_frame(n / 4, shoot(placed, n)) for n in range(40)]  # 10 s at 4 fps
     settled = [scene for scene in scenes if scene is not None]
     assert [[p.item_id for p in scene.pieces] for scene in settled] == [[ITEMS[3].item_id]]
     assert watcher.reads <= 4  # the first frame has nothing to compare with; then 0.5 s
     # A second card (put down between two frames): read again, and the new scene reported.
     more = [*placed, Placement(ITEMS[9], (520, 330), 80)]
     reads = watcher.reads
-    scenes = [watcher.look(10 + n / 4, shoot(more, n)) for n in range(12)]
+    scenes = [watcher.watch_frame(10 + n / 4, shoot(more, n)) for n in range(12)]
     (scene,) = [scene for scene in scenes if scene is not None]
     assert sorted(p.item_id for p in scene.pieces) == sorted(p.item.item_id for p in more)
     assert reads < watcher.reads <= reads + 5

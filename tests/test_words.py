@@ -108,6 +108,17 @@ def test_nothing_is_named_glance():
     assert offenders(paths, identifiers, lambda name: "glance" in name.lower()) == []
 
 
+def test_look_is_a_kept_picture_never_a_way_to_feed_frames():
+    """``Look``/``Looks`` are the settled pictures kept for the controls page; what takes a
+    frame in watches it (``TableWatcher.watch_frame``, ``InlineVision.watch``)."""
+    paths = modules(PACKAGE)
+    assert len(paths) > 100
+    functions = [node.name for path in paths
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.FunctionDef)]
+    assert "watch_frame" in functions and "look" not in functions
+
+
 def test_no_name_is_made_of_seen_and_more():
     assert offenders(modules(PACKAGE), identifiers, seen_and_more) == []
 

@@ -77,7 +77,7 @@ class DirectReach(PlayerReach):
     def show(self, picture: np.ndarray, until: Check) -> None:
         self.pictures += 1
         self.last_picture = picture
-        self._give(*self.eyes.look(picture))
+        self._give(*self.eyes.watch(picture))
 
 
 @dataclass

@@ -152,14 +152,14 @@ class TablePlayer:
 
     # --- the camera -----------------------------------------------------------------------
 
-    def look(self, picture: np.ndarray) -> None:
+    def show_to_camera(self, picture: np.ndarray) -> None:
         self.hands.show(picture, lambda: True)
 
     def by_camera(self, event: dict[str, Any]) -> None:
         assert self.stage is not None
         game = self.stored_game.game
         for picture in self.ways().pictures(self.stage, game, event, not self.table_pictured):
-            self.look(picture)
+            self.show_to_camera(picture)
         self.table_pictured = True
         self.confirm(event)
 

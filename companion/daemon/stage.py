@@ -98,7 +98,7 @@ class InlineVision:
         self.clock = 0.0
         self.library = library
 
-    def look(self, picture: np.ndarray) -> list[SceneSettled]:
+    def watch(self, picture: np.ndarray) -> list[SceneSettled]:
         settled = []
         if self.library is not None:
             self.library.learn(self.watcher)
@@ -106,7 +106,7 @@ class InlineVision:
         # confirms it: the gate lets a scene through once it held for two read frames.
         for _ in range(3):
             self.clock += 0.5
-            scene = self.watcher.look(self.clock, picture)
+            scene = self.watcher.watch_frame(self.clock, picture)
             if scene is not None:
                 last = self.watcher.last
                 settled.append(SceneSettled(

@@ -1,7 +1,7 @@
 """The whole camera pipeline for one frame: rectify, recognise, place, gate.
 
 >>> watcher = TableWatcher(CardLibrary(), TableLayout(), settle_seconds=0.5)
->>> watcher.look(0.0, np.zeros((48, 64, 3), np.uint8)) is None
+>>> watcher.watch_frame(0.0, np.zeros((48, 64, 3), np.uint8)) is None
 True
 """
 
@@ -154,7 +154,7 @@ class TableWatcher:
             return self.tokens and marker_id not in CORNER_IDS
         return marker_id in self.tokens
 
-    def look(self, at: float, frame: np.ndarray) -> TableScene | None:
+    def watch_frame(self, at: float, frame: np.ndarray) -> TableScene | None:
         """Feed one frame taken at ``at`` seconds; the scene when it has just settled."""
         return self._watch(at, frame, lambda: frame)
 
