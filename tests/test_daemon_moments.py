@@ -158,7 +158,7 @@ def test_a_scene_the_camera_cannot_read_reaches_the_table_screen_through_a_momen
     assert daemon.display.seat_error(TABLE) == \
         "camera: troll appeared in the centre and no seat was given for it"
     assert screens["table"].images[-1].tobytes() != before
-    assert daemon.stored_game.session.entries == []
+    assert daemon.stored_game.session.events == []
 
 
 class Frames(Part):

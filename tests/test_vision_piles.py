@@ -480,6 +480,15 @@ def posed_in_the_picture(monkeypatch) -> None:
     monkeypatch.setattr(piles, "turn_on_table", turn_in_the_picture)
 
 
+def as_rendered(monkeypatch) -> None:
+    """The frame read as rendered, not levelled (``exposure.py``: a rendered light table's
+    darkest hundredth lies above real photos'): the case was found on it as rendered, and
+    levelled the search reads it another way."""
+    from companion.vision import recognize
+
+    monkeypatch.setattr(recognize, "levelled", lambda image: image)
+
+
 def searched_as_before_tight_rows(monkeypatch) -> None:
     """The pile search as before the lowest copy of a tight row was looked for: a copy found
     is one place within a card read's reach, and a place is scored with 0.08 in view."""
@@ -512,6 +521,7 @@ def test_a_sliver_the_search_matched_loosely_must_fit_its_print_closely(library,
     seventh of itself over a copy, where its print fitted 0.62 and the copy's 0.21. Held as a
     sliver, it was a sixth Skeleton. Matched less closely than ``held_search``, a sliver must
     fit its print closely (``sliver_fit``; true slivers fitted 0.89-0.97): five."""
+    as_rendered(monkeypatch)
     from dataclasses import replace
 
     from companion.vision.detection import Thresholds
@@ -557,6 +567,7 @@ def test_a_strip_two_faces_fit_alike_between_copies_is_held_to_be_a_copy(library
     of four. A strip that matches the posed face closely and leans to no other face, with a
     copy clearly under it once it is taken to lie on top, is a copy too; read with no
     confidence, so the table is asked to confirm."""
+    as_rendered(monkeypatch)
     from dataclasses import replace
 
     from companion.vision import recognize
@@ -738,6 +749,7 @@ def test_a_sliver_held_as_the_lowest_copy_is_dropped_if_a_copy_is_found_under_it
     the lowest copy on its strip alone; the rounds after it found the copies it had hidden,
     and then one Troll too many. A sliver held as the lowest copy that a copy found afterwards
     lies under was not the lowest: it is dropped, and the four are counted."""
+    as_rendered(monkeypatch)
     from companion.vision import piles
 
     # Play 6 of seed 31.
@@ -784,6 +796,7 @@ def test_a_copy_turned_further_than_a_fan_is_found_once_the_pile_is_left_uncover
     rule was found, are now read without it: the search's margin offers the copy. Posed
     turned on the table, this one is found without it too: the rule is checked with copies
     posed in the picture, as when it was made.)"""
+    as_rendered(monkeypatch)
     from companion.vision import piles, recognize
 
     # Play 19 of seed 26.
