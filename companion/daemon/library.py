@@ -18,10 +18,16 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.errors import CompanionError
 from companion.i18n import pgettext
+
+if TYPE_CHECKING:  # numpy and the vision load only with the camera
+    import numpy as np
+
+    from companion.vision.library import CardLibrary
+    from companion.vision.watch import TableWatcher
 
 log = logging.getLogger("companion.daemon")
 
@@ -31,7 +37,7 @@ ENROLLED = "cards.npz"
 CROP_WIDTH = 96
 
 
-def small_jpeg(face: Any) -> bytes:
+def small_jpeg(face: np.ndarray) -> bytes:
     """A face (or a sample's crop) as a small JPEG, ``CROP_WIDTH`` wide, for the page
     (empty if it cannot be encoded)."""
     import cv2
@@ -95,16 +101,16 @@ class TableLibrary:
         self.cache = cache
         self.version = 0  # how many libraries were written by this run
         self._lock = threading.Lock()
-        self._newer: Any = None
-        self._lessons: list[tuple[str | None, Any]] = []
+        self._newer: CardLibrary | None = None
+        self._lessons: list[tuple[str | None, np.ndarray]] = []
         self._samples_stamp: tuple[int, int] | None = None  # the samples file as last read
         # The samples in use as the controls page lists them, each with its face; a sample
         # dropped from the page leaves the list at once, the library at the camera's next frame.
-        self._listed: list[tuple[Sample, Any]] = []
+        self._listed: list[tuple[Sample, np.ndarray]] = []
         self._numbers = 0  # the samples numbered so far by this run
         self.listing = 0  # how many times the list changed (the page's version of it)
 
-    def load(self) -> Any:
+    def load(self) -> CardLibrary:
         """The library as the file holds it (a LibraryError if it cannot be read), or the
         demo art's while there is no file yet; with the samples the table taught it
         (``teach``), unless their file cannot be read (said in the log, left out)."""
@@ -141,13 +147,13 @@ class TableLibrary:
         """Has the samples file changed since this run read or wrote it?"""
         return self._stamp() != self._samples_stamp
 
-    def teach(self, item_id: str, face: Any) -> None:
+    def teach(self, item_id: str, face: np.ndarray) -> None:
         """A correction's crop, a sample of card ``item_id`` (or of NOT_A_CARD): the camera
         keeps it with the library from its next frame on (``lessons``)."""
         with self._lock:
             self._lessons.append((item_id, face))
 
-    def unteach(self, face: Any) -> None:
+    def unteach(self, face: np.ndarray) -> None:
         """The sample ``face`` taught is dropped (its correction taken back)."""
         with self._lock:
             self._lessons.append((None, face))
@@ -172,7 +178,7 @@ class TableLibrary:
         with self._lock:
             return self.listing, [sample for sample, _ in self._listed]
 
-    def _list(self, samples: list[tuple[str, Any]]) -> bool:
+    def _list(self, samples: list[tuple[str, np.ndarray]]) -> bool:
         """The library's ``samples`` listed for the page (a sample listed already keeps its
         number and crop; one being dropped is left out): True if the list changed."""
         with self._lock:
@@ -194,13 +200,13 @@ class TableLibrary:
             self.listing += 1
             return True
 
-    def lessons(self) -> list[tuple[str | None, Any]]:
+    def lessons(self) -> list[tuple[str | None, np.ndarray]]:
         """The samples taught (id, face) and dropped (None, face) since last asked."""
         with self._lock:
             lessons, self._lessons = self._lessons, []
         return lessons
 
-    def learn(self, watcher: Any) -> bool:
+    def learn(self, watcher: TableWatcher) -> bool:
         """In the camera's thread: the samples taught (or taken back, or dropped on the
         controls page) since last asked kept with the library the ``watcher`` reads with,
         and with its file; the table then read whole again, with them. A samples file
@@ -223,7 +229,7 @@ class TableLibrary:
             self._apply(watcher, lessons)
         return self._list(library.samples)
 
-    def _apply(self, watcher: Any, lessons: list[tuple[str | None, Any]]) -> None:
+    def _apply(self, watcher: TableWatcher, lessons: list[tuple[str | None, np.ndarray]]) -> None:
         """The ``lessons`` (``lessons``) kept with the watcher's library and its file."""
         from companion.vision.library import LibraryError, save_samples
 
@@ -245,7 +251,7 @@ class TableLibrary:
         watcher.read_afresh()
         log.info("camera: %d samples the table taught in use", len(library.samples))
 
-    def write(self, library: Any) -> None:
+    def write(self, library: CardLibrary) -> None:
         """Write ``library`` atomically (a LibraryError, nothing changed, if it cannot be),
         then hand it to the camera (the caller lets go of it)."""
         library.save(self.path)
@@ -253,7 +259,7 @@ class TableLibrary:
             self._newer = library
             self.version += 1
 
-    def newer(self, known: int) -> tuple[int, Any] | None:
+    def newer(self, known: int) -> tuple[int, CardLibrary] | None:
         """The library written last and its version, if newer than version ``known``."""
         with self._lock:
             if self.version == known or self._newer is None:
