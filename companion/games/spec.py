@@ -99,12 +99,37 @@ class Geometry(Protocol):
     def settings(self, kind: type[T]) -> T: ...
 
 
+class PlacedPiece(Protocol):
+    """A card or tile as a game's mapper reads it (``vision.scene.Piece``): its id, where it
+    lies on the table (mm) and whose zone that is (a seat, or None for the centre)."""
+
+    @property
+    def item_id(self) -> str: ...
+
+    @property
+    def centre_mm(self) -> tuple[float, float]: ...
+
+    @property
+    def zone(self) -> int | None: ...
+
+
+class SettledScene(Protocol):
+    """What a settled picture holds, as a game's mapper reads it (``vision.scene.TableScene``:
+    games know no vision): its pieces, and its markers (marker id, table mm)."""
+
+    @property
+    def pieces(self) -> Sequence[PlacedPiece]: ...
+
+    @property
+    def markers(self) -> Sequence[tuple[int, tuple[float, float]]]: ...
+
+
 class SceneMapper(Protocol):
     """What the camera saw -> the game's events (``vision.events``: ``TurnMapper``)."""
 
     settles_first: bool  # the first settled scene is where the pieces stand, not a play
 
-    def events(self, before: Any, after: Any, public: dict[str, Any]
+    def events(self, before: SettledScene, after: SettledScene, public: dict[str, Any]
                ) -> list[dict[str, Any]]: ...
 
 
