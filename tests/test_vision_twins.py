@@ -121,6 +121,49 @@ def test_a_twin_too_blurred_to_tell_is_left_out_not_guessed(twin_library):
     assert all(d.item_id != "5clubs" for d in recognizer.recognize(table))
 
 
+def striped_and_outlined_shape() -> tuple[np.ndarray, np.ndarray]:
+    """Two faces of a SET-like deck: one diamond filled with thin stripes, one outlined only."""
+    faces = []
+    corners = np.int32([[100, 50], [160, 140], [100, 230], [40, 140]])
+    for striped in (True, False):
+        face = np.full((280, 200, 3), 245, np.uint8)
+        if striped:
+            lines = face.copy()
+            for x in range(40, 161, 7):
+                cv2.line(lines, (x, 40), (x, 240), (150, 60, 140), 2)
+            inside = np.zeros(face.shape[:2], np.uint8)
+            cv2.fillConvexPoly(inside, corners, 255)
+            face[inside > 0] = lines[inside > 0]
+        cv2.polylines(face, [corners], True, (150, 60, 140), 5)
+        faces.append(face)
+    return faces[0], faces[1]
+
+
+def test_stripes_blurred_away_are_not_read_as_an_empty_shape():
+    """Out of focus, thin stripes fade into a grey fill: in fine detail the striped card
+    then looks like the outlined one (it leaned 0.17 that way), but the grey still darkens
+    its shape when compared coarser, so the twins are left untold. The outline card still
+    reads as itself, sharp or blurred."""
+    striped, outlined = striped_and_outlined_shape()
+    twins = Twins([striped, outlined])
+    box = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    quad = np.float32([[200, 100], [330, 104], [326, 286], [196, 282]])
+
+    def photo(face: np.ndarray, blur: float) -> np.ndarray:
+        table = np.full((480, 640, 3), (40, 70, 50), np.uint8)
+        move = cv2.getPerspectiveTransform(box, quad)
+        card = cv2.warpPerspective(face, move, (640, 480))
+        inside = cv2.warpPerspective(np.full((280, 200), 255, np.uint8), move, (640, 480))
+        table[inside > 0] = card[inside > 0]
+        return cv2.GaussianBlur(table, (0, 0), blur) if blur else table
+
+    assert twins.tell(photo(striped, 0), quad, 0, 1)[0] > 0.3
+    assert twins.tell(photo(outlined, 0), quad, 0, 1)[0] < -0.3
+    for blur in (1.6, 2.0, 2.5):
+        assert twins.tell(photo(striped, blur), quad, 0, 1)[0] > -0.15, blur
+        assert twins.tell(photo(outlined, blur), quad, 0, 1)[0] < -0.3, blur
+
+
 def test_an_outline_a_few_pixels_off_is_put_back_on_the_card_s_edges():
     rng = np.random.default_rng(3)
     renderer = SceneRenderer(size=(1280, 960))

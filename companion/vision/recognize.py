@@ -618,7 +618,9 @@ class Recognizer:
             if again and again[0].score > scores[0].score:
                 scores = again
                 below = scores[0].score < self._bar(scores[0].face_number, 0.0)
-        if not on_top and (gap(scores) < self.limits.sure_margin or below):
+        on_print = (not below and scores[0].score >= self.limits.on_print
+                    and gap(scores) >= margin)
+        if not on_top and not on_print and (gap(scores) < self.limits.sure_margin or below):
             # A close call: line the likeliest face up with the print and compare again. An
             # outline that reads as no face may be further off (a shadow taken in): it may
             # move further.

@@ -44,6 +44,10 @@ DETAILS_KEPT = 64
 #: The least share of where two faces differ that must be in view for the print to lean
 #: either way: below it, what differs is covered.
 LEAST_APART_IN_VIEW = 0.02
+#: ``tell`` compares the print again this many times coarser; a lean there this strong
+#: the other way makes the twins untold.
+COARSE = 4
+COARSE_DISSENT = 0.15
 #: The coarse grid colours are compared on: a strip shows its colour long before its detail.
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
@@ -81,6 +85,25 @@ def _lean_where_apart(view: np.ndarray, visible: np.ndarray, one: np.ndarray, ot
     return float(at @ a - at @ b) / (2.0 * max(1.0 - float(a @ b), 1e-6))
 
 
+def _lean(view: np.ndarray, faces: tuple[np.ndarray, np.ndarray], weight: np.ndarray | None
+          ) -> tuple[float, float]:
+    """(lean, fit) of a view between two faces' patterns (flattened), either way up."""
+    best = (0.0, -1.0)
+    # Either way up: a card looks alike turned round, and the turn is not known here.
+    for turned in (False, True):
+        q = (view[::-1, ::-1] if turned else view).reshape(-1)
+        # The mask turns with the print: it was drawn on the quad as given.
+        kept = weight if weight is None or not turned else weight[::-1]
+        a, b = (unit(f, kept) for f in faces)
+        q = unit(q, kept)
+        fit = float(max(q @ a, q @ b))
+        if fit > best[1]:
+            apart = a - b
+            lean = float((q - (a + b) / 2) @ apart / max(float(apart @ apart), 1e-6))
+            best = (lean, fit)
+    return best
+
+
 class Twins:
     """Compares a quad with two enrolled faces where they differ."""
 
@@ -90,6 +113,7 @@ class Twins:
         self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
             OrderedDict()
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._coarse: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
 
@@ -173,6 +197,21 @@ class Twins:
                 self._patterns.popitem(last=False)
         return self._patterns[key]
 
+    def _coarse_of(self, first: int, second: int, scale: float, size: tuple[int, int]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """The pair's detail ``COARSE`` times coarser (``tell``), kept like ``_patterns_of``."""
+        key = (first, second, scale, size)
+        if key in self._coarse:
+            self._coarse.move_to_end(key)
+        else:
+            pair = (cv2.resize(grid, size, interpolation=cv2.INTER_AREA)
+                    for grid in self._pair(first, second))
+            one, other = (_high(grid, max(1.0, scale / COARSE)).reshape(-1) for grid in pair)
+            self._coarse[key] = (one, other)
+            if len(self._coarse) > PATTERNS_KEPT:
+                self._coarse.popitem(last=False)
+        return self._coarse[key]
+
     def tell(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
              on_top: Sequence[np.ndarray] = ()) -> tuple[float, float]:
         """(lean, fit): where the quad's print lies between face ``first`` (+0.5) and face
@@ -187,25 +226,22 @@ class Twins:
                              cv2.COLOR_BGR2GRAY).astype(np.float32)
         # The print turned round is its pattern turned round (both blurs and the inset are
         # symmetric): one pattern serves both ways up.
-        view = _high(patch, scale)
         weight = None
         if on_top:
             weight = pattern_mask(in_view(corners, (w, h), on_top)).reshape(-1)
-        faces = widened(one), widened(other)
-        best = (0.0, -1.0)
-        # Either way up: a card looks alike turned round, and the turn is not known here.
-        for turned in (False, True):
-            q = (view[::-1, ::-1] if turned else view).reshape(-1)
-            # The mask turns with the print: it was drawn on the quad as given.
-            kept = weight if weight is None or not turned else weight[::-1]
-            a, b = (unit(f, kept) for f in faces)
-            q = unit(q, kept)
-            fit = float(max(q @ a, q @ b))
-            if fit > best[1]:
-                apart = a - b
-                lean = float((q - (a + b) / 2) @ apart / max(float(apart @ apart), 1e-6))
-                best = (lean, fit)
-        return best
+        fine = _lean(_high(patch, scale), (widened(one), widened(other)), weight)
+        # The same comparison COARSE times coarser: a detail the lens blurred away (thin
+        # stripes gone grey) no longer shows finely, yet still darkens its shape. Where the
+        # two disagree, the print is not clear enough to tell the twins apart.
+        size = (max(8, w // COARSE), max(8, h // COARSE))
+        one, other = self._coarse_of(first, second, scale, size)
+        if on_top:
+            weight = pattern_mask(in_view(corners, size, on_top)).reshape(-1)
+        coarse = _lean(_high(cv2.resize(patch, size, interpolation=cv2.INTER_AREA),
+                             max(1.0, scale / COARSE)), (one, other), weight)
+        if fine[0] * coarse[0] < 0 and abs(coarse[0]) >= COARSE_DISSENT:
+            return 0.0, fine[1]
+        return fine
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0
