@@ -20,6 +20,15 @@ import numpy as np
 WORK_WIDTH = 640
 
 
+def _same_box(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Boxes (x, y, w, h) overlapping by 80 % of their union or more."""
+    x0, y0 = max(one[0], other[0]), max(one[1], other[1])
+    x1 = min(one[0] + one[2], other[0] + other[2])
+    y1 = min(one[1] + one[3], other[1] + other[3])
+    common = max(0, x1 - x0) * max(0, y1 - y0)
+    return common >= 0.8 * (one[2] * one[3] + other[2] * other[3] - common)
+
+
 @dataclass(frozen=True)
 class Blob:
     """One light blob: its outline if that is a quad, the quads of the closed rims inside it
@@ -99,10 +108,34 @@ class QuadFinder:
         small = grey if scale == 1.0 else cv2.resize(
             grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         blobs, beyond = self._from_mask(self._bright_mask(small), small.shape, scale)
+        if beyond:
+            # Those found already (lying apart from the region) are not found twice.
+            blobs += [b for b in self._within(small, beyond, scale)
+                      if not any(_same_box(b.box, known.box) for known in blobs)]
         if not blobs:
             # A washed-out or flat frame: equalise locally and look for outlines instead.
             blobs = self._from_mask(self._edge_mask(small), small.shape, scale)[0]
         return blobs, beyond
+
+    def _within(self, small: np.ndarray, beyond: list[tuple[int, int, int, int]], scale: float
+                ) -> list[Blob]:
+        """The card clusters inside light regions too large to be one (cards touching a mat's
+        light rim or a sheet of paper, cards on a light table): the region's lightest part,
+        split from the rest at its own Otsu level."""
+        found: list[Blob] = []
+        for x, y, w, h in beyond:
+            x0, y0 = int(x * scale), int(y * scale)
+            x1 = min(small.shape[1], int((x + w) * scale))
+            y1 = min(small.shape[0], int((y + h) * scale))
+            region = small[y0:y1, x0:x1]
+            if region.size == 0:
+                continue
+            _, light = cv2.threshold(region, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            mask = np.zeros_like(small)
+            mask[y0:y1, x0:x1] = light
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            found += self._from_mask(mask, small.shape, scale)[0]
+        return found
 
     def _bright_mask(self, small: np.ndarray) -> np.ndarray:
         """Pixels clearly lighter than their neighbourhood: the light rim and face of a card."""
