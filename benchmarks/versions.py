@@ -33,7 +33,7 @@ def worker(checkout: Path, enroll: Path, scenes: Path, width: int) -> None:
     sys.path[:0] = [str(checkout), str(checkout / "benchmarks")]
     import vision  # the checkout's own benchmark  # noqa: PLC0415
 
-    library, _ = vision.enrol_folder(Path(enroll))
+    library, _ = vision.enrol_folder(enroll)
     library.prepare()
     recognizer = vision.Recognizer(library)
     frames = {}

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -85,11 +86,25 @@ def _lean_where_apart(view: np.ndarray, visible: np.ndarray, one: np.ndarray, ot
     return float(at @ a - at @ b) / (2.0 * max(1.0 - float(a @ b), 1e-6))
 
 
+class _PairPatterns(NamedTuple):
+    """Two faces' detail for ``Twins.tell``: on the detail grid (``shape``, h x w) and
+    ``COARSE`` times coarser (``coarse``, w x h)."""
+
+    one: np.ndarray
+    other: np.ndarray
+    shape: tuple[int, int]
+    one_coarse: np.ndarray
+    other_coarse: np.ndarray
+    coarse: tuple[int, int]
+
+
 def _lean(view: np.ndarray, faces: tuple[np.ndarray, np.ndarray], weight: np.ndarray | None
           ) -> tuple[float, float]:
     """(lean, fit) of a view between two faces' patterns (flattened), either way up."""
     best = (0.0, -1.0)
-    # Either way up: a card looks alike turned round, and the turn is not known here.
+    # Either way up: a card looks alike turned round, and the turn is not known here. The
+    # print turned round is its pattern turned round (both blurs and the inset are
+    # symmetric): one pattern serves both ways up.
     for turned in (False, True):
         q = (view[::-1, ::-1] if turned else view).reshape(-1)
         # The mask turns with the print: it was drawn on the quad as given.
@@ -110,10 +125,8 @@ class Twins:
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.faces = faces
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
-        self._patterns: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = \
-            OrderedDict()
+        self._patterns: OrderedDict[tuple, _PairPatterns] = OrderedDict()
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._coarse: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
 
@@ -181,36 +194,26 @@ class Twins:
                                     borderMode=cv2.BORDER_REPLICATE)
         return pattern_mask(detail).reshape(-1)
 
-    def _patterns_of(self, first: int, second: int, scale: float
-                      ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-        """The pair's high-passed grey, flattened (half precision), and the grid's shape; the
-        last few pairs asked for are kept."""
+    def _patterns_of(self, first: int, second: int, scale: float) -> _PairPatterns:
+        """The pair's high-passed grey, flattened, on the detail grid (half precision) and
+        ``COARSE`` times coarser (``tell``); the last few pairs asked for are kept."""
         key = (first, second, scale)
         if key in self._patterns:
             self._patterns.move_to_end(key)
         else:
             one, other = self._pair(first, second)
-            self._patterns[key] = (_high(one, scale).reshape(-1).astype(np.float16),
-                                   _high(other, scale).reshape(-1).astype(np.float16),
-                                   one.shape)
+            h, w = one.shape
+            coarse = (max(8, w // COARSE), max(8, h // COARSE))
+            one_c, other_c = (
+                _high(cv2.resize(grid, coarse, interpolation=cv2.INTER_AREA),
+                      max(1.0, scale / COARSE)).reshape(-1) for grid in (one, other))
+            self._patterns[key] = _PairPatterns(
+                _high(one, scale).reshape(-1).astype(np.float16),
+                _high(other, scale).reshape(-1).astype(np.float16), (h, w), one_c, other_c,
+                coarse)
             if len(self._patterns) > PATTERNS_KEPT:
                 self._patterns.popitem(last=False)
         return self._patterns[key]
-
-    def _coarse_of(self, first: int, second: int, scale: float, size: tuple[int, int]
-                   ) -> tuple[np.ndarray, np.ndarray]:
-        """The pair's detail ``COARSE`` times coarser (``tell``), kept like ``_patterns_of``."""
-        key = (first, second, scale, size)
-        if key in self._coarse:
-            self._coarse.move_to_end(key)
-        else:
-            pair = (cv2.resize(grid, size, interpolation=cv2.INTER_AREA)
-                    for grid in self._pair(first, second))
-            one, other = (_high(grid, max(1.0, scale / COARSE)).reshape(-1) for grid in pair)
-            self._coarse[key] = (one, other)
-            if len(self._coarse) > PATTERNS_KEPT:
-                self._coarse.popitem(last=False)
-        return self._coarse[key]
 
     def tell(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
              on_top: Sequence[np.ndarray] = ()) -> tuple[float, float]:
@@ -221,24 +224,22 @@ class Twins:
         # A card seen smaller than the grid: compared at the detail its picture has (in
         # quarter steps, so that the faces' patterns can be kept).
         scale = max(1.0, round(4 * DETAIL_LONG / max(max(quad_sides(corners)), 1.0)) / 4)
-        one, other, (h, w) = self._patterns_of(first, second, scale)
+        pair = self._patterns_of(first, second, scale)
+        h, w = pair.shape
         patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
                              cv2.COLOR_BGR2GRAY).astype(np.float32)
-        # The print turned round is its pattern turned round (both blurs and the inset are
-        # symmetric): one pattern serves both ways up.
-        weight = None
-        if on_top:
-            weight = pattern_mask(in_view(corners, (w, h), on_top)).reshape(-1)
-        fine = _lean(_high(patch, scale), (widened(one), widened(other)), weight)
+
+        def in_view_on(size: tuple[int, int]) -> np.ndarray | None:
+            return pattern_mask(in_view(corners, size, on_top)).reshape(-1) if on_top else None
+
+        fine = _lean(_high(patch, scale), (widened(pair.one), widened(pair.other)),
+                     in_view_on((w, h)))
         # The same comparison COARSE times coarser: a detail the lens blurred away (thin
         # stripes gone grey) no longer shows finely, yet still darkens its shape. Where the
         # two disagree, the print is not clear enough to tell the twins apart.
-        size = (max(8, w // COARSE), max(8, h // COARSE))
-        one, other = self._coarse_of(first, second, scale, size)
-        if on_top:
-            weight = pattern_mask(in_view(corners, size, on_top)).reshape(-1)
-        coarse = _lean(_high(cv2.resize(patch, size, interpolation=cv2.INTER_AREA),
-                             max(1.0, scale / COARSE)), (one, other), weight)
+        coarse = _lean(_high(cv2.resize(patch, pair.coarse, interpolation=cv2.INTER_AREA),
+                             max(1.0, scale / COARSE)), (pair.one_coarse, pair.other_coarse),
+                       in_view_on(pair.coarse))
         if fine[0] * coarse[0] < 0 and abs(coarse[0]) >= COARSE_DISSENT:
             return 0.0, fine[1]
         return fine
