@@ -294,3 +294,29 @@ def test_a_bare_light_table_among_tight_crops_is_named_and_skipped_not_enrolled(
     result = enrol_images([(i, lambda image=image: image) for i, image in crops.items()])
     assert sorted(result.library.ids) == ["diamond-1", "diamond-2", "diamond-3"]
     assert [item for item, _ in result.skipped] == ["table"]
+
+
+def test_a_card_whose_white_rim_barely_stands_out_from_light_wood_is_enrolled_rim_and_all():
+    """A colour-and-number card (UNO's kind) on light wood: its white rim stands out from the
+    wood far less than the coloured field printed inside it does, yet the card is the rim and
+    all, never the field (enrolled as its field, a blue 0 on the table read as the blue 8)."""
+    import cv2
+
+    from companion.vision.art import draw_face
+    from companion.vision.deck import NUMBER_MM, number_deck
+
+    rng = np.random.default_rng(1)
+    for surface in ("oak", "wood"):
+        for item in number_deck()[::2]:
+            photo = enrolment_photo(draw_face(item), rng, size=(600, 800), surface_kind=surface,
+                                    cut=False, fill=float(rng.uniform(0.3, 0.6)))
+            library = CardLibrary()
+            library.enroll(item.item_id, photo.image)
+            face = library.faces[0]
+            h, w = face.shape[:2]
+            assert abs(h / w / (NUMBER_MM[1] / NUMBER_MM[0]) - 1) < 0.08, (surface, item.item_id)
+            # Along the middle of each side, the rim: white paper, not the field's colour.
+            saturation = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[..., 1]
+            for band in (saturation[3:7, w // 4:-w // 4], saturation[-7:-3, w // 4:-w // 4],
+                         saturation[h // 4:-h // 4, 3:7], saturation[h // 4:-h // 4, -7:-3]):
+                assert float(np.median(band)) < 80, (surface, item.item_id)

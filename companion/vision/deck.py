@@ -8,6 +8,10 @@ creature comes at several values with the same picture. Ids match the real dev s
 ``schnapsen_deck()`` is a 20-card French-suited Schnapsen deck like the anima-pairs set's:
 ace, ten, king (K), queen (D), jack (B) of each suit, square-cut cards glued on black card (a
 dark, uneven rim), double-headed figures full of fine print, an index in all four corners.
+``number_deck()`` is a colour-and-number deck like UNO's: a white rim round a coloured field
+(on light wood the rim barely stands out, the field starkly), a white oval with the value in
+it, the value small and white in two corners; the same value in two colours differs by colour
+alone.
 
 >>> deck = standard_deck()
 >>> len(deck), deck[0].item_id, deck[-1].item_id
@@ -28,7 +32,8 @@ from companion.vision.art import ArtItem, draw_face
 from companion.vision.suits import BLACK, SUITS, draw_suit, suit_colour
 
 __all__ = ["DECK_PX_PER_MM", "RANKS", "card", "creature_deck", "draw_creature_face",
-           "draw_schnapsen_face", "draw_standard_face", "schnapsen_deck", "standard_deck"]
+           "draw_number_face", "draw_schnapsen_face", "draw_standard_face", "number_deck",
+           "schnapsen_deck", "standard_deck"]
 
 #: Face resolution: high enough for full-size phone frames (a card ~700 px tall).
 DECK_PX_PER_MM = 6
@@ -410,6 +415,70 @@ def draw_schnapsen_face(item: ArtItem) -> np.ndarray:
     placed = cv2.warpAffine(face, turn, (mw, mh))
     inside = card_mask.astype(np.float32)[..., None] / 255
     return (placed * inside + mount * (1 - inside)).astype(np.uint8)
+
+
+# --- A colour-and-number deck, like UNO's ------------------------------------------------------
+NUMBER_COLOURS = {"red": (40, 40, 205), "yellow": (20, 195, 245), "green": (70, 160, 40),
+                  "blue": (175, 95, 20)}
+NUMBER_VALUES = tuple(str(v) for v in range(10)) + ("skip", "reverse", "+2")
+#: The card (56 x 87 mm) and its white rim round the coloured field.
+NUMBER_MM = (56.0, 87.0)
+NUMBER_RIM_MM = 3.5
+
+
+def number_deck() -> list[ArtItem]:
+    """52 cards ``colour-value``: 0-9, skip, reverse and +2 in each of four colours."""
+    return [ArtItem(f"{name}-{value}", f"{name} {value}", value, colour, "card",
+                    draw=draw_number_face, corner_mm=3.0, size_mm=NUMBER_MM)
+            for name, colour in NUMBER_COLOURS.items() for value in NUMBER_VALUES]
+
+
+def _number_value(img: np.ndarray, value: str, centre: tuple[int, int], height: int,
+                  colour: tuple[int, int, int], edge: int) -> None:
+    """A value (a number, or the skip and reverse signs) in ``colour``, edged in black
+    ``edge`` pixels wide; a 6 and a 9 underlined, as the deck prints them."""
+    cx, cy = centre
+    strokes = [(BLACK, max(2, height // 6) + edge), (colour, max(2, height // 6))]
+    if value == "skip":
+        r, d = height // 2, int(height * 0.35)
+        for ink, width in strokes:
+            cv2.circle(img, (cx, cy), r, ink, width, cv2.LINE_AA)
+            cv2.line(img, (cx - d, cy + d), (cx + d, cy - d), ink, width, cv2.LINE_AA)
+        return
+    if value == "reverse":
+        r = height // 2
+        arrows = [np.int32([[cx + s * r, cy + s * r // 3], [cx - s * r // 4, cy + s * r],
+                            [cx - s * r // 4, cy - s * r // 3]]) for s in (-1, 1)]
+        cv2.polylines(img, arrows, True, BLACK, edge, cv2.LINE_AA)
+        cv2.fillPoly(img, arrows, colour, cv2.LINE_AA)
+        return
+    font, scale = cv2.FONT_HERSHEY_DUPLEX, height / 22
+    (w, h), _ = cv2.getTextSize(value, font, scale, strokes[1][1])
+    x, y = int(cx - w / 2), int(cy + h / 2)
+    for (ink, width), shift in zip(strokes, (edge // 3, 0), strict=True):
+        cv2.putText(img, value, (x + shift, y + shift), font, scale, ink, width, cv2.LINE_AA)
+        if value in ("6", "9"):
+            line = y + max(2, height // 10) + shift
+            cv2.line(img, (x + shift, line), (x + w + shift, line), ink, width, cv2.LINE_AA)
+
+
+def draw_number_face(item: ArtItem) -> np.ndarray:
+    """A colour-and-number card, BGR, DECK_PX_PER_MM pixels per millimetre."""
+    name, value = item.item_id.split("-", 1)
+    colour = NUMBER_COLOURS[name]
+    w, h = _mm(NUMBER_MM[0]), _mm(NUMBER_MM[1])
+    face = np.full((h, w, 3), PAPER, np.uint8)
+    rim = _mm(NUMBER_RIM_MM)
+    face[rim:h - rim, rim:w - rim] = colour
+    cv2.ellipse(face, (w // 2, h // 2), (_mm(19), _mm(33)), 30, 0, 360, PAPER, -1, cv2.LINE_AA)
+    _number_value(face, value, (w // 2, h // 2), _mm(26), colour, _mm(1.6))
+    # The value small and white in the top-left corner, and turned in the bottom-right one.
+    corner = face.copy()
+    _number_value(corner, value, (_mm(9), _mm(11)), _mm(8), PAPER, _mm(0.7))
+    x1, y1 = _mm(18), _mm(20)
+    face[:y1, :x1] = corner[:y1, :x1]
+    face[h - y1:, w - x1:] = corner[:y1, :x1][::-1, ::-1]
+    return face
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look: python -m companion.vision.deck

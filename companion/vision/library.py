@@ -64,6 +64,11 @@ FACE_LONG = 448
 FIND_LONG = 800
 #: Least Lab distance between the colours just inside and just outside a card's outline.
 MIN_CONTRAST = 10.0
+#: An outline round the one found, each side this far outside it (shares of its short
+#: side), is the card's rim round a field printed on it (a white border on light wood stands
+#: out less than the coloured field inside it), if it stands out from the surface this much.
+RIM_WIDTH = (0.01, 0.15)
+RIM_CONTRAST = 2 * MIN_CONTRAST
 #: Most faces a library file may hold, and the largest a face may be (a crafted file).
 MAX_FACES = 2000
 MAX_FACE_SIDE = 2048
@@ -132,8 +137,80 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
     if max(contrast) < MIN_CONTRAST:
         return None  # only the photo's own edge, or a fold of the cloth
     clear = [q for q, c in zip(quads, contrast, strict=True) if c >= 0.5 * max(contrast)]
-    best = snap_sides(lab, max(clear, key=cv2.contourArea))
-    return order_corners((best - pad) / scale)
+    best = max(clear, key=cv2.contourArea)
+    # The outline round it that stands out most (one taking in a strip of table on a side
+    # stands out less there) is the card's rim, if there is one.
+    rims = [(c, q) for q, c in zip(quads, contrast, strict=True)
+            if c >= RIM_CONTRAST and _rim_round(q, best)]
+    if rims:
+        best = max(rims, key=lambda rim: rim[0])[1]
+    else:
+        best = _grown_to_rim(lab, best)
+    return order_corners((snap_sides(lab, best) - pad) / scale)
+
+
+def _grown_to_rim(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card round ``quad`` if ``quad`` is a field printed on it: a band of one colour
+    (the rim) runs round it and ends in a sharp step ``RIM_WIDTH`` out, about as wide on
+    every side (give or take perspective), and of one colour all round; else ``quad``.
+    The step is found along each side and a line fitted to it, as ``snap_sides`` does. A
+    card's shadow fades into the table; a grain line or a cloth's weave runs round no card
+    on all four sides."""
+    short = min(quad_sides(quad))
+    offsets = np.arange(max(2.0, RIM_WIDTH[0] * short), RIM_WIDTH[1] * short + 1,
+                        dtype=np.float32)
+    if len(offsets) < 6:
+        return quad
+    centre = quad.mean(axis=0)
+    rims, widths, lines = [], [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = (b - a) / (np.linalg.norm(b - a) + 1e-6)
+        normal = np.float32([-along[1], along[0]])
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal
+        bases = a + (b - a) * np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
+        probe = bases[:, None] + offsets[None, :, None] * normal  # (probes, offsets, 2)
+        profiles = cv2.remap(lab, probe[..., 0], probe[..., 1], cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)  # (probes, offsets, 3)
+        rim = profiles[:, 0]
+        # The first step outwards (over two pixels) from a band of the rim's colour to
+        # another colour (a grain line further out may be sharper).
+        jumps = np.linalg.norm(profiles[:, 2:] - profiles[:, :-2], axis=2)  # at 1 .. n-2
+        off_rim = np.linalg.norm(profiles - rim[:, None], axis=2)
+        count = len(offsets)
+        at = np.arange(2, count - 2)
+        step = ((jumps[:, at - 1] >= 0.5 * RIM_CONTRAST) & (off_rim[:, at - 2] < RIM_CONTRAST)
+                & (off_rim[:, at + 2] - off_rim[:, at - 2] >= RIM_CONTRAST))
+        held = step.any(axis=1)
+        if held.sum() < 0.6 * len(held):
+            return quad
+        steps = at[step.argmax(axis=1)]
+        edge = bases[held] + offsets[steps[held]][:, None] * normal
+        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                     0.01).ravel()
+        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        rims.append(np.median(rim[held], axis=0))
+        widths.append(float(np.median(offsets[steps[held]])))
+    # The rim's colour alike all round (its chroma: a lamp lights one side more).
+    if (max(widths) > 2 * min(widths)
+            or max(float(np.linalg.norm(r[1:] - rims[0][1:])) for r in rims) > RIM_CONTRAST):
+        return quad
+    grown = corners_of(lines)
+    return quad if grown is None else grown
+
+
+def _rim_round(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Does ``outer`` run round ``inner`` as a card's rim runs round a field printed on it:
+    each of ``inner``'s sides inside it, ``RIM_WIDTH`` of its short side from its outline, no
+    side's rim twice another's (a printed rim is even; a card with a patch of table, its
+    shadow, or a card glued off the middle of a mount is wider on a side)?"""
+    short = min(quad_sides(inner))
+    contour = outer.reshape(-1, 1, 2).astype(np.float32)
+    widths = [cv2.pointPolygonTest(contour, tuple(float(v) for v in (inner[i] + inner[(i + 1) % 4])
+                                                  / 2), True) for i in range(4)]
+    return (RIM_WIDTH[0] * short <= min(widths) and max(widths) <= RIM_WIDTH[1] * short
+            and max(widths) <= 2 * min(widths))
 
 
 def snap_sides(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
