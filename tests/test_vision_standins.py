@@ -139,3 +139,20 @@ def test_each_stand_in_is_seeded_and_gives_enrolment_images_and_scenes_with_trut
     first, last = one.enrol[0][1], again.enrol[0][1]
     assert np.array_equal(first(), last())
     assert enrol_images(one.enrol[:4]).skipped == []  # crops: judged with the deck
+
+
+def test_the_webcam_stand_in_shows_its_cards_the_size_the_real_frames_do():
+    """Its whole cards' boxes about as wide as the real webcam frames' (median 119 px):
+    drawn a tenth smaller, every index was read a size smaller than the real set's."""
+    import json
+
+    from vision_dev import DEV
+
+    truth_file = DEV / "blackjack-webcam" / "truth.json"
+    if not truth_file.is_file():
+        pytest.skip(f"no real set at {truth_file.parent}")
+    real = [c["box"][2] - c["box"][0] for photo in json.loads(truth_file.read_text()).values()
+            for c in photo["cards"] if not c.get("covered")]
+    rendered = STAND_INS["blackjack-webcam"](np.random.default_rng(1), photos=8)
+    drawn = [c.box[2] - c.box[0] for p in rendered.photos for c in p.cards if not c.covered]
+    assert abs(np.median(drawn) / np.median(real) - 1) < 0.08

@@ -208,7 +208,8 @@ def webcam_conditions(rng: np.random.Generator) -> Conditions:
 def blackjack_webcam(rng: np.random.Generator, photos: int = 24,
                      size: tuple[int, int] = WEBCAM) -> RenderedSet:
     """The real set's layouts (``WEBCAM_LAYOUTS``, in turn) seen by a webcam at a moderate
-    angle, cards about 100 x 120 pixels; enrolled from over-exposed scans cut to the card."""
+    angle, its whole cards' boxes about 120 pixels square (the real frames': median 119 x 122);
+    enrolled from over-exposed scans cut to the card."""
     deck = standard_deck()
     enrol = _photographed(deck, rng, lambda item, r: scan_photo(
         draw_face(item), r, width=500, exposure=float(r.uniform(1.2, 1.4)),
@@ -219,9 +220,9 @@ def blackjack_webcam(rng: np.random.Generator, photos: int = 24,
     for k in range(photos):
         kind = WEBCAM_LAYOUTS[k % len(WEBCAM_LAYOUTS)]
         centre = (400.0, 300.0)
-        # Far cards a quarter smaller than near ones, a card 100-130 px wide; the webcam
+        # Far cards a quarter smaller than near ones, a card 85-150 px wide; the webcam
         # set back a little for the grid, as for the real set's twelve.
-        zoom = float(rng.uniform(1.6, 1.9)) * (0.75 if kind == "grid" else 1.0)
+        zoom = float(rng.uniform(1.78, 2.1)) * (0.75 if kind == "grid" else 1.0)
         camera = pinhole_view(size, centre, zoom, float(rng.uniform(28, 36)),
                               float(rng.uniform(-3, 3)), fov_deg=55.0)
         # The cards lie a little beyond the middle of the view: its bottom shows the
