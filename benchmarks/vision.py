@@ -59,7 +59,7 @@ from companion.vision.recognize import Recognizer  # noqa: E402
 from companion.vision.scoring import CardTruth  # noqa: E402
 from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
-from companion.vision.standins import STAND_INS  # noqa: E402
+from companion.vision.standins import OTHER_KINDS, STAND_INS  # noqa: E402
 from companion.vision.synthetic import SceneRenderer, pile_plays  # noqa: E402
 from companion.vision.table_view import Rectifier  # noqa: E402
 
@@ -412,12 +412,13 @@ def figure_text(figures: Figures) -> str:
 
 def stand_ins(args: argparse.Namespace) -> None:
     """Each real set's rendered stand-in; with ``--compare``, the real set beside it."""
-    names = args.stand_in or list(STAND_INS)
+    names = args.stand_in or [*STAND_INS, *OTHER_KINDS]
+    made = {**STAND_INS, **OTHER_KINDS}
     print(f"stand-ins for the real sets, seed {args.seed}"
           f"{'; the real set read in the same run beside each' if args.compare else ''}")
     for name in names:
         start = time.perf_counter()
-        rendered = STAND_INS[name](np.random.default_rng(args.seed))
+        rendered = made[name](np.random.default_rng(args.seed))
         result = enrol_images(rendered.enrol)
         drawn = time.perf_counter() - start
         folder = DEV_SETS / name
@@ -440,6 +441,8 @@ def stand_ins(args: argparse.Namespace) -> None:
             print(f"    apart     {figures.share - real.share:+5.1f} points"
                   + (f" (covered {figures.covered_share - real.covered_share:+.0f})"
                      if real.covered and figures.covered else ""))
+        elif args.compare and name in OTHER_KINDS:
+            print("    real      none among the dev sets (a held-back set's kind)")
         elif args.compare:
             print(f"    real      not here ({folder})")
         if args.verbose:
@@ -465,8 +468,10 @@ def main() -> None:
     parser.add_argument("--only", choices=("frames", "piles", "photos", "sets"),
                         help="one rendered set only (default: all of them); sets: the "
                              "stand-ins for the real sets")
-    parser.add_argument("--stand-in", action="append", default=[], choices=list(STAND_INS),
-                        help="with --only sets: this stand-in only (repeat for several)")
+    parser.add_argument("--stand-in", action="append", default=[],
+                        choices=[*STAND_INS, *OTHER_KINDS],
+                        help="with --only sets: this stand-in (or rendered set of another "
+                             "kind) only; repeat for several")
     parser.add_argument("--compare", action="store_true",
                         help="stand-ins: read the real set each stands for (../shared/"
                              "vision-dev) in the same run and print it beside")

@@ -18,7 +18,7 @@ from companion.vision.photo import tight_crop
 from companion.vision.placing import pinhole_view
 from companion.vision.prints import Reprint
 from companion.vision.setdeck import shape_deck
-from companion.vision.standins import STAND_INS
+from companion.vision.standins import OTHER_KINDS, STAND_INS
 from companion.vision.synthetic import SceneRenderer, truth_of
 
 
@@ -125,10 +125,11 @@ def test_tight_crops_of_the_shape_deck_are_enrolled_whole():
         assert abs(max(face.shape[:2]) / min(face.shape[:2]) - 1.5) < 0.03
 
 
-@pytest.mark.parametrize("name", sorted(STAND_INS))
+@pytest.mark.parametrize("name", sorted([*STAND_INS, *OTHER_KINDS]))
 def test_each_stand_in_is_seeded_and_gives_enrolment_images_and_scenes_with_truth(name):
-    one = STAND_INS[name](np.random.default_rng(7), photos=1, size=(480, 360))
-    again = STAND_INS[name](np.random.default_rng(7), photos=1, size=(480, 360))
+    make = {**STAND_INS, **OTHER_KINDS}[name]
+    one = make(np.random.default_rng(7), photos=1, size=(480, 360))
+    again = make(np.random.default_rng(7), photos=1, size=(480, 360))
     assert one.name == name and len(one.photos) == 1
     assert np.array_equal(one.photos[0].image, again.photos[0].image)
     assert one.photos[0].image.shape == (360, 480, 3)

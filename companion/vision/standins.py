@@ -16,6 +16,9 @@ figure predicts the real one it stands for.
   photos of four hands of 13 fanned on cork, a black mat or a white table: mostly corner
   indices show.
 
+``OTHER_KINDS`` render what no real dev set shows: ``number-deck``, a colour-and-number deck
+(UNO's kind) on light wood.
+
 Each is seeded; ``photos`` is how many scenes to draw; the enrolment images are drawn when
 enrolled. The enrolled images and the scenes'
 cards are never the same picture: the light, the camera and (where the real set's are) the
@@ -38,7 +41,7 @@ import numpy as np
 from companion.vision.art import ArtItem, draw_face
 from companion.vision.conditions import Conditions
 from companion.vision.deals import grid, hand, pair, run
-from companion.vision.deck import schnapsen_deck, standard_deck
+from companion.vision.deck import number_deck, schnapsen_deck, standard_deck
 from companion.vision.photo import enrolment_photo, scan_photo, tight_crop
 from companion.vision.placing import Placement, pinhole_view, spread, view_polygon
 from companion.vision.prints import Reprint
@@ -331,6 +334,44 @@ def bidly_fans(rng: np.random.Generator, photos: int = 7,
 
 
 #: Each real set's stand-in, by the real set's name.
+# --- a colour-and-number deck on wood (no real dev set: the kind of one held back) --------
+def number_photos(rng: np.random.Generator, photos: int = 16,
+                  size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+    """A colour-and-number deck (``deck.number_deck``: a white rim round a coloured field)
+    on light oak or wood: two cards, one 30-60 % under the other; runs of four each laid on
+    the one before; six cards apart; phone photos up to 35° off straight down. Enrolled from
+    phone photos of another print of each card on wood."""
+    deck = number_deck()
+    enrol = _photographed(deck, rng, lambda item, r: enrolment_photo(
+        draw_face(item), r, size=(900, 1200), surface_kind="wood",
+        fill=float(r.uniform(0.3, 0.5)), cut=False, corner=0.05).image)
+    renderer = SceneRenderer(size=size)
+    _print(renderer, deck, Reprint.random(rng, 0.5), rng)
+    shots = []
+    for k in range(photos):
+        kind = ("pair", "run", "apart", "pair")[k % 4]
+        camera = pinhole_view(size, (400.0, 300.0), float(rng.uniform(3.5, 4.5)),
+                              float(rng.uniform(0, 35)), float(rng.uniform(-10, 10)))
+        if kind == "pair":
+            under, over = _draw(deck, rng, 2)
+            placed = _centred(pair(under, over, (400.0, 300.0), rng, covered=(0.3, 0.6)),
+                              (400.0, 300.0))
+        elif kind == "run":
+            placed = _centred(run(_draw(deck, rng, 4), (400.0, 300.0),
+                                  float(rng.uniform(-10, 10)), rng, (0.35, 0.3)), (400.0, 300.0))
+        else:
+            placed = grid(_draw(deck, rng, 6), (400.0, 300.0), 3, float(rng.uniform(-5, 5)),
+                          rng, gap_mm=15.0)
+        cond = _phone(rng, str(rng.choice(["oak", "wood"])),
+                      specular=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.4 else 0.0)
+        shots.append(_shoot(renderer, placed, rng, cond, camera, f"number-{k:02d}-{kind}"))
+    return RenderedSet("number-deck", "colour-and-number deck on light wood; pairs, runs, "
+                       "cards apart", enrol, shots)
+
+
 STAND_INS: dict[str, Callable[..., RenderedSet]] = {
     "standard-deck": standard_photos, "blackjack-webcam": blackjack_webcam,
     "anima-pairs": anima_pairs, "set-crops": set_crops, "bidly-fans": bidly_fans}
+#: Rendered sets of kinds no real dev set shows (the held-back sets' kinds), read beside the
+#: stand-ins: their figures have no real one to stand beside.
+OTHER_KINDS: dict[str, Callable[..., RenderedSet]] = {"number-deck": number_photos}
