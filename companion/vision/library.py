@@ -39,7 +39,13 @@ from companion.vision.faces import SQUARE_ASPECT, FaceIndex, pattern
 from companion.vision.finder import edge_mask, quads_in_mask, work_lab
 from companion.vision.indices import IndexReader
 from companion.vision.marks import MarkReader
-from companion.vision.quads import QuadFinder, corners_of, order_corners, quad_sides
+from companion.vision.quads import (
+    QuadFinder,
+    corners_of,
+    order_corners,
+    outward_normals,
+    quad_sides,
+)
 from companion.vision.stored import (
     SIFT_KIND,
     Sift,
@@ -161,14 +167,9 @@ def _grown_to_rim(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
                         dtype=np.float32)
     if len(offsets) < 6:
         return quad
-    centre = quad.mean(axis=0)
     rims, widths, lines = [], [], []
-    for i in range(4):
+    for i, normal in enumerate(outward_normals(quad)):
         a, b = quad[i], quad[(i + 1) % 4]
-        along = (b - a) / (np.linalg.norm(b - a) + 1e-6)
-        normal = np.float32([-along[1], along[0]])
-        if np.dot((a + b) / 2 - centre, normal) < 0:
-            normal = -normal
         bases = a + (b - a) * np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
         probe = bases[:, None] + offsets[None, :, None] * normal  # (probes, offsets, 2)
         profiles = cv2.remap(lab, probe[..., 0], probe[..., 1], cv2.INTER_LINEAR,
