@@ -108,3 +108,18 @@ def test_vision_enroll_prints_the_self_check_and_marks_the_sheet(tmp_path, capsy
     assert main(["vision", "enroll", str(folder), "--out", str(out), "--no-check"]) == 0
     printed = capsys.readouterr().out
     assert "enrolled 6 cards" in printed and "self-check" not in printed
+
+
+def test_a_card_printed_alike_in_another_colour_is_not_read_from_its_grey_keypoints():
+    """A colour-and-number deck's red 8 and green 8 share every grey keypoint: the feature
+    matcher named the wrong colour three times in the deck's trial scenes (the part in view
+    was checked against the named face alone). Now that face must be the one the part in
+    view looks most like."""
+    from companion.vision.standins import number_photos
+
+    library = enrol_images(number_photos(np.random.default_rng(1), photos=1).enrol).library
+    library.prepare()
+    check = examine(library)
+    misread = {card: dict(trial.read_as) for card, trial in check.trials.items()
+               if trial.read_as}
+    assert misread == {}

@@ -124,12 +124,18 @@ class FeatureMatcher:
 
     def _part_agrees(self, image: np.ndarray, corners: np.ndarray, face_number: int,
                      hidden_by: list[np.ndarray]) -> bool:
-        """Does the part of the card in view look like the face the keypoints named?"""
+        """Does the part of the card in view look like the face the keypoints named, more
+        than like any other face?"""
         in_view = share_in_view(corners, hidden_by) if hidden_by else 1.0
         if in_view < 0.25:
             return False
-        scores = self.library.index.scores(image, corners, hidden_by or None, only=face_number)
-        return bool(scores) and scores[0].score >= self.limits.part_score
+        # Compared with every face, not the named one alone: keypoints are grey, and a card
+        # printed in other colours alike (a red 8 and a green 8) matches them as well.
+        scores = self.library.one_per_card(self.library.index.scores(
+            image, corners, hidden_by or None))
+        named = self.library.card_of(face_number)
+        return (bool(scores) and self.library.card_of(scores[0].face_number) == named
+                and scores[0].score >= self.limits.part_score)
 
     def _fit(self, face_number: int, lib_pts: np.ndarray, scene_pts: np.ndarray
              ) -> tuple[int, np.ndarray, np.ndarray] | None:
