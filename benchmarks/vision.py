@@ -412,8 +412,8 @@ def figure_text(figures: Figures) -> str:
 
 def stand_ins(args: argparse.Namespace) -> None:
     """Each real set's rendered stand-in; with ``--compare``, the real set beside it."""
-    names = args.stand_in or [*STAND_INS, *OTHER_KINDS]
     made = {**STAND_INS, **OTHER_KINDS}
+    names = args.stand_in or list(made)
     print(f"stand-ins for the real sets, seed {args.seed}"
           f"{'; the real set read in the same run beside each' if args.compare else ''}")
     for name in names:
@@ -469,7 +469,7 @@ def main() -> None:
                         help="one rendered set only (default: all of them); sets: the "
                              "stand-ins for the real sets")
     parser.add_argument("--stand-in", action="append", default=[],
-                        choices=[*STAND_INS, *OTHER_KINDS],
+                        choices=list({**STAND_INS, **OTHER_KINDS}),
                         help="with --only sets: this stand-in (or rendered set of another "
                              "kind) only; repeat for several")
     parser.add_argument("--compare", action="store_true",

@@ -333,7 +333,6 @@ def bidly_fans(rng: np.random.Generator, photos: int = 7,
                        enrol, shots)
 
 
-#: Each real set's stand-in, by the real set's name.
 # --- a colour-and-number deck on wood (no real dev set: the kind of one held back) --------
 def number_photos(rng: np.random.Generator, photos: int = 16,
                   size: tuple[int, int] = (1280, 960)) -> RenderedSet:
@@ -369,6 +368,7 @@ def number_photos(rng: np.random.Generator, photos: int = 16,
                        "cards apart", enrol, shots)
 
 
+#: Each real set's stand-in, by the real set's name.
 STAND_INS: dict[str, Callable[..., RenderedSet]] = {
     "standard-deck": standard_photos, "blackjack-webcam": blackjack_webcam,
     "anima-pairs": anima_pairs, "set-crops": set_crops, "bidly-fans": bidly_fans}
