@@ -69,6 +69,11 @@ class Thresholds:
     twin_likeness: float = 0.8
     twin_fit: float = 0.8
     twin_lean: float = 0.15
+    #: Faces printed alike in grey (``Twins.print_alike`` at least ``print_alike``: one print
+    #: in two colours) are told apart by their colours alone: in a card's part in view, the
+    #: best of them must score this far above the rest (the scores weigh the colours).
+    print_alike: float = 0.98
+    colour_apart: float = 0.03
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.

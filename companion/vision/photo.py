@@ -166,11 +166,13 @@ def _overexposed(img: np.ndarray, exposure: float) -> np.ndarray:
 
 def tight_crop(face: np.ndarray, rng: np.random.Generator, size: tuple[int, int],
                tint: tuple[float, float, float] = (1.0, 1.0, 1.0),
-               table: tuple[int, int, int] = (30, 30, 35)) -> EnrolmentPhoto:
+               table: tuple[int, int, int] = (30, 30, 35), shine: float = 0.0
+               ) -> EnrolmentPhoto:
     """A phone photo of the card cut down to the card by hand: ``size`` (w, h), the card a
     little foreshortened and the cut up to 1.5 % off its edge either way (a sliver of the
-    ``table`` at one side, a sliver of card lost at another), the room's ``tint``, light
-    falling off to the rim, soft and JPEG-compressed."""
+    ``table`` at one side, a sliver of card lost at another), the room's ``tint``, a lamp's
+    glare across it (``shine``: its strength, 0 for none), light falling off to the rim,
+    soft and JPEG-compressed."""
     w, h = size
     fh, fw = face.shape[:2]
     off = rng.uniform(-0.015, 0.015, (4, 2)) * np.float32([w, h])
@@ -181,6 +183,8 @@ def tight_crop(face: np.ndarray, rng: np.random.Generator, size: tuple[int, int]
                                  ).astype(np.float32)[..., None] / 255
     img = card * inside + np.float32(table) * (1 - inside)
     img *= np.float32(tint)
+    if shine > 0:
+        glare(img, inside[..., 0] > 0.5, shine, rng)
     vignette(img, float(rng.uniform(0.05, 0.2)), rng)
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 0.9)))
     sensor_noise(img, float(rng.uniform(1, 3)), rng)

@@ -713,10 +713,34 @@ class Recognizer:
         face the print leans clearly to against all of them, and how sure. Else None."""
         limits = self.limits
         near = [score for score in scores if scores[0].score - score.score < margin]
+        told = self._colours_told(near)
+        if told is None:
+            return None
+        near, colour_sure = told
         pick, lean, fit = among(near)
         if fit < limits.twin_fit or lean < limits.twin_lean:
             return None
-        return pick, (lean - limits.twin_lean) / (0.5 - limits.twin_lean)
+        return pick, min(colour_sure, (lean - limits.twin_lean) / (0.5 - limits.twin_lean))
+
+    def _colours_told(self, near: list[Score]) -> tuple[list[Score], float] | None:
+        """Of faces printed alike in grey (a red 8 and a green 8), the one whose colours fit
+        (``near``: best first; the scores weigh the colours): it must score
+        ``colour_apart`` above each such twin, else None (the colour does not tell, and
+        the print cannot). The faces left, and how sure the colours were (1 if no twins)."""
+        twins, limits = self.library.twins, self.limits
+        kept: list[Score] = []
+        sure = 1.0
+        for score in near:
+            twin = next((k for k in kept if twins.print_alike(
+                k.face_number, score.face_number) >= limits.print_alike), None)
+            if twin is None:
+                kept.append(score)
+                continue
+            apart = twin.score - score.score
+            if apart < limits.colour_apart:
+                return None
+            sure = min(sure, apart / limits.sure_margin)
+        return kept, sure
 
     def _bar(self, face_number: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike
@@ -759,6 +783,10 @@ ON_ITS_PRINT = 0.2
 #: A card read from its index where a surer read card prints another index (within this
 #: share of its short side) is that card read at two of its corners: the surer read is kept.
 ONE_CARD_REACH = 0.25
+#: Two cards read from their indices whose outlines lie this near (every corner within this
+#: share of the short side, either way round) are one card read twice (from two clusters
+#: that overlap): a fan's next card lies at least an index's width further.
+ONE_PLACE_REACH = 0.1
 
 
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
@@ -775,6 +803,8 @@ def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[
                 best[d.item_id] = d
     kept: list[Detection] = []
     for d in sorted(best.values(), key=lambda d: (-d.confidence, -d.fit)):
+        if any(same_card(d.corners, k.corners, ONE_PLACE_REACH) for k in kept):
+            continue  # one place read as two cards: the surer read is kept
         if d.index_at is None or not any(
                 k.index_at is not None and k.item_id in both_tops
                 and _at_its_other_index(d.index_at, k) for k in kept):

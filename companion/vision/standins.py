@@ -123,6 +123,14 @@ def _draw(items: Sequence[ArtItem], rng: np.random.Generator, count: int) -> lis
     return [items[int(i)] for i in rng.permutation(len(items))[:count]]
 
 
+def _a_pair(deck: Sequence[ArtItem], rng: np.random.Generator,
+            covered: tuple[float, float]) -> list[Placement]:
+    """Two cards of the deck, one lying partly on the other (``covered``: the share of the
+    lower one hidden), in the middle of the table."""
+    under, over = _draw(deck, rng, 2)
+    return _centred(pair(under, over, (400.0, 300.0), rng, covered=covered), (400.0, 300.0))
+
+
 # --- standard-deck ------------------------------------------------------------------------
 def standard_photos(rng: np.random.Generator, photos: int = 10,
                     size: tuple[int, int] = (1280, 1707)) -> RenderedSet:
@@ -251,9 +259,7 @@ def anima_pairs(rng: np.random.Generator, photos: int = 40,
     _print(renderer, deck, None, rng)
     shots = []
     for k in range(photos):
-        under, over = _draw(deck, rng, 2)
-        placed = _centred(pair(under, over, (400.0, 300.0), rng, covered=(0.3, 0.6)),
-                          (400.0, 300.0))
+        placed = _a_pair(deck, rng, (0.3, 0.6))
         # Close: the pair fills about half the frame (a card 5-6.5 px a millimetre at 1280).
         camera = pinhole_view(size, (400.0, 300.0), float(rng.uniform(5.0, 6.5)),
                               float(rng.uniform(0, 40)), float(rng.uniform(0, 360)))
@@ -352,9 +358,7 @@ def number_photos(rng: np.random.Generator, photos: int = 16,
         camera = pinhole_view(size, (400.0, 300.0), float(rng.uniform(3.5, 4.5)),
                               float(rng.uniform(0, 35)), float(rng.uniform(-10, 10)))
         if kind == "pair":
-            under, over = _draw(deck, rng, 2)
-            placed = _centred(pair(under, over, (400.0, 300.0), rng, covered=(0.3, 0.6)),
-                              (400.0, 300.0))
+            placed = _a_pair(deck, rng, (0.3, 0.6))
         elif kind == "run":
             placed = _centred(run(_draw(deck, rng, 4), (400.0, 300.0),
                                   float(rng.uniform(-10, 10)), rng, (0.35, 0.3)), (400.0, 300.0))
@@ -368,10 +372,47 @@ def number_photos(rng: np.random.Generator, photos: int = 16,
                        "cards apart", enrol, shots)
 
 
+# --- a poker deck on light wood, enrolled from crops (no real dev set: a held-back set's kind)
+#: Light wood at the edge of a crop cut a little wide (BGR).
+WOOD_SLIVER = (125, 170, 210)
+
+
+def poker_on_wood(rng: np.random.Generator, photos: int = 12,
+                  size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+    """A poker deck on light oak or wood, a lamp's glare across the cards now and then:
+    six cards apart, a pair (one card 20-50 % under the other), a card alone; phone photos
+    up to 35° off straight down. Enrolled from 300x420 crops of other photos of each card:
+    the cut uneven (a sliver of the wood at a side), a colour cast, at times a glare."""
+    deck = standard_deck()
+    enrol = _photographed(deck, rng, lambda item, r: tight_crop(
+        draw_face(item), r, (300, 420), tint=tuple(float(v) for v in r.uniform(0.85, 1.0, 3)),
+        table=WOOD_SLIVER, shine=float(r.uniform(0.3, 0.6)) if r.random() < 0.25 else 0.0
+    ).image)
+    renderer = SceneRenderer(size=size)
+    _print(renderer, deck, None, rng)
+    shots = []
+    for k in range(photos):
+        kind = ("apart", "pair", "apart", "alone")[k % 4]
+        camera = pinhole_view(size, (400.0, 300.0), float(rng.uniform(3.5, 4.5)),
+                              float(rng.uniform(0, 35)), float(rng.uniform(-20, 20)))
+        if kind == "pair":
+            placed = _a_pair(deck, rng, (0.2, 0.5))
+        else:
+            count, columns = (6, 3) if kind == "apart" else (1, 1)
+            placed = grid(_draw(deck, rng, count), (400.0, 300.0), columns,
+                          float(rng.uniform(-30, 30)), rng, gap_mm=15.0)
+        cond = _phone(rng, str(rng.choice(["oak", "wood"])),
+                      specular=float(rng.uniform(0.3, 0.7)) if rng.random() < 0.6 else 0.0)
+        shots.append(_shoot(renderer, placed, rng, cond, camera, f"poker-{k:02d}-{kind}"))
+    return RenderedSet("poker-on-wood", "poker deck from crops of other photos, on light "
+                       "wood; cards apart, pairs, a card alone", enrol, shots)
+
+
 #: Each real set's stand-in, by the real set's name.
 STAND_INS: dict[str, Callable[..., RenderedSet]] = {
     "standard-deck": standard_photos, "blackjack-webcam": blackjack_webcam,
     "anima-pairs": anima_pairs, "set-crops": set_crops, "bidly-fans": bidly_fans}
 #: Rendered sets of kinds no real dev set shows (the held-back sets' kinds), read beside the
 #: stand-ins: their figures have no real one to stand beside.
-OTHER_KINDS: dict[str, Callable[..., RenderedSet]] = {"number-deck": number_photos}
+OTHER_KINDS: dict[str, Callable[..., RenderedSet]] = {"number-deck": number_photos,
+                                                     "poker-on-wood": poker_on_wood}

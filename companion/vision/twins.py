@@ -38,6 +38,8 @@ from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
 DETAIL_LONG = 268
+#: Grid length two faces' grey print is compared on by ``Twins.print_alike``.
+ALIKE_LONG = 96
 #: Pairs kept high-passed (the twins a table has met lately).
 PATTERNS_KEPT = 8
 #: Faces kept high-passed on their own, for ``among`` (the look-alikes a table has met lately).
@@ -129,6 +131,7 @@ class Twins:
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
+        self._alike: dict[tuple[int, int], float] = {}
 
     def _size(self, face_number: int) -> tuple[int, int]:
         h, w = self.faces[face_number].shape[:2]
@@ -281,10 +284,23 @@ class Twins:
             for j in range(i + 1, count):
                 leans[i, j] = _lean_where_apart(view, visible, faces[i], faces[j])
                 leans[j, i] = -leans[i, j]
-        weakest = [min(float(leans[i, k]) for k in range(count) if k != i)
+        # A face with no look-alike left (its colour twins set aside) leans wholly to itself.
+        weakest = [min((float(leans[i, k]) for k in range(count) if k != i), default=0.5)
                    for i in range(count)]
         pick = int(np.argmax(weakest))
         return face_numbers[pick], weakest[pick], fits[pick]
+
+    def print_alike(self, first: int, second: int) -> float:
+        """How alike two faces' grey print is where they are lined up (a correlation of
+        their detail; near 1 for one print in two colours: a red 8 and a green 8). Grey
+        cannot tell such faces apart; only their colours can."""
+        key = (min(first, second), max(first, second))
+        if key not in self._alike:
+            width, height = self._size(first)
+            size = (max(8, width * ALIKE_LONG // height), ALIKE_LONG)
+            self._alike[key] = float(unit(self._lined_up(first, first, size))
+                                     @ unit(self._lined_up(first, second, size)))
+        return self._alike[key]
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
                     on_top: Sequence[np.ndarray], whole_outline: np.ndarray

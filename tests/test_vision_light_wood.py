@@ -1,0 +1,75 @@
+"""Colour-and-number cards (a white rim round a coloured field) on light, grained wood: the
+table modelled as its spread of colours finds them, and a covered one is read in its own
+colour, not its twin's (a green 4 and a blue 4 are one print in grey)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.art import draw_face
+from companion.vision.deck import number_deck
+from companion.vision.enrol import enrol_images
+from companion.vision.finder import (
+    CardFinder,
+    table_colour_mask,
+    to_work,
+    work_lab,
+)
+from companion.vision.recognize import Recognizer
+from companion.vision.standins import number_photos
+from companion.vision.surfaces import surface
+
+
+def _on_oak(corners: np.ndarray, seed: int = 3) -> np.ndarray:
+    """A green 4 of the number deck lying at ``corners`` on light oak (960x720)."""
+    table = surface("oak", (960, 720), np.random.default_rng(seed), px_per_mm=3.0)
+    frame = np.clip(table, 0, 255).astype(np.uint8)
+    face = draw_face(next(c for c in number_deck() if c.item_id == "green-4"))
+    h, w = face.shape[:2]
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
+    card = cv2.warpPerspective(face, warp, (960, 720))
+    inside = cv2.warpPerspective(np.full((h, w), 255, np.uint8), warp, (960, 720)) > 127
+    frame[inside] = card[inside]
+    return frame
+
+
+CARD = np.float32([[400, 200], [560, 215], [545, 450], [385, 435]])
+
+
+def test_a_white_rimmed_card_on_light_grained_wood_is_outlined_by_the_table_s_spread():
+    frame = _on_oak(CARD)
+    lab = work_lab(to_work(frame))
+    spread = table_colour_mask(lab)
+    assert spread is not None
+    inside = cv2.pointPolygonTest(CARD.reshape(-1, 1, 2) * 640 / 960, (315, 215), False)
+    assert inside > 0 and spread[215, 315] == 255  # the card's field is not table
+    assert spread[20, 20] == 0 and spread[460, 620] == 0  # light and dark grain both table
+    found = CardFinder().find(frame).quads
+    assert any(np.abs(q - CARD).max() < 6 for q in found)
+
+
+@pytest.fixture(scope="module")
+def number_set():
+    rendered = number_photos(np.random.default_rng(1), photos=11)
+    library = enrol_images(rendered.enrol).library
+    library.prepare()
+    return Recognizer(library, piles=False), {p.name: p for p in rendered.photos}
+
+
+def _read(number_set, name: str) -> tuple[set[str], set[str]]:
+    recognizer, photos = number_set
+    photo = photos[name]
+    return ({d.item_id for d in recognizer.recognize(photo.image)},
+            {c.item_id for c in photo.cards})
+
+
+def test_six_colour_and_number_cards_apart_on_light_wood_are_all_read(number_set):
+    read, truth = _read(number_set, "number-10-apart")
+    assert read == truth
+
+
+def test_a_covered_card_is_read_in_its_own_colour_not_its_grey_twin_s(number_set):
+    read, truth = _read(number_set, "number-04-pair")
+    assert read == truth == {"green-4", "yellow-4"}
