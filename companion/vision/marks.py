@@ -61,6 +61,8 @@ LEAST_MARGIN = 0.05
 SAME_RANK = 0.9
 SUITS_ALIKE = 0.85
 LEAN_TO_LEAD = 0.6
+#: Only where the suit lies this far from its rank or further (frame pixels): nearer, both
+#: suits blur into one blot and the lean is noise (cards 70 px wide read clubs as spades).
 LEAN_FROM = 12.0
 #: The print is found where it is this much darker than the mean round it (8-bit grey), in
 #: a neighbourhood of this share of the frame's long side.
@@ -146,9 +148,16 @@ class _Size:
             rows = (flat - (flat * masks).sum(axis=1, keepdims=True) / count[:, None]) * masks
             rows /= np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6
             self.parts.append((masks, rows, count))
-        #: How alike each two indices' ranks, and suits, are printed (n x n correlations).
-        self.ranks_alike = _alike(flat, self.parts[0][0])
-        self.suits_alike = _alike(flat, self.parts[1][0])
+        self._flat = flat
+        self._alike: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def alike_to(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """How alike index ``index``'s rank, and its suit, are printed to every index's
+        (correlations inside both outlines): worked out when first asked, then kept."""
+        if index not in self._alike:
+            ranks, suits = (_alike(self._flat, masks, index) for masks, _, _ in self.parts)
+            self._alike[index] = (ranks, suits)
+        return self._alike[index]
 
     def inside(self, index: int) -> np.ndarray:
         """Where an index's rank and suit are compared (its outlines), as a window mask."""
@@ -183,20 +192,17 @@ class _Size:
 BLUR = 0.8
 
 
-def _alike(flat: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """How alike each two indices' marks are (n x n): the correlation of their prints
+def _alike(flat: np.ndarray, masks: np.ndarray, index: int) -> np.ndarray:
+    """How alike index ``index``'s mark is to every index's: the correlation of their prints
     (``flat``, one row each) inside both their outlines (``masks``)."""
-    alike = np.ones((len(flat), len(flat)), np.float32)
-    for i in range(len(flat)):
-        both = np.maximum(masks[i], masks)
-        count = np.maximum(both.sum(axis=1, keepdims=True), 1.0)
-        one = flat[i] * both
-        one -= one.sum(axis=1, keepdims=True) / count * both
-        others = flat * both
-        others -= others.sum(axis=1, keepdims=True) / count * both
-        alike[i] = (one * others).sum(axis=1) / (
-            np.linalg.norm(one, axis=1) * np.linalg.norm(others, axis=1) + 1e-6)
-    return alike
+    both = np.maximum(masks[index], masks)
+    count = np.maximum(both.sum(axis=1, keepdims=True), 1.0)
+    one = flat[index] * both
+    one -= one.sum(axis=1, keepdims=True) / count * both
+    others = flat * both
+    others -= others.sum(axis=1, keepdims=True) / count * both
+    return (one * others).sum(axis=1) / (
+        np.linalg.norm(one, axis=1) * np.linalg.norm(others, axis=1) + 1e-6)
 
 
 def similarity(rank: np.ndarray, suit: np.ndarray, rank_to: Sequence[float],
@@ -495,12 +501,12 @@ class MarkReader:
         # suit's print to the other's (its lead over the most it could be: the two prints'
         # distance), as near twins are told apart (``twins.py``).
         suit_lead = suit_fit[best] - suit_fit[others]
-        suits_alike = self.fine.suits_alike[best][others]
-        lean = suit_lead / (2.0 * np.maximum(1.0 - suits_alike, 1e-3))
         apart = FINE / float(np.hypot(matrix[0, 0], matrix[1, 0]))  # rank to suit, frame px
-        twin_suits = (self.fine.ranks_alike[best][others] >= SAME_RANK) & (
-            suits_alike >= SUITS_ALIKE) & (apart >= LEAN_FROM)
-        suit_lead = np.where(twin_suits, LEAN_TO_LEAD * lean, suit_lead)
+        if apart >= LEAN_FROM and others.any():
+            ranks_alike, suits_alike = (row[others] for row in self.fine.alike_to(best))
+            lean = suit_lead / (2.0 * np.maximum(1.0 - suits_alike, 1e-3))
+            twin_suits = (ranks_alike >= SAME_RANK) & (suits_alike >= SUITS_ALIKE)
+            suit_lead = np.where(twin_suits, LEAN_TO_LEAD * lean, suit_lead)
         margin = float(np.min(np.maximum(rank_fit[best] - rank_fit[others], suit_lead))) \
             if others.any() else 1.0
         if margin < LEAST_MARGIN:

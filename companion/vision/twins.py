@@ -296,10 +296,11 @@ class Twins:
         cannot tell such faces apart; only their colours can."""
         key = (min(first, second), max(first, second))
         if key not in self._alike:
-            width, height = self._size(first)
+            one, other = key  # one way round whichever is asked first: the same figure
+            width, height = self._size(one)
             size = (max(8, width * ALIKE_LONG // height), ALIKE_LONG)
-            self._alike[key] = float(unit(self._lined_up(first, first, size))
-                                     @ unit(self._lined_up(first, second, size)))
+            self._alike[key] = float(unit(self._lined_up(one, one, size))
+                                     @ unit(self._lined_up(one, other, size)))
         return self._alike[key]
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
