@@ -114,8 +114,9 @@ def test_real_fanned_hands_are_read_from_their_marks_with_none_invented():
         read += len(set(found) & set(held))
         wrong += len(set(found) - set(held))
         cards += len(held)
-    # 345 cards, mostly a corner of each in view: 270 read by their marks alone, at 1280 px.
-    assert cards == 345 and wrong == 0 and read >= 250, (read, wrong)
+    # 345 cards, mostly a corner of each in view: 286 read by their marks alone, at 1280 px
+    # (275 with each rank compared only at the size the line to its suit gives).
+    assert cards == 345 and wrong == 0 and read >= 280, (read, wrong)
 
 
 def test_a_light_region_larger_than_any_cluster_is_named_beyond_the_clusters():

@@ -9,7 +9,9 @@ deck brought there the same way. The rank and the suit are compared each on its 
 (normalised correlation inside the outline of the mark as printed, so what lies round it,
 another card's edge or its body's print, does not count): a pair reads as the card whose rank
 *and* suit both fit, and stands clear of every other card's by what the two differ in (the
-suit of a rank printed over four suits, the rank of one suit). Nothing is asked of the card's
+suit of a rank printed over four suits, the rank of one suit); a pair no index fits so is
+compared again with its rank a tenth larger and smaller (a few pixels high, a blot's centre
+lies a pixel off). Nothing is asked of the card's
 edges, so cards fanned in an arc, each turned its own way, read as well as a straight row.
 
 What a deck's index looks like is learnt from its enrolled faces (the small print at a
@@ -80,6 +82,12 @@ INK_EITHER = 1.3
 CARD_SIZES = (0.6, 1.4)
 #: At most this many pairs are compared finely in one frame (the likeliest first).
 MOST_FINE = 1500
+#: A pair no index fits is compared again with its rank at these sizes (shares of what the
+#: line to its suit gives): where an index is a few pixels high, a blot's centre lies a pixel
+#: off, and the rank seen is a tenth larger or smaller than the line makes it. A card read so
+#: must stand this clear of every other (the freedom lets some other print fit too).
+RANK_SCALES = (0.9, 1.1)
+RESCUE_MARGIN = 0.1
 #: Two reads whose index centres lie nearer than this share of the card's width are of one
 #: place: the better is kept.
 PLACE = 0.1
@@ -164,11 +172,13 @@ class _Size:
         return (self.parts[0][0][index] + self.parts[1][0][index]).reshape(
             self.window[::-1]) > 0
 
-    def patches(self, blurred: np.ndarray, ranks: np.ndarray, suits: np.ndarray
-                ) -> tuple[np.ndarray, list[np.ndarray]]:
+    def patches(self, blurred: np.ndarray, ranks: np.ndarray, suits: np.ndarray,
+                scale: float = 1.0) -> tuple[np.ndarray, list[np.ndarray]]:
         """The frame's print at each pair (rank and suit centres, frame pixels) brought to
-        this size, one row each, and the matrices that brought them."""
-        matrices = [similarity(r, s, self.rank_at, self.suit_at)
+        this size (times ``scale`` about the rank), one row each, and the matrices that
+        brought them."""
+        suit_at = (self.suit_at[0], self.rank_at[1] + scale * (self.suit_at[1] - self.rank_at[1]))
+        matrices = [similarity(r, s, self.rank_at, suit_at)
                     for r, s in zip(ranks, suits, strict=True)]
         rows = np.array([cv2.warpAffine(blurred, m, self.window, flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE) for m in matrices],
@@ -452,8 +462,17 @@ class MarkReader:
         rows, matrices = self.fine.patches(blurred, ranks[keep], suits[keep])
         rank_fit, suit_fit = self.fine.scores(rows)
         lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-        hits = [hit for k in range(len(keep))
-                if (hit := self._hit(rank_fit[k], suit_fit[k], matrices[k], lab)) is not None]
+        found = [self._hit(rank_fit[k], suit_fit[k], matrices[k], lab) for k in range(len(keep))]
+        missed = np.array([k for k, hit in enumerate(found) if hit is None], np.intp)
+        for scale in RANK_SCALES if len(missed) else ():
+            rescaled = self.fine.scores(self.fine.patches(
+                blurred, ranks[keep[missed]], suits[keep[missed]], scale)[0])[0]
+            for row, k in enumerate(missed):
+                hit = self._hit(rescaled[row], suit_fit[k], matrices[k], lab)
+                if hit is not None and hit.margin >= RESCUE_MARGIN and (
+                        found[k] is None or hit.score > found[k].score):
+                    found[k] = hit
+        hits = [hit for hit in found if hit is not None]
         shift = np.float32([x, y])
         return _once([hit.moved(shift=shift) for hit in hits])
 
