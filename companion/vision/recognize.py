@@ -325,6 +325,10 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
+        aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
+        if not known and card_long is not None and cv2.contourArea(
+                cv2.convexHull(blob.contour)) < SMALLEST_CLUSTER * card_long ** 2 / aspect:
+            return []  # no card shows enough of itself here to be read (its index may show)
         # A cluster no card read lies in may lie under a card read beside it (split from it
         # by the card's dark rim): those cards are weighed as lying on it.
         near_by = [] if known or NEAR_BY is None else [
@@ -774,6 +778,10 @@ def _on_cluster(outlines: Sequence[np.ndarray], blob: Blob) -> np.ndarray:
     return outlines[int(np.argmax(np.round(shares, 2)))].astype(np.float32)
 
 
+#: A cluster with no card read on it, smaller than this share of a card as read in the
+#: frame, is not searched for cards: no card shows ``LEAST_IN_VIEW`` of itself there, even
+#: one seen a third smaller (further from the camera). Its index is still looked for.
+SMALLEST_CLUSTER = 0.2
 #: An index read this near (share of the card's short side) to one read already is the
 #: same print read again: a fan's next index lies a good deal further.
 SAME_PRINT = 0.05
