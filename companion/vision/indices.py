@@ -174,9 +174,12 @@ def index_box(ink: np.ndarray, anchor: str, long_side: int
     return int(x0), int(y0), int(x1), int(y1)
 
 
-def ink_colour(lab: np.ndarray) -> np.ndarray:
+def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     """The colour of the print in a patch (Lab, 8-bit), as its chroma (a, b) less the
-    paper's: red print on any paper, under any cast, reads red; black reads near zero."""
+    paper's: red print on any paper, under any cast, reads red; black reads near zero.
+    ``in_shade``: per ``INK_DARKNESS`` steps the print lies below the paper in lightness, so
+    that a red in a shadow reads as red as in full light (a shadow dims its chroma as it dims
+    its step below the paper)."""
     light = lab[..., 0].astype(np.float32)
     chroma = lab[..., 1:].reshape(-1, 2).astype(np.float32)
     light = light.reshape(-1)
@@ -184,7 +187,17 @@ def ink_colour(lab: np.ndarray) -> np.ndarray:
     paper = light >= np.percentile(light, 70)
     if not ink.any() or not paper.any():
         return np.zeros(2, np.float32)
-    return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
+    colour = chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
+    if not in_shade:
+        return colour
+    darkness = max(float(np.median(light[paper]) - light[ink].mean()), LEAST_DARKNESS)
+    return colour * (INK_DARKNESS / darkness)
+
+
+#: A print's colour is given per this many lightness steps below its paper (a red index in
+#: full light lies about this far below white paper), and its step taken as at least the
+#: second (a faint print's chroma is not blown up).
+INK_DARKNESS, LEAST_DARKNESS = 200.0, 30.0
 
 
 def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:

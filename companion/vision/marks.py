@@ -145,7 +145,8 @@ class _Size:
             outlines.append(pair)
             # The index's colour, from its own print (not the art or pips round it).
             inside = (pair[0] + pair[1]).reshape(self.window[::-1]) > 0
-            colours.append(ink_colour(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inside]))
+            colours.append(ink_colour(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inside],
+                                      in_shade=True))
             self.to_size.append(matrix)
         self.colours = np.array(colours, np.float32).reshape(-1, 2)
         flat = np.array(prints, np.float32).reshape(len(prints), -1)
@@ -505,7 +506,8 @@ class MarkReader:
             return None
         inside = self.fine.inside(int(np.argmax(score)))
         ink = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REPLICATE)[inside])
+                                         borderMode=cv2.BORDER_REPLICATE)[inside],
+                         in_shade=True)
         colour = self.inks.like(ink)
         score[~colour] = -1.0
         best = int(np.argmax(score))
