@@ -174,6 +174,12 @@ def index_box(ink: np.ndarray, anchor: str, long_side: int
     return int(x0), int(y0), int(x1), int(y1)
 
 
+#: A print's colour is given per this many lightness steps below its paper (a red index in
+#: full light lies about this far below white paper), and its step taken as at least the
+#: second (a faint print's chroma is not blown up).
+INK_DARKNESS, LEAST_DARKNESS = 200.0, 30.0
+
+
 def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     """The colour of the print in a patch (Lab, 8-bit), as its chroma (a, b) less the
     paper's: red print on any paper, under any cast, reads red; black reads near zero.
@@ -193,11 +199,6 @@ def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     darkness = max(float(np.median(light[paper]) - light[ink].mean()), LEAST_DARKNESS)
     return colour * (INK_DARKNESS / darkness)
 
-
-#: A print's colour is given per this many lightness steps below its paper (a red index in
-#: full light lies about this far below white paper), and its step taken as at least the
-#: second (a faint print's chroma is not blown up).
-INK_DARKNESS, LEAST_DARKNESS = 200.0, 30.0
 
 
 def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
