@@ -200,7 +200,6 @@ def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     return colour * (INK_DARKNESS / darkness)
 
 
-
 def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
     """Which indices (``printed``: their ink colours, one a row) are of the colour ``ink``:
     within ``COLOUR_APART`` of it, or of half the stronger of the two (a faded photo)."""

@@ -11,8 +11,8 @@ another card's edge or its body's print, does not count): a pair reads as the ca
 *and* suit both fit, and stands clear of every other card's by what the two differ in (the
 suit of a rank printed over four suits, the rank of one suit); a pair no index fits so is
 compared again with its rank a tenth larger and smaller (a few pixels high, a blot's centre
-lies a pixel off). Nothing is asked of the card's
-edges, so cards fanned in an arc, each turned its own way, read as well as a straight row.
+lies a pixel off). Nothing is asked of the card's edges, so cards fanned in an arc, each
+turned its own way, read as well as a straight row.
 
 What a deck's index looks like is learnt from its enrolled faces (the small print at a
 corner, as ``indices.py`` finds it, split at its widest empty row into the rank above and

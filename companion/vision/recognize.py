@@ -219,7 +219,7 @@ class Recognizer:
         reader = self.library.indices
         if not reader.windows:
             return []
-        aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
+        aspect = self._card_aspect()
         if detections:
             # Sized like the cards read; then, for a card's part in view (no larger than a
             # card and a half) beside a card read, smaller: a card under another lies further
@@ -325,9 +325,8 @@ class Recognizer:
         known = [d for d in detections if touches(d.corners, blob)]
         if not self.use_templates or self._explained(image, blob, known):
             return []
-        aspect = max(self.library.aspect(0), 1 / self.library.aspect(0))
-        if not known and card_long is not None and cv2.contourArea(
-                cv2.convexHull(blob.contour)) < SMALLEST_CLUSTER * card_long ** 2 / aspect:
+        if not known and card_long is not None and cv2.contourArea(cv2.convexHull(
+                blob.contour)) < SMALLEST_CLUSTER * card_long ** 2 / self._card_aspect():
             return []  # no card shows enough of itself here to be read (its index may show)
         # A cluster no card read lies in may lie under a card read beside it (split from it
         # by the card's dark rim): those cards are weighed as lying on it.
@@ -745,6 +744,11 @@ class Recognizer:
                 return None
             sure = min(sure, apart / limits.sure_margin)
         return kept, sure
+
+    def _card_aspect(self) -> float:
+        """The enrolled cards' long side over their short (the first face's)."""
+        aspect = self.library.aspect(0)
+        return max(aspect, 1 / aspect)
 
     def _bar(self, face_number: int, min_score: float) -> float:
         """The least score that reads as this face: above ``min_score``, and above how alike
