@@ -15,12 +15,14 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.deck import card, draw_standard_face, standard_deck
+from companion.vision.art import draw_face
+from companion.vision.deck import card, draw_standard_face, number_deck, standard_deck
+from companion.vision.detection import Thresholds
 from companion.vision.edges import on_edges
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.synthetic import SceneRenderer
-from companion.vision.twins import Twins
+from companion.vision.twins import Twins, on_grid
 
 #: Spades and clubs of each value: every card has a twin a pip's shape away.
 TWINS = [f"{value}{suit}" for value in range(2, 11) for suit in ("spades", "clubs")]
@@ -265,3 +267,31 @@ def test_a_copy_s_strip_in_the_top_card_s_shadow_is_told_by_its_colour():
     assert abs(library.twins.tell(image, under, 0, 1, [top])[0]) < 0.15  # detail: no lean
     assert reader._told(image, under, [top], 0, 1)
     assert not reader._told(pile(yellow), under, [top], 0, 1)
+
+
+def test_a_face_enrolled_the_other_way_up_is_lined_up_with_its_look_alike():
+    """A card photographed lying on the table has no up: its face may be enrolled turned
+    round from its look-alikes'. Lined up either way, it is the print it is."""
+    face = draw_standard_face(card("7hearts"))
+    twins = Twins([face, np.ascontiguousarray(face[::-1, ::-1])])
+    assert twins.print_alike(0, 1) >= Thresholds().print_alike
+
+
+def test_a_turn_found_on_one_grid_is_the_same_turn_on_a_coarser_one():
+    rng = np.random.default_rng(4)
+    fine = cv2.GaussianBlur(rng.uniform(0, 255, (100, 200)).astype(np.float32), (0, 0), 3)
+    coarse = cv2.resize(fine, (100, 50), interpolation=cv2.INTER_AREA)
+    turn = np.float32([[-1, 0, 199], [0, -1, 99]])
+    moved = cv2.warpAffine(coarse, on_grid(turn, (200, 100), (100, 50)), (100, 50),
+                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    assert np.abs(moved - coarse[::-1, ::-1]).max() < 0.01
+
+
+def test_one_print_in_two_field_colours_lies_far_apart_in_colour_red_and_black_inks_not():
+    number = {c.item_id: draw_face(c) for c in number_deck()}
+    faces = [number["green-0"], number["blue-0"], number["red-0"], number["red-8"],
+             draw_standard_face(card("8hearts")), draw_standard_face(card("8spades"))]
+    twins, limit = Twins(faces), Thresholds().colour_twin_apart
+    assert twins.colours_apart(0, 1) >= limit  # one print, fields of two colours
+    assert twins.colours_apart(2, 3) < limit / 2  # two prints in one colour
+    assert twins.colours_apart(4, 5) < limit  # red and black inks on white

@@ -74,6 +74,15 @@ class Thresholds:
     #: best of them must score this far above the rest (the scores weigh the colours).
     print_alike: float = 0.98
     colour_apart: float = 0.03
+    #: So are faces whose print is broadly alike (``print_alike`` at least
+    #: ``colour_twin_alike``) in colours far apart (``Twins.colours_apart`` at least
+    #: ``colour_twin_apart``: a green 0 and a blue 0 photographed for enrolment, whose grey
+    #: differs by the photos' light). Colours are compared where both faces are coloured:
+    #: the dev decks' hearts and diamonds lie within 15, black ink is no colour; a
+    #: colour-and-number deck's faces of one colour within 28, of two colours 38 and more
+    #: apart (the stand-in's, enrolled from photos).
+    colour_twin_alike: float = 0.8
+    colour_twin_apart: float = 32.0
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.

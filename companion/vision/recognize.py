@@ -733,9 +733,15 @@ class Recognizer:
         twins, limits = self.library.twins, self.limits
         kept: list[Score] = []
         sure = 1.0
+        def colour_twins(one: int, other: int) -> bool:
+            alike = twins.print_alike(one, other)
+            return alike >= limits.print_alike or (
+                alike >= limits.colour_twin_alike
+                and twins.colours_apart(one, other) >= limits.colour_twin_apart)
+
         for score in near:
-            twin = next((k for k in kept if twins.print_alike(
-                k.face_number, score.face_number) >= limits.print_alike), None)
+            twin = next((k for k in kept if colour_twins(k.face_number, score.face_number)),
+                        None)
             if twin is None:
                 kept.append(score)
                 continue

@@ -38,6 +38,15 @@ from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
 DETAIL_LONG = 268
+#: A face is lined up with a look-alike turned round only if it fits this much better so
+#: (ECC's correlation): a colour-and-number deck's faces enrolled either way up fit 0.15-0.4
+#: better the right way; a standard deck's fit within 0.02 either way.
+TURNED_BETTER = 0.1
+#: A pixel whose channel shares lie this far from a grey's is coloured (``colours_apart``).
+COLOURED = 30.0
+#: Two faces' colours are compared only where both are coloured, if that is at least this
+#: share of the card.
+BOTH_COLOURED = 0.05
 #: Grid length two faces' grey print is compared on by ``Twins.print_alike``.
 ALIKE_LONG = 96
 #: Pairs kept high-passed (the twins a table has met lately).
@@ -55,6 +64,28 @@ COARSE_DISSENT = 0.15
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
 COLOUR_INSET = 2
+
+
+def _blurred(picture: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 1.0)
+
+
+def on_grid(warp: np.ndarray, found_on: tuple[int, int], size: tuple[int, int]
+            ) -> np.ndarray:
+    """An affine move found on a grid of ``found_on`` (width, height; ``WARP_INVERSE_MAP``,
+    pixel centres at integers) as the same move on a grid of ``size``: a turn moves about
+    the grid's middle, so the shift is not merely scaled."""
+    scale = np.float32([size[0] / found_on[0], size[1] / found_on[1]])
+    centre = (scale - 1.0) / 2.0  # where a pixel centre of the first grid lands
+    moved = warp.astype(np.float32).copy()
+    moved[:, :2] = warp[:, :2] * scale[:, None] / scale[None, :]
+    moved[:, 2] = scale * warp[:, 2] + centre - moved[:, :2] @ centre
+    return moved
+
+
+def _saturation(shares: np.ndarray) -> np.ndarray:
+    """How far each pixel's channel shares (``_chroma``) lie from a grey's."""
+    return np.linalg.norm(shares - shares.mean(axis=-1, keepdims=True), axis=-1)
 
 
 def _chroma(colour: np.ndarray) -> np.ndarray:
@@ -132,6 +163,7 @@ class Twins:
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
         self._alike: dict[tuple[int, int], float] = {}
+        self._apart: dict[tuple[int, int], float] = {}
 
     def _size(self, face_number: int) -> tuple[int, int]:
         h, w = self.faces[face_number].shape[:2]
@@ -163,15 +195,23 @@ class Twins:
             one = self._grey(first, size) if one is None else one
             other = self._grey(second, size) if other is None else other
             # An affine move only: enough for two photos cropped a little differently, too
-            # stiff to bend one face's print into the other's.
-            warp = np.eye(2, 3, dtype=np.float32)
+            # stiff to bend one face's print into the other's. Either way up: a card that
+            # looks alike turned round may have been enrolled the other way up from its
+            # look-alikes (a photo of it lying on the table); turned round it is lined up
+            # only if it fits clearly better so (``TURNED_BETTER``): a standard deck's
+            # faces fit about as well either way, and are compared as enrolled.
             criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
-            try:
-                _, warp = cv2.findTransformECC(one, other, warp, cv2.MOTION_AFFINE, criteria,
-                                               None, 5)
-                self._warps[first, second] = warp
-            except cv2.error:
-                self._warps[first, second] = None
+            w, h = size
+            ways: list[tuple[float, np.ndarray | None]] = []
+            for start in (np.eye(2, 3, dtype=np.float32),
+                          np.float32([[-1, 0, w - 1], [0, -1, h - 1]])):
+                try:
+                    ways.append(cv2.findTransformECC(one, other, start, cv2.MOTION_AFFINE,
+                                                     criteria, None, 5))
+                except cv2.error:
+                    ways.append((-1.0, None))
+            (upright, warp), (turned, turn) = ways
+            self._warps[first, second] = turn if turned >= upright + TURNED_BETTER else warp
         return self._warps[first, second]
 
     def _lined_up(self, first: int, other: int, size: tuple[int, int]) -> np.ndarray:
@@ -190,8 +230,7 @@ class Twins:
         warp = None if other == first else self._warp(first, other)
         if warp is not None:
             # The warp was found on the detail grid: the same move on this grid.
-            warp = warp.copy()
-            warp[:, 2] *= size[1] / DETAIL_LONG
+            warp = on_grid(warp, self._size(first), size)
             detail = cv2.warpAffine(detail, warp, size,
                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REPLICATE)
@@ -303,6 +342,37 @@ class Twins:
                                      @ unit(self._lined_up(one, other, size)))
         return self._alike[key]
 
+    def _colour_face(self, face_number: int, size: tuple[int, int]) -> np.ndarray:
+        """The face blurred at the coarse size colours are compared at (kept)."""
+        if (face_number, size) not in self._colours:
+            self._colours[face_number, size] = _blurred(cv2.resize(
+                np.asarray(self.faces[face_number]), size, interpolation=cv2.INTER_AREA))
+        return self._colours[face_number, size]
+
+    def colours_apart(self, first: int, second: int) -> float:
+        """How far apart two faces' colours lie where they are lined up: the mean distance
+        of their pixels' channel shares (0-255 scale), compared blurred and coarse. Large
+        for one print in two colours of field (a green 0 and a blue 0), small for two
+        prints in one colour (a red 0 and a red 8) or inks on white (a red 8 and a black 8)."""
+        key = (min(first, second), max(first, second))
+        if key not in self._apart:
+            one, other = key
+            h0, w0 = self.faces[one].shape[:2]
+            size = (max(8, int(round(COLOUR_LONG * w0 / h0))), COLOUR_LONG)
+            a, b = self._colour_face(one, size), self._colour_face(other, size)
+            warp = self._warp(one, other)
+            if warp is not None:
+                b = cv2.warpAffine(b, on_grid(warp, self._size(one), size), size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+            inset = (slice(COLOUR_INSET, -COLOUR_INSET), slice(COLOUR_INSET, -COLOUR_INSET))
+            a, b = _chroma(a)[inset].reshape(-1, 3), _chroma(b)[inset].reshape(-1, 3)
+            # Where both are coloured (a field, a shape), not paper or black ink.
+            both = (_saturation(a) >= COLOURED) & (_saturation(b) >= COLOURED)
+            self._apart[key] = (float(np.linalg.norm(a[both] - b[both], axis=1).mean())
+                                if both.mean() >= BOTH_COLOURED else 0.0)
+        return self._apart[key]
+
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
                     on_top: Sequence[np.ndarray], whole_outline: np.ndarray
                     ) -> tuple[float, float]:
@@ -318,21 +388,12 @@ class Twins:
         w, h = size
         inset = (slice(COLOUR_INSET, h - COLOUR_INSET), slice(COLOUR_INSET, w - COLOUR_INSET))
 
-        def blurred(picture: np.ndarray) -> np.ndarray:
-            return cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 1.0)
-
-        def face(face_number: int) -> np.ndarray:
-            if (face_number, size) not in self._colours:
-                self._colours[face_number, size] = blurred(cv2.resize(
-                    np.asarray(self.faces[face_number]), size, interpolation=cv2.INTER_AREA))
-            return self._colours[face_number, size]
-
-        one, other = face(first), face(second)
+        one, other = self._colour_face(first, size), self._colour_face(second, size)
         whole = sample(image, whole_outline.astype(np.float32), size).astype(np.float32)
         light = (whole[inset].reshape(-1, 3).sum(axis=0)
                  / np.maximum(one[inset].reshape(-1, 3).sum(axis=0), 1.0))
         one, other = _chroma(one * light), _chroma(other * light)
-        view = _chroma(blurred(sample(image, corners.astype(np.float32), size)))
+        view = _chroma(_blurred(sample(image, corners.astype(np.float32), size)))
         visible = cv2.erode(in_view(corners, size, on_top), np.ones((3, 3), np.uint8))
         inside = np.zeros_like(visible)
         inside[inset] = 1.0
