@@ -75,6 +75,8 @@ WORK_LONG = 2048
 #: the face to line them up with; at most this many per blob.
 BLUR_FOR_GUESSES = 0.1
 MOST_LINED = 24
+#: Two clusters whose boxes overlap by this share of their union are one cluster.
+SAME_BOX = 0.7
 #: A blob is searched for a pile if the cards read leave this much of it uncovered (share of
 #: a card's short side squared; ``uncovered``'s default, 0.15, is what a card could hide in).
 PILE_LEFT = 0.1
@@ -176,7 +178,7 @@ class Recognizer:
                  if b.outline is None or not on_marker(b.outline, markers)]
         blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
                                   -b.box[2] * b.box[3]))
-        puzzling = []
+        puzzling: list[Blob] = []
         for blob in blobs:
             if not more():
                 break
@@ -188,7 +190,12 @@ class Recognizer:
         if puzzling and self.use_templates:
             # Cards that show only a corner (a fan, a trick): read from their index.
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
-            for blob in puzzling[:self.limits.index_regions]:
+            regions: list[Blob] = []
+            for blob in puzzling:
+                # One cluster outlined by two cues (light, the table's spread) is read once.
+                if not any(_same_box(blob.box, r.box) for r in regions):
+                    regions.append(blob)
+            for blob in regions[:self.limits.index_regions]:
                 # The deck's index windows, at the size of the cards read, then its rank and
                 # suit marks wherever they lie and however turned.
                 read = self._by_index(image, blob, detections)
@@ -848,6 +855,15 @@ def _card_short(detections: Sequence[Detection]) -> float | None:
     """The short side of the cards read (their median, pixels), if any."""
     return (float(np.median([min(quad_sides(d.corners)) for d in detections]))
             if detections else None)
+
+
+def _same_box(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
+    """Do two boxes (x, y, w, h) overlap by at least ``SAME_BOX`` of their union?"""
+    x0, y0 = max(one[0], other[0]), max(one[1], other[1])
+    x1 = min(one[0] + one[2], other[0] + other[2])
+    y1 = min(one[1] + one[3], other[1] + other[3])
+    common = max(0, x1 - x0) * max(0, y1 - y0)
+    return common >= SAME_BOX * (one[2] * one[3] + other[2] * other[3] - common)
 
 
 def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:
