@@ -178,6 +178,11 @@ class Recognizer:
                  if b.outline is None or not on_marker(b.outline, markers)]
         blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
                                   -b.box[2] * b.box[3]))
+        # A cluster outlined again by another cue (the table's spread) is searched again
+        # last: the work bound spends itself on clusters not yet searched first.
+        again = [b for k, b in enumerate(blobs)
+                 if any(_same_box(b.box, other.box) for other in blobs[:k])]
+        blobs = [b for b in blobs if not any(b is a for a in again)] + again
         puzzling: list[Blob] = []
         for blob in blobs:
             if not more():
@@ -185,17 +190,15 @@ class Recognizer:
             found = self._read_cluster(image, blob, detections, card_long, more)
             detections += found
             known = [d for d in detections if touches(d.corners, blob)]
-            if not self._explained(image, blob, known):
+            # One cluster outlined by two cues (light, the table's spread) is read by its
+            # index and its features once.
+            if not self._explained(image, blob, known) and not any(
+                    _same_box(blob.box, other.box) for other in puzzling):
                 puzzling.append(blob)
         if puzzling and self.use_templates:
             # Cards that show only a corner (a fan, a trick): read from their index.
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
-            regions: list[Blob] = []
-            for blob in puzzling:
-                # One cluster outlined by two cues (light, the table's spread) is read once.
-                if not any(_same_box(blob.box, r.box) for r in regions):
-                    regions.append(blob)
-            for blob in regions[:self.limits.index_regions]:
+            for blob in puzzling[:self.limits.index_regions]:
                 # The deck's index windows, at the size of the cards read, then its rank and
                 # suit marks wherever they lie and however turned.
                 read = self._by_index(image, blob, detections)

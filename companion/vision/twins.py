@@ -351,9 +351,10 @@ class Twins:
 
     def colours_apart(self, first: int, second: int) -> float:
         """How far apart two faces' colours lie where they are lined up: the mean distance
-        of their pixels' channel shares (0-255 scale), compared blurred and coarse. Large
-        for one print in two colours of field (a green 0 and a blue 0), small for two
-        prints in one colour (a red 0 and a red 8) or inks on white (a red 8 and a black 8)."""
+        of their channel shares (0-255 scale) over the pixels coloured in both (``COLOURED``;
+        0 if under ``BOTH_COLOURED`` of the card), compared blurred and coarse. Large for one
+        print in two colours of field (a green 0 and a blue 0), small for two prints in one
+        colour (a red 0 and a red 8); black ink is no colour (a red 8 and a black 8: 0)."""
         key = (min(first, second), max(first, second))
         if key not in self._apart:
             one, other = key
