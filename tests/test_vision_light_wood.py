@@ -18,6 +18,7 @@ from companion.vision.finder import (
     to_work,
     work_lab,
 )
+from companion.vision.quads import box_overlap
 from companion.vision.recognize import Recognizer
 from companion.vision.standins import number_photos
 from companion.vision.surfaces import surface
@@ -92,14 +93,6 @@ def test_a_covered_card_is_read_in_its_own_colour_where_its_twins_were_photograp
     assert read == truth == {"green-0", "red-8"}
 
 
-def _overlap(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
-    """Two boxes' (x, y, w, h) common area over their union."""
-    w = min(one[0] + one[2], other[0] + other[2]) - max(one[0], other[0])
-    h = min(one[1] + one[3], other[1] + other[3]) - max(one[1], other[1])
-    common = max(0, w) * max(0, h)
-    return common / (one[2] * one[3] + other[2] * other[3] - common)
-
-
 def test_a_cluster_both_the_light_and_the_spread_outline_is_read_by_its_index_once(
         number_set, monkeypatch):
     """On wood the table's spread outlines the clusters the light blobs outline too: the
@@ -117,5 +110,5 @@ def test_a_cluster_both_the_light_and_the_spread_outline_is_read_by_its_index_on
         read_at.clear()
         recognizer.recognize(photos[name].image)
         assert read_at, "the covered cards' cluster is left unexplained: its index is read"
-        assert all(_overlap(a, b) < 0.7 for i, a in enumerate(read_at)
+        assert all(box_overlap(a, b) < 0.7 for i, a in enumerate(read_at)
                    for b in read_at[i + 1:]), read_at

@@ -316,8 +316,8 @@ class CardFinder:
             # On grained wood the light blobs follow the grain; the spread's are the cards,
             # which lie together in compact clusters (a pair, a run, a fan). What else the
             # spread leaves is ragged: the floor round the table, a cup, a bottle.
-            # A cluster the light blobs found too is searched again only if the cards read
-            # there leave it unexplained: its outline here differs from theirs.
+            # A cluster the light blobs found too is searched again, after every other, if
+            # the cards read there leave it unexplained: its outline here differs.
             blobs += [b for b in _blobs_of(spread, limits) if _solidity(b) >= CLUSTER_SOLIDITY]
         return Candidates(_distinct([q / scale for q in quads]),
                           [_scaled(b, 1 / scale) for b in blobs],

@@ -20,13 +20,13 @@ import numpy as np
 WORK_WIDTH = 640
 
 
-def _same_box(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
-    """Boxes (x, y, w, h) overlapping by 80 % of their union or more."""
+def box_overlap(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of their union two boxes (x, y, w, h) have in common."""
     x0, y0 = max(one[0], other[0]), max(one[1], other[1])
     x1 = min(one[0] + one[2], other[0] + other[2])
     y1 = min(one[1] + one[3], other[1] + other[3])
     common = max(0, x1 - x0) * max(0, y1 - y0)
-    return common >= 0.8 * (one[2] * one[3] + other[2] * other[3] - common)
+    return common / max(one[2] * one[3] + other[2] * other[3] - common, 1)
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class QuadFinder:
         if beyond:
             # Those found already (lying apart from the region) are not found twice.
             blobs += [b for b in self._within(small, beyond, scale)
-                      if not any(_same_box(b.box, known.box) for known in blobs)]
+                      if not any(box_overlap(b.box, known.box) >= 0.8 for known in blobs)]
         if not blobs:
             # A washed-out or flat frame: equalise locally and look for outlines instead.
             blobs = self._from_mask(self._edge_mask(small), small.shape, scale)[0]

@@ -61,6 +61,7 @@ from companion.vision.markers import FoundMarker, MarkerFinder
 from companion.vision.piles import COPY_REACH, PileReader
 from companion.vision.quads import (
     Blob,
+    box_overlap,
     laid_like,
     order_corners,
     outline_sides,
@@ -180,9 +181,12 @@ class Recognizer:
                                   -b.box[2] * b.box[3]))
         # A cluster outlined again by another cue (the table's spread) is searched again
         # last: the work bound spends itself on clusters not yet searched first.
-        again = [b for k, b in enumerate(blobs)
-                 if any(_same_box(b.box, other.box) for other in blobs[:k])]
-        blobs = [b for b in blobs if not any(b is a for a in again)] + again
+        first: list[Blob] = []
+        again: list[Blob] = []
+        for k, blob in enumerate(blobs):
+            seen = any(_same_box(blob, other) for other in blobs[:k])
+            (again if seen else first).append(blob)
+        blobs = first + again
         puzzling: list[Blob] = []
         for blob in blobs:
             if not more():
@@ -193,7 +197,7 @@ class Recognizer:
             # One cluster outlined by two cues (light, the table's spread) is read by its
             # index and its features once.
             if not self._explained(image, blob, known) and not any(
-                    _same_box(blob.box, other.box) for other in puzzling):
+                    _same_box(blob, other) for other in puzzling):
                 puzzling.append(blob)
         if puzzling and self.use_templates:
             # Cards that show only a corner (a fan, a trick): read from their index.
@@ -740,18 +744,12 @@ class Recognizer:
         (``near``: best first; the scores weigh the colours): it must score
         ``colour_apart`` above each such twin, else None (the colour does not tell, and
         the print cannot). The faces left, and how sure the colours were (1 if no twins)."""
-        twins, limits = self.library.twins, self.limits
+        limits = self.limits
         kept: list[Score] = []
         sure = 1.0
-        def colour_twins(one: int, other: int) -> bool:
-            alike = twins.print_alike(one, other)
-            return alike >= limits.print_alike or (
-                alike >= limits.colour_twin_alike
-                and twins.colours_apart(one, other) >= limits.colour_twin_apart)
-
         for score in near:
-            twin = next((k for k in kept if colour_twins(k.face_number, score.face_number)),
-                        None)
+            twin = next((k for k in kept
+                         if self._colour_twins(k.face_number, score.face_number)), None)
             if twin is None:
                 kept.append(score)
                 continue
@@ -760,6 +758,15 @@ class Recognizer:
                 return None
             sure = min(sure, apart / limits.sure_margin)
         return kept, sure
+
+    def _colour_twins(self, one: int, other: int) -> bool:
+        """Are two faces one print in two colours, told apart by colour alone? Their grey
+        print alike (``print_alike``), or broadly alike in colours far apart."""
+        twins, limits = self.library.twins, self.limits
+        alike = twins.print_alike(one, other)
+        return alike >= limits.print_alike or (
+            alike >= limits.colour_twin_alike
+            and twins.colours_apart(one, other) >= limits.colour_twin_apart)
 
     def _card_aspect(self) -> float:
         """The enrolled cards' long side over their short (the first face's)."""
@@ -860,13 +867,9 @@ def _card_short(detections: Sequence[Detection]) -> float | None:
             if detections else None)
 
 
-def _same_box(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> bool:
-    """Do two boxes (x, y, w, h) overlap by at least ``SAME_BOX`` of their union?"""
-    x0, y0 = max(one[0], other[0]), max(one[1], other[1])
-    x1 = min(one[0] + one[2], other[0] + other[2])
-    y1 = min(one[1] + one[3], other[1] + other[3])
-    common = max(0, x1 - x0) * max(0, y1 - y0)
-    return common >= SAME_BOX * (one[2] * one[3] + other[2] * other[3] - common)
+def _same_box(one: Blob, other: Blob) -> bool:
+    """Are two clusters one, outlined by two cues (``SAME_BOX``)?"""
+    return box_overlap(one.box, other.box) >= SAME_BOX
 
 
 def _boxes_meet(corners: np.ndarray, box: tuple[int, int, int, int], grow: float) -> bool:

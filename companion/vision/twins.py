@@ -202,16 +202,20 @@ class Twins:
             # faces fit about as well either way, and are compared as enrolled.
             criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
             w, h = size
-            ways: list[tuple[float, np.ndarray | None]] = []
-            for start in (np.eye(2, 3, dtype=np.float32),
-                          np.float32([[-1, 0, w - 1], [0, -1, h - 1]])):
+
+            def lined_up(start: np.ndarray) -> tuple[float, np.ndarray | None]:
                 try:
-                    ways.append(cv2.findTransformECC(one, other, start, cv2.MOTION_AFFINE,
-                                                     criteria, None, 5))
+                    return cv2.findTransformECC(one, other, start, cv2.MOTION_AFFINE,
+                                                criteria, None, 5)
                 except cv2.error:
-                    ways.append((-1.0, None))
-            (upright, warp), (turned, turn) = ways
-            self._warps[first, second] = turn if turned >= upright + TURNED_BETTER else warp
+                    return -1.0, None
+
+            upright, warp = lined_up(np.eye(2, 3, dtype=np.float32))
+            if upright < 1.0 - TURNED_BETTER:  # else no turn can fit that much better
+                turned, turn = lined_up(np.float32([[-1, 0, w - 1], [0, -1, h - 1]]))
+                if turned >= upright + TURNED_BETTER:
+                    warp = turn
+            self._warps[first, second] = warp
         return self._warps[first, second]
 
     def _lined_up(self, first: int, other: int, size: tuple[int, int]) -> np.ndarray:
