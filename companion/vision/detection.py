@@ -69,6 +69,9 @@ class Thresholds:
     twin_likeness: float = 0.8
     twin_fit: float = 0.8
     twin_lean: float = 0.15
+    #: A card's part in view, lined up with the face it fits best, must fit it this well:
+    #: less of it shows, and a shadow across it costs detail a whole face averages out.
+    part_fit: float = 0.7
     #: Faces printed alike in grey (``Twins.print_alike`` at least ``print_alike``: one print
     #: in two colours) are told apart by their colours alone: in a card's part in view, the
     #: best of them must score this far above the rest (the scores weigh the colours).

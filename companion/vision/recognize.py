@@ -625,6 +625,13 @@ class Recognizer:
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
+        if in_part and len(scores) >= index.SHORTLIST and (
+                scores[0].score - scores[index.SHORTLIST - 1].score < self.limits.sure_margin):
+            # The part in view is alike in every face shortlisted (a colour-and-number card's
+            # strip: only its small index differs): the card may be one further down. Every
+            # face is scored, and the print tells them apart.
+            scores = index.scores(image, order_corners(quad), list(on_top), self.limits.detail,
+                                  only=[n for shape in index.classes for n in shape.face_numbers])
         below = scores[0].score < self._bar(scores[0].face_number, 0.0)
         margin = self.limits.margin if margin is None else margin
         if outline and not on_top and (gap(scores) < margin or below):
@@ -658,7 +665,7 @@ class Recognizer:
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,
                                                   [s.face_number for s in near], on_top,
-                                                  self.limits.twin_fit)
+                                                  self.limits.part_fit)
             return next(s for s in near if s.face_number == pick), lean, fit
 
         return self._decide(scores, self.limits.min_score if min_score is None else min_score,
@@ -735,7 +742,7 @@ class Recognizer:
             return None
         near, colour_sure = told
         pick, lean, fit = among(near)
-        if fit < limits.twin_fit or lean < limits.twin_lean:
+        if fit < limits.part_fit or lean < limits.twin_lean:
             return None
         return pick, min(colour_sure, (lean - limits.twin_lean) / (0.5 - limits.twin_lean))
 

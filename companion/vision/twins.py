@@ -49,6 +49,11 @@ COLOURED = 30.0
 BOTH_COLOURED = 0.05
 #: Grid length two faces' grey print is compared on by ``Twins.print_alike``.
 ALIKE_LONG = 96
+#: A part in view is lined up with a face on detail between these scales (grid cells): the
+#: print's strokes, not the light across the card.
+PART_DETAIL = (1.0, 8.0)
+#: The farthest a corner of a part in view may move when lined up, as a share of its width.
+PART_REACH = 0.15
 #: Pairs kept high-passed (the twins a table has met lately).
 PATTERNS_KEPT = 8
 #: Faces kept high-passed on their own, for ``among`` (the look-alikes a table has met lately).
@@ -300,7 +305,8 @@ class Twins:
         exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
         well it fits the whole part in view (a correlation). Every face is weighed alike:
         none is favoured for being listed first. Where no face fits the part in view at
-        ``least_fit``, they are not compared further: (the first, 0, the best fit)."""
+        ``least_fit``, the part is lined up with the face fitting it best and compared
+        again; still short, they are not compared further: (the first, 0, the best fit)."""
         first = face_numbers[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
@@ -309,18 +315,20 @@ class Twins:
         h = int(np.clip(8 * round(max(quad_sides(corners)) / 8), 32, height))
         w = max(8, int(round(width * h / height)))
         faces = [self._lined_up(first, face_number, (w, h)) for face_number in face_numbers]
-        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
-                             cv2.COLOR_BGR2GRAY).astype(np.float32)
-        view = _high(patch)
-        visible = (pattern_mask(in_view(corners, (w, h), on_top)) if on_top
-                else np.ones(view.shape, np.float32))
-        fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
-                                   visible[::-1, ::-1] if t else visible, faces), t)
-                            for t in (False, True)), key=lambda told: max(told[0]))
+        view, visible, fits, turned = self._part_fits(image, corners, faces, on_top, (w, h))
+        if max(fits) < least_fit:
+            # A part guessed from the edges in view may be a few pixels off, or a few
+            # hundredths too long or short: its fine detail then fits no face. Lined up
+            # with the face it fits best (on detail: a shadow across the card does not
+            # pull), it is compared again.
+            half_turn = [2, 3, 0, 1]
+            moved = self._part_lined_up(image, corners[half_turn] if turned else corners,
+                                        face_numbers[int(np.argmax(fits))], on_top, (w, h))
+            if moved is not None:
+                view, visible, fits, turned = self._part_fits(
+                    image, moved[half_turn] if turned else moved, faces, on_top, (w, h))
         if max(fits) < least_fit:
             return first, 0.0, max(fits)
-        if turned:
-            view, visible = view[::-1, ::-1], visible[::-1, ::-1]
         count = len(faces)
         leans = np.zeros((count, count), np.float32)
         for i in range(count):
@@ -332,6 +340,50 @@ class Twins:
                    for i in range(count)]
         pick = int(np.argmax(weakest))
         return face_numbers[pick], weakest[pick], fits[pick]
+
+    @staticmethod
+    def _part_fits(image: np.ndarray, corners: np.ndarray, faces: Sequence[np.ndarray],
+                   on_top: Sequence[np.ndarray], size: tuple[int, int]
+                   ) -> tuple[np.ndarray, np.ndarray, list[float], bool]:
+        """The quad's detail and which of it is in view (``faces``' grid, flattened), each
+        face's fit to it, and whether it fits turned round (the detail is then turned)."""
+        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), size),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        view = _high(patch)
+        visible = (pattern_mask(in_view(corners, size, on_top)) if on_top
+                   else np.ones(view.shape, np.float32))
+        fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
+                                   visible[::-1, ::-1] if t else visible, faces), t)
+                            for t in (False, True)), key=lambda told: max(told[0]))
+        if turned:
+            view, visible = view[::-1, ::-1], visible[::-1, ::-1]
+        return view, visible, fits, turned
+
+    def _part_lined_up(self, image: np.ndarray, corners: np.ndarray, face_number: int,
+                       on_top: Sequence[np.ndarray], size: tuple[int, int]
+                       ) -> np.ndarray | None:
+        """The corners of a card in part view moved so that its print in view lines up with
+        face ``face_number``'s (ECC, affine, on both's detail over the part in view), or None
+        if it does not converge or moves a corner more than ``PART_REACH`` of the width."""
+        w, h = size
+        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), size),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        view = high_pass(patch, PART_DETAIL).astype(np.float32)
+        face = high_pass(self._grey(face_number, size), PART_DETAIL).astype(np.float32)
+        visible = ((in_view(corners, size, on_top) > 0).astype(np.uint8) * 255 if on_top
+                   else None)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+        try:
+            _, warp = cv2.findTransformECC(face, view, np.eye(2, 3, dtype=np.float32),
+                                           cv2.MOTION_AFFINE, criteria, visible, 5)
+        except cv2.error:
+            return None
+        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        moved = cv2.transform(box.reshape(-1, 1, 2), warp).reshape(4, 2)
+        if float(np.abs(moved - box).max()) > PART_REACH * w:
+            return None
+        to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
+        return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
 
     def print_alike(self, first: int, second: int) -> float:
         """How alike two faces' grey print is where they are lined up (a correlation of
