@@ -112,3 +112,24 @@ def test_a_cluster_both_the_light_and_the_spread_outline_is_read_by_its_index_on
         assert read_at, "the covered cards' cluster is left unexplained: its index is read"
         assert all(box_overlap(a, b) < 0.7 for i, a in enumerate(read_at)
                    for b in read_at[i + 1:]), read_at
+
+
+def test_a_covered_card_across_a_cast_shadow_is_read_from_its_part_lined_up(number_set):
+    """The yellow 2 under the blue 0 lies half in a shadow: its part in view, guessed from
+    the edges that show, is a few pixels off; lined up with the face it fits best (on
+    detail, which the shadow's edge barely moves), it is told from the other yellows."""
+    read, truth = _read(number_set, "number-00-pair")
+    assert read == truth == {"yellow-2", "blue-0"}
+
+
+def test_a_covered_card_past_the_six_likeliest_faces_is_read_not_its_look_alike():
+    """The green 1 under a run shows its field, the oval's edge and its small indices: every
+    green face scores alike there, and it came seventh. With all six shortlisted alike, every
+    face is weighed: the green 1 is read, not the green 2 its part leaned to among six."""
+    rendered = number_photos(np.random.default_rng(2), photos=6)
+    library = enrol_images(rendered.enrol).library
+    library.prepare()
+    photo = next(p for p in rendered.photos if p.name == "number-05-run")
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    assert "green-2" not in read
+    assert read == {c.item_id for c in photo.cards}

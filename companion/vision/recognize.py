@@ -625,6 +625,9 @@ class Recognizer:
                               self.limits.detail)
         if not scores or scores[0].score < self.limits.align_from:
             return None
+        min_score = self.limits.min_score if min_score is None else min_score
+        if in_part and scores[0].score < min_score:
+            return None  # a part is read at the bar, not below it: nothing to tell apart
         if in_part and len(scores) >= index.SHORTLIST and (
                 scores[0].score - scores[index.SHORTLIST - 1].score < self.limits.sure_margin):
             # The part in view is alike in every face shortlisted (a colour-and-number card's
@@ -665,11 +668,12 @@ class Recognizer:
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,
                                                   [s.face_number for s in near], on_top,
-                                                  self.limits.part_fit)
+                                                  self.limits.part_fit,
+                                                  self.limits.twin_fit)
             return next(s for s in near if s.face_number == pick), lean, fit
 
-        return self._decide(scores, self.limits.min_score if min_score is None else min_score,
-                            margin, "template", tell, among if in_part else None)
+        return self._decide(scores, min_score, margin, "template", tell,
+                            among if in_part else None)
 
     def _decide(self, scores: list[Score], min_score: float, margin: float, method: str,
                 tell: Callable[[Score, Score], tuple[float, float]],
@@ -742,7 +746,8 @@ class Recognizer:
             return None
         near, colour_sure = told
         pick, lean, fit = among(near)
-        if fit < limits.part_fit or lean < limits.twin_lean:
+        if lean < (limits.twin_lean if fit >= limits.twin_fit else limits.part_lean) or (
+                fit < limits.part_fit):
             return None
         return pick, min(colour_sure, (lean - limits.twin_lean) / (0.5 - limits.twin_lean))
 

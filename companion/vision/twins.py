@@ -296,8 +296,8 @@ class Twins:
         return fine
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
-              on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0
-              ) -> tuple[int, float, float]:
+              on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0,
+              well_fit: float | None = None) -> tuple[int, float, float]:
         """(pick, lean, fit) among several look-alikes at once (``face_numbers``; ``corners`` in
         the first one's order, either way up): each two faces are compared where they
         differ, in the part in view, and ``pick`` is the face the print leans to against
@@ -305,8 +305,9 @@ class Twins:
         exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
         well it fits the whole part in view (a correlation). Every face is weighed alike:
         none is favoured for being listed first. Where no face fits the part in view at
-        ``least_fit``, the part is lined up with the face fitting it best and compared
-        again; still short, they are not compared further: (the first, 0, the best fit)."""
+        ``well_fit`` (``least_fit`` if not given), the part is lined up with the face fitting
+        it best and compared again; below ``least_fit`` still, they are not compared
+        further: (the first, 0, the best fit)."""
         first = face_numbers[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
@@ -316,7 +317,7 @@ class Twins:
         w = max(8, int(round(width * h / height)))
         faces = [self._lined_up(first, face_number, (w, h)) for face_number in face_numbers]
         view, visible, fits, turned = self._part_fits(image, corners, faces, on_top, (w, h))
-        if max(fits) < least_fit:
+        if max(fits) < max(least_fit, least_fit if well_fit is None else well_fit):
             # A part guessed from the edges in view may be a few pixels off, or a few
             # hundredths too long or short: its fine detail then fits no face. Lined up
             # with the face it fits best (on detail: a shadow across the card does not
