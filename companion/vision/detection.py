@@ -69,12 +69,10 @@ class Thresholds:
     twin_likeness: float = 0.8
     twin_fit: float = 0.8
     twin_lean: float = 0.15
-    #: A card's part in view that fits its face below ``twin_fit`` (lined up with it first)
-    #: is read down to ``part_fit``, if the print leans ``part_lean`` to it: a shadow across
-    #: a part costs detail a whole face averages out (a yellow 2 half in shadow fit 0.75,
-    #: leaning 0.37-0.4); the rendered fans invented 20 cards at 0.7 with the lean of 0.15.
+    #: A card's part in view that fits its face below ``twin_fit`` is lined up with it and
+    #: read down to this fit: a shadow across a part costs detail a whole face averages out
+    #: (a yellow 2 half in shadow, lined up, fit 0.75 and leaned 0.37-0.4 to itself).
     part_fit: float = 0.7
-    part_lean: float = 0.3
     #: Faces printed alike in grey (``Twins.print_alike`` at least ``print_alike``: one print
     #: in two colours) are told apart by their colours alone: in a card's part in view, the
     #: best of them must score this far above the rest (the scores weigh the colours).

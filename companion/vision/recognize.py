@@ -746,8 +746,7 @@ class Recognizer:
             return None
         near, colour_sure = told
         pick, lean, fit = among(near)
-        if lean < (limits.twin_lean if fit >= limits.twin_fit else limits.part_lean) or (
-                fit < limits.part_fit):
+        if fit < limits.part_fit or lean < limits.twin_lean:
             return None
         return pick, min(colour_sure, (lean - limits.twin_lean) / (0.5 - limits.twin_lean))
 
