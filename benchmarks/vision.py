@@ -396,13 +396,6 @@ def real_figures(folder: Path) -> Figures:
     return read_figures(library, photos)[0]
 
 
-def boxed(folder: Path) -> bool:
-    """Does a real set's truth give where each card lies (else ids alone, or no set here)?"""
-    path = folder / "truth.json"
-    return not path.is_file() or any(
-        card.box is not None for cards in read_truth(path).values() for card in cards)
-
-
 def figure_text(figures: Figures) -> str:
     covered = (f" (covered {figures.covered_read}/{figures.covered} = "
                f"{figures.covered_share:.0f} %)" if figures.covered else "")
@@ -422,10 +415,7 @@ def stand_ins(args: argparse.Namespace) -> None:
         result = enrol_images(rendered.enrol)
         drawn = time.perf_counter() - start
         folder = DEV_SETS / name
-        # Scored as the real set it stands for is: by id alone where its truth gives no
-        # boxes (a fan's card read from its index has its whole outline's centre under the
-        # cards on it, outside the box of its part in view).
-        by_id = not boxed(folder)
+        by_id = rendered.by_id  # scored as the real set it stands for is, here or not
         figures, times = read_figures(result.library, [
             (p.name, p.image, [replace(c, box=None) for c in p.cards] if by_id else p.cards)
             for p in rendered.photos])

@@ -61,12 +61,15 @@ class RenderedPhoto:
 class RenderedSet:
     """A stand-in: the real set's name, what it renders, the images to enrol (id, and a
     function drawing the image: ``enrol_images`` takes them as they are) and the scenes
-    with their truth."""
+    with their truth. ``by_id``: scored by id alone, as its real set's truth gives no boxes
+    (a fan's card read from its index has its whole outline's centre under the cards on it,
+    outside the box of its part in view)."""
 
     name: str
     about: str
     enrol: list[tuple[str, Callable[[], np.ndarray]]]
     photos: list[RenderedPhoto]
+    by_id: bool = False
 
 
 def _photographed(deck: Sequence[ArtItem], rng: np.random.Generator,
@@ -336,7 +339,7 @@ def bidly_fans(rng: np.random.Generator, photos: int = 7,
                       if table == "white" and rng.random() < 0.5 else 0.0)
         shots.append(_shoot(renderer, placed, rng, cond, camera, f"deal-{k:02d}"))
     return RenderedSet("bidly-fans", "poker deck from small face images; four fanned hands",
-                       enrol, shots)
+                       enrol, shots, by_id=True)
 
 
 # --- a colour-and-number deck on wood (no real dev set: the kind of one held back) --------
