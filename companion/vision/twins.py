@@ -305,9 +305,9 @@ class Twins:
         exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
         well it fits the whole part in view (a correlation). Every face is weighed alike:
         none is favoured for being listed first. Where no face fits the part in view at
-        ``well_fit`` (``least_fit`` if not given), the part is lined up with the face fitting
-        it best and compared again; below ``least_fit`` still, they are not compared
-        further: (the first, 0, the best fit)."""
+        ``well_fit`` (``least_fit`` if not given), the part is lined up with the first face
+        and compared again; below ``least_fit`` still, they are not compared further: (the
+        first, 0, the best fit)."""
         first = face_numbers[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
@@ -320,11 +320,11 @@ class Twins:
         if max(fits) < max(least_fit, least_fit if well_fit is None else well_fit):
             # A part guessed from the edges in view may be a few pixels off, or a few
             # hundredths too long or short: its fine detail then fits no face. Lined up
-            # with the face it fits best (on detail: a shadow across the card does not
-            # pull), it is compared again.
+            # with the likeliest face (the first: the others are lined up with it; on
+            # detail: a shadow across the card does not pull), it is compared again.
             half_turn = [2, 3, 0, 1]
             moved = self._part_lined_up(image, corners[half_turn] if turned else corners,
-                                        face_numbers[int(np.argmax(fits))], on_top, (w, h))
+                                        first, on_top, (w, h))
             if moved is not None:
                 view, visible, fits, turned = self._part_fits(
                     image, moved[half_turn] if turned else moved, faces, on_top, (w, h))
