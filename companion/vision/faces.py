@@ -60,6 +60,22 @@ def sample(image: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.nda
     return samples(image, [quad], size)[0]
 
 
+def moved_corners(corners: np.ndarray, warp: np.ndarray, size: tuple[int, int],
+                  reach: float) -> np.ndarray | None:
+    """The corners of a quad ``sample``d on a grid of ``size``, moved by ``warp`` (found by
+    ECC on that grid: affine 2x3 or homography 3x3, grid to sample), or None if a corner
+    moves more than ``reach`` of the grid's width (a jump that large is no refinement)."""
+    w, h = size
+    box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    full = warp if warp.shape[0] == 3 else np.vstack([warp, [0.0, 0.0, 1.0]])
+    moved = cv2.perspectiveTransform(box.reshape(-1, 1, 2), full.astype(np.float32))
+    moved = moved.reshape(4, 2)
+    if float(np.abs(moved - box).max()) > reach * w:
+        return None
+    to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
+    return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
+
+
 def samples(image: np.ndarray, turns: Sequence[np.ndarray], size: tuple[int, int]
             ) -> list[np.ndarray]:
     """``sample`` of one quad in several turns (its corners in another order each), the
@@ -318,12 +334,7 @@ class FaceIndex:
                                            cv2.MOTION_HOMOGRAPHY, criteria, visible, 5)
         except cv2.error:
             return None
-        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        moved = cv2.perspectiveTransform(box.reshape(-1, 1, 2), warp).reshape(4, 2)
-        if float(np.abs(moved - box).max()) > reach * w:
-            return None  # a jump that large is not a refinement
-        to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
-        return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
+        return moved_corners(corners, warp, (w, h), reach)
 
     def scores(self, image: np.ndarray, quad: np.ndarray,
                on_top: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,

@@ -33,7 +33,14 @@ import cv2
 import numpy as np
 
 from companion.vision.agreement import high_pass
-from companion.vision.faces import in_view, pattern_mask, sample, unit, widened
+from companion.vision.faces import (
+    in_view,
+    moved_corners,
+    pattern_mask,
+    sample,
+    unit,
+    widened,
+)
 from companion.vision.quads import quad_sides
 
 #: The finer grid the twins are compared on: twice the coarse one, where a pip's shape shows.
@@ -297,7 +304,7 @@ class Twins:
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0,
-              well_fit: float | None = None) -> tuple[int, float, float]:
+              well_fit: float = -1.0) -> tuple[int, float, float]:
         """(pick, lean, fit) among several look-alikes at once (``face_numbers``; ``corners`` in
         the first one's order, either way up): each two faces are compared where they
         differ, in the part in view, and ``pick`` is the face the print leans to against
@@ -305,7 +312,7 @@ class Twins:
         exactly, 0: halfway, below 0: no face leans to against all others); ``fit``: how
         well it fits the whole part in view (a correlation). Every face is weighed alike:
         none is favoured for being listed first. Where no face fits the part in view at
-        ``well_fit`` (``least_fit`` if not given), the part is lined up with the first face
+        ``well_fit`` (or ``least_fit``, the higher), the part is lined up with the first face
         and compared again; below ``least_fit`` still, they are not compared further: (the
         first, 0, the best fit)."""
         first = face_numbers[0]
@@ -317,7 +324,7 @@ class Twins:
         w = max(8, int(round(width * h / height)))
         faces = [self._lined_up(first, face_number, (w, h)) for face_number in face_numbers]
         view, visible, fits, turned = self._part_fits(image, corners, faces, on_top, (w, h))
-        if max(fits) < max(least_fit, least_fit if well_fit is None else well_fit):
+        if max(fits) < max(least_fit, well_fit):
             # A part guessed from the edges in view may be a few pixels off, or a few
             # hundredths too long or short: its fine detail then fits no face. Lined up
             # with the likeliest face (the first: the others are lined up with it; on
@@ -366,7 +373,6 @@ class Twins:
         """The corners of a card in part view moved so that its print in view lines up with
         face ``face_number``'s (ECC, affine, on both's detail over the part in view), or None
         if it does not converge or moves a corner more than ``PART_REACH`` of the width."""
-        w, h = size
         patch = cv2.cvtColor(sample(image, corners.astype(np.float32), size),
                              cv2.COLOR_BGR2GRAY).astype(np.float32)
         view = high_pass(patch, PART_DETAIL).astype(np.float32)
@@ -379,12 +385,7 @@ class Twins:
                                            cv2.MOTION_AFFINE, criteria, visible, 5)
         except cv2.error:
             return None
-        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        moved = cv2.transform(box.reshape(-1, 1, 2), warp).reshape(4, 2)
-        if float(np.abs(moved - box).max()) > PART_REACH * w:
-            return None
-        to_image = cv2.getPerspectiveTransform(box, corners.astype(np.float32))
-        return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(4, 2)
+        return moved_corners(corners, warp, size, PART_REACH)
 
     def print_alike(self, first: int, second: int) -> float:
         """How alike two faces' grey print is where they are lined up (a correlation of
