@@ -98,3 +98,38 @@ def test_real_fanned_hands_are_read_from_their_indices_with_none_invented():
         wrong += len(found - set(cards))
     # 89 cards in the two photos: 15 were read before indices were, 42 now (at full size).
     assert wrong == 0 and read >= 38, (read, wrong)
+
+
+def test_an_index_printed_light_on_a_field_of_colour_is_learnt_and_a_bare_corner_is_not_read():
+    """A colour-and-number deck prints a white number on its card's colour at two corners:
+    no print there differs from the paper the way a rank on paper does, yet every face's index
+    is learnt, on a field, at both corners. A corner whose number is painted over (its rim,
+    its field) reads as no card; the same corner with its number reads as its card."""
+    import cv2
+
+    from companion.vision.deck import NUMBER_COLOURS, number_deck
+
+    cards = number_deck()
+    faces = [draw_face(item) for item in cards]
+    reader = IndexReader(faces)
+    upright = {w.anchor: set(w.face_numbers) for w in reader.windows if w.turn == 0}
+    assert set(upright) == {"tl", "br"}
+    # Every face's but the skips' (their sign, drawn as wide as half the corner here, is
+    # taken for a pip).
+    skips = {n for n, item in enumerate(cards) if item.item_id.endswith("skip")}
+    assert all(found == set(range(len(cards))) - skips for found in upright.values())
+    assert all(w.on_field for w in reader.windows)
+    number = next(n for n, item in enumerate(cards) if item.item_id == "yellow-8")
+    face = faces[number]
+    h, w = face.shape[:2]
+    corner = face[: h // 3, : w // 2]
+    table = np.full((corner.shape[0] + 80, corner.shape[1] + 80, 3), (90, 140, 190), np.uint8)
+    table[40:-40, 40:-40] = corner
+    hits = reader.read(table, float(w))
+    assert [hit.face_number for hit in hits] == [number]
+    bare = face.copy()
+    yellow = NUMBER_COLOURS["yellow"]
+    x0, y0, x1, y1 = (round(v * w / 56.0) for v in (4.5, 5.0, 14.0, 17.0))
+    cv2.rectangle(bare, (x0, y0), (x1, y1), yellow, -1)
+    table[40:-40, 40:-40] = bare[: h // 3, : w // 2]
+    assert reader.read(table, float(w)) == []

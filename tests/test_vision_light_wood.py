@@ -133,3 +133,12 @@ def test_a_covered_card_past_the_six_likeliest_faces_is_read_not_its_look_alike(
     read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
     assert "green-2" not in read
     assert read == {c.item_id for c in photo.cards}
+
+
+def test_a_run_s_covered_cards_are_read_from_their_light_index_on_its_colour(number_set):
+    """A run laid each card on the one before shows a strip of each covered card: its field,
+    the oval's edge and its index, a white number on the card's colour. That index is learnt
+    from the deck's faces (on a field, not on paper) and read in whiteness: the blue 5, the
+    green 6 and the yellow 5 under the green 1 are all read, and nothing else."""
+    read, truth = _read(number_set, "number-01-run")
+    assert read == truth == {"blue-5", "green-6", "yellow-5", "green-1"}

@@ -56,6 +56,14 @@ LIKE_AN_INDEX = 0.55
 #: any other card's.
 LEAST_SCORE = 0.78
 LEAST_MARGIN = 0.2
+#: An index printed light on a field of colour, compared in ``whiteness`` (where it stands
+#: out sharply), must fit this well: a light digit fits much of another light digit (an 8 or
+#: a 0 most); on the rendered colour-and-number photos misread digits fit 0.78-0.85, the
+#: true ones 0.83-0.99.
+LEAST_FIELD_SCORE = 0.88
+#: Indices on a field are compared at this many times the reference size: a light digit's
+#: strokes and gaps (a 5's from an 8's) are a pixel or two at the reference size.
+FIELD_DETAIL = 2
 #: Two indices' ink colours this near (Lab chroma, 8-bit units) are one colour: an index is
 #: only compared with those printed in the colour it shows (grey, a red nine and a black
 #: nine differ by their suit's small print alone).
@@ -75,8 +83,14 @@ MOST_GROUPS = 16
 #: A group's box is grown by this share of a card's short side (where its corner lies).
 GROW = 0.5
 
+#: The shapes of windows sharing a size and components: turned the same way up to a half
+#: turn, and printed on paper or light on a field of colour.
+SHAPES = ((0, False), (1, False), (0, True), (1, True))
+
 #: The corners of a card as seen, and which way its body lies from each (x, y).
 ANCHORS = {"tl": (1, 1), "tr": (-1, 1), "br": (-1, -1), "bl": (1, -1)}
+#: Each corner's corner half a turn round.
+HALF_TURN = {"tl": "br", "br": "tl", "tr": "bl", "bl": "tr"}
 
 
 @dataclass(frozen=True)
@@ -122,15 +136,50 @@ class _Window:
     colours: np.ndarray  # (faces, 2): each index's ink colour from its paper's (Lab a, b)
     basis: np.ndarray  # (components, w * h)
     card: tuple[float, float]  # the turned card's (width, height), reference pixels
+    #: Printed light on a field of colour: compared in ``whiteness``, not grey.
+    on_field: bool = False
+
+
+def whiteness(image: np.ndarray) -> np.ndarray:
+    """How white each pixel is: its least plane. A light index on a field of colour stands
+    out there whatever the field's colour (a white 8 on yellow is barely lighter in grey)."""
+    return image.min(axis=2)
+
+
+def paper_of(face: np.ndarray) -> np.ndarray:
+    """A face's paper: its commonest light colour (BGR)."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    light = face[grey >= np.percentile(grey, 70)]
+    return np.median(light, axis=0) if len(light) else np.full(3, 255.0)
+
+
+def ink_on(face: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """Where ``face`` is printed on ``ground`` (a colour): its largest plane difference from
+    it past ``INK``."""
+    return np.uint8(np.abs(face.astype(np.float32) - ground).max(axis=2) > INK)
 
 
 def paper_and_ink(face: np.ndarray) -> np.ndarray:
-    """Where a face is printed: the largest plane difference from its paper (its commonest
-    light colour) past ``INK``."""
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    light = face[grey >= np.percentile(grey, 70)]
-    paper = np.median(light, axis=0) if len(light) else np.full(3, 255.0)
-    return np.uint8(np.abs(face.astype(np.float32) - paper).max(axis=2) > INK)
+    """Where a face is printed: the largest plane difference from its paper past ``INK``."""
+    return ink_on(face, paper_of(face))
+
+
+#: A corner this much printed (off the face's paper) is a field of colour: an index there may
+#: be printed light on it.
+FIELD = 0.5
+
+
+def field_of(patch: np.ndarray, ink: np.ndarray) -> np.ndarray | None:
+    """The colour of the field a corner (``patch``, its print ``ink``) is printed over (its
+    print's median colour), if it is one: ``FIELD`` of the corner, and of that share of one
+    colour (a title's band across a picture is no field)."""
+    if ink.mean() < FIELD:
+        return None
+    printed = patch[ink > 0].astype(np.float32)
+    field = np.median(printed, axis=0)
+    if (np.abs(printed - field).max(axis=1) <= INK).mean() < FIELD:
+        return None
+    return field
 
 
 def index_box(ink: np.ndarray, anchor: str, long_side: int
@@ -200,12 +249,31 @@ def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     return colour * (INK_DARKNESS / darkness)
 
 
+def field_colour(lab: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """The colour of the field a light index is printed on (Lab chroma, 8-bit, less the
+    index's): the least white half of the patch (``white``: its whiteness) against its
+    whitest sixth. A yellow field is light, and its digit's dark edge is no colour: darkest
+    against lightest would read it grey."""
+    light = white.reshape(-1).astype(np.float32)
+    chroma = lab[..., 1:].reshape(-1, 2).astype(np.float32)
+    field = light <= np.percentile(light, 50)
+    digit = light >= np.percentile(light, 85)
+    return np.median(chroma[field], axis=0) - np.median(chroma[digit], axis=0)
+
+
 def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
     """Which indices (``printed``: their ink colours, one a row) are of the colour ``ink``:
     within ``COLOUR_APART`` of it, or of half the stronger of the two (a faded photo)."""
     apart = np.linalg.norm(printed - ink, axis=1)
     return apart <= np.maximum(COLOUR_APART, 0.5 * np.maximum(
         np.linalg.norm(printed, axis=1), float(np.linalg.norm(ink))))
+
+
+def _from_corner(box: tuple[int, int, int, int], origin: tuple[int, int],
+                 corner: tuple[int, int], scale: float) -> tuple[float, ...]:
+    """A box found in a corner's patch (its top-left at ``origin``) as from the card's
+    ``corner``, at ``scale``."""
+    return tuple((v + origin[k % 2] - corner[k % 2]) * scale for k, v in enumerate(box))
 
 
 def _unit_rows(patches: np.ndarray) -> np.ndarray:
@@ -229,7 +297,8 @@ class IndexReader:
     @staticmethod
     def _windows(faces: Sequence[np.ndarray]) -> list[_Window]:
         """Every corner and turn at which some faces show an index, with those faces'."""
-        found: dict[tuple[int, str], list[tuple[int, np.ndarray, tuple]]] = {}
+        found: dict[tuple[int, str, bool], list[tuple[int, np.ndarray, tuple, np.ndarray]]] = {}
+        instead: dict[tuple[int, int, str], tuple] = {}  # a corner's print on paper
         for face_number, face in enumerate(faces):
             # The print is found at twice the reference size (the index's glyphs stay apart),
             # once for all four turns.
@@ -251,31 +320,64 @@ class IndexReader:
                 for anchor in ANCHORS:
                     x0 = 0 if anchor in ("tl", "bl") else w - pw
                     y0 = 0 if anchor in ("tl", "tr") else h - ph
-                    box = index_box(ink[y0:y0 + ph, x0:x0 + pw], anchor, max(h, w))
-                    if box is None:
-                        continue
-                    # The box from the card's corner (reference pixels).
+                    # Boxes are kept as from the card's corner (reference pixels).
                     corner = (0 if anchor in ("tl", "bl") else w, 0 if anchor in ("tl", "tr")
                               else h)
-                    box_ref = tuple((v + (x0, y0)[k % 2] - corner[k % 2]) * scale
-                                    for k, v in enumerate(box))
-                    found.setdefault((turn, anchor), []).append((face_number, grey, box_ref, lab))
+                    patch = turned[y0:y0 + ph, x0:x0 + pw]
+                    on_paper = index_box(ink[y0:y0 + ph, x0:x0 + pw], anchor, max(h, w))
+                    field = field_of(patch, ink[y0:y0 + ph, x0:x0 + pw])
+                    # On a field of colour (UNO's white number on its red) the index is the
+                    # print off the field (off the paper it is the field, holes and all).
+                    on_field = None if field is None else index_box(
+                        ink_on(patch, field), anchor, max(h, w))
+                    if on_field is not None:
+                        fine_scale = scale * FIELD_DETAIL
+                        detailed = cv2.resize(turned, (max(1, round(w * fine_scale)),
+                                                       max(1, round(h * fine_scale))),
+                                              interpolation=cv2.INTER_AREA)
+                        found.setdefault((turn, anchor, True), []).append((
+                            face_number, whiteness(detailed),
+                            _from_corner(on_field, (x0, y0), corner, fine_scale),
+                            cv2.cvtColor(detailed, cv2.COLOR_BGR2LAB)))
+                        if on_paper is not None:
+                            instead[face_number, turn, anchor] = (
+                                face_number, grey,
+                                _from_corner(on_paper, (x0, y0), corner, scale), lab)
+                    elif on_paper is not None:
+                        found.setdefault((turn, anchor, False), []).append((
+                            face_number, grey, _from_corner(on_paper, (x0, y0), corner, scale),
+                            lab))
+        least = max(SHARED[0], SHARED[1] * len(faces))
+        fields = {key for key, members in found.items() if key[2] and len(members) >= least}
+        # A light print on a field is an index only where the deck prints it at the corner
+        # half a turn round too (to read either way up): at one corner alone it is a title
+        # or art. A face's corner whose field print is not so is looked at on paper.
+        fields = {(turn, anchor, True) for turn, anchor, _ in fields
+                  if (turn, HALF_TURN[anchor], True) in fields}
+        for (turn, anchor, on_field), members in list(found.items()):
+            if on_field and (turn, anchor, True) not in fields:
+                paper = found.setdefault((turn, anchor, False), [])
+                paper += [instead[m[0], turn, anchor] for m in members
+                          if (m[0], turn, anchor) in instead]
+                paper.sort(key=lambda m: m[0])
         kept = {key: members for key, members in found.items()
-                if len(members) >= max(SHARED[0], SHARED[1] * len(faces))}
+                if (key in fields if key[2] else len(members) >= least)}
         # The windows of one shape (turned the same way, up to a half turn) share a size and
         # one set of principal components: their indices are compared everywhere at once.
-        margin = 0.04 * REFERENCE
+        margins = {False: 0.04 * REFERENCE, True: 0.04 * REFERENCE * FIELD_DETAIL}
         sizes = {}
-        for parity in (0, 1):
-            boxes = np.array([m[2] for (turn, _), members in kept.items() if turn % 2 == parity
-                              for m in members], np.float32).reshape(-1, 4)
+        for shape in SHAPES:
+            margin = margins[shape[1]]
+            boxes = np.array([m[2] for (turn, _, on_field), members in kept.items()
+                              if (turn % 2, on_field) == shape for m in members],
+                             np.float32).reshape(-1, 4)
             if len(boxes):
                 # As large as the largest index (a "10" is wider than an "A"), with a margin.
                 extent = (boxes[:, 2:] - boxes[:, :2]).max(axis=0) + 2 * margin
-                sizes[parity] = (max(4, int(round(extent[0]))), max(4, int(round(extent[1]))))
+                sizes[shape] = (max(4, int(round(extent[0]))), max(4, int(round(extent[1]))))
         windows = []
-        for (turn, anchor), members in kept.items():
-            size = sizes[turn % 2]
+        for (turn, anchor, on_field), members in kept.items():
+            size, margin = sizes[turn % 2, on_field], margins[on_field]
             patches, face_numbers, colours, offsets = [], [], [], []
             for face_number, grey, box_ref, lab in members:
                 h, w = grey.shape
@@ -292,16 +394,18 @@ class IndexReader:
                 offsets.append((ox, oy))
                 x, y = cx + ox, cy + oy
                 centre = (x + size[0] / 2, y + size[1] / 2)
-                patches.append(cv2.getRectSubPix(grey, size, centre))
-                colours.append(ink_colour(cv2.getRectSubPix(lab, size, centre)))
+                patch = cv2.getRectSubPix(grey, size, centre)
+                patches.append(patch)
+                in_lab = cv2.getRectSubPix(lab, size, centre)
+                colours.append(field_colour(in_lab, patch) if on_field else ink_colour(in_lab))
                 face_numbers.append(face_number)
             card = members[0][1].shape[1::-1]
             windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), face_numbers,
                                    _unit_rows(np.array(patches)),
                                    np.array(colours, np.float32), np.empty((0, 0), np.float32),
-                                   (float(card[0]), float(card[1]))))
-        for parity in (0, 1):
-            own = [window for window in windows if window.turn % 2 == parity]
+                                   (float(card[0]), float(card[1])), on_field))
+        for shape in SHAPES:
+            own = [window for window in windows if (window.turn % 2, window.on_field) == shape]
             if own:
                 rows = np.concatenate([window.rows for window in own])
                 basis = np.linalg.svd(rows, full_matrices=False)[2][:COMPONENTS]
@@ -323,17 +427,32 @@ class IndexReader:
         small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        # Each kind of window's picture and its colours: in grey at the reference size; in
+        # whiteness at ``FIELD_DETAIL`` times it (made when first wanted).
+        planes = {False: (grey, lab, 1)}
         hits: list[IndexHit] = []
         origin = np.float32([max(0, x), max(0, y)])
-        for angle, (px, py, pw, ph) in _edge_groups(grey):
+        for angle, group in _edge_groups(grey):
             # Where a card's straight edges lie at this turn, its corner is read upright.
-            part = grey[py:py + ph, px:px + pw]
-            rotated, back, inside = _upright(part, angle)
-            colour = _upright(lab[py:py + ph, px:px + pw], angle)[0]
-            for parity in (0, 1):
-                windows = [window for window in self.windows if window.turn % 2 == parity]
+            upright: dict[bool, tuple[np.ndarray, ...]] = {}
+            for parity, on_field in SHAPES:
+                windows = [window for window in self.windows
+                           if (window.turn % 2, window.on_field) == (parity, on_field)]
+                if not windows:
+                    continue
+                if on_field not in planes:
+                    detailed = cv2.resize(crop, None, fx=scale * FIELD_DETAIL,
+                                          fy=scale * FIELD_DETAIL, interpolation=cv2.INTER_AREA)
+                    planes[on_field] = (whiteness(detailed),
+                                        cv2.cvtColor(detailed, cv2.COLOR_BGR2LAB), FIELD_DETAIL)
+                plane, colours, detail = planes[on_field]
+                px, py, pw, ph = (v * detail for v in group)
+                if on_field not in upright:
+                    upright[on_field] = (*_upright(plane[py:py + ph, px:px + pw], angle),
+                                         _upright(colours[py:py + ph, px:px + pw], angle)[0])
+                rotated, back, inside, colour = upright[on_field]
                 for hit in self._in_windows(rotated, colour, inside, windows):
-                    hits.append(hit.moved(back, np.float32([px, py]), scale).moved(
+                    hits.append(hit.moved(back, np.float32([px, py]), scale * detail).moved(
                         shift=origin))
         return _once(hits, card_short)
 
@@ -384,11 +503,14 @@ class IndexReader:
         starts = np.cumsum([0] + [len(window.face_numbers) for window in windows])
         printed = np.concatenate([window.colours for window in windows])
         found = []
-        for k in np.nonzero(scores.max(axis=1) >= LEAST_SCORE)[0]:
+        least = LEAST_FIELD_SCORE if windows[0].on_field else LEAST_SCORE
+        for k in np.nonzero(scores.max(axis=1) >= least)[0]:
             # Only the indices printed in the colour this one shows are compared.
-            ink = ink_colour(colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
+            in_lab = colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w]
+            ink = (field_colour(in_lab, picture[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
+                   if windows[0].on_field else ink_colour(in_lab))
             scores[k][~same_colour(ink, printed)] = -1.0
-            if scores[k].max() < LEAST_SCORE:
+            if scores[k].max() < least:
                 continue
             best, margin = _told_apart(patches[k], scores[k], every, face_numbers)
             score = float(scores[k, best])
