@@ -133,3 +133,26 @@ def test_an_index_printed_light_on_a_field_of_colour_is_learnt_and_a_bare_corner
     cv2.rectangle(bare, (x0, y0), (x1, y1), yellow, -1)
     table[40:-40, 40:-40] = bare[: h // 3, : w // 2]
     assert reader.read(table, float(w)) == []
+
+
+def test_a_light_index_takes_its_field_s_colour_not_its_dark_edge_s():
+    """A white 5 edged in black on yellow: its darkest print is the edge (no colour) and its
+    lightest the digit, so darkest against lightest reads it grey, like a black index; the
+    field against the digit reads it yellow, far from a red field's."""
+    import cv2
+
+    from companion.vision.indices import field_colour, whiteness
+
+    def corner(field: tuple[int, int, int]) -> np.ndarray:
+        patch = np.full((40, 36, 3), field, np.uint8)
+        cv2.putText(patch, "5", (6, 32), cv2.FONT_HERSHEY_DUPLEX, 1.1, (0, 0, 0), 6)
+        cv2.putText(patch, "5", (6, 32), cv2.FONT_HERSHEY_DUPLEX, 1.1, (250, 250, 250), 3)
+        return patch
+
+    yellow, red = corner((20, 200, 235)), corner((40, 30, 200))
+    on_yellow, on_red = (field_colour(cv2.cvtColor(p, cv2.COLOR_BGR2LAB), whiteness(p))
+                         for p in (yellow, red))
+    assert on_yellow[1] > 40 and on_red[0] > 40
+    assert not same_colour(on_yellow, on_red[None])[0]
+    darkest_against_lightest = ink_colour(cv2.cvtColor(yellow, cv2.COLOR_BGR2LAB))
+    assert np.linalg.norm(darkest_against_lightest) < 0.5 * np.linalg.norm(on_yellow)

@@ -20,6 +20,12 @@ its ink differs from its paper's, whatever the light's cast), and with a rival n
 alike (a rank over another suit of one colour) where the two differ: its small print. Each
 card is kept once, the best read first.
 
+A deck printing its index light on a field of colour (UNO's white number on its red) has no
+such print on paper: where half a corner is printed in one colour, the print off that colour
+is its index, if the deck prints one at the corner half a turn round too. Those indices are
+compared in whiteness (each pixel's least plane: white stands out of any colour) at twice
+the reference size, and in the colour of their field.
+
 >>> index = IndexReader([])
 >>> index.read(np.zeros((120, 160, 3), np.uint8), 60.0)
 []
@@ -146,13 +152,6 @@ def whiteness(image: np.ndarray) -> np.ndarray:
     return image.min(axis=2)
 
 
-def paper_of(face: np.ndarray) -> np.ndarray:
-    """A face's paper: its commonest light colour (BGR)."""
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    light = face[grey >= np.percentile(grey, 70)]
-    return np.median(light, axis=0) if len(light) else np.full(3, 255.0)
-
-
 def ink_on(face: np.ndarray, ground: np.ndarray) -> np.ndarray:
     """Where ``face`` is printed on ``ground`` (a colour): its largest plane difference from
     it past ``INK``."""
@@ -160,8 +159,11 @@ def ink_on(face: np.ndarray, ground: np.ndarray) -> np.ndarray:
 
 
 def paper_and_ink(face: np.ndarray) -> np.ndarray:
-    """Where a face is printed: the largest plane difference from its paper past ``INK``."""
-    return ink_on(face, paper_of(face))
+    """Where a face is printed: the largest plane difference from its paper (its commonest
+    light colour) past ``INK``."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    light = face[grey >= np.percentile(grey, 70)]
+    return ink_on(face, np.median(light, axis=0) if len(light) else np.full(3, 255.0))
 
 
 #: A corner this much printed (off the face's paper) is a field of colour: an index there may
@@ -309,6 +311,7 @@ class IndexReader:
             face_ink = paper_and_ink(face)
             for turn in range(4):
                 turned = np.ascontiguousarray(np.rot90(face, -turn))
+                detailed: np.ndarray | None = None  # at FIELD_DETAIL, made when first wanted
                 h, w = turned.shape[:2]
                 scale = REFERENCE / min(h, w)
                 small = cv2.resize(turned, (max(1, round(w * scale)), max(1, round(h * scale))),
@@ -330,11 +333,12 @@ class IndexReader:
                     # print off the field (off the paper it is the field, holes and all).
                     on_field = None if field is None else index_box(
                         ink_on(patch, field), anchor, max(h, w))
-                    if on_field is not None:
-                        fine_scale = scale * FIELD_DETAIL
+                    fine_scale = scale * FIELD_DETAIL
+                    if on_field is not None and detailed is None:
                         detailed = cv2.resize(turned, (max(1, round(w * fine_scale)),
                                                        max(1, round(h * fine_scale))),
                                               interpolation=cv2.INTER_AREA)
+                    if on_field is not None and detailed is not None:
                         found.setdefault((turn, anchor, True), []).append((
                             face_number, whiteness(detailed),
                             _from_corner(on_field, (x0, y0), corner, fine_scale),
@@ -459,8 +463,9 @@ class IndexReader:
     def _in_windows(self, rotated: np.ndarray, colour: np.ndarray, inside: np.ndarray,
                     windows: list[_Window]) -> list[IndexHit]:
         """The indices of ``windows`` (of one size, sharing their components) in an upright
-        grey picture at the reference size (``colour``: the same in Lab; ``inside``: where
-        the picture is, not the canvas round it)."""
+        picture: grey at the reference size, or for windows on a field, whiteness at
+        ``FIELD_DETAIL`` times it (``colour``: the same in Lab; ``inside``: where the picture
+        is, not the canvas round it)."""
         if not windows:
             return []
         w, h = windows[0].size
