@@ -166,9 +166,10 @@ def paper_and_ink(face: np.ndarray) -> np.ndarray:
     return ink_on(face, np.median(light, axis=0) if len(light) else np.full(3, 255.0))
 
 
-#: A corner this much printed (off the face's paper) is a field of colour: an index there may
-#: be printed light on it.
-FIELD = 0.5
+#: A corner this much printed (off the face's paper), most of it in one colour, is a field of
+#: colour: an index there may be printed light on it (the number deck's corners are 0.6-0.87
+#: printed round their rim; paper decks' corners are not one colour).
+FIELD = 0.4
 
 
 def field_of(patch: np.ndarray, ink: np.ndarray) -> np.ndarray | None:
