@@ -451,7 +451,7 @@ class IndexReader:
                     planes[on_field] = (whiteness(detailed),
                                         cv2.cvtColor(detailed, cv2.COLOR_BGR2LAB), FIELD_DETAIL)
                 plane, colours, detail = planes[on_field]
-                px, py, pw, ph = (v * detail for v in group)
+                px, py, pw, ph = (int(round(v * detail)) for v in group)
                 if on_field not in upright:
                     upright[on_field] = (*_upright(plane[py:py + ph, px:px + pw], angle),
                                          _upright(colours[py:py + ph, px:px + pw], angle)[0])
