@@ -291,6 +291,10 @@ class IndexReader:
 
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.windows = self._windows(faces)
+        # The windows of each shape (``SHAPES``), compared together.
+        self._shaped = {shape: [window for window in self.windows
+                                if (window.turn % 2, window.on_field) == shape]
+                        for shape in SHAPES}
         # The faces printing their index at both top corners (then either may be the one
         # seen).
         tops = [{face_number for window in self.windows if (window.turn, window.anchor) == (0, side)
@@ -312,7 +316,9 @@ class IndexReader:
             face_ink = paper_and_ink(face)
             for turn in range(4):
                 turned = np.ascontiguousarray(np.rot90(face, -turn))
-                detailed: np.ndarray | None = None  # at FIELD_DETAIL, made when first wanted
+                # The turned face in whiteness and Lab at ``FIELD_DETAIL``, made when a field
+                # index is first found on it.
+                detailed: tuple[np.ndarray, np.ndarray] | None = None
                 h, w = turned.shape[:2]
                 scale = REFERENCE / min(h, w)
                 small = cv2.resize(turned, (max(1, round(w * scale)), max(1, round(h * scale))),
@@ -334,16 +340,17 @@ class IndexReader:
                     # print off the field (off the paper it is the field, holes and all).
                     on_field = None if field is None else index_box(
                         ink_on(patch, field), anchor, max(h, w))
-                    fine_scale = scale * FIELD_DETAIL
-                    if on_field is not None and detailed is None:
-                        detailed = cv2.resize(turned, (max(1, round(w * fine_scale)),
-                                                       max(1, round(h * fine_scale))),
-                                              interpolation=cv2.INTER_AREA)
-                    if on_field is not None and detailed is not None:
+                    if on_field is not None:
+                        fine_scale = scale * FIELD_DETAIL
+                        if detailed is None:
+                            larger = cv2.resize(turned, (max(1, round(w * fine_scale)),
+                                                         max(1, round(h * fine_scale))),
+                                                interpolation=cv2.INTER_AREA)
+                            detailed = (whiteness(larger),
+                                        cv2.cvtColor(larger, cv2.COLOR_BGR2LAB))
                         found.setdefault((turn, anchor, True), []).append((
-                            face_number, whiteness(detailed),
-                            _from_corner(on_field, (x0, y0), corner, fine_scale),
-                            cv2.cvtColor(detailed, cv2.COLOR_BGR2LAB)))
+                            face_number, detailed[0],
+                            _from_corner(on_field, (x0, y0), corner, fine_scale), detailed[1]))
                         if on_paper is not None:
                             instead[face_number, turn, anchor] = (
                                 face_number, grey,
@@ -440,9 +447,7 @@ class IndexReader:
         for angle, group in _edge_groups(grey):
             # Where a card's straight edges lie at this turn, its corner is read upright.
             upright: dict[bool, tuple[np.ndarray, ...]] = {}
-            for parity, on_field in SHAPES:
-                windows = [window for window in self.windows
-                           if (window.turn % 2, window.on_field) == (parity, on_field)]
+            for (_, on_field), windows in self._shaped.items():
                 if not windows:
                     continue
                 if on_field not in planes:
