@@ -10,31 +10,40 @@ import numpy as np
 import pytest
 
 from companion.vision.art import draw_face
-from companion.vision.deck import number_deck
+from companion.vision.deck import number_deck, standard_deck
 from companion.vision.enrol import enrol_images
 from companion.vision.finder import (
     CardFinder,
+    closed_at_frame,
+    edge_mask,
+    quads_in_mask,
     table_colour_mask,
     to_work,
     work_lab,
 )
 from companion.vision.quads import box_overlap
 from companion.vision.recognize import Recognizer
-from companion.vision.standins import number_photos
+from companion.vision.standins import number_photos, poker_on_wood
 from companion.vision.surfaces import surface
 
 
-def _on_oak(corners: np.ndarray, seed: int = 3) -> np.ndarray:
-    """A green 4 of the number deck lying at ``corners`` on light oak (960x720)."""
-    table = surface("oak", (960, 720), np.random.default_rng(seed), px_per_mm=3.0)
-    frame = np.clip(table, 0, 255).astype(np.uint8)
-    face = draw_face(next(c for c in number_deck() if c.item_id == "green-4"))
-    h, w = face.shape[:2]
+def _lying_on(table: str, card_face: np.ndarray, corners: np.ndarray, seed: int
+              ) -> np.ndarray:
+    """A photo (960x720) of a card's face lying at ``corners`` on a ``table`` surface."""
+    frame = np.clip(surface(table, (960, 720), np.random.default_rng(seed), px_per_mm=3.0),
+                    0, 255).astype(np.uint8)
+    h, w = card_face.shape[:2]
     warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners)
-    card = cv2.warpPerspective(face, warp, (960, 720))
+    card = cv2.warpPerspective(card_face, warp, (960, 720))
     inside = cv2.warpPerspective(np.full((h, w), 255, np.uint8), warp, (960, 720)) > 127
     frame[inside] = card[inside]
     return frame
+
+
+def _on_oak(corners: np.ndarray, seed: int = 3) -> np.ndarray:
+    """A green 4 of the number deck lying at ``corners`` on light oak."""
+    face = draw_face(next(c for c in number_deck() if c.item_id == "green-4"))
+    return _lying_on("oak", face, corners, seed)
 
 
 CARD = np.float32([[400, 200], [560, 215], [545, 450], [385, 435]])
@@ -142,3 +151,46 @@ def test_a_run_s_covered_cards_are_read_from_their_light_index_on_its_colour(num
     green 6 and the yellow 5 under the green 1 are all read, and nothing else."""
     read, truth = _read(number_set, "number-01-run")
     assert read == truth == {"blue-5", "green-6", "yellow-5", "green-1"}
+
+
+def _on_maple(corners: np.ndarray, seed: int = 4) -> np.ndarray:
+    """The nine of spades lying at ``corners`` on pale maple, whose grain is nearly the
+    card's own white."""
+    face = draw_face(next(c for c in standard_deck() if c.item_id == "9spades"))
+    return _lying_on("maple", face, corners, seed)
+
+
+def test_a_card_the_photo_s_edge_cuts_is_outlined_where_the_border_closes_it():
+    """A card a few millimetres over the top of the photo has no edge along the photo's
+    border: its edges close on the border, and the part in view is outlined whole."""
+    cut = np.float32([[420, -8], [580, 6], [562, 240], [402, 226]])
+    lab = work_lab(to_work(_on_maple(cut)))
+    limits = (0.003 * lab.shape[0] * lab.shape[1], 0.6 * lab.shape[0] * lab.shape[1])
+
+    def area(polygon: np.ndarray) -> np.ndarray:
+        drawn = np.zeros(lab.shape[:2], np.uint8)
+        cv2.fillPoly(drawn, [polygon.round().astype(np.int32)], 1)
+        return drawn
+
+    in_view = area(cut * lab.shape[1] / 960)
+
+    def best_overlap(edges: np.ndarray) -> float:
+        found = quads_in_mask(edges, *limits, retrieval=cv2.RETR_LIST, fill=0.85)
+        return max((float((area(q) & in_view).sum()) / float((area(q) | in_view).sum())
+                    for q in found), default=0.0)
+
+    assert best_overlap(edge_mask(lab)) < 0.5  # open along the border: no outline
+    assert best_overlap(closed_at_frame(edge_mask(lab))) > 0.9
+
+
+def test_a_card_on_pale_maple_whose_rim_barely_steps_from_the_wood_is_read():
+    """Six cards on pale maple, a shadow across one side: the five of hearts' rim steps
+    from the wood by little there, and the first pass's edges leave its outline open; the
+    faint edges a light grained table is searched for again close it."""
+    rendered = poker_on_wood(np.random.default_rng(2), photos=9)
+    library = enrol_images(rendered.enrol).library
+    library.prepare()
+    photo = rendered.photos[8]
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    assert "5hearts" in read
+    assert read == {c.item_id for c in photo.cards}

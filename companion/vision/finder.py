@@ -155,6 +155,16 @@ SAMPLE_STEP = 8
 #: steps) is about one colour, as the photo's most common colour models it: black cloth
 #: 6-10 in the dev photos, grained light wood 16-36, a café's bamboo table 21.
 WIDE_SPREAD = 12.0
+#: Canny's two thresholds on the work copy's blurred Lab planes for a card's edge.
+EDGE_STEPS = (40, 100)
+#: Lower ones, for the faint edges of a light grained table (``WIDE_SPREAD``, ``LIGHT_TABLE``)
+#: in a second pass: a white rim in a lamp's shadow on pale maple steps from the wood by less
+#: than the first pass's, and the grain's lines cross it.
+FAINT_EDGE_STEPS = (20, 60)
+#: A table whose lightness (Lab, 0-255) is at least this is light: only there is a card's
+#: edge faint (the dev photos' dark rug and wood 27-30, cork 101-107, a white table 182-204,
+#: pale maple in a lamp's shadow from 113).
+LIGHT_TABLE = 100.0
 
 
 def table_colour_mask(lab: np.ndarray) -> np.ndarray | None:
@@ -257,16 +267,25 @@ def quads_in_mask(mask: np.ndarray, min_area: float, max_area: float,
     return found
 
 
-def edge_mask(lab: np.ndarray, colour: bool = True) -> np.ndarray:
+def edge_mask(lab: np.ndarray, colour: bool = True, steps: tuple[int, int] = EDGE_STEPS
+              ) -> np.ndarray:
     """Closed outlines of steps in lightness or (``colour``) in colour: a white card on
     light, warm wood differs little in lightness, much in colour. Canny on the blurred Lab
-    planes, bridged by a pixel."""
-    edges = cv2.Canny(lab[..., 0], 40, 100)
+    planes (``steps``: its two thresholds), bridged by a pixel."""
+    low, high = steps
+    edges = cv2.Canny(lab[..., 0], low, high)
     # Colour steps: the a and b planes stretched, so a step from white to wood counts.
     for plane in (lab[..., 1], lab[..., 2]) if colour else ():
         edges |= cv2.Canny(cv2.convertScaleAbs(plane, alpha=3.0, beta=-3.0 * 128 + 128),
-                           40, 100)
+                           low, high)
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def closed_at_frame(edges: np.ndarray) -> np.ndarray:
+    """An edge mask with the photo's own border drawn in (in place): a card cut by the edge
+    of the photo has no edge there, and its outline closes on the border instead."""
+    cv2.rectangle(edges, (0, 0), (edges.shape[1] - 1, edges.shape[0] - 1), 255, 1)
+    return edges
 
 
 def work_lab(small: np.ndarray) -> np.ndarray:
@@ -304,12 +323,17 @@ class CardFinder:
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Then the edges: an edge band's outer outline lies a pixel or two outside the card.
-        quads += quads_in_mask(edge_mask(lab), *limits, retrieval=cv2.RETR_LIST,
-                               fill=0.85)
+        quads += quads_in_mask(closed_at_frame(edge_mask(lab)), *limits,
+                               retrieval=cv2.RETR_LIST, fill=0.85)
         if spread is not None:
             # Last, the outlines only the table's spread of colours shows (a white rim on
-            # light grained wood): where another cue outlined a card, its outline is kept.
+            # light grained wood), and the faint edges there: where another cue outlined a
+            # card, its outline is kept.
             quads += quads_in_mask(spread, *limits)
+            if cv2.mean(lab[..., 0], cv2.bitwise_not(spread))[0] >= LIGHT_TABLE:
+                quads += quads_in_mask(
+                    closed_at_frame(edge_mask(lab, steps=FAINT_EDGE_STEPS)), *limits,
+                    retrieval=cv2.RETR_LIST, fill=0.85)
         if background is not None:
             blobs += _blobs_of(mask, limits)
         if spread is not None:

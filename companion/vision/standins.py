@@ -382,9 +382,9 @@ WOOD_SLIVER = (125, 170, 210)
 
 def poker_on_wood(rng: np.random.Generator, photos: int = 12,
                   size: tuple[int, int] = (1280, 960)) -> RenderedSet:
-    """A poker deck on light oak or wood, a lamp's glare across the cards now and then:
-    six cards apart, a pair (one card 20-50 % under the other), a card alone; phone photos
-    up to 35° off straight down. Enrolled from 300x420 crops of other photos of each card:
+    """A poker deck on light oak, pale maple or wood, a lamp's glare across the cards now and
+    then: six cards apart, a pair (one card 20-50 % under the other), a card alone; phone
+    photos up to 35° off straight down. Enrolled from 300x420 crops of other photos of each card:
     the cut uneven (a sliver of the wood at a side), a colour cast, at times a glare."""
     deck = standard_deck()
     enrol = _photographed(deck, rng, lambda item, r: tight_crop(
@@ -404,7 +404,7 @@ def poker_on_wood(rng: np.random.Generator, photos: int = 12,
             count, columns = (6, 3) if kind == "apart" else (1, 1)
             placed = grid(_draw(deck, rng, count), (400.0, 300.0), columns,
                           float(rng.uniform(-30, 30)), rng, gap_mm=15.0)
-        cond = _phone(rng, str(rng.choice(["oak", "wood"])),
+        cond = _phone(rng, str(rng.choice(["oak", "maple", "wood"])),
                       specular=float(rng.uniform(0.3, 0.7)) if rng.random() < 0.6 else 0.0)
         shots.append(_shoot(renderer, placed, rng, cond, camera, f"poker-{k:02d}-{kind}"))
     return RenderedSet("poker-on-wood", "poker deck from crops of other photos, on light "

@@ -17,7 +17,7 @@ import numpy as np
 SURFACES = ("felt", "wood", "cloth", "grey")
 #: Kinds beyond ``SURFACES`` (which ``Conditions.real`` draws from, so older figures stay):
 #: the light, low-contrast and patterned tables of the real sets.
-MORE_SURFACES = ("cork", "baize", "dark-wood", "rug", "oak", "desk", "white")
+MORE_SURFACES = ("cork", "baize", "dark-wood", "rug", "oak", "maple", "desk", "white")
 
 
 def _noise(rng: np.random.Generator, size: tuple[int, int], cell_px: tuple[float, float]) -> \
@@ -159,6 +159,14 @@ def _oak(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.nd
     return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * light
 
 
+def _maple(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
+    """A pale maple or birch table: grained like oak, nearer a white card's rim in lightness
+    and colour still (the rim's edge steps from it by a few grey levels in a lamp's shadow)."""
+    img = _wood(rng, size, px_mm)
+    light = np.float32([150, 195, 225]) * np.float32(rng.uniform(0.95, 1.05))
+    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * light
+
+
 def _desk(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
     """A black desk under a webcam (blackjack-webcam): even, faintly blue, a soft sheen."""
     w, h = size
@@ -192,7 +200,7 @@ def surface(kind: str, size: tuple[int, int], rng: np.random.Generator,
     """A bare surface of ``size`` (w, h) pixels at ``px_per_mm``, float32 BGR 0..255."""
     makers = {"felt": _felt, "wood": _wood, "cloth": _cloth, "grey": _grey, "cork": _cork,
               "baize": _baize, "dark-wood": _dark_wood, "rug": _rug, "oak": _oak,
-              "desk": _desk, "white": _white}
+              "maple": _maple, "desk": _desk, "white": _white}
     if kind not in makers:
         raise ValueError(f"unknown surface {kind!r} "
                          f"(surfaces: {', '.join(SURFACES + MORE_SURFACES)})")
