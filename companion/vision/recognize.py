@@ -93,6 +93,11 @@ INDEX_SIZES = (1.0, 0.85)
 #: A card read from its rank and suit is sure once what it differs in from any other card's
 #: index fits this much better; at the first figure, not sure at all.
 MARKS_SURE = (0.05, 0.3)
+#: A card read from its face with a confidence under the first figure, on which an index
+#: window or a rank and suit read another card with one of the second or more, is left out:
+#: one card read two ways that disagree (a covered blue 8's face fit the blue 0 at 0.02; its
+#: rank and suit read an 8, sure).
+DISPUTED = (0.3, 0.5)
 
 
 class Recognizer:
@@ -205,8 +210,10 @@ class Recognizer:
             for blob in puzzling[:self.limits.index_regions]:
                 # The deck's index windows, at the size of the cards read, then its rank and
                 # suit marks wherever they lie and however turned.
-                read = self._by_index(image, blob, detections)
-                detections += self._by_marks(image, blob, detections, read)
+                read, disputed = self._by_index(image, blob, detections)
+                marked = self._by_marks(image, blob, detections, read, disputed)
+                detections = [d for d in detections
+                              if not any(d is x for x in disputed)] + marked
             puzzling = [b for b in puzzling if not self._explained(
                 image, b, [d for d in detections if touches(d.corners, b)])]
         if self.use_templates and candidates.beyond and more():
@@ -227,12 +234,15 @@ class Recognizer:
         return _one_index_read_per_card(detections, self.library.both_tops)
 
     def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
-                  ) -> list[Detection]:
+                  ) -> tuple[list[Detection], list[Detection]]:
         """The cards of a cluster whose corner index shows (``indices.py``), sized like the
-        cards read (else like the cluster's own width): each not where a card read lies."""
+        cards read (else like the cluster's own width): each not where a card read lies;
+        and the cards read unsure whose own print shows another card's index, sure
+        (``DISPUTED``): two readings of one card that disagree, neither taken."""
         reader = self.library.indices
+        disputed: list[Detection] = []
         if not reader.windows:
-            return []
+            return [], disputed
         aspect = self._card_aspect()
         if detections:
             # Sized like the cards read; then, for a card's part in view (no larger than a
@@ -254,23 +264,27 @@ class Recognizer:
         found: list[Detection] = []
         for short in shorts:
             hits = reader.read(image, short, box)
-            found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE)
+            found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE,
+                                       disputed)
             if hits:
                 break  # indices at this size, be they of cards read: the size is right here
-        return found
+        return found, disputed
 
     def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection],
-                  by_index: Sequence[Detection]) -> list[Detection]:
+                  by_index: Sequence[Detection], disputed: list[Detection]
+                  ) -> list[Detection]:
         """The cards of a cluster read by the index windows (``by_index``) and those whose
         index shows as a rank over a suit (``marks.py``): each not where a card read lies,
         nor a card of the cluster read already. A card read both ways lies where its rank
         and suit place it (the line from one to the other turns and sizes it exactly; a
-        window may fit a corner's index turned or at another corner)."""
+        window may fit a corner's index turned or at another corner). The cards read unsure
+        whose print shows another card's rank and suit, sure, are added to ``disputed``."""
         x, y, w, h = blob.box
         pad = int(0.1 * max(w, h))
         hits = self.library.marks.read(image, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
                                        _card_short(detections))
-        marked = {d.item_id: d for d in self._index_reads(hits, blob, detections, MARKS_SURE)}
+        marked = {d.item_id: d for d in self._index_reads(hits, blob, detections, MARKS_SURE,
+                                                           disputed)}
         kept = []
         for d in by_index:
             if d.index_at is not None and any(
@@ -302,22 +316,28 @@ class Recognizer:
         return found
 
     def _index_reads(self, hits: Sequence[IndexHit], blob: Blob,
-                     detections: Sequence[Detection], sure: tuple[float, float]
-                     ) -> list[Detection]:
+                     detections: Sequence[Detection], sure: tuple[float, float],
+                     disputed: list[Detection] | None = None) -> list[Detection]:
         """The cards read from their index, best first: each not where a card read lies,
         nor a card of the cluster read already; sure once its index stands ``sure[1]`` clear
-        of any other card's, not at all at ``sure[0]``."""
+        of any other card's, not at all at ``sure[0]``. ``disputed``: given, the cards read
+        unsure on which an index of another card shows, sure, are added to it."""
         found: list[Detection] = []
         named = {d.item_id for d in detections if touches(d.corners, blob)}
         for hit in hits:
             card = self.library.ids[hit.face_number]
-            if any(cv2.pointPolygonTest(d.corners.reshape(-1, 1, 2).astype(np.float32),
-                                        (float(hit.at[0]), float(hit.at[1])), False) >= 0
-                   for d in [*detections, *found]
-                   if d.method != "index" or d.item_id == card):
+            confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
+            lying_on = [d for d in [*detections, *found]
+                        if (d.method != "index" or d.item_id == card) and cv2.pointPolygonTest(
+                            d.corners.reshape(-1, 1, 2).astype(np.float32),
+                            (float(hit.at[0]), float(hit.at[1])), False) >= 0]
+            if lying_on:
                 # The index of a card read, or print on one read whole: no card of its own.
                 # (A card read from its index is mostly hidden: other cards' indices show
                 # where its outline runs under them.)
+                if disputed is not None and confidence >= DISPUTED[1]:
+                    disputed += [d for d in lying_on if d.item_id != card
+                                 and d.confidence < DISPUTED[0] and d.method != "index"]
                 continue
             if self.library.ids[hit.face_number] in named:
                 continue  # a card of the cluster read already (the best read comes first)
@@ -326,7 +346,6 @@ class Recognizer:
                    for d in [*detections, *found]):
                 continue  # the print of a card read already, read again (as another card)
             named.add(self.library.ids[hit.face_number])
-            confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
             found.append(Detection(self.library.ids[hit.face_number], _on_cluster(
                 [hit.corners, *hit.others], blob), confidence, "index", hit.score, hit.at))
         return found
