@@ -384,8 +384,8 @@ def poker_on_wood(rng: np.random.Generator, photos: int = 12,
                   size: tuple[int, int] = (1280, 960)) -> RenderedSet:
     """A poker deck on light oak, pale maple or wood, a lamp's glare across the cards now and
     then: six cards apart, a pair (one card 20-50 % under the other), a card alone; phone
-    photos up to 35° off straight down. Enrolled from 300x420 crops of other photos of each card:
-    the cut uneven (a sliver of the wood at a side), a colour cast, at times a glare."""
+    photos up to 35° off straight down. Enrolled from 300x420 crops of other photos of each
+    card: the cut uneven (a sliver of the wood at a side), a colour cast, at times a glare."""
     deck = standard_deck()
     enrol = _photographed(deck, rng, lambda item, r: tight_crop(
         draw_face(item), r, (300, 420), tint=tuple(float(v) for v in r.uniform(0.85, 1.0, 3)),

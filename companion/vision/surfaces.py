@@ -151,20 +151,24 @@ def _rug(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.nd
     return level * np.clip(1 + 0.22 * tufts + 0.12 * fibre, 0.2, None)[..., None]
 
 
+def _light_wood(rng: np.random.Generator, size: tuple[int, int], px_mm: float,
+                light: tuple[float, float, float], vary: float) -> np.ndarray:
+    """Grained wood (``_wood``) of a light colour (BGR), its level varied by up to ``vary``."""
+    img = _wood(rng, size, px_mm)
+    level = np.float32(light) * np.float32(rng.uniform(1 - vary, 1 + vary))
+    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * level
+
+
 def _oak(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
     """A light oak or bamboo table: strips of warm light wood, a white card's near neighbour
     in lightness."""
-    img = _wood(rng, size, px_mm)
-    light = np.float32([105, 165, 215]) * np.float32(rng.uniform(0.92, 1.08))
-    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * light
+    return _light_wood(rng, size, px_mm, (105, 165, 215), 0.08)
 
 
 def _maple(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
     """A pale maple or birch table: grained like oak, nearer a white card's rim in lightness
     and colour still (the rim's edge steps from it by a few grey levels in a lamp's shadow)."""
-    img = _wood(rng, size, px_mm)
-    light = np.float32([150, 195, 225]) * np.float32(rng.uniform(0.95, 1.05))
-    return img / np.float32(img.reshape(-1, 3).mean(axis=0)) * light
+    return _light_wood(rng, size, px_mm, (150, 195, 225), 0.05)
 
 
 def _desk(rng: np.random.Generator, size: tuple[int, int], px_mm: float) -> np.ndarray:
