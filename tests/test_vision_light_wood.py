@@ -23,7 +23,12 @@ from companion.vision.finder import (
 )
 from companion.vision.quads import box_overlap
 from companion.vision.recognize import Recognizer
-from companion.vision.standins import number_photos, poker_on_wood
+from companion.vision.standins import (
+    RenderedPhoto,
+    RenderedSet,
+    number_photos,
+    poker_on_wood,
+)
 from companion.vision.surfaces import surface
 
 
@@ -153,6 +158,14 @@ def test_a_run_s_covered_cards_are_read_from_their_light_index_on_its_colour(num
     assert read == truth == {"blue-5", "green-6", "yellow-5", "green-1"}
 
 
+def _read_rendered(rendered: RenderedSet, number: int) -> tuple[set[str], RenderedPhoto]:
+    """The cards read in a rendered set's photo ``number``, its deck enrolled from the set."""
+    library = enrol_images(rendered.enrol).library
+    library.prepare()
+    photo = rendered.photos[number]
+    return {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}, photo
+
+
 def _on_maple(corners: np.ndarray, seed: int = 4) -> np.ndarray:
     """The nine of spades lying at ``corners`` on pale maple, whose grain is nearly the
     card's own white."""
@@ -187,11 +200,7 @@ def test_a_card_on_pale_maple_whose_rim_barely_steps_from_the_wood_is_read():
     """Six cards on pale maple, a shadow across one side: the five of hearts' rim steps
     from the wood by little there, and the first pass's edges leave its outline open; the
     faint edges a light grained table is searched for again close it."""
-    rendered = poker_on_wood(np.random.default_rng(2), photos=9)
-    library = enrol_images(rendered.enrol).library
-    library.prepare()
-    photo = rendered.photos[8]
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    read, photo = _read_rendered(poker_on_wood(np.random.default_rng(2), photos=9), 8)
     assert "5hearts" in read
     assert read == {c.item_id for c in photo.cards}
 
@@ -200,10 +209,6 @@ def test_a_covered_card_whose_face_and_index_disagree_is_left_out():
     """Under a run, a blue 8's strip fits the blue 0 best, but only just (confidence 0.02);
     its rank and suit, at the strip's corner, read an 8 and surely. One card read two ways
     that disagree is neither: it is left out, not guessed."""
-    rendered = number_photos(np.random.default_rng(4), photos=2)
-    library = enrol_images(rendered.enrol).library
-    library.prepare()
-    photo = rendered.photos[1]
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    read, photo = _read_rendered(number_photos(np.random.default_rng(4), photos=2), 1)
     assert "blue-0" not in read
     assert read == {c.item_id for c in photo.cards} - {"blue-8"}

@@ -57,14 +57,20 @@ def tight_crop(card: np.ndarray, outline: np.ndarray, rng: np.random.Generator,
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def test_rendered_faces_cropped_unevenly_are_every_one_enrolled():
+def _rendered_crops(surface: tuple[int, int, int]) -> list[tuple[str, np.ndarray]]:
+    """Sixteen rendered faces, each cut out as ``tight_crop`` does, ``surface`` beyond."""
     rng = np.random.default_rng(4)
     crops = []
     for item in standard_deck()[:16]:
         face = draw_standard_face(item)
         h, w = face.shape[:2]
         outline = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        crops.append((item.item_id, tight_crop(face, outline, rng, surface=(40, 90, 40))))
+        crops.append((item.item_id, tight_crop(face, outline, rng, surface=surface)))
+    return crops
+
+
+def test_rendered_faces_cropped_unevenly_are_every_one_enrolled():
+    crops = _rendered_crops((40, 90, 40))
     result = enrol_images([(item_id, lambda image=image: image) for item_id, image in crops])
     assert result.skipped == []
     assert sorted(result.library.ids) == sorted(item_id for item_id, _ in crops)
@@ -74,13 +80,7 @@ def test_faces_cropped_a_little_wide_on_a_light_table_are_enrolled_whole():
     """Cut from photos on a light grey table, each side up to 5 % wide: the rim takes in a
     sliver of the table, near the card's white, and no outline stands out from it. Each
     image is the card alone, its rim a little darker than its middle: enrolled whole."""
-    rng = np.random.default_rng(4)
-    crops = []
-    for item in standard_deck()[:16]:
-        face = draw_standard_face(item)
-        h, w = face.shape[:2]
-        outline = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        crops.append((item.item_id, tight_crop(face, outline, rng, surface=(200, 210, 220))))
+    crops = _rendered_crops((200, 210, 220))
     result = enrol_images([(item_id, lambda image=image: image) for item_id, image in crops])
     assert result.skipped == []
     for face in result.library.faces:

@@ -323,17 +323,14 @@ class CardFinder:
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Then the edges: an edge band's outer outline lies a pixel or two outside the card.
-        quads += quads_in_mask(closed_at_frame(edge_mask(lab)), *limits,
-                               retrieval=cv2.RETR_LIST, fill=0.85)
+        quads += _edge_quads(lab, limits, EDGE_STEPS)
         if spread is not None:
             # Last, the outlines only the table's spread of colours shows (a white rim on
             # light grained wood), and the faint edges there: where another cue outlined a
             # card, its outline is kept.
             quads += quads_in_mask(spread, *limits)
             if cv2.mean(lab[..., 0], cv2.bitwise_not(spread))[0] >= LIGHT_TABLE:
-                quads += quads_in_mask(
-                    closed_at_frame(edge_mask(lab, steps=FAINT_EDGE_STEPS)), *limits,
-                    retrieval=cv2.RETR_LIST, fill=0.85)
+                quads += _edge_quads(lab, limits, FAINT_EDGE_STEPS)
         if background is not None:
             blobs += _blobs_of(mask, limits)
         if spread is not None:
@@ -346,6 +343,13 @@ class CardFinder:
         return Candidates(_distinct([q / scale for q in quads]),
                           [_scaled(b, 1 / scale) for b in blobs],
                           [tuple(int(v / scale) for v in box) for box in beyond])
+
+
+def _edge_quads(lab: np.ndarray, limits: tuple[float, float], steps: tuple[int, int]
+                ) -> list[np.ndarray]:
+    """The outlines the edges at ``steps`` close, the photo's border closing those it cuts."""
+    return quads_in_mask(closed_at_frame(edge_mask(lab, steps=steps)), *limits,
+                         retrieval=cv2.RETR_LIST, fill=0.85)
 
 
 def _blobs_of(mask: np.ndarray, limits: tuple[float, float]) -> list[Blob]:

@@ -336,8 +336,9 @@ class Recognizer:
                 # (A card read from its index is mostly hidden: other cards' indices show
                 # where its outline runs under them.)
                 if disputed is not None and confidence >= DISPUTED[1]:
-                    disputed += [d for d in lying_on if d.item_id != card
-                                 and d.confidence < DISPUTED[0] and d.method != "index"]
+                    # (A card read from its index lies here only if it is this card.)
+                    disputed += [d for d in lying_on
+                                 if d.item_id != card and d.confidence < DISPUTED[0]]
                 continue
             if self.library.ids[hit.face_number] in named:
                 continue  # a card of the cluster read already (the best read comes first)
