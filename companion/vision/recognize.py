@@ -98,6 +98,15 @@ MARKS_SURE = (0.05, 0.3)
 #: one card read two ways that disagree (a covered blue 8's face fit the blue 0 at 0.02; its
 #: rank and suit read an 8, sure).
 DISPUTED = (0.3, 0.5)
+#: An index read unsure (under ``DISPUTED[1]``) this share of a card's short side outside
+#: the outline of a card read whole is that card's own print, misread: the outline, fitted a
+#: few pixels in, leaves its corner index just outside (a queen's index read as a 5 there).
+#: Read surely, it is a card peeking out from under it.
+INDEX_ON_EDGE = 0.03
+#: A print leaning past a face by more than this (on the line where one face is +0.5 and
+#: its near twin -0.5) lies between neither: the two differ there by their ink's level, not
+#: by a shape (a purple and a green set of stripes, alike in grey but for how dark).
+TWIN_BEYOND = 0.75
 
 
 class Recognizer:
@@ -328,9 +337,8 @@ class Recognizer:
             card = self.library.ids[hit.face_number]
             confidence = float(np.clip((hit.margin - sure[0]) / (sure[1] - sure[0]), 0.0, 1.0))
             lying_on = [d for d in [*detections, *found]
-                        if (d.method != "index" or d.item_id == card) and cv2.pointPolygonTest(
-                            d.corners.reshape(-1, 1, 2).astype(np.float32),
-                            (float(hit.at[0]), float(hit.at[1])), False) >= 0]
+                        if (d.method != "index" or d.item_id == card)
+                        and _index_on(d, hit.at, confidence)]
             if lying_on:
                 # The index of a card read, or print on one read whole: no card of its own.
                 # (A card read from its index is mostly hidden: other cards' indices show
@@ -692,6 +700,8 @@ class Recognizer:
                                                   self.limits.twin_fit)
             return next(s for s in near if s.face_number == pick), lean, fit
 
+        if not on_top and not in_part and not on_print:
+            scores = self._twin_against(scores, margin, tell)
         return self._decide(scores, min_score, margin, "template", tell,
                             among if in_part else None)
 
@@ -729,6 +739,29 @@ class Recognizer:
             return None  # the table taught that this looks like no card
         confidence = float(np.clip(sure, 0.0, 1.0))
         return Detection(card, best.corners.astype(np.float32), confidence, method, best.score)
+
+    def _twin_against(self, scores: list[Score], margin: float,
+                      tell: Callable[[Score, Score], tuple[float, float]]) -> list[Score]:
+        """A close call: faces between ``margin`` and ``sure_margin`` below the best. The
+        whole faces' comparison weighs how each enrolment image was cut as much as the pip
+        that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
+        The first near twin of the best among them to which the print leans clearly comes
+        first, and ``_decide`` tells the two apart as it does twins within ``margin``."""
+        limits = self.limits
+        if len(scores) < 2 or gap(scores) < margin:
+            return scores
+        first = scores[0]
+        for k, other in enumerate(scores[1:], start=1):
+            if first.score - other.score >= limits.sure_margin:
+                break
+            if (self.library.index.likeness(first.face_number, other.face_number)
+                    < limits.twin_likeness
+                    or self._colour_twins(first.face_number, other.face_number)):
+                continue  # not twins, or twins the grey print cannot tell (a colour's)
+            lean, fit = tell(first, other)
+            if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -limits.twin_lean:
+                return [other, *scores[:k], *scores[k + 1:]]
+        return scores
 
     def _twins_told(self, scores: list[Score], margin: float,
                     tell: Callable[[Score, Score], tuple[float, float]]
@@ -853,6 +886,20 @@ ONE_CARD_REACH = 0.25
 #: share of the short side, either way round) are one card read twice (from two clusters
 #: that overlap): a fan's next card lies at least an index's width further.
 ONE_PLACE_REACH = 0.1
+#: An index read this near (a share of the short side) where a card read from its index
+#: prints its index turned round, on an outline that is that card's, is that card again: both
+#: corners of a covered six read the index 0.05 from where the other put it, while a fan's
+#: next card read 0.13 from there.
+TURNED_INDEX_REACH = 0.08
+
+
+def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
+    """Does an index read at ``at`` with ``confidence`` lie on ``card``'s outline (read
+    unsure, on its rim too: ``INDEX_ON_EDGE``)?"""
+    rim = INDEX_ON_EDGE if confidence < DISPUTED[1] else 0.0
+    return cv2.pointPolygonTest(card.corners.reshape(-1, 1, 2).astype(np.float32),
+                                (float(at[0]), float(at[1])), True
+                                ) >= -rim * min(quad_sides(card.corners))
 
 
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
@@ -872,8 +919,9 @@ def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[
         if any(same_card(d.corners, k.corners, ONE_PLACE_REACH) for k in kept):
             continue  # one place read as two cards: the surer read is kept
         if d.index_at is None or not any(
-                k.index_at is not None and k.item_id in both_tops
-                and _at_its_other_index(d.index_at, k) for k in kept):
+                k.index_at is not None and (_at_its_turned_index(d, k) or (
+                    k.item_id in both_tops and _at_its_other_index(d.index_at, k)))
+                for k in kept):
             kept.append(d)
     return [d for d in detections if d.method != "index" or any(d is k for k in kept)]
 
@@ -884,6 +932,17 @@ def _at_its_other_index(at: np.ndarray, card: Detection) -> bool:
     assert card.index_at is not None
     other = card.index_at + to_other_top(card.corners, card.index_at)
     return _near_print(at, other, card.corners, ONE_CARD_REACH)
+
+
+def _at_its_turned_index(read: Detection, card: Detection) -> bool:
+    """Is ``read`` (from an index) ``card`` (read from its index) again, read at the index
+    it prints turned round at the opposite corner (most decks print one there): the two
+    outlines one (``ONE_CARD_REACH``), the index there? (A covered six's two corners read
+    as a six of spades and of clubs.)"""
+    assert read.index_at is not None and card.index_at is not None
+    turned = 2.0 * card.corners.reshape(-1, 2).mean(axis=0) - card.index_at
+    return (same_card(read.corners, card.corners, ONE_CARD_REACH)
+            and _near_print(read.index_at, turned, card.corners, TURNED_INDEX_REACH))
 
 
 def _near_print(at: np.ndarray, other: np.ndarray, corners: np.ndarray, share: float) -> bool:

@@ -17,7 +17,8 @@ figure predicts the real one it stands for.
   indices show.
 
 ``OTHER_KINDS`` render what no real dev set shows: ``number-deck``, a colour-and-number deck
-(UNO's kind) on light wood.
+(UNO's kind) on light wood; ``poker-on-wood``, a poker deck enrolled from crops of other
+photos, on light wood; ``poker-table``, that deck in a hand of hold'em, smaller in the frame.
 
 Each is seeded; ``photos`` is how many scenes to draw; the enrolment images are drawn when
 enrolled. The enrolled images and the scenes'
@@ -380,17 +381,29 @@ def number_photos(rng: np.random.Generator, photos: int = 16,
 WOOD_SLIVER = (125, 170, 210)
 
 
+def _poker_crops(deck: Sequence[ArtItem], rng: np.random.Generator
+                 ) -> list[tuple[str, Callable[[], np.ndarray]]]:
+    """A poker deck enrolled from 300x420 crops of other photos of each card: the cut uneven
+    (a sliver of the wood at a side), a colour cast, at times a glare."""
+    return _photographed(deck, rng, lambda item, r: tight_crop(
+        draw_face(item), r, (300, 420), tint=tuple(float(v) for v in r.uniform(0.85, 1.0, 3)),
+        table=WOOD_SLIVER, shine=float(r.uniform(0.3, 0.6)) if r.random() < 0.25 else 0.0
+    ).image)
+
+
+def _wood_light(rng: np.random.Generator) -> Conditions:
+    """A phone photo on light oak, pale maple or wood, a lamp's glare on it at times."""
+    return _phone(rng, str(rng.choice(["oak", "maple", "wood"])),
+                  specular=float(rng.uniform(0.3, 0.7)) if rng.random() < 0.6 else 0.0)
+
+
 def poker_on_wood(rng: np.random.Generator, photos: int = 12,
                   size: tuple[int, int] = (1280, 960)) -> RenderedSet:
     """A poker deck on light oak, pale maple or wood, a lamp's glare across the cards now and
     then: six cards apart, a pair (one card 20-50 % under the other), a card alone; phone
-    photos up to 35° off straight down. Enrolled from 300x420 crops of other photos of each
-    card: the cut uneven (a sliver of the wood at a side), a colour cast, at times a glare."""
+    photos up to 35° off straight down. Enrolled from crops of other photos (``_poker_crops``)."""
     deck = standard_deck()
-    enrol = _photographed(deck, rng, lambda item, r: tight_crop(
-        draw_face(item), r, (300, 420), tint=tuple(float(v) for v in r.uniform(0.85, 1.0, 3)),
-        table=WOOD_SLIVER, shine=float(r.uniform(0.3, 0.6)) if r.random() < 0.25 else 0.0
-    ).image)
+    enrol = _poker_crops(deck, rng)
     renderer = SceneRenderer(size=size)
     _print(renderer, deck, None, rng)
     shots = []
@@ -404,11 +417,37 @@ def poker_on_wood(rng: np.random.Generator, photos: int = 12,
             count, columns = (6, 3) if kind == "apart" else (1, 1)
             placed = grid(_draw(deck, rng, count), (400.0, 300.0), columns,
                           float(rng.uniform(-30, 30)), rng, gap_mm=15.0)
-        cond = _phone(rng, str(rng.choice(["oak", "maple", "wood"])),
-                      specular=float(rng.uniform(0.3, 0.7)) if rng.random() < 0.6 else 0.0)
-        shots.append(_shoot(renderer, placed, rng, cond, camera, f"poker-{k:02d}-{kind}"))
+        shots.append(_shoot(renderer, placed, rng, _wood_light(rng), camera,
+                            f"poker-{k:02d}-{kind}"))
     return RenderedSet("poker-on-wood", "poker deck from crops of other photos, on light "
                        "wood; cards apart, pairs, a card alone", enrol, shots)
+
+
+def poker_table(rng: np.random.Generator, photos: int = 8,
+                size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+    """A hand of hold'em on light wood: five community cards in a row 8 mm apart and two
+    players' hole cards below, each pair one card 20-50 % under the other (a pair may touch
+    the row); the cards smaller in the frame (2.2-3.2 px/mm) and phone photos up to 40° off
+    straight down. The deck enrolled as ``poker_on_wood``'s."""
+    deck = standard_deck()
+    enrol = _poker_crops(deck, rng)
+    renderer = SceneRenderer(size=size)
+    _print(renderer, deck, None, rng)
+    shots = []
+    for k in range(photos):
+        cards = _draw(deck, rng, 9)
+        placed = grid(cards[:5], (400.0, 280.0), 5, float(rng.uniform(-10, 10)), rng,
+                      gap_mm=8.0)
+        for seat, centre in enumerate([(330.0, 390.0), (470.0, 390.0)]):
+            placed += pair(cards[5 + 2 * seat], cards[6 + 2 * seat], centre, rng,
+                           covered=(0.2, 0.5))
+        camera = pinhole_view(size, (400.0, 320.0), float(rng.uniform(2.2, 3.2)),
+                              float(rng.uniform(0, 40)), float(rng.uniform(-20, 20)))
+        shots.append(_shoot(renderer, placed, rng, _wood_light(rng), camera,
+                            f"table-{k:02d}"))
+    return RenderedSet("poker-table", "poker deck from crops of other photos; a hand of "
+                       "hold'em on light wood: a row of five, two pairs of hole cards", enrol,
+                       shots)
 
 
 #: Each real set's stand-in, by the real set's name.
@@ -418,4 +457,5 @@ STAND_INS: dict[str, Callable[..., RenderedSet]] = {
 #: Rendered sets of kinds no real dev set shows (the held-back sets' kinds), read beside the
 #: stand-ins: their figures have no real one to stand beside.
 OTHER_KINDS: dict[str, Callable[..., RenderedSet]] = {"number-deck": number_photos,
-                                                     "poker-on-wood": poker_on_wood}
+                                                     "poker-on-wood": poker_on_wood,
+                                                     "poker-table": poker_table}
