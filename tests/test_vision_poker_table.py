@@ -1,0 +1,92 @@
+"""A hand of hold'em on light wood (``standins.poker_table``): the deck enrolled from crops of
+other photos, cut unevenly, so that how each crop was cut weighs in the whole faces'
+comparison as much as a pip; and cards small, close together, read at times from their
+corner indices. Each test reads one rendered photo with a rule and without it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from companion.vision import recognize
+from companion.vision.detection import Detection
+from companion.vision.enrol import enrol_images
+from companion.vision.library import CardLibrary
+from companion.vision.recognize import Recognizer
+from companion.vision.standins import RenderedPhoto, poker_table
+
+
+@cache
+def _hand(seed: int, photo: int) -> tuple[CardLibrary, RenderedPhoto]:
+    """The deck as ``poker_table`` enrols it, and one of its photos."""
+    rendered = poker_table(np.random.default_rng(seed), photos=photo + 1)
+    return enrol_images(rendered.enrol).library, rendered.photos[photo]
+
+
+def _read_at(seed: int, photo: int, card: str) -> list[str]:
+    """The cards read whose centre lies in ``card``'s box in the photo."""
+    library, shot = _hand(seed, photo)
+    x0, y0, x1, y1 = next(c.box for c in shot.cards if c.item_id == card)
+    read = Recognizer(library, piles=False).recognize(shot.image)
+    return sorted(d.item_id for d in read
+                  if x0 <= d.corners[:, 0].mean() <= x1 and y0 <= d.corners[:, 1].mean() <= y1)
+
+
+def test_a_club_whose_enrolled_crop_was_cut_otherwise_is_told_from_its_spade_by_the_print(
+        monkeypatch: pytest.MonkeyPatch):
+    # Seed 4, photo 5: the six of clubs scores 0.855 as a whole face, the six of spades
+    # 0.945; where they differ, the print leans clearly to the club.
+    assert "6clubs" in _read_at(4, 5, "6clubs")
+    assert "6spades" not in _read_at(4, 5, "6clubs")
+    monkeypatch.setattr(Recognizer, "_twin_against", lambda self, scores, margin, tell: scores)
+    assert "6spades" in _read_at(4, 5, "6clubs")  # the rule is what reads it right
+
+
+def test_a_covered_card_read_at_both_its_corners_as_two_cards_is_kept_once(
+        monkeypatch: pytest.MonkeyPatch):
+    # Seed 8, photo 3: the three of clubs lies half under the seven of spades; its index
+    # at the opposite corner, turned round, reads the card again as another.
+    library, shot = _hand(8, 3)
+    truth = {c.item_id for c in shot.cards}
+
+    def invented() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)
+                } - truth
+
+    assert "3clubs" not in invented()
+    monkeypatch.setattr(recognize, "_at_its_turned_index", lambda read, card: False)
+    assert "3clubs" in invented()  # the rule is what keeps it out
+
+
+def _read_from_index(corners: list[list[float]], at: list[float], confidence: float
+                     ) -> Detection:
+    return Detection("5diamonds", np.float32(corners), confidence, "index", 0.5,
+                               np.float32(at))
+
+
+QUEEN = Detection("Qspades", np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]),
+                            1.0, "template", 0.9)
+
+
+def test_an_unsure_index_just_outside_a_card_read_whole_is_that_card_s_own_print():
+    # The outline fitted a pixel or two inside the card's edge leaves its corner index out.
+    assert recognize._index_on(QUEEN, np.float32([101.5, 130.0]), 0.34)
+    # Read surely, it is a card peeking out from under the queen.
+    assert not recognize._index_on(QUEEN, np.float32([101.5, 130.0]), 0.69)
+    # Further out, it is another card's, however unsure.
+    assert not recognize._index_on(QUEEN, np.float32([106.0, 130.0]), 0.34)
+    assert recognize._index_on(QUEEN, np.float32([50.0, 70.0]), 0.9)  # on the face itself
+
+
+def test_an_index_read_at_the_corner_opposite_a_surer_read_of_one_outline_is_that_card():
+    card = _read_from_index([[0, 0], [100, 0], [100, 140], [0, 140]], [10, 15], 0.48)
+    # At the opposite corner, turned round, on an outline a few pixels off: the same card.
+    again = _read_from_index([[4, 3], [104, 2], [103, 143], [2, 141]], [92, 124], 0.29)
+    assert recognize._at_its_turned_index(again, card)
+    # A fan's next card: its outline a card's width on, or its index an index's width off.
+    beside = _read_from_index([[30, 0], [130, 0], [130, 140], [30, 140]], [120, 124], 0.29)
+    assert not recognize._at_its_turned_index(beside, card)
+    off = _read_from_index([[4, 3], [104, 2], [103, 143], [2, 141]], [76, 124], 0.29)
+    assert not recognize._at_its_turned_index(off, card)
