@@ -90,3 +90,13 @@ def test_an_index_read_at_the_corner_opposite_a_surer_read_of_one_outline_is_tha
     assert not recognize._at_its_turned_index(beside, card)
     off = _read_from_index([[4, 3], [104, 2], [103, 143], [2, 141]], [76, 124], 0.29)
     assert not recognize._at_its_turned_index(off, card)
+
+
+def test_twins_whose_crops_were_cut_otherwise_are_twins_by_their_print_lined_up(
+        monkeypatch: pytest.MonkeyPatch):
+    # Seed 7, photo 6: the seven of clubs scores 0.79 as a whole face against the seven of
+    # spades' 0.93; the two enrolled crops are 0.77 alike whole, 0.94 lined up.
+    assert _read_at(7, 6, "7clubs") == ["7clubs"]
+    monkeypatch.setattr(Recognizer, "_near_twins", lambda self, one, other: (
+        self.library.index.likeness(one, other) >= self.limits.twin_likeness))
+    assert "7spades" in _read_at(7, 6, "7clubs")  # whole faces alone take it for the spade
