@@ -391,6 +391,18 @@ def _poker_crops(deck: Sequence[ArtItem], rng: np.random.Generator
     ).image)
 
 
+def _poker_deck(rng: np.random.Generator, size: tuple[int, int]
+                ) -> tuple[list[ArtItem], list[tuple[str, Callable[[], np.ndarray]]],
+                           SceneRenderer]:
+    """The poker deck, its enrolment from crops (``_poker_crops``), and a renderer of
+    ``size`` drawing its faces as enrolled."""
+    deck = standard_deck()
+    enrol = _poker_crops(deck, rng)
+    renderer = SceneRenderer(size=size)
+    _print(renderer, deck, None, rng)
+    return deck, enrol, renderer
+
+
 def _wood_light(rng: np.random.Generator) -> Conditions:
     """A phone photo on light oak, pale maple or wood, a lamp's glare on it at times."""
     return _phone(rng, str(rng.choice(["oak", "maple", "wood"])),
@@ -402,10 +414,7 @@ def poker_on_wood(rng: np.random.Generator, photos: int = 12,
     """A poker deck on light oak, pale maple or wood, a lamp's glare across the cards now and
     then: six cards apart, a pair (one card 20-50 % under the other), a card alone; phone
     photos up to 35° off straight down. Enrolled from crops of other photos (``_poker_crops``)."""
-    deck = standard_deck()
-    enrol = _poker_crops(deck, rng)
-    renderer = SceneRenderer(size=size)
-    _print(renderer, deck, None, rng)
+    deck, enrol, renderer = _poker_deck(rng, size)
     shots = []
     for k in range(photos):
         kind = ("apart", "pair", "apart", "alone")[k % 4]
@@ -429,10 +438,7 @@ def poker_table(rng: np.random.Generator, photos: int = 8,
     players' hole cards below, each pair one card 20-50 % under the other (a pair may touch
     the row); the cards smaller in the frame (2.2-3.2 px/mm) and phone photos up to 40° off
     straight down. The deck enrolled as ``poker_on_wood``'s."""
-    deck = standard_deck()
-    enrol = _poker_crops(deck, rng)
-    renderer = SceneRenderer(size=size)
-    _print(renderer, deck, None, rng)
+    deck, enrol, renderer = _poker_deck(rng, size)
     shots = []
     for k in range(photos):
         cards = _draw(deck, rng, 9)
