@@ -19,6 +19,7 @@ from companion.vision.art import draw_face
 from companion.vision.deck import card, draw_standard_face, number_deck, standard_deck
 from companion.vision.detection import Thresholds
 from companion.vision.edges import on_edges
+from companion.vision.faces import Score
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.synthetic import SceneRenderer
@@ -148,8 +149,10 @@ def test_a_twin_too_blurred_to_tell_is_left_out_not_guessed(twin_library):
     assert all(d.item_id != "5clubs" for d in recognizer.recognize(table))
 
 
-def striped_and_outlined_shape() -> tuple[np.ndarray, np.ndarray]:
-    """Two faces of a SET-like deck: one diamond filled with thin stripes, one outlined only."""
+def striped_and_outlined_shape(ink: tuple[int, int, int] = (150, 60, 140)
+                               ) -> tuple[np.ndarray, np.ndarray]:
+    """Two faces of a SET-like deck: one diamond filled with thin stripes, one outlined only,
+    printed in ``ink`` (BGR; purple unless given)."""
     faces = []
     corners = np.int32([[100, 50], [160, 140], [100, 230], [40, 140]])
     for striped in (True, False):
@@ -157,11 +160,11 @@ def striped_and_outlined_shape() -> tuple[np.ndarray, np.ndarray]:
         if striped:
             lines = face.copy()
             for x in range(40, 161, 7):
-                cv2.line(lines, (x, 40), (x, 240), (150, 60, 140), 2)
+                cv2.line(lines, (x, 40), (x, 240), ink, 2)
             inside = np.zeros(face.shape[:2], np.uint8)
             cv2.fillConvexPoly(inside, corners, 255)
             face[inside > 0] = lines[inside > 0]
-        cv2.polylines(face, [corners], True, (150, 60, 140), 5)
+        cv2.polylines(face, [corners], True, ink, 5)
         faces.append(face)
     return faces[0], faces[1]
 
@@ -320,3 +323,38 @@ def test_one_print_in_two_field_colours_lies_far_apart_in_colour_red_and_black_i
     assert twins.colours_apart(0, 1) >= limit  # one print, fields of two colours
     assert twins.colours_apart(2, 3) < limit / 2  # two prints in one colour
     assert twins.colours_apart(4, 5) < limit  # red and black inks on white
+
+
+def test_a_face_s_ink_is_its_most_saturated_print_thin_stripes_and_black_pips_too():
+    purple_striped, purple_outlined = striped_and_outlined_shape()
+    green_striped, _ = striped_and_outlined_shape(ink=(60, 140, 40))
+    twins = Twins([purple_striped, purple_outlined, green_striped,
+                   *(draw_standard_face(card(f"8{suit}")) for suit in ("hearts", "spades",
+                                                                       "clubs"))])
+    limit = Thresholds().inks_apart
+    assert twins.inks_apart(0, 2) >= limit  # thin stripes, purple and green
+    assert twins.inks_apart(0, 1) < limit / 2  # one ink, striped and outlined
+    assert twins.inks_apart(3, 4) >= limit  # red and black pips
+    assert twins.inks_apart(4, 5) < limit / 2  # black and black
+
+
+@pytest.mark.parametrize("green", [False, True])
+def test_a_close_call_between_twins_in_two_inks_is_not_told_in_grey(
+        green: bool, monkeypatch: pytest.MonkeyPatch):
+    """A close call (0.05-0.15 apart) between near twins is settled where they differ in
+    grey, but two inks print darker or lighter in grey whatever the shape: a purple stripe
+    leaned to its green twin by its ink alone. Twins in one ink are still told in grey."""
+    purple_striped, purple_outlined = striped_and_outlined_shape()
+    green_striped, _ = striped_and_outlined_shape(ink=(60, 140, 40))
+    library = CardLibrary()
+    library.add_face("purple-striped", purple_striped)
+    library.add_face("other", green_striped if green else purple_outlined)
+    library.prepare()
+    recognizer = Recognizer(library)
+    monkeypatch.setattr(Recognizer, "_near_twins", lambda self, one, other: True)
+    monkeypatch.setattr(Recognizer, "_colour_twins", lambda self, one, other: False)
+    quad = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    scores = [Score(0, 0.85, quad), Score(1, 0.77, quad)]
+    leans_to_the_other = lambda first, second: (-0.4, 0.9)  # noqa: E731
+    first = recognizer._twin_against(scores, 0.05, leans_to_the_other)[0]
+    assert first.face_number == (0 if green else 1)

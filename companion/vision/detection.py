@@ -87,6 +87,11 @@ class Thresholds:
     #: apart (the stand-in's, enrolled from photos).
     colour_twin_alike: float = 0.8
     colour_twin_apart: float = 32.0
+    #: Near twins printed in inks this far apart (``Twins.inks_apart``) differ in grey by
+    #: how dark each ink prints, as much as by shape: a close call between them is not
+    #: told in grey (``Recognizer._twin_against``). A SET deck's purple and green stripes
+    #: lie 56 and more apart, one colour's shadings within 34.
+    inks_apart: float = 45.0
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.

@@ -754,8 +754,9 @@ class Recognizer:
         for k, other in enumerate(scores[1:], start=1):
             if first.score - other.score >= limits.sure_margin:
                 break
-            if (not self._near_twins(first.face_number, other.face_number)
-                    or self._colour_twins(first.face_number, other.face_number)):
+            one, two = first.face_number, other.face_number
+            if (not self._near_twins(one, two) or self._colour_twins(one, two)
+                    or self.library.twins.inks_apart(one, two) >= limits.inks_apart):
                 continue  # not twins, or twins the grey print cannot tell (a colour's)
             lean, fit = tell(first, other)
             if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -limits.twin_lean:

@@ -76,6 +76,12 @@ COARSE_DISSENT = 0.15
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
 COLOUR_INSET = 2
+#: A face's ink is the colour of its most saturated print: the median channel shares of
+#: this top share of its pixels, on a grid this long with this many cells left out at
+#: each side. A thin stripe shows its colour there; black ink is grey.
+INK_SHARE = 0.01
+INK_LONG = 96
+INK_INSET = 4
 
 
 def _blurred(picture: np.ndarray) -> np.ndarray:
@@ -176,6 +182,7 @@ class Twins:
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
         self._alike: dict[tuple[int, int], float] = {}
         self._apart: dict[tuple[int, int], float] = {}
+        self._inks: dict[int, np.ndarray] = {}
 
     def _size(self, face_number: int) -> tuple[int, int]:
         h, w = self.faces[face_number].shape[:2]
@@ -431,6 +438,26 @@ class Twins:
             self._apart[key] = (float(np.linalg.norm(a[both] - b[both], axis=1).mean())
                                 if both.mean() >= BOTH_COLOURED else 0.0)
         return self._apart[key]
+
+    def ink(self, face_number: int) -> np.ndarray:
+        """The colour of a face's most saturated print (channel shares, 0-255 scale; kept):
+        a purple stripe's purple, a red pip's red, a black pip's grey."""
+        if face_number not in self._inks:
+            face = np.asarray(self.faces[face_number]).astype(np.float32)
+            height, width = face.shape[:2]
+            small = cv2.resize(face, (max(8, INK_LONG * width // height), INK_LONG),
+                               interpolation=cv2.INTER_AREA)
+            inset = (slice(INK_INSET, -INK_INSET), slice(INK_INSET, -INK_INSET))
+            shares = _chroma(small)[inset].reshape(-1, 3)
+            saturation = _saturation(shares)
+            most = saturation >= np.quantile(saturation, 1.0 - INK_SHARE)
+            self._inks[face_number] = np.median(shares[most], axis=0)
+        return self._inks[face_number]
+
+    def inks_apart(self, first: int, second: int) -> float:
+        """How far apart two faces' inks lie (``ink``; 0-255 scale): a SET card's purple
+        and green stripes 56 and more apart, one colour's stripes and outline within 34."""
+        return float(np.linalg.norm(self.ink(first) - self.ink(second)))
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
                     on_top: Sequence[np.ndarray], whole_outline: np.ndarray
