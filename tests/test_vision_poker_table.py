@@ -5,33 +5,25 @@ corner indices. Each test reads one rendered photo with a rule and without it.""
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
+from rendered_reads import read_at, rendered
 
 from companion.vision import recognize
 from companion.vision.detection import Detection
-from companion.vision.enrol import enrol_images
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.standins import RenderedPhoto, poker_table
 
 
-@cache
 def _hand(seed: int, photo: int) -> tuple[CardLibrary, RenderedPhoto]:
     """The deck as ``poker_table`` enrols it, and one of its photos."""
-    rendered = poker_table(np.random.default_rng(seed), photos=photo + 1)
-    return enrol_images(rendered.enrol).library, rendered.photos[photo]
+    return rendered(poker_table, seed, photo)
 
 
 def _read_at(seed: int, photo: int, card: str) -> list[str]:
     """The cards read whose centre lies in ``card``'s box in the photo."""
-    library, shot = _hand(seed, photo)
-    x0, y0, x1, y1 = next(c.box for c in shot.cards if c.item_id == card)
-    read = Recognizer(library, piles=False).recognize(shot.image)
-    return sorted(d.item_id for d in read
-                  if x0 <= d.corners[:, 0].mean() <= x1 and y0 <= d.corners[:, 1].mean() <= y1)
+    return read_at(poker_table, seed, photo, card)
 
 
 def test_a_club_whose_enrolled_crop_was_cut_otherwise_is_told_from_its_spade_by_the_print(

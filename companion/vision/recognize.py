@@ -107,6 +107,13 @@ INDEX_ON_EDGE = 0.03
 #: its near twin -0.5) lies between neither: the two differ there by their ink's level, not
 #: by a shape (a purple and a green set of stripes, alike in grey but for how dark).
 TWIN_BEYOND = 0.75
+#: A close call whose print leans this far or further to a near twin of the best is not
+#: read as the best: the twin comes first, and is read if the print leans clearly to it
+#: (``twin_lean``), else the card is left out (thick stripes 0.09 below their solid twin
+#: leaned 0.06 to the stripes).
+TWIN_DOUBT = 0.05
+#: A face's print in another ink is checked for the card's ink down to this far below it.
+INK_TWIN_BELOW = 0.3
 
 
 class Recognizer:
@@ -700,6 +707,8 @@ class Recognizer:
                                                   self.limits.twin_fit)
             return next(s for s in near if s.face_number == pick), lean, fit
 
+        if not on_top and not in_part:
+            scores = self._ink_struck(image, scores)
         if not on_top and not in_part and not on_print:
             scores = self._twin_against(scores, margin, tell)
         return self._decide(scores, min_score, margin, "template", tell,
@@ -745,8 +754,9 @@ class Recognizer:
         """A close call: faces between ``margin`` and ``sure_margin`` below the best. The
         whole faces' comparison weighs how each enrolment image was cut as much as the pip
         that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
-        The first near twin of the best among them to which the print leans clearly comes
-        first, and ``_decide`` tells the two apart as it does twins within ``margin``."""
+        The first near twin of the best among them to which the print leans at all
+        (``TWIN_DOUBT``) comes first, and ``_decide`` tells the two apart as it does twins
+        within ``margin``: read as the twin if the print leans clearly to it, else left out."""
         limits = self.limits
         if len(scores) < 2 or gap(scores) < margin:
             return scores
@@ -759,9 +769,32 @@ class Recognizer:
                     or self.library.twins.inks_apart(one, two) >= limits.inks_apart):
                 continue  # not twins, or twins the grey print cannot tell (a colour's)
             lean, fit = tell(first, other)
-            if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -limits.twin_lean:
+            if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -TWIN_DOUBT:
                 return [other, *scores[:k], *scores[k + 1:]]
         return scores
+
+    def _ink_struck(self, image: np.ndarray, scores: list[Score]) -> list[Score]:
+        """The scores less the faces within ``sure_margin`` of the best printed in an ink
+        other than the card's: where such faces print in inks ``inks_apart`` or more apart,
+        the card's own ink (``Twins.ink_in``, its paper set to grey) is compared with each
+        face's, and those ``ink_clear`` further from it than the nearest are struck out. A
+        purple striped shape under a green cast scored 0.91 as its green twin, 0.89 as
+        itself: the whole faces' comparison weighs a thin print's colour little."""
+        limits, twins = self.limits, self.library.twins
+        first = scores[0].face_number
+        # Near the best, and further down its print in other inks: how two crops were cut
+        # can weigh more than a thin print's colour (a green outline 0.86 as its purple
+        # twin, 0.70 as itself).
+        close = [s for s in scores if scores[0].score - s.score < limits.sure_margin
+                 or (scores[0].score - s.score < INK_TWIN_BELOW
+                     and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike)]
+        if all(twins.inks_apart(first, s.face_number) < limits.inks_apart for s in close[1:]):
+            return scores  # one ink among them, or one face: nothing for the ink to tell
+        seen = twins.ink_in(image, close[0].corners, first)
+        far = {s.face_number: float(np.linalg.norm(seen - twins.ink(s.face_number)))
+               for s in close}
+        nearest = min(far.values())
+        return [s for s in scores if far.get(s.face_number, nearest) - nearest < limits.ink_clear]
 
     def _near_twins(self, one: int, other: int) -> bool:
         """Are two faces near twins (``twin_likeness``), as whole faces or in their grey
@@ -790,6 +823,8 @@ class Recognizer:
                 return None
             pick = pick if lean > 0 else other
             leans.append(abs(lean))
+        if not leans:
+            return None  # a lone face scoring under the margin: nothing read
         return pick, (min(leans) - limits.twin_lean) / (0.5 - limits.twin_lean)
 
     def _told_among(self, scores: list[Score], margin: float,

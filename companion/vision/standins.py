@@ -18,7 +18,9 @@ figure predicts the real one it stands for.
 
 ``OTHER_KINDS`` render what no real dev set shows: ``number-deck``, a colour-and-number deck
 (UNO's kind) on light wood; ``poker-on-wood``, a poker deck enrolled from crops of other
-photos, on light wood; ``poker-table``, that deck in a hand of hold'em, smaller in the frame.
+photos, on light wood; ``poker-table``, that deck in a hand of hold'em, smaller in the frame;
+``set-on-cloth``, the plain-shape deck of another printing enrolled from crops of other
+photos, on black cloth or a rug, phone and webcam.
 
 Each is seeded; ``photos`` is how many scenes to draw; the enrolment images are drawn when
 enrolled. The enrolled images and the scenes'
@@ -101,12 +103,14 @@ def _phone(rng: np.random.Generator, surface: str, **changes) -> Conditions:
 
 
 def _print(renderer: SceneRenderer, items: Sequence[ArtItem], reprint: Reprint | None,
-           rng: np.random.Generator) -> None:
-    """The renderer draws the faces as the scenes' copy of the deck prints them
-    (``reprint``; None: the same print as enrolled)."""
+           rng: np.random.Generator, also: Sequence[SceneRenderer] = ()) -> None:
+    """The renderer (and those ``also`` given: other frame sizes) draws the faces as the
+    scenes' copy of the deck prints them (``reprint``; None: the same print as enrolled)."""
     for item in items:
         face = draw_face(item)
-        renderer.use_face(item.item_id, face if reprint is None else reprint.apply(face, rng))
+        face = face if reprint is None else reprint.apply(face, rng)
+        for each in (renderer, *also):
+            each.use_face(item.item_id, face)
 
 
 def _shoot(renderer: SceneRenderer, placed: list[Placement], rng: np.random.Generator,
@@ -456,6 +460,43 @@ def poker_table(rng: np.random.Generator, photos: int = 8,
                        shots)
 
 
+# --- a plain-shape deck of another printing on cloth, a rug and a webcam (a held-back set's kind)
+def set_on_cloth(rng: np.random.Generator, photos: int = 12,
+                 size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+    """Twelve plain-shape cards in rows of three on black cloth or a grey rug, phone photos up
+    to 40° off straight down; every third, six in a webcam's 640x480 frame from above. Enrolled from
+    crops of other photos of each card (a cast of its own, the cut uneven with a sliver of
+    the cloth, at times a glare); the scenes' copy is another printing (``Reprint`` at full
+    strength: inks, paper, line weight and register)."""
+    deck = shape_deck()
+    enrol = _photographed(deck, rng, lambda item, r: tight_crop(
+        draw_face(item), r, (450, 300), tint=tuple(float(v) for v in r.uniform(0.85, 1.0, 3)),
+        shine=float(r.uniform(0.3, 0.6)) if r.random() < 0.25 else 0.0).image)
+    phone, webcam = SceneRenderer(size=size), SceneRenderer(size=WEBCAM)
+    _print(phone, deck, Reprint.random(rng, 1.0), rng, also=[webcam])
+    shots = []
+    for k in range(photos):
+        on_webcam = k % 3 == 2
+        table = str(rng.choice(["cloth", "cloth", "rug"]))
+        placed = grid(_draw(deck, rng, 6 if on_webcam else 12), (400.0, 300.0), 3,
+                      float(rng.uniform(-6, 6)), rng, gap_mm=float(rng.uniform(8, 22)))
+        if on_webcam:
+            camera = pinhole_view(WEBCAM, (400.0, 300.0), float(rng.uniform(1.4, 1.7)),
+                                  float(rng.uniform(0, 15)), float(rng.uniform(-5, 5)),
+                                  fov_deg=55.0)
+            cond = replace(webcam_conditions(rng), surface=table, cast="")
+            shots.append(_shoot(webcam, placed, rng, cond, camera, f"cloth-{k:02d}-webcam"))
+        else:
+            camera = pinhole_view(size, (400.0, 300.0), float(rng.uniform(2.0, 2.5)),
+                                  float(rng.uniform(0, 40)), float(rng.uniform(-10, 10)))
+            cond = _phone(rng, table, specular=float(rng.uniform(0.2, 0.5))
+                          if rng.random() < 0.3 else 0.0)
+            shots.append(_shoot(phone, placed, rng, cond, camera, f"cloth-{k:02d}-phone"))
+    return RenderedSet("set-on-cloth", "plain-shape deck of another printing, enrolled from "
+                       "crops of other photos; rows of twelve on cloth or a rug, phone and "
+                       "webcam", enrol, shots)
+
+
 #: Each real set's stand-in, by the real set's name.
 STAND_INS: dict[str, Callable[..., RenderedSet]] = {
     "standard-deck": standard_photos, "blackjack-webcam": blackjack_webcam,
@@ -464,4 +505,5 @@ STAND_INS: dict[str, Callable[..., RenderedSet]] = {
 #: stand-ins: their figures have no real one to stand beside.
 OTHER_KINDS: dict[str, Callable[..., RenderedSet]] = {"number-deck": number_photos,
                                                      "poker-on-wood": poker_on_wood,
-                                                     "poker-table": poker_table}
+                                                     "poker-table": poker_table,
+                                                     "set-on-cloth": set_on_cloth}

@@ -76,12 +76,14 @@ COARSE_DISSENT = 0.15
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
 COLOUR_INSET = 2
-#: A face's ink is the colour of its most saturated print: the median channel shares of
-#: this top share of its pixels, on a grid this long with this many cells left out at
-#: each side. A thin stripe shows its colour there; black ink is grey.
+#: A face's ink is the colour of its most saturated print (``ink_of``): the median channel
+#: shares of this top share of its pixels, on a grid this long with this many cells left
+#: out at each side, the paper (this percentile of each channel) set to grey first. A thin
+#: stripe shows its colour there; black ink is grey.
 INK_SHARE = 0.01
 INK_LONG = 96
 INK_INSET = 4
+INK_PAPER = 90
 
 
 def _blurred(picture: np.ndarray) -> np.ndarray:
@@ -104,6 +106,28 @@ def on_grid(warp: np.ndarray, found_on: tuple[int, int], size: tuple[int, int]
 def _saturation(shares: np.ndarray) -> np.ndarray:
     """How far each pixel's channel shares (``_chroma``) lie from a grey's."""
     return np.linalg.norm(shares - shares.mean(axis=-1, keepdims=True), axis=-1)
+
+
+def ink_of(picture: np.ndarray) -> np.ndarray:
+    """The colour of a card's most saturated print, as channel shares (0-255 scale): the
+    median of the top ``INK_SHARE`` of its pixels by saturation, on a grid ``INK_LONG`` long
+    less ``INK_INSET`` cells at each side, after the paper (each channel's ``INK_PAPER``
+    percentile) is set to grey: a room's cast or a crop's tint is not the ink's. A purple
+    stripe's purple, a red pip's red, a black pip's grey.
+
+    >>> card = np.full((90, 60, 3), (200, 230, 220), np.uint8)  # paper under a green cast
+    >>> card[30:60, 20:40] = (120, 40, 110)  # a purple shape
+    >>> [int(v) for v in ink_of(card)]
+    [108, 31, 90]
+    """
+    picture = np.asarray(picture).astype(np.float32)
+    height, width = picture.shape[:2]
+    small = cv2.resize(picture, (max(2 * INK_INSET + 2, INK_LONG * width // height), INK_LONG),
+                       interpolation=cv2.INTER_AREA)[INK_INSET:-INK_INSET, INK_INSET:-INK_INSET]
+    paper = np.percentile(small.reshape(-1, 3), INK_PAPER, axis=0) + 1.0
+    shares = _chroma(small * (paper.mean() / paper)).reshape(-1, 3)
+    saturation = _saturation(shares)
+    return np.median(shares[saturation >= np.quantile(saturation, 1.0 - INK_SHARE)], axis=0)
 
 
 def _chroma(colour: np.ndarray) -> np.ndarray:
@@ -440,19 +464,17 @@ class Twins:
         return self._apart[key]
 
     def ink(self, face_number: int) -> np.ndarray:
-        """The colour of a face's most saturated print (channel shares, 0-255 scale; kept):
-        a purple stripe's purple, a red pip's red, a black pip's grey."""
+        """The colour of a face's most saturated print (``ink_of``; kept)."""
         if face_number not in self._inks:
-            face = np.asarray(self.faces[face_number]).astype(np.float32)
-            height, width = face.shape[:2]
-            small = cv2.resize(face, (max(8, INK_LONG * width // height), INK_LONG),
-                               interpolation=cv2.INTER_AREA)
-            inset = (slice(INK_INSET, -INK_INSET), slice(INK_INSET, -INK_INSET))
-            shares = _chroma(small)[inset].reshape(-1, 3)
-            saturation = _saturation(shares)
-            most = saturation >= np.quantile(saturation, 1.0 - INK_SHARE)
-            self._inks[face_number] = np.median(shares[most], axis=0)
+            self._inks[face_number] = ink_of(np.asarray(self.faces[face_number]))
         return self._inks[face_number]
+
+    def ink_in(self, image: np.ndarray, corners: np.ndarray, face_number: int) -> np.ndarray:
+        """The colour of the most saturated print on the card at ``corners`` (``ink_of``),
+        sampled at face ``face_number``'s shape."""
+        height, width = self.faces[face_number].shape[:2]
+        size = (max(8, INK_LONG * width // height), INK_LONG)
+        return ink_of(sample(image, corners.astype(np.float32), size))
 
     def inks_apart(self, first: int, second: int) -> float:
         """How far apart two faces' inks lie (``ink``; 0-255 scale): a SET card's purple
