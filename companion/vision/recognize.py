@@ -787,6 +787,7 @@ class Recognizer:
         # twin, 0.70 as itself).
         close = [s for s in scores if scores[0].score - s.score < limits.sure_margin
                  or (scores[0].score - s.score < INK_TWIN_BELOW
+                     and twins.inks_apart(first, s.face_number) >= limits.inks_apart
                      and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike)]
         if all(twins.inks_apart(first, s.face_number) < limits.inks_apart for s in close[1:]):
             return scores  # one ink among them, or one face: nothing for the ink to tell
