@@ -90,7 +90,7 @@ class Thresholds:
     #: Near twins printed in inks this far apart (``Twins.inks_apart``) differ in grey by
     #: how dark each ink prints, as much as by shape: a close call between them is not
     #: told in grey (``Recognizer._twin_against``). A SET deck's purple and green stripes
-    #: lie 56 and more apart, one colour's shadings within 34.
+    #: lie 55 and more apart, one colour's shadings within 32.
     inks_apart: float = 45.0
     #: Faces in a close call printed in inks that far apart: those whose ink lies this much
     #: further from the card's than the nearest are not it (``Recognizer._ink_struck``). A

@@ -478,7 +478,7 @@ class Twins:
 
     def inks_apart(self, first: int, second: int) -> float:
         """How far apart two faces' inks lie (``ink``; 0-255 scale): a SET card's purple
-        and green stripes 56 and more apart, one colour's stripes and outline within 34."""
+        and green stripes 55 and more apart, one colour's stripes and outline within 32."""
         return float(np.linalg.norm(self.ink(first) - self.ink(second)))
 
     def colour_lean(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
