@@ -92,7 +92,7 @@ class Thresholds:
     #: told in grey (``Recognizer._twin_against``). A SET deck's purple and green stripes
     #: lie 55 and more apart, one colour's shadings within 32.
     inks_apart: float = 45.0
-    #: Faces in a close call printed in inks that far apart: those whose ink lies this much
+    #: Of the best face and its print in inks that far apart, those whose ink lies this much
     #: further from the card's than the nearest are not it (``Recognizer._ink_struck``). A
     #: purple shape under a green cast lay 33 from purple, 118 from green; a green outline
     #: in a webcam's frame 51 from green, 94 from purple.

@@ -774,26 +774,27 @@ class Recognizer:
         return scores
 
     def _ink_struck(self, image: np.ndarray, scores: list[Score]) -> list[Score]:
-        """The scores less the faces within ``sure_margin`` of the best printed in an ink
-        other than the card's: where such faces print in inks ``inks_apart`` or more apart,
-        the card's own ink (``Twins.ink_in``, its paper set to grey) is compared with each
-        face's, and those ``ink_clear`` further from it than the nearest are struck out. A
-        purple striped shape under a green cast scored 0.91 as its green twin, 0.89 as
-        itself: the whole faces' comparison weighs a thin print's colour little."""
+        """The scores less the best face's print in inks other than the card's: where faces
+        down to ``INK_TWIN_BELOW`` under the best print its print (``colour_twin_alike``) in
+        inks ``inks_apart`` or more from its own, the card's own ink (``Twins.ink_in``, its
+        paper set to grey) is compared with each of theirs, and those ``ink_clear`` further
+        from it than the nearest are struck out, the best among them. The whole faces'
+        comparison weighs a thin print's colour little, and how two crops were cut can weigh
+        more: a purple striped shape under a green cast scored 0.91 as its green twin, 0.89
+        as itself; a green outline 0.86 as its purple twin, 0.70 as itself."""
         limits, twins = self.limits, self.library.twins
         first = scores[0].face_number
-        # Near the best, and further down its print in other inks: how two crops were cut
-        # can weigh more than a thin print's colour (a green outline 0.86 as its purple
-        # twin, 0.70 as itself).
-        close = [s for s in scores if scores[0].score - s.score < limits.sure_margin
-                 or (scores[0].score - s.score < INK_TWIN_BELOW
-                     and twins.inks_apart(first, s.face_number) >= limits.inks_apart
-                     and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike)]
-        if all(twins.inks_apart(first, s.face_number) < limits.inks_apart for s in close[1:]):
-            return scores  # one ink among them, or one face: nothing for the ink to tell
-        seen = twins.ink_in(image, close[0].corners, first)
+        if not twins.one_ink(first):
+            return scores  # a picture in many inks: its most saturated is a detail's
+        inked = [s for s in scores[1:] if scores[0].score - s.score < INK_TWIN_BELOW
+                 and twins.inks_apart(first, s.face_number) >= limits.inks_apart
+                 and twins.one_ink(s.face_number)
+                 and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike]
+        if not inked:
+            return scores  # no print of the best's in another ink: nothing for ink to tell
+        seen = twins.ink_in(image, scores[0].corners, first)
         far = {s.face_number: float(np.linalg.norm(seen - twins.ink(s.face_number)))
-               for s in close}
+               for s in [scores[0], *inked]}
         nearest = min(far.values())
         return [s for s in scores if far.get(s.face_number, nearest) - nearest < limits.ink_clear]
 

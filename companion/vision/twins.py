@@ -81,6 +81,11 @@ COLOUR_INSET = 2
 #: out at each side, the paper (this percentile of each channel) set to grey first. A thin
 #: stripe shows its colour there; black ink is grey.
 INK_SHARE = 0.01
+#: A face printed in one ink: its ink, and that of every pixel at least ``INK_HALF`` as
+#: saturated, lie within ``ONE_INK`` (a SET card's within 20, a pip card's 4-24; a court
+#: card's 29-111, a coloured field with a red detail's up to 215).
+INK_HALF = 0.5
+ONE_INK = 30.0
 INK_LONG = 96
 INK_INSET = 4
 INK_PAPER = 90
@@ -108,9 +113,10 @@ def _saturation(shares: np.ndarray) -> np.ndarray:
     return np.linalg.norm(shares - shares.mean(axis=-1, keepdims=True), axis=-1)
 
 
-def ink_of(picture: np.ndarray) -> np.ndarray:
+def ink_of(picture: np.ndarray, broad: bool = False) -> np.ndarray:
     """The colour of a card's most saturated print, as channel shares (0-255 scale): the
-    median of the top ``INK_SHARE`` of its pixels by saturation, on a grid ``INK_LONG`` long
+    median of the top ``INK_SHARE`` of its pixels by saturation (``broad``: of every pixel
+    at least ``INK_HALF`` as saturated as those), on a grid ``INK_LONG`` long
     less ``INK_INSET`` cells at each side, after the paper (each channel's ``INK_PAPER``
     percentile) is set to grey: a room's cast or a crop's tint is not the ink's. A purple
     stripe's purple, a red pip's red, a black pip's grey.
@@ -127,7 +133,8 @@ def ink_of(picture: np.ndarray) -> np.ndarray:
     paper = np.percentile(small.reshape(-1, 3), INK_PAPER, axis=0) + 1.0
     shares = _chroma(small * (paper.mean() / paper)).reshape(-1, 3)
     saturation = _saturation(shares)
-    return np.median(shares[saturation >= np.quantile(saturation, 1.0 - INK_SHARE)], axis=0)
+    most = float(np.quantile(saturation, 1.0 - INK_SHARE))
+    return np.median(shares[saturation >= (INK_HALF * most if broad else most)], axis=0)
 
 
 def _chroma(colour: np.ndarray) -> np.ndarray:
@@ -207,6 +214,7 @@ class Twins:
         self._alike: dict[tuple[int, int], float] = {}
         self._apart: dict[tuple[int, int], float] = {}
         self._inks: dict[int, np.ndarray] = {}
+        self._one_ink: dict[int, bool] = {}
 
     def _size(self, face_number: int) -> tuple[int, int]:
         h, w = self.faces[face_number].shape[:2]
@@ -468,6 +476,15 @@ class Twins:
         if face_number not in self._inks:
             self._inks[face_number] = ink_of(np.asarray(self.faces[face_number]))
         return self._inks[face_number]
+
+    def one_ink(self, face_number: int) -> bool:
+        """Is the face printed in one ink (``ONE_INK``): its ink all its colour, not the
+        most saturated detail of a picture in many (kept)?"""
+        if face_number not in self._one_ink:
+            face = np.asarray(self.faces[face_number])
+            self._one_ink[face_number] = bool(np.linalg.norm(
+                ink_of(face, broad=True) - self.ink(face_number)) < ONE_INK)
+        return self._one_ink[face_number]
 
     def ink_in(self, image: np.ndarray, corners: np.ndarray, face_number: int) -> np.ndarray:
         """The colour of the most saturated print on the card at ``corners`` (``ink_of``),
