@@ -54,7 +54,7 @@ def test_at_least_99_percent_of_512_cards_at_1280x720_and_none_invented(recogniz
 def test_at_640x480_the_small_cards_still_read_and_none_are_invented(recognizer):
     total, right, invented = score(recognizer, scenes((640, 480), 64, seed=8))
     assert total == 512
-    # Cards 45 pixels wide: measured 506/512 with this seed.
+    # Cards 45 pixels wide: measured 512/512 with this seed.
     assert right / total >= 0.985, f"{right}/{total}"
     assert invented == 0
 
