@@ -92,11 +92,11 @@ class Thresholds:
     #: told in grey (``Recognizer._twin_against``). A SET deck's purple and green stripes
     #: lie 55 and more apart, one colour's shadings within 32.
     inks_apart: float = 45.0
-    #: Of the best face and its print in inks that far apart, those whose ink lies this much
-    #: further from the card's than the nearest are not it (``Recognizer._ink_struck``). A
-    #: purple shape under a green cast lay 33 from purple, 118 from green; a green outline
-    #: in a webcam's frame 51 from green, 94 from purple.
-    ink_clear: float = 40.0
+    #: Of the best face and its print in inks that far apart, those whose ink's hue lies
+    #: this much (a cosine) less close to the card's than the closest's are not it
+    #: (``Recognizer._ink_struck``): a purple shape under a green cast 0.99 to purple, -0.67
+    #: to green; a red washed out 1.0 to red, black ink having no hue.
+    ink_turn: float = 0.5
     #: A face must score this share of the way from its nearest neighbour's likeness to 1.
     beyond_nearest: float = 0.08
     #: Below this first score a quad is not worth lining up.

@@ -112,6 +112,8 @@ TWIN_BEYOND = 0.75
 #: (``twin_lean``), else the card is left out (thick stripes 0.09 below their solid twin
 #: leaned 0.06 to the stripes).
 TWIN_DOUBT = 0.05
+#: An ink whose channel shares lie less than this from a grey's has no hue (0-255 scale).
+INK_GREY = 30.0
 #: A face's print in another ink is checked for the card's ink down to this far below it.
 INK_TWIN_BELOW = 0.3
 
@@ -774,14 +776,15 @@ class Recognizer:
         return scores
 
     def _ink_struck(self, image: np.ndarray, scores: list[Score]) -> list[Score]:
-        """The scores less the best face's print in inks other than the card's: where faces
-        down to ``INK_TWIN_BELOW`` under the best print its print (``colour_twin_alike``) in
-        inks ``inks_apart`` or more from its own, the card's own ink (``Twins.ink_in``, its
-        paper set to grey) is compared with each of theirs, and those ``ink_clear`` further
-        from it than the nearest are struck out, the best among them. The whole faces'
-        comparison weighs a thin print's colour little, and how two crops were cut can weigh
-        more: a purple striped shape under a green cast scored 0.91 as its green twin, 0.89
-        as itself; a green outline 0.86 as its purple twin, 0.70 as itself."""
+        """The scores less the faces printed in an ink other than the card's. Where the best
+        face's print (``colour_twin_alike``) lies down to ``INK_TWIN_BELOW`` under it in inks
+        ``inks_apart`` or more from its own, each face printed in one ink, the card's own ink
+        (``Twins.ink_in``, its paper set to grey) is compared with theirs by its hue: the
+        faces whose ink carries it ``ink_turn`` less than the closest's (``_hue_fit``; black
+        ink none) are struck out, with every one-ink face printed in their ink. A card
+        whose print shows no colour is left as it is (a red washed out is not black). The
+        whole faces' comparison weighs a thin print's colour little, and how two crops were
+        cut can weigh more: a green outline scored 0.86 as its purple twin, 0.70 as itself."""
         limits, twins = self.limits, self.library.twins
         first = scores[0].face_number
         if not twins.one_ink(first):
@@ -792,11 +795,15 @@ class Recognizer:
                  and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike]
         if not inked:
             return scores  # no print of the best's in another ink: nothing for ink to tell
-        seen = twins.ink_in(image, scores[0].corners, first)
-        far = {s.face_number: float(np.linalg.norm(seen - twins.ink(s.face_number)))
-               for s in [scores[0], *inked]}
-        nearest = min(far.values())
-        return [s for s in scores if far.get(s.face_number, nearest) - nearest < limits.ink_clear]
+        seen = _hue(twins.ink_in(image, scores[0].corners, first))
+        if seen is None:
+            return scores
+        fits = {s.face_number: _hue_fit(seen, twins.ink(s.face_number))
+                for s in [scores[0], *inked]}
+        closest = max(fits.values())
+        off = [n for n, fit in fits.items() if fit < closest - limits.ink_turn]
+        return [s for s in scores if not (twins.one_ink(s.face_number) and any(
+            twins.inks_apart(s.face_number, n) < limits.inks_apart for n in off))]
 
     def _near_twins(self, one: int, other: int) -> bool:
         """Are two faces near twins (``twin_likeness``), as whole faces or in their grey
@@ -818,8 +825,10 @@ class Recognizer:
         for other in scores[1:]:
             if scores[0].score - other.score >= margin:
                 break
-            if not self._near_twins(pick.face_number, other.face_number):
-                return None
+            if (not self._near_twins(pick.face_number, other.face_number)
+                    or self.library.twins.inks_apart(pick.face_number, other.face_number)
+                    >= limits.inks_apart):
+                return None  # not twins, or in inks grey sets apart by their darkness
             lean, fit = tell(pick, other)
             if fit < limits.twin_fit or abs(lean) < limits.twin_lean:
                 return None
@@ -944,6 +953,21 @@ def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
     return cv2.pointPolygonTest(card.corners.reshape(-1, 1, 2).astype(np.float32),
                                 (float(at[0]), float(at[1])), True
                                 ) >= -rim * min(quad_sides(card.corners))
+
+
+def _hue(ink: np.ndarray) -> np.ndarray | None:
+    """An ink's hue: its channel shares less their grey, as a unit vector; None for an ink
+    too near grey (``INK_GREY``) to have one (black, or a colour washed out)."""
+    offset = ink - ink.mean()
+    length = float(np.linalg.norm(offset))
+    return offset / length if length >= INK_GREY else None
+
+
+def _hue_fit(seen: np.ndarray, ink: np.ndarray) -> float:
+    """How well an ink carries the hue seen: the cosine of their hues, scaled down for an
+    ink nearer grey than ``INK_GREY`` (black ink carries no hue)."""
+    offset = ink - ink.mean()
+    return float(seen @ offset) / max(float(np.linalg.norm(offset)), INK_GREY)
 
 
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
