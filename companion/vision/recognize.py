@@ -69,6 +69,7 @@ from companion.vision.quads import (
     snap_to_outline,
     uncovered,
 )
+from companion.vision.twins import hue, hue_fit
 
 #: Photos larger than this (long side, pixels) are read at this size.
 WORK_LONG = 2048
@@ -112,8 +113,6 @@ TWIN_BEYOND = 0.75
 #: (``twin_lean``), else the card is left out (thick stripes 0.09 below their solid twin
 #: leaned 0.06 to the stripes).
 TWIN_DOUBT = 0.05
-#: An ink whose channel shares lie less than this from a grey's has no hue (0-255 scale).
-INK_GREY = 30.0
 #: A face's print in another ink is checked for the card's ink down to this far below it.
 INK_TWIN_BELOW = 0.3
 
@@ -780,7 +779,7 @@ class Recognizer:
         face's print (``colour_twin_alike``) lies down to ``INK_TWIN_BELOW`` under it in inks
         ``inks_apart`` or more from its own, each face printed in one ink, the card's own ink
         (``Twins.ink_in``, its paper set to grey) is compared with theirs by its hue: the
-        faces whose ink carries it ``ink_turn`` less than the closest's (``_hue_fit``; black
+        faces whose ink carries it ``ink_turn`` less than the closest's (``twins.hue_fit``; black
         ink none) are struck out, with every one-ink face printed in their ink. A card
         whose print shows no colour is left as it is (a red washed out is not black). The
         whole faces' comparison weighs a thin print's colour little, and how two crops were
@@ -795,10 +794,10 @@ class Recognizer:
                  and twins.print_alike(first, s.face_number) >= limits.colour_twin_alike]
         if not inked:
             return scores  # no print of the best's in another ink: nothing for ink to tell
-        seen = _hue(twins.ink_in(image, scores[0].corners, first))
+        seen = hue(twins.ink_in(image, scores[0].corners, first))
         if seen is None:
             return scores
-        fits = {s.face_number: _hue_fit(seen, twins.ink(s.face_number))
+        fits = {s.face_number: hue_fit(seen, twins.ink(s.face_number))
                 for s in [scores[0], *inked]}
         closest = max(fits.values())
         off = [n for n, fit in fits.items() if fit < closest - limits.ink_turn]
@@ -953,21 +952,6 @@ def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
     return cv2.pointPolygonTest(card.corners.reshape(-1, 1, 2).astype(np.float32),
                                 (float(at[0]), float(at[1])), True
                                 ) >= -rim * min(quad_sides(card.corners))
-
-
-def _hue(ink: np.ndarray) -> np.ndarray | None:
-    """An ink's hue: its channel shares less their grey, as a unit vector; None for an ink
-    too near grey (``INK_GREY``) to have one (black, or a colour washed out)."""
-    offset = ink - ink.mean()
-    length = float(np.linalg.norm(offset))
-    return offset / length if length >= INK_GREY else None
-
-
-def _hue_fit(seen: np.ndarray, ink: np.ndarray) -> float:
-    """How well an ink carries the hue seen: the cosine of their hues, scaled down for an
-    ink nearer grey than ``INK_GREY`` (black ink carries no hue)."""
-    offset = ink - ink.mean()
-    return float(seen @ offset) / max(float(np.linalg.norm(offset)), INK_GREY)
 
 
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()

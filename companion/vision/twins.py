@@ -89,6 +89,8 @@ ONE_INK = 30.0
 INK_LONG = 96
 INK_INSET = 4
 INK_PAPER = 90
+#: An ink whose channel shares lie less than this from a grey's has no hue (0-255 scale).
+INK_GREY = 30.0
 
 
 def _blurred(picture: np.ndarray) -> np.ndarray:
@@ -135,6 +137,21 @@ def ink_of(picture: np.ndarray, broad: bool = False) -> np.ndarray:
     saturation = _saturation(shares)
     most = float(np.quantile(saturation, 1.0 - INK_SHARE))
     return np.median(shares[saturation >= (INK_HALF * most if broad else most)], axis=0)
+
+
+def hue(ink: np.ndarray) -> np.ndarray | None:
+    """An ink's hue: its channel shares less their grey, as a unit vector; None for an ink
+    too near grey (``INK_GREY``) to have one (black, or a colour washed out)."""
+    offset = ink - ink.mean()
+    length = float(np.linalg.norm(offset))
+    return offset / length if length >= INK_GREY else None
+
+
+def hue_fit(seen: np.ndarray, ink: np.ndarray) -> float:
+    """How well an ink carries the hue ``seen`` (``hue``): the cosine of their hues, scaled
+    down for an ink nearer grey than ``INK_GREY`` (black ink carries no hue)."""
+    offset = ink - ink.mean()
+    return float(seen @ offset) / max(float(np.linalg.norm(offset)), INK_GREY)
 
 
 def _chroma(colour: np.ndarray) -> np.ndarray:
