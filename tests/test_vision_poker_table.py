@@ -92,3 +92,25 @@ def test_twins_whose_crops_were_cut_otherwise_are_twins_by_their_print_lined_up(
     monkeypatch.setattr(Recognizer, "_near_twins", lambda self, one, other: (
         self.library.index.likeness(one, other) >= self.limits.twin_likeness))
     assert "7spades" in _read_at(7, 6, "7clubs")  # whole faces alone take it for the spade
+
+
+def test_of_two_cards_read_from_indices_that_would_hide_each_other_one_is_left_out(
+        monkeypatch: pytest.MonkeyPatch):
+    # Seed 7, photo 1: the two of spades lies half under a card; its pips, read as a five
+    # of spades' index, put that five's index on the two and the two's on the five. The
+    # print round the five's index is the two's own face there.
+    library, shot = _hand(7, 1)
+    truth = {c.item_id for c in shot.cards}
+
+    def read() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)}
+
+    assert "2spades" in read() and "5spades" not in read() - truth
+    monkeypatch.setattr(Recognizer, "_not_both_on_top", lambda self, image, found: found)
+    assert "5spades" in read() - truth  # the rule is what leaves it out
+
+
+def test_an_index_lies_inside_an_outline_by_a_share_of_its_short_side():
+    corners = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    assert recognize._inside(corners, np.float32([10, 70])) == pytest.approx(0.1)
+    assert recognize._inside(corners, np.float32([-5, 70])) < 0

@@ -104,6 +104,12 @@ DISPUTED = (0.3, 0.5)
 #: few pixels in, leaves its corner index just outside (a queen's index read as a 5 there).
 #: Read surely, it is a card peeking out from under it.
 INDEX_ON_EDGE = 0.03
+#: Two cards read from their indices, each index this share of the other's short side inside
+#: its outline, cannot both lie on top there (``_not_both_on_top``); their print is compared
+#: this share of the short side round each index, moved up to ``PRINT_SLACK`` each way.
+INDEX_UNDER = 0.1
+PRINT_NEAR = 0.15
+PRINT_SLACK = 0.1
 #: A print leaning past a face by more than this (on the line where one face is +0.5 and
 #: its near twin -0.5) lies between neither: the two differ there by their ink's level, not
 #: by a shape (a purple and a green set of stripes, alike in grey but for how dark).
@@ -248,7 +254,61 @@ class Recognizer:
                 if self.piles and self.use_templates:
                     detections += self._copies(image, blob, known + found, found, detections,
                                                more)
-        return _one_index_read_per_card(detections, self.library.both_tops)
+        return self._not_both_on_top(image, _one_index_read_per_card(
+            detections, self.library.both_tops))
+
+    def _not_both_on_top(self, image: np.ndarray, detections: list[Detection]
+                         ) -> list[Detection]:
+        """The readings less one of each two cards read from their indices where each index
+        lies on the other's outline (``INDEX_UNDER`` of its short side inside): flat cards
+        cannot both show their index so, the one on top hides the other's. Left out is the
+        one whose print round its index is its own face's less clearly, against the other
+        face's there (``_print_fit``): a five of spades read from a two of spades' pips,
+        its index lying on the two and the two's on it."""
+        reads = [d for d in detections if d.method == "index" and d.index_at is not None]
+        out: list[Detection] = []
+        for k, one in enumerate(reads):
+            for other in reads[k + 1:]:
+                if any(d is one or d is other for d in out) or not (
+                        _inside(other.corners, one.index_at) >= INDEX_UNDER
+                        and _inside(one.corners, other.index_at) >= INDEX_UNDER):
+                    continue
+                leads = [self._print_fit(image, card, card.index_at, card)
+                         - self._print_fit(image, rival, card.index_at, card)
+                         for card, rival in ((one, other), (other, one))]
+                out.append(one if leads[0] < leads[1] else other)
+        return [d for d in detections if not any(d is o for o in out)]
+
+    def _print_fit(self, image: np.ndarray, card: Detection, at: np.ndarray,
+                   sized_by: Detection) -> float:
+        """How well ``card``'s face, laid on its outline, fits the frame's print round
+        ``at`` (``PRINT_NEAR`` of ``sized_by``'s short side each way), moved up to
+        ``PRINT_SLACK`` of it (an outline read from an index is that far off): the best
+        correlation of their grey over the card's faces (-1 if none shows print there)."""
+        short = min(quad_sides(sized_by.corners))
+        x0, y0 = np.maximum((at - PRINT_NEAR * short).astype(int), 0)
+        x1, y1 = np.minimum((at + PRINT_NEAR * short).astype(int), image.shape[1::-1])
+        slack = int(round(PRINT_SLACK * short))
+        gx0, gy0 = max(0, x0 - slack), max(0, y0 - slack)
+        gx1, gy1 = min(image.shape[1], x1 + slack), min(image.shape[0], y1 + slack)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return -1.0
+        seen = cv2.GaussianBlur(cv2.cvtColor(image[gy0:gy1, gx0:gx1], cv2.COLOR_BGR2GRAY),
+                                (0, 0), 1.0)
+        best = -1.0
+        for number, card_id in enumerate(self.library.ids):
+            if card_id != card.item_id:
+                continue
+            face = self.library.faces[number]
+            h, w = face.shape[:2]
+            flat = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+            onto = cv2.getPerspectiveTransform(flat, (card.corners - (x0, y0)).astype(np.float32))
+            laid = cv2.GaussianBlur(cv2.warpPerspective(
+                cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), onto, (x1 - x0, y1 - y0),
+                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE), (0, 0), 1.0)
+            if float(laid.std()) >= 1.0:  # else no print there to fit
+                best = max(best, float(cv2.matchTemplate(seen, laid, cv2.TM_CCOEFF_NORMED).max()))
+        return best
 
     def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
                   ) -> tuple[list[Detection], list[Detection]]:
@@ -943,6 +1003,13 @@ ONE_PLACE_REACH = 0.1
 #: corners of a covered six read the index 0.05 from where the other put it, while a fan's
 #: next card read 0.13 from there.
 TURNED_INDEX_REACH = 0.08
+
+
+def _inside(corners: np.ndarray, at: np.ndarray) -> float:
+    """How far ``at`` lies inside the outline ``corners``, as a share of its short side
+    (below 0: outside)."""
+    return cv2.pointPolygonTest(corners.reshape(-1, 1, 2).astype(np.float32),
+                                (float(at[0]), float(at[1])), True) / min(quad_sides(corners))
 
 
 def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
