@@ -104,10 +104,11 @@ DISPUTED = (0.3, 0.5)
 #: few pixels in, leaves its corner index just outside (a queen's index read as a 5 there).
 #: Read surely, it is a card peeking out from under it.
 INDEX_ON_EDGE = 0.03
-#: Two cards read from their indices, each index this share of the other's short side inside
-#: its outline, cannot both lie on top there (``_not_both_on_top``); their print is compared
-#: this share of the short side round each index, moved up to ``PRINT_SLACK`` each way.
-INDEX_UNDER = 0.1
+#: Two cards read from their indices, each index on the other's outline (to within this
+#: share of its short side: an outline read from an index is a few pixels off), cannot both
+#: lie on top (``_not_both_on_top``). Their print is compared ``PRINT_NEAR`` of the short
+#: side round each index, moved up to ``PRINT_SLACK`` each way.
+INDEX_UNDER = -0.03
 PRINT_NEAR = 0.15
 PRINT_SLACK = 0.1
 #: A print leaning past a face by more than this (on the line where one face is +0.5 and
@@ -260,11 +261,11 @@ class Recognizer:
     def _not_both_on_top(self, image: np.ndarray, detections: list[Detection]
                          ) -> list[Detection]:
         """The readings less one of each two cards read from their indices where each index
-        lies on the other's outline (``INDEX_UNDER`` of its short side inside): flat cards
-        cannot both show their index so, the one on top hides the other's. Left out is the
-        one whose print round its index is its own face's less clearly, against the other
-        face's there (``_print_fit``): a five of spades read from a two of spades' pips,
-        its index lying on the two and the two's on it."""
+        lies on the other's outline (``INDEX_UNDER``): flat cards cannot both show their
+        index so, the one on top hides the other's. Left out is the one whose print round
+        its index is its own face's less clearly, against the other face's there
+        (``_print_fit``): a five of spades read from a two of spades' pips, its index lying
+        on the two and the two's on it; a seven of clubs' turned index read as the spade's."""
         reads = [d for d in detections if d.method == "index" and d.index_at is not None]
         out: list[Detection] = []
         for k, one in enumerate(reads):
