@@ -265,7 +265,8 @@ class Recognizer:
         index so, the one on top hides the other's. Left out is the one whose print round
         its index is its own face's less clearly, against the other face's there
         (``_print_fit``): a five of spades read from a two of spades' pips, its index lying
-        on the two and the two's on it; a seven of clubs' turned index read as the spade's."""
+        on the two and the two's on it. Of near twins, alike in that print (a seven of clubs'
+        turned index read as the spade's), the one read less surely is left out."""
         reads = [d for d in detections if d.method == "index" and d.index_at is not None]
         out: list[Detection] = []
         for k, one in enumerate(reads):
@@ -273,6 +274,12 @@ class Recognizer:
                 if any(d is one or d is other for d in out) or not (
                         _inside(other.corners, one.index_at) >= INDEX_UNDER
                         and _inside(one.corners, other.index_at) >= INDEX_UNDER):
+                    continue
+                ids = self.library.ids
+                if self._near_twins(ids.index(one.item_id), ids.index(other.item_id)):
+                    # Near twins (a ten of hearts and of diamonds) fit each other's print
+                    # alike: the index reader told them apart where they differ.
+                    out.append(one if one.confidence < other.confidence else other)
                     continue
                 leads = [self._print_fit(image, card, card.index_at, card)
                          - self._print_fit(image, rival, card.index_at, card)
