@@ -104,13 +104,16 @@ DISPUTED = (0.3, 0.5)
 #: few pixels in, leaves its corner index just outside (a queen's index read as a 5 there).
 #: Read surely, it is a card peeking out from under it.
 INDEX_ON_EDGE = 0.03
-#: Two cards read from their indices, each index on the other's outline (to within this
-#: share of its short side: an outline read from an index is a few pixels off), cannot both
-#: lie on top (``_not_both_on_top``). Their print is compared ``PRINT_NEAR`` of the short
-#: side round each index, moved up to ``PRINT_SLACK`` each way.
-INDEX_UNDER = -0.03
+#: Two cards read from their indices, each index this share of the other's short side
+#: inside its outline, cannot both lie on top (``_not_both_on_top``). Their print is
+#: compared ``PRINT_NEAR`` of the short side round each index, moved up to ``PRINT_SLACK``
+#: each way; one is left out where it is this much less its own than the other's
+#: (``PRINT_CLEARER``), or, of near twins, read this much less surely (``INDEX_SURER``).
+INDEX_UNDER = 0.05
 PRINT_NEAR = 0.15
 PRINT_SLACK = 0.1
+PRINT_CLEARER = 0.3
+INDEX_SURER = 0.1
 #: A print leaning past a face by more than this (on the line where one face is +0.5 and
 #: its near twin -0.5) lies between neither: the two differ there by their ink's level, not
 #: by a shape (a purple and a green set of stripes, alike in grey but for how dark).
@@ -279,12 +282,15 @@ class Recognizer:
                 if self._near_twins(ids.index(one.item_id), ids.index(other.item_id)):
                     # Near twins (a ten of hearts and of diamonds) fit each other's print
                     # alike: the index reader told them apart where they differ.
-                    out.append(one if one.confidence < other.confidence else other)
-                    continue
-                leads = [self._print_fit(image, card, card.index_at, card)
-                         - self._print_fit(image, rival, card.index_at, card)
-                         for card, rival in ((one, other), (other, one))]
-                out.append(one if leads[0] < leads[1] else other)
+                    leads = [one.confidence, other.confidence]
+                    clearer = INDEX_SURER
+                else:
+                    leads = [self._print_fit(image, card, card.index_at, card)
+                             - self._print_fit(image, rival, card.index_at, card)
+                             for card, rival in ((one, other), (other, one))]
+                    clearer = PRINT_CLEARER
+                if abs(leads[0] - leads[1]) >= clearer:
+                    out.append(one if leads[0] < leads[1] else other)
         return [d for d in detections if not any(d is o for o in out)]
 
     def _print_fit(self, image: np.ndarray, card: Detection, at: np.ndarray,
