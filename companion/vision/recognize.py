@@ -319,7 +319,7 @@ class Recognizer:
             onto = cv2.getPerspectiveTransform(flat, (card.corners - (x0, y0)).astype(np.float32))
             laid = cv2.GaussianBlur(cv2.warpPerspective(
                 cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), onto, (x1 - x0, y1 - y0),
-                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE), (0, 0), 1.0)
+                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (0, 0), 1.0)
             if float(laid.std()) >= 1.0:  # else no print there to fit
                 best = max(best, float(cv2.matchTemplate(seen, laid, cv2.TM_CCOEFF_NORMED).max()))
         return best
