@@ -271,6 +271,7 @@ class Recognizer:
         on the two and the two's on it. Of near twins, alike in that print (a seven of clubs'
         turned index read as the spade's), the one read less surely is left out."""
         reads = [d for d in detections if d.method == "index" and d.index_at is not None]
+        ids = self.library.ids
         out: list[Detection] = []
         for k, one in enumerate(reads):
             for other in reads[k + 1:]:
@@ -278,7 +279,6 @@ class Recognizer:
                         _inside(other.corners, one.index_at) >= INDEX_UNDER
                         and _inside(one.corners, other.index_at) >= INDEX_UNDER):
                     continue
-                ids = self.library.ids
                 if self._near_twins(ids.index(one.item_id), ids.index(other.item_id)):
                     # Near twins (a ten of hearts and of diamonds) fit each other's print
                     # alike: the index reader told them apart where they differ.
@@ -298,7 +298,7 @@ class Recognizer:
         """How well ``card``'s face, laid on its outline, fits the frame's print round
         ``at`` (``PRINT_NEAR`` of ``sized_by``'s short side each way), moved up to
         ``PRINT_SLACK`` of it (an outline read from an index is that far off): the best
-        correlation of their grey over the card's faces (-1 if none shows print there)."""
+        correlation of their grey (-1 if the face shows no print there)."""
         short = min(quad_sides(sized_by.corners))
         x0, y0 = np.maximum((at - PRINT_NEAR * short).astype(int), 0)
         x1, y1 = np.minimum((at + PRINT_NEAR * short).astype(int), image.shape[1::-1])
@@ -309,20 +309,16 @@ class Recognizer:
             return -1.0
         seen = cv2.GaussianBlur(cv2.cvtColor(image[gy0:gy1, gx0:gx1], cv2.COLOR_BGR2GRAY),
                                 (0, 0), 1.0)
-        best = -1.0
-        for number, card_id in enumerate(self.library.ids):
-            if card_id != card.item_id:
-                continue
-            face = self.library.faces[number]
-            h, w = face.shape[:2]
-            flat = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-            onto = cv2.getPerspectiveTransform(flat, (card.corners - (x0, y0)).astype(np.float32))
-            laid = cv2.GaussianBlur(cv2.warpPerspective(
-                cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), onto, (x1 - x0, y1 - y0),
-                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (0, 0), 1.0)
-            if float(laid.std()) >= 1.0:  # else no print there to fit
-                best = max(best, float(cv2.matchTemplate(seen, laid, cv2.TM_CCOEFF_NORMED).max()))
-        return best
+        face = self.library.faces[self.library.ids.index(card.item_id)]
+        h, w = face.shape[:2]
+        flat = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+        onto = cv2.getPerspectiveTransform(flat, (card.corners - (x0, y0)).astype(np.float32))
+        laid = cv2.GaussianBlur(cv2.warpPerspective(
+            cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), onto, (x1 - x0, y1 - y0),
+            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (0, 0), 1.0)
+        if float(laid.std()) < 1.0:
+            return -1.0  # no print there to fit
+        return float(cv2.matchTemplate(seen, laid, cv2.TM_CCOEFF_NORMED).max())
 
     def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
                   ) -> tuple[list[Detection], list[Detection]]:
@@ -1029,10 +1025,7 @@ def _inside(corners: np.ndarray, at: np.ndarray) -> float:
 def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
     """Does an index read at ``at`` with ``confidence`` lie on ``card``'s outline (read
     unsure, on its rim too: ``INDEX_ON_EDGE``)?"""
-    rim = INDEX_ON_EDGE if confidence < DISPUTED[1] else 0.0
-    return cv2.pointPolygonTest(card.corners.reshape(-1, 1, 2).astype(np.float32),
-                                (float(at[0]), float(at[1])), True
-                                ) >= -rim * min(quad_sides(card.corners))
+    return _inside(card.corners, at) >= -(INDEX_ON_EDGE if confidence < DISPUTED[1] else 0.0)
 
 
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
