@@ -48,6 +48,38 @@ def test_a_standard_deck_prints_its_index_at_two_corners_of_every_face(deck):
     assert same_colour(tinted, red[None])[0] and not same_colour(black, red[None])[0]
 
 
+@pytest.mark.parametrize("own_only", [True, False])
+def test_a_face_whose_index_is_not_made_out_at_the_usual_place_is_cut_there(deck, monkeypatch,
+                                                                            own_only):
+    """A face whose index at a corner is worn away, with print lower down (a "9" a pip's
+    height below where the deck prints it): its window is cut at the deck's usual place
+    there, as every other face's; cut at the print made out, it would hold a pip or a gap,
+    and a look-alike would read in its place unopposed."""
+    import cv2
+
+    from companion.vision import indices
+
+    _, library = deck
+    faces = list(library.faces)
+    nine = library.ids.index("9hearts")
+    face = faces[nine].copy()
+    h, w = face.shape[:2]
+    face[: int(0.2 * h), : int(0.14 * w)] = face[5, w // 2]
+    cv2.putText(face, "9", (int(0.03 * w), int(0.27 * h)), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
+                (40, 40, 200), 3)
+    faces[nine] = face
+    if own_only:
+        monkeypatch.setattr(indices, "USUAL", 2.0)  # as before: each face's own print only
+    window = next(w for w in IndexReader(faces).windows if (w.turn, w.anchor) == (0, "tl"))
+    members = list(window.face_numbers)
+    astray = np.abs(window.offsets[members.index(nine)]
+                    - np.median(window.offsets, axis=0)).max()
+    if own_only:
+        assert len(members) < len(faces) and astray > indices.ASTRAY
+    else:
+        assert len(members) == len(faces) and astray == 0
+
+
 def test_a_deck_with_no_corner_index_has_no_windows_and_reads_nothing():
     faces = [draw_face(item) for item in shape_deck()[:27]]
     reader = IndexReader(faces)

@@ -33,7 +33,7 @@ the reference size, and in the colour of their field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -53,6 +53,13 @@ MOST_GLYPH = 0.14
 #: (a deck prints its index at the same corners of all its cards): else it is a shadow or a
 #: speck of one photo.
 SHARED = (3, 0.25)
+#: Where this share of the faces shows an index at a corner of a turn, every face is cut
+#: there (at the others' usual place where its own is not made out).
+USUAL = 0.5
+#: A face's index made out this far from the others' usual place there (reference pixels,
+#: toward the corner) is not its index: a crop's rim shifts it a few pixels, a pip taken in
+#: with it a good deal more.
+ASTRAY = 0.1 * REFERENCE
 #: Principal components of a window's indices compared everywhere.
 COMPONENTS = 16
 #: Where the print's share in the indices' components reaches this, the place is compared
@@ -123,6 +130,16 @@ class IndexHit:
                 points = cv2.transform(points.reshape(-1, 1, 2), matrix).reshape(
                     points.shape)
             return ((points + shift) / scale).astype(np.float32)
+        return self._each_moved(move)
+
+    def seen_through(self, homography: np.ndarray) -> IndexHit:
+        """The same read in other pixels, through a ``homography`` (3x3)."""
+        return self._each_moved(lambda points: cv2.perspectiveTransform(
+            points.reshape(-1, 1, 2).astype(np.float32), homography).reshape(
+                points.shape).astype(np.float32))
+
+    def _each_moved(self, move: Callable[[np.ndarray], np.ndarray]) -> IndexHit:
+        """The same read with its outlines and index moved by ``move``."""
         return IndexHit(self.face_number, move(self.corners), self.score, self.margin,
                         move(self.at), tuple(move(other) for other in self.others))
 
@@ -306,6 +323,7 @@ class IndexReader:
         """Every corner and turn at which some faces show an index, with those faces'."""
         found: dict[tuple[int, str, bool], list[tuple[int, np.ndarray, tuple, np.ndarray]]] = {}
         instead: dict[tuple[int, int, str], tuple] = {}  # a corner's print on paper
+        seen: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # grey, Lab
         for face_number, face in enumerate(faces):
             # The print is found at twice the reference size (the index's glyphs stay apart),
             # once for all four turns.
@@ -325,6 +343,7 @@ class IndexReader:
                                    interpolation=cv2.INTER_AREA)
                 grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
                 lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+                seen[face_number, turn] = (grey, lab)
                 ink = np.ascontiguousarray(np.rot90(face_ink, -turn))
                 pw, ph = int(round(CORNER * w)), int(round(CORNER * h))
                 for anchor in ANCHORS:
@@ -374,6 +393,25 @@ class IndexReader:
                 paper.sort(key=lambda m: m[0])
         kept = {key: members for key, members in found.items()
                 if (key in fields if key[2] else len(members) >= least)}
+        # Where most faces print their index at a corner, a face whose own is not made out
+        # there (its suit joined to a pip, a shadow in its photo), or is made out far from
+        # the others' (a pip taken in with it), is cut at the deck's usual place: else a
+        # card printing alike there reads in its place unopposed, or its pip reads as it.
+        on_fields = {(turn, anchor): {m[0] for m in members}
+                     for (turn, anchor, on_field), members in kept.items() if on_field}
+        for (turn, anchor, on_field), members in kept.items():
+            if on_field or len(members) < USUAL * len(faces):
+                continue
+            usual = np.median([m[2] for m in members], axis=0)
+            # The box's sides toward the corner place the window (``offsets`` below).
+            sides = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
+            members[:] = [m for m in members if np.abs(np.float32(m[2])[sides]
+                                                       - usual[sides]).max() <= ASTRAY]
+            have = {m[0] for m in members} | on_fields.get((turn, anchor), set())
+            members += [(face_number, seen[face_number, turn][0],
+                         tuple(float(v) for v in usual), seen[face_number, turn][1])
+                        for face_number in range(len(faces)) if face_number not in have]
+            members.sort(key=lambda m: m[0])
         # The windows of one shape (turned the same way, up to a half turn) share a size and
         # one set of principal components: their indices are compared everywhere at once.
         margins = {False: 0.04 * REFERENCE, True: 0.04 * REFERENCE * FIELD_DETAIL}

@@ -69,6 +69,7 @@ from companion.vision.quads import (
     snap_to_outline,
     uncovered,
 )
+from companion.vision.slant import SLANT_FROM, Flat, flatten, seen_by_a_camera, slant
 from companion.vision.twins import hue, hue_fit
 
 #: Photos larger than this (long side, pixels) are read at this size.
@@ -349,13 +350,33 @@ class Recognizer:
         pad = int(0.1 * max(w, h))
         box = (x - pad, y - pad, w + 2 * pad, h + 2 * pad)
         found: list[Detection] = []
+        flat = self._flat(image, detections, box)
         for short in shorts:
-            hits = reader.read(image, short, box)
+            hits = reader.read(image, short, box) if flat is None else [
+                hit.seen_through(flat.to_frame) for hit in reader.read(
+                    flat.image, flat.card_short * short / shorts[0])]
             found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE,
                                        disputed)
             if hits:
                 break  # indices at this size, be they of cards read: the size is right here
         return found, disputed
+
+    def _flat(self, image: np.ndarray, detections: Sequence[Detection],
+              box: tuple[int, int, int, int]) -> Flat | None:
+        """The region ``box`` round a cluster seen flat (``slant.py``), where the card read
+        whole nearest it that a camera could see so (``seen_by_a_camera``) is seen at a
+        slant; else None."""
+        x, y, w, h = box
+        middle = np.float32([x + w / 2, y + h / 2])
+        for card in sorted((d for d in detections if d.method != "index"),
+                           key=lambda d: float(np.linalg.norm(d.centre - middle))):
+            if slant(card.corners) < SLANT_FROM:
+                return None  # the nearest card a camera could see so lies square: from above
+            face = self.library.faces[self.library.ids.index(card.item_id)]
+            if seen_by_a_camera(card.corners, (face.shape[1], face.shape[0]),
+                                image.shape[1::-1]):
+                return flatten(image, card.corners, (face.shape[1], face.shape[0]), box)
+        return None
 
     def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection],
                   by_index: Sequence[Detection], disputed: list[Detection]
