@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.slant import SLANT_FROM, flatten, seen_by_a_camera, slant
+from companion.vision.slant import SLANT_FROM, flatten, pinhole_fits, slant
 
 FRAME = (1280, 960)
 FACE = (250, 350)
@@ -32,7 +32,7 @@ def _seen(tilt_degrees: float, focal: float = 1000.0, at=(0.0, 0.0)) -> np.ndarr
 def test_a_card_on_a_tilted_table_is_seen_at_a_slant_by_a_camera():
     corners = _seen(40, at=(-250, 150))  # off the middle of the view: seen askew
     assert slant(corners) >= SLANT_FROM
-    assert seen_by_a_camera(corners, FACE, FRAME)
+    assert pinhole_fits(corners, FACE, FRAME)
 
 
 @pytest.mark.parametrize("cut", [(0, 25.0), (2, -30.0)])
@@ -43,7 +43,7 @@ def test_an_outline_read_askew_is_no_camera_s_view(cut):
     corner, shift = cut
     corners[corner] += np.float32([shift, shift / 2])
     assert slant(corners) >= SLANT_FROM
-    assert not seen_by_a_camera(corners, FACE, FRAME)
+    assert not pinhole_fits(corners, FACE, FRAME)
 
 
 def test_a_region_seen_flat_shows_another_card_on_the_table_square_at_its_size():

@@ -132,7 +132,7 @@ class IndexHit:
             return ((points + shift) / scale).astype(np.float32)
         return self._each_moved(move)
 
-    def seen_through(self, homography: np.ndarray) -> IndexHit:
+    def projected(self, homography: np.ndarray) -> IndexHit:
         """The same read in other pixels, through a ``homography`` (3x3)."""
         return self._each_moved(lambda points: cv2.perspectiveTransform(
             points.reshape(-1, 1, 2).astype(np.float32), homography).reshape(

@@ -69,7 +69,7 @@ from companion.vision.quads import (
     snap_to_outline,
     uncovered,
 )
-from companion.vision.slant import SLANT_FROM, Flat, flatten, seen_by_a_camera, slant
+from companion.vision.slant import SLANT_FROM, Flat, flatten, pinhole_fits, slant
 from companion.vision.twins import hue, hue_fit
 
 #: Photos larger than this (long side, pixels) are read at this size.
@@ -353,7 +353,7 @@ class Recognizer:
         flat = self._flat(image, detections, box)
         for short in shorts:
             hits = reader.read(image, short, box) if flat is None else [
-                hit.seen_through(flat.to_frame) for hit in reader.read(
+                hit.projected(flat.to_frame) for hit in reader.read(
                     flat.image, flat.card_short * short / shorts[0])]
             found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE,
                                        disputed)
@@ -364,7 +364,7 @@ class Recognizer:
     def _flat(self, image: np.ndarray, detections: Sequence[Detection],
               box: tuple[int, int, int, int]) -> Flat | None:
         """The region ``box`` round a cluster seen flat (``slant.py``), where the card read
-        whole nearest it that a camera could see so (``seen_by_a_camera``) is seen at a
+        whole nearest it that a camera could see so (``pinhole_fits``) is seen at a
         slant; else None."""
         x, y, w, h = box
         middle = np.float32([x + w / 2, y + h / 2])
@@ -373,7 +373,7 @@ class Recognizer:
             if slant(card.corners) < SLANT_FROM:
                 return None  # the nearest card a camera could see so lies square: from above
             face = self.library.faces[self.library.ids.index(card.item_id)]
-            if seen_by_a_camera(card.corners, (face.shape[1], face.shape[0]),
+            if pinhole_fits(card.corners, (face.shape[1], face.shape[0]),
                                 image.shape[1::-1]):
                 return flatten(image, card.corners, (face.shape[1], face.shape[0]), box)
         return None

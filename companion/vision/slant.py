@@ -45,7 +45,7 @@ def slant(corners: np.ndarray) -> float:
     return worst
 
 
-def seen_by_a_camera(corners: np.ndarray, face_size: tuple[int, int],
+def pinhole_fits(corners: np.ndarray, face_size: tuple[int, int],
                      frame_size: tuple[int, int]) -> bool:
     """Whether a card of ``face_size`` (w x h) seen at ``corners`` is a rectangle seen
     through a camera: a pinhole looking at the frame's middle, whose focal length each of
