@@ -4,10 +4,13 @@ that table square, at their size."""
 
 from __future__ import annotations
 
+import doctest
+
 import cv2
 import numpy as np
 import pytest
 
+from companion.vision import slant as slant_module
 from companion.vision.slant import SLANT_FROM, flatten, pinhole_fits, slant
 
 FRAME = (1280, 960)
@@ -75,3 +78,8 @@ def test_a_region_reaching_past_the_horizon_is_not_flattened():
     corners = _seen(75)
     assert flatten(np.zeros((FRAME[1], FRAME[0], 3), np.uint8), corners, FACE,
                    (0, 0, FRAME[0], FRAME[1])) is None
+
+
+def test_the_module_s_examples_hold():
+    failed, tried = doctest.testmod(slant_module)
+    assert tried >= 3 and failed == 0

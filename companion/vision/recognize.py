@@ -373,8 +373,7 @@ class Recognizer:
             if slant(card.corners) < SLANT_FROM:
                 return None  # the nearest card a camera could see so lies square: from above
             face = self.library.faces[self.library.ids.index(card.item_id)]
-            if pinhole_fits(card.corners, (face.shape[1], face.shape[0]),
-                                image.shape[1::-1]):
+            if pinhole_fits(card.corners, (face.shape[1], face.shape[0]), image.shape[1::-1]):
                 return flatten(image, card.corners, (face.shape[1], face.shape[0]), box)
         return None
 

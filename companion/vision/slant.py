@@ -10,7 +10,7 @@ it would on a photo taken from above.
 >>> round(slant(square), 1)
 0.0
 >>> round(slant(np.float32([[10, 0], [50, 0], [60, 90], [0, 90]])), 1)
-12.2
+6.3
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def slant(corners: np.ndarray) -> float:
 
 
 def pinhole_fits(corners: np.ndarray, face_size: tuple[int, int],
-                     frame_size: tuple[int, int]) -> bool:
+                 frame_size: tuple[int, int]) -> bool:
     """Whether a card of ``face_size`` (w x h) seen at ``corners`` is a rectangle seen
     through a camera: a pinhole looking at the frame's middle, whose focal length each of
     the view's two constraints places (the card's sides at right angles, and in the
@@ -63,10 +63,11 @@ def pinhole_fits(corners: np.ndarray, face_size: tuple[int, int],
     # the focal length).
     across = one[2] * other[2]
     unequal = other[2] ** 2 - one[2] ** 2
-    squares = [value for value, given in (
-        (-(one[0] * other[0] + one[1] * other[1]) / across if across else 0.0, across),
-        ((one[0] ** 2 + one[1] ** 2 - other[0] ** 2 - other[1] ** 2) / unequal
-         if unequal else 0.0, unequal)) if abs(given) > 1e-15]
+    squares = []
+    if abs(across) > 1e-15:
+        squares.append(-(one[0] * other[0] + one[1] * other[1]) / across)
+    if abs(unequal) > 1e-15:
+        squares.append((one[0] ** 2 + one[1] ** 2 - other[0] ** 2 - other[1] ** 2) / unequal)
     low, high = FOCAL[0] * width, FOCAL[1] * width
     return bool(squares) and all(low ** 2 <= square <= high ** 2 for square in squares)
 
