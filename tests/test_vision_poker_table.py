@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 from rendered_reads import read_at, rendered
 
-from companion.vision import indices, recognize
+from companion.vision import recognize
 from companion.vision.detection import Detection
-from companion.vision.enrol import enrol_images
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.standins import RenderedPhoto, poker_table
@@ -20,16 +19,6 @@ from companion.vision.standins import RenderedPhoto, poker_table
 def _hand(seed: int, photo: int) -> tuple[CardLibrary, RenderedPhoto]:
     """The deck as ``poker_table`` enrols it, and one of its photos."""
     return rendered(poker_table, seed, photo)
-
-
-def _hand_own_windows(monkeypatch: pytest.MonkeyPatch, seed: int, photo: int
-                      ) -> tuple[CardLibrary, RenderedPhoto]:
-    """The hand's deck enrolled afresh with each face's index windows cut at its own print
-    only, as before a face whose index lies astray was cut at the deck's usual place
-    (``indices.USUAL``): the misreads the rules below keep out arise then."""
-    monkeypatch.setattr(indices, "USUAL", 2.0)
-    made = poker_table(np.random.default_rng(seed), photos=photo + 1)
-    return enrol_images(made.enrol).library, made.photos[photo]
 
 
 def _read_at(seed: int, photo: int, card: str) -> list[str]:
@@ -51,18 +40,16 @@ def test_a_covered_card_read_at_both_its_corners_as_two_cards_is_kept_once(
         monkeypatch: pytest.MonkeyPatch):
     # Seed 8, photo 3: the three of clubs lies half under the seven of spades; its index
     # at the opposite corner, turned round, reads the card again as another.
-    def invented(library: CardLibrary, shot: RenderedPhoto) -> set[str]:
-        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)
-                } - {c.item_id for c in shot.cards}
+    library, shot = _hand(8, 3)
+    truth = {c.item_id for c in shot.cards}
 
-    with monkeypatch.context() as before:
-        own = _hand_own_windows(before, 8, 3)
-        assert "3clubs" not in invented(*own)
-        before.setattr(recognize, "_at_its_turned_index", lambda read, card: False)
-        assert "3clubs" in invented(*own)  # the rule is what keeps it out
-    # With every face's window cut at the deck's usual place, that read does not arise.
+    def invented() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)
+                } - truth
+
+    assert "3clubs" not in invented()
     monkeypatch.setattr(recognize, "_at_its_turned_index", lambda read, card: False)
-    assert "3clubs" not in invented(*_hand(8, 3))
+    assert "3clubs" in invented()  # the rule is what keeps it out
 
 
 def _read_from_index(corners: list[list[float]], at: list[float], confidence: float
@@ -112,20 +99,15 @@ def test_of_two_cards_read_from_indices_that_would_hide_each_other_one_is_left_o
     # Seed 7, photo 1: the two of spades lies half under a card; its pips, read as a five
     # of spades' index, put that five's index on the two and the two's on the five. The
     # print round the five's index is the two's own face there.
-    def invented(library: CardLibrary, shot: RenderedPhoto) -> set[str]:
-        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)
-                } - {c.item_id for c in shot.cards}
+    library, shot = _hand(7, 1)
+    truth = {c.item_id for c in shot.cards}
 
-    with monkeypatch.context() as before:
-        library, shot = _hand_own_windows(before, 7, 1)
-        assert "2spades" in {d.item_id for d in Recognizer(library, piles=False).recognize(
-            shot.image)}
-        assert "5spades" not in invented(library, shot)
-        before.setattr(Recognizer, "_not_both_on_top", lambda self, image, found: found)
-        assert "5spades" in invented(library, shot)  # the rule is what leaves it out
-    # With every face's window cut at the deck's usual place, that read does not arise.
+    def read() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(shot.image)}
+
+    assert "2spades" in read() and "5spades" not in read() - truth
     monkeypatch.setattr(Recognizer, "_not_both_on_top", lambda self, image, found: found)
-    assert "5spades" not in invented(*_hand(7, 1))
+    assert "5spades" in read() - truth  # the rule is what leaves it out
 
 
 def test_an_index_lies_inside_an_outline_by_a_share_of_its_short_side():

@@ -57,9 +57,10 @@ SHARED = (3, 0.25)
 #: there (at the others' usual place where its own is not made out).
 USUAL = 0.5
 #: A face's index made out this far from the others' usual place there (reference pixels,
-#: toward the corner) is not its index: a crop's rim shifts it a few pixels, a pip taken in
-#: with it a good deal more.
-ASTRAY = 0.1 * REFERENCE
+#: toward the corner) is not its index: a crop cut unevenly shifts it up to about 0.12 of
+#: the short side (at 0.12, anima-pairs' faces so cropped invented four cards), a pip taken
+#: in with it 0.17 and more.
+ASTRAY = 0.15 * REFERENCE
 #: Principal components of a window's indices compared everywhere.
 COMPONENTS = 16
 #: Where the print's share in the indices' components reaches this, the place is compared
@@ -408,8 +409,9 @@ class IndexReader:
             members[:] = [m for m in members if np.abs(np.float32(m[2])[sides]
                                                        - usual[sides]).max() <= ASTRAY]
             have = {m[0] for m in members} | on_fields.get((turn, anchor), set())
-            members += [(face_number, seen[face_number, turn][0],
-                         tuple(float(v) for v in usual), seen[face_number, turn][1])
+            box = tuple(float(v) for v in usual)
+            members += [(face_number, seen[face_number, turn][0], box,
+                         seen[face_number, turn][1])
                         for face_number in range(len(faces)) if face_number not in have]
             members.sort(key=lambda m: m[0])
         # The windows of one shape (turned the same way, up to a half turn) share a size and

@@ -46,6 +46,7 @@ from companion.vision.quads import (
     outward_normals,
     quad_sides,
 )
+from companion.vision.slant import slant
 from companion.vision.stored import (
     SIFT_KIND,
     Sift,
@@ -280,12 +281,7 @@ def _border_contrast(lab: np.ndarray, quad: np.ndarray) -> float:
 
 def _square_enough(quad: np.ndarray) -> bool:
     """Are all four corners of the outline within ``ENROL_SKEW`` of square?"""
-    for i in range(4):
-        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
-        cosine = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
-        if abs(90.0 - float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))) > ENROL_SKEW:
-            return False
-    return True
+    return slant(quad) <= ENROL_SKEW
 
 
 def _all_card(image: np.ndarray, sure: bool = True) -> bool:

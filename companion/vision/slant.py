@@ -55,8 +55,7 @@ def pinhole_fits(corners: np.ndarray, face_size: tuple[int, int],
     fw, fh = face_size
     width, height = frame_size
     face = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
-    quad = (np.asarray(corners, np.float32).reshape(4, 2)
-             - np.float32([width / 2, height / 2])).astype(np.float32)
+    quad = np.asarray(corners, np.float32).reshape(4, 2) - np.float32([width / 2, height / 2])
     one, other = cv2.getPerspectiveTransform(face, quad).T[:2]
     # Each constraint gives the focal length squared, unless the view leaves it open (a
     # table tilted about the frame's own axis: its sides stay at right angles whatever
