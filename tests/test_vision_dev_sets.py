@@ -90,3 +90,30 @@ def test_a_covered_card_on_a_table_seen_at_a_slant_is_read_from_its_index_seen_f
     assert read() == {"Pik_Bube", "Kreuz_Zehn"}
     monkeypatch.setattr(Recognizer, "_flat", lambda self, image, found, box: None)
     assert read() == {"Pik_Bube"}
+
+
+def test_stripes_clipped_away_in_an_overexposed_photo_are_not_read_as_empty_shapes(
+        monkeypatch):
+    """``set-crops``' first photo as a camera exposing for a dark table takes it: the paper
+    clips, and with it most of the thin stripes. Three striped cards then scored 0.08-0.1
+    clearer as their empty twins than as themselves, and were read so. Where what sets
+    two twins apart may be clipped away, neither is read: no card is invented."""
+    import json
+
+    from companion.vision import twins
+    from companion.vision.optics import retake
+    from companion.vision.recognize import Recognizer
+
+    paths = _images("set-crops")
+    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+    photo = read_image(DEV / "set-crops" / "scenes" / "set-00.jpg")
+    photo = retake(cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
+                              interpolation=cv2.INTER_AREA), "overexposed")
+    truth = set(json.loads((DEV / "set-crops" / "truth.json").read_text())["set-00.jpg"])
+
+    def read() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+
+    assert read() <= truth
+    monkeypatch.setattr(twins, "SEEN_APART", 0.0)  # every difference taken as seen
+    assert len(read() - truth) >= 2

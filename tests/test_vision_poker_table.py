@@ -32,7 +32,8 @@ def test_a_club_whose_enrolled_crop_was_cut_otherwise_is_told_from_its_spade_by_
     # 0.945; where they differ, the print leans clearly to the club.
     assert "6clubs" in _read_at(4, 5, "6clubs")
     assert "6spades" not in _read_at(4, 5, "6clubs")
-    monkeypatch.setattr(Recognizer, "_twin_against", lambda self, scores, margin, tell: scores)
+    monkeypatch.setattr(Recognizer, "_twin_against",
+                        lambda self, scores, margin, tell, seen_apart: scores)
     assert "6spades" in _read_at(4, 5, "6clubs")  # the rule is what reads it right
 
 

@@ -791,6 +791,10 @@ class Recognizer:
             return library.twins.tell(image, first.corners, first.face_number,
                                       second.face_number, on_top)
 
+        def seen_apart(first: Score, second: Score) -> bool:
+            return library.twins.seen_apart(image, first.corners, first.face_number,
+                                            second.face_number)
+
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,
                                                   [s.face_number for s in near], on_top,
@@ -801,7 +805,7 @@ class Recognizer:
         if not on_top and not in_part:
             scores = self._ink_struck(image, scores)
         if not on_top and not in_part and not on_print:
-            scores = self._twin_against(scores, margin, tell)
+            scores = self._twin_against(scores, margin, tell, seen_apart)
         return self._decide(scores, min_score, margin, "template", tell,
                             among if in_part else None)
 
@@ -841,7 +845,8 @@ class Recognizer:
         return Detection(card, best.corners.astype(np.float32), confidence, method, best.score)
 
     def _twin_against(self, scores: list[Score], margin: float,
-                      tell: Callable[[Score, Score], tuple[float, float]]) -> list[Score]:
+                      tell: Callable[[Score, Score], tuple[float, float]],
+                      seen_apart: Callable[[Score, Score], bool]) -> list[Score]:
         """A close call: faces between ``margin`` and ``sure_margin`` below the best. The
         whole faces' comparison weighs how each enrolment image was cut as much as the pip
         that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
@@ -861,6 +866,11 @@ class Recognizer:
                 continue  # not twins, or twins the grey print cannot tell (a colour's)
             lean, fit = tell(first, other)
             if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -TWIN_DOUBT:
+                return [other, *scores[:k], *scores[k + 1:]]
+            if lean == 0.0 and not seen_apart(first, other):
+                # Untold (``tell`` is so where it may be): where they differ, light print may
+                # be clipped away, and the whole faces' gap weighs lost stripes as none. The
+                # twin comes first, and the two are left out as twins untold.
                 return [other, *scores[:k], *scores[k + 1:]]
         return scores
 

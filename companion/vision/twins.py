@@ -72,6 +72,18 @@ LEAST_APART_IN_VIEW = 0.02
 #: the other way makes the twins untold.
 COARSE = 4
 COARSE_DISSENT = 0.15
+#: A pixel this light in every channel is clipped (an overexposed photo, a glare spot). Light
+#: print (``LIGHT_PRINT`` of its face's paper, this percentile of its grey, or lighter) may
+#: have been lost there, and where the picture is ``FAINT`` or lighter ``CLIPPED_REACH``
+#: image pixels round it (a thin stripe's core pressed up against clipped paper: its
+#: pattern no longer shows); dark print does not clip. Where less than ``SEEN_APART`` of where
+#: two faces differ is seen so, the print does not tell them apart.
+CLIPPED = 250
+FAINT = 235
+CLIPPED_REACH = 2.0
+LIGHT_PRINT = 0.5
+PAPER_SHARE = 90
+SEEN_APART = 0.5
 #: The coarse grid colours are compared on: a strip shows its colour long before its detail.
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
@@ -197,6 +209,26 @@ class _PairPatterns(NamedTuple):
     coarse: tuple[int, int]
 
 
+def _detail_scale(corners: np.ndarray) -> float:
+    """Detail grid cells per image pixel of a card seen so (at least 1): a card seen smaller
+    than the grid is compared at the detail its picture has (in quarter steps, so that the
+    faces' patterns can be kept)."""
+    return max(1.0, round(4 * DETAIL_LONG / max(max(quad_sides(corners)), 1.0)) / 4)
+
+
+def _lost(colour: np.ndarray, scale: float) -> np.ndarray | None:
+    """Where a picture of a card (on a face's detail grid; ``scale``: grid cells per image
+    pixel) may have lost light print to clipping (``CLIPPED``), inset as a pattern is, or
+    None: nowhere."""
+    light = colour.min(axis=2)
+    clipped = (light >= CLIPPED).astype(np.uint8)
+    if not clipped.any():
+        return None
+    reach = max(1, int(np.ceil(CLIPPED_REACH * scale)))
+    round_it = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return pattern_mask(cv2.dilate(clipped, round_it) * (light >= FAINT)).astype(np.float32)
+
+
 def _lean(view: np.ndarray, faces: tuple[np.ndarray, np.ndarray], weight: np.ndarray | None
           ) -> tuple[float, float]:
     """(lean, fit) of a view between two faces' patterns (flattened), either way up."""
@@ -225,6 +257,7 @@ class Twins:
         self.faces = faces
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
         self._patterns: OrderedDict[tuple, _PairPatterns] = OrderedDict()
+        self._light_aparts: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
         #: Faces blurred at the coarse size their colours are compared at (``colour_lean``).
         self._colours: dict[tuple[int, tuple[int, int]], np.ndarray] = {}
@@ -335,13 +368,11 @@ class Twins:
         ``second`` (-0.5), and how well it fits the closer of the two (a correlation).
         ``corners``: the quad in ``first``'s order (either way up); ``on_top``: outlines
         (image pixels) of cards lying over it: only the part in view is compared."""
-        # A card seen smaller than the grid: compared at the detail its picture has (in
-        # quarter steps, so that the faces' patterns can be kept).
-        scale = max(1.0, round(4 * DETAIL_LONG / max(max(quad_sides(corners)), 1.0)) / 4)
+        scale = _detail_scale(corners)
         pair = self._patterns_of(first, second, scale)
         h, w = pair.shape
-        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), (w, h)),
-                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        colour = sample(image, corners.astype(np.float32), (w, h))
+        patch = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
         def in_view_on(size: tuple[int, int]) -> np.ndarray | None:
             return pattern_mask(in_view(corners, size, on_top)).reshape(-1) if on_top else None
@@ -356,7 +387,47 @@ class Twins:
                        in_view_on(pair.coarse))
         if fine[0] * coarse[0] < 0 and abs(coarse[0]) >= COARSE_DISSENT:
             return 0.0, fine[1]
+        if self._seen_apart(colour, first, second, scale) < SEEN_APART:
+            return 0.0, fine[1]  # what sets them apart may be clipped away
         return fine
+
+    def seen_apart(self, image: np.ndarray, corners: np.ndarray, first: int, second: int
+                   ) -> bool:
+        """Is the print seen where faces ``first`` and ``second`` differ (``SEEN_APART``)?
+        Not where light print there may have been clipped away (an overexposed photo, a
+        glare spot): both the whole faces' comparison and ``tell`` then read a stripe lost
+        in clipped paper as no stripe."""
+        colour = sample(image, corners.astype(np.float32), self._size(first))
+        return self._seen_apart(colour, first, second, _detail_scale(corners)) >= SEEN_APART
+
+    def _seen_apart(self, colour: np.ndarray, first: int, second: int, scale: float) -> float:
+        """The share of where faces ``first`` and ``second`` differ that a picture of the card
+        (``colour``, on ``first``'s detail grid) shows: all of it, but where light print
+        (``LIGHT_PRINT``) may have been clipped away, either way up."""
+        lost = _lost(colour, scale)
+        if lost is None:
+            return 1.0
+        light_apart = self._light_apart(first, second)
+        return max(1.0 - float((light_apart * lost).sum()),
+                   1.0 - float((light_apart * lost[::-1, ::-1]).sum()))
+
+    def _light_apart(self, first: int, second: int) -> np.ndarray:
+        """Where two faces differ (their grey's squared difference, spread a little, summing
+        to 1; on ``first``'s detail grid, inset), where neither prints darker there than
+        ``LIGHT_PRINT`` of its paper; the last few pairs asked for are kept."""
+        key = (first, second)
+        if key in self._light_aparts:
+            self._light_aparts.move_to_end(key)
+        else:
+            one, other = self._pair(first, second)
+            apart = pattern_mask(cv2.GaussianBlur((one - other) ** 2, (0, 0), 1.5))
+            light = pattern_mask(np.minimum(
+                one / max(float(np.percentile(one, PAPER_SHARE)), 1.0),
+                other / max(float(np.percentile(other, PAPER_SHARE)), 1.0)) >= LIGHT_PRINT)
+            self._light_aparts[key] = apart * light / max(float(apart.sum()), 1e-6)
+            if len(self._light_aparts) > PATTERNS_KEPT:
+                self._light_aparts.popitem(last=False)
+        return self._light_aparts[key]
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0,
