@@ -107,6 +107,31 @@ def test_a_red_index_in_a_shadow_reads_as_red_as_in_full_light():
     assert np.linalg.norm(colour(black, 0.4, True)) < 0.05 * np.linalg.norm(lit)
 
 
+@pytest.mark.parametrize("light", [(0.6, 0.85, 1.05), (1.05, 0.9, 0.65)], ids=["warm", "cool"])
+def test_a_red_index_under_a_lamp_s_colour_reads_as_red_as_under_white_light(light):
+    """A lamp's colour (or a camera's white balance) scales each channel alike: the print is
+    seen as if its paper were grey, so a red under a warm lamp or in daylight's blue keeps
+    its hue, and black stays black. Taken as chroma less the paper's, the red under the warm
+    lamp turned 20 degrees towards orange and black read a third as coloured as the red."""
+    def printed(ink: tuple[int, int, int]) -> np.ndarray:
+        patch = np.full((40, 30, 3), (235, 238, 240), np.uint8)
+        cv2.circle(patch, (15, 20), 9, ink, -1)
+        return patch
+
+    def colour(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+        lit = np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+        return ink_colour(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), in_shade=True)
+
+    def hue(chroma: np.ndarray) -> float:
+        return float(np.degrees(np.arctan2(chroma[1], chroma[0])))
+
+    red, black = printed((40, 40, 190)), printed((30, 30, 30))
+    white, lamp = colour(red, (1.0, 1.0, 1.0)), colour(red, light)
+    assert abs(hue(lamp) - hue(white)) < 5.0
+    assert abs(np.linalg.norm(lamp) / np.linalg.norm(white) - 1.0) < 0.2
+    assert np.linalg.norm(colour(black, light)) < 0.05 * np.linalg.norm(white)
+
+
 def test_a_deck_with_no_rank_over_a_suit_reads_nothing_from_marks():
     faces = [draw_face(item) for item in shape_deck()[:27]]
     reader = MarkReader(faces)

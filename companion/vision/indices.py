@@ -263,9 +263,17 @@ def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     paper = light >= np.percentile(light, 70)
     if not ink.any() or not paper.any():
         return np.zeros(2, np.float32)
-    colour = chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
     if not in_shade:
-        return colour
+        return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
+    # The light's colour scales each channel alike (a warm lamp, daylight's blue, a camera's
+    # white balance): the print is seen as if its paper were grey.
+    bgr = cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
+    paper_bgr = np.median(bgr[paper], axis=0)
+    both = np.stack([bgr[ink].mean(axis=0), paper_bgr]) * (
+        float(paper_bgr.mean()) / np.maximum(paper_bgr, 1.0))
+    seen = cv2.cvtColor(np.clip(both, 0, 255).astype(np.uint8).reshape(2, 1, 3),
+                        cv2.COLOR_BGR2LAB).reshape(2, 3).astype(np.float32)
+    colour = seen[0, 1:] - seen[1, 1:]
     darkness = max(float(np.median(light[paper]) - light[ink].mean()), LEAST_DARKNESS)
     return colour * (INK_DARKNESS / darkness)
 
