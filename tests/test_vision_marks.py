@@ -97,7 +97,7 @@ def test_a_red_index_in_a_shadow_reads_as_red_as_in_full_light():
 
     def colour(image: np.ndarray, shade: float, in_shade: bool) -> np.ndarray:
         shaded = np.clip(image.astype(np.float32) * shade, 0, 255).astype(np.uint8)
-        return ink_colour(cv2.cvtColor(shaded, cv2.COLOR_BGR2LAB), in_shade=in_shade)
+        return ink_colour(cv2.cvtColor(shaded, cv2.COLOR_BGR2LAB), any_light=in_shade)
 
     lit, shaded = colour(patch, 1.0, True), colour(patch, 0.4, True)
     assert np.linalg.norm(lit - shaded) < 0.1 * np.linalg.norm(lit), (lit, shaded)
@@ -120,7 +120,7 @@ def test_a_red_index_under_a_lamp_s_colour_reads_as_red_as_under_white_light(lig
 
     def colour(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
         lit = np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
-        return ink_colour(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), in_shade=True)
+        return ink_colour(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), any_light=True)
 
     def hue(chroma: np.ndarray) -> float:
         return float(np.degrees(np.arctan2(chroma[1], chroma[0])))

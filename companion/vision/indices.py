@@ -250,10 +250,12 @@ def index_box(ink: np.ndarray, anchor: str, long_side: int
 INK_DARKNESS, LEAST_DARKNESS = 200.0, 30.0
 
 
-def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
+def ink_colour(lab: np.ndarray, any_light: bool = False) -> np.ndarray:
     """The colour of the print in a patch (Lab, 8-bit), as its chroma (a, b) less the
-    paper's: red print on any paper, under any cast, reads red; black reads near zero.
-    ``in_shade``: per ``INK_DARKNESS`` steps the print lies below the paper in lightness, so
+    paper's: red print on any paper, under a slight cast, reads red; black reads near zero.
+    ``any_light``: seen as if its paper were grey (a lamp's colour scales each channel
+    alike: under a warm one, chroma less the paper's turns red towards orange and tints
+    black), and per ``INK_DARKNESS`` steps the print lies below the paper in lightness, so
     that a red in a shadow reads as red as in full light (a shadow dims its chroma as it dims
     its step below the paper)."""
     light = lab[..., 0].astype(np.float32)
@@ -263,7 +265,7 @@ def ink_colour(lab: np.ndarray, in_shade: bool = False) -> np.ndarray:
     paper = light >= np.percentile(light, 70)
     if not ink.any() or not paper.any():
         return np.zeros(2, np.float32)
-    if not in_shade:
+    if not any_light:
         return chroma[ink].mean(axis=0) - np.median(chroma[paper], axis=0)
     # The light's colour scales each channel alike (a warm lamp, daylight's blue, a camera's
     # white balance): the print is seen as if its paper were grey.

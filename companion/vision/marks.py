@@ -148,7 +148,7 @@ class _Size:
             # The index's colour, from its own print (not the art or pips round it).
             inside = (pair[0] + pair[1]).reshape(self.window[::-1]) > 0
             colours.append(ink_colour(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[inside],
-                                      in_shade=True))
+                                      any_light=True))
             self.to_size.append(matrix)
         self.colours = np.array(colours, np.float32).reshape(-1, 2)
         flat = np.array(prints, np.float32).reshape(len(prints), -1)
@@ -509,7 +509,7 @@ class MarkReader:
         inside = self.fine.inside(int(np.argmax(score)))
         ink = ink_colour(cv2.warpAffine(lab, matrix, self.fine.window, flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_REPLICATE)[inside],
-                         in_shade=True)
+                         any_light=True)
         colour = self.inks.like(ink)
         score[~colour] = -1.0
         best = int(np.argmax(score))
