@@ -851,7 +851,8 @@ class Recognizer:
         whole faces' comparison weighs how each enrolment image was cut as much as the pip
         that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
         The first near twin of the best among them to which the print leans at all
-        (``TWIN_DOUBT``) comes first, and ``_decide`` tells the two apart as it does twins
+        (``TWIN_DOUBT``), or where what sets the two apart may be clipped away
+        (``seen_apart``), comes first, and ``_decide`` tells the two apart as it does twins
         within ``margin``: read as the twin if the print leans clearly to it, else left out."""
         limits = self.limits
         if len(scores) < 2 or gap(scores) < margin:
