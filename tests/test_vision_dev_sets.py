@@ -115,5 +115,5 @@ def test_stripes_clipped_away_in_an_overexposed_photo_are_not_read_as_empty_shap
         return {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
 
     assert read() <= truth
-    monkeypatch.setattr(twins, "SEEN_APART", 0.0)  # every difference taken as seen
+    monkeypatch.setattr(twins, "SHOWN_APART", 0.0)  # every difference taken as seen
     assert len(read() - truth) >= 2

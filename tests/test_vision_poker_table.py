@@ -33,7 +33,7 @@ def test_a_club_whose_enrolled_crop_was_cut_otherwise_is_told_from_its_spade_by_
     assert "6clubs" in _read_at(4, 5, "6clubs")
     assert "6spades" not in _read_at(4, 5, "6clubs")
     monkeypatch.setattr(Recognizer, "_twin_against",
-                        lambda self, scores, margin, tell, seen_apart: scores)
+                        lambda self, scores, margin, tell, shows_apart: scores)
     assert "6spades" in _read_at(4, 5, "6clubs")  # the rule is what reads it right
 
 

@@ -229,13 +229,13 @@ def test_print_that_may_be_clipped_away_does_not_tell_twins_apart():
         twins = Twins([pale, outlined])
         photo = overexposed(photographed(face, quad))
         assert twins.tell(photo, quad, 0, 1)[0] == 0.0
-        assert not twins.seen_apart(photo, quad, 0, 1)
+        assert not twins.shows_apart(photo, quad, 0, 1)
     assert Twins([striped, outlined]).tell(photographed(outlined, quad), quad, 0, 1)[0] < -0.3
     spades, clubs = (cv2.resize(draw_standard_face(card(c)), (200, 280),
                                 interpolation=cv2.INTER_AREA) for c in ("5spades", "5clubs"))
     twins = Twins([spades, clubs])
     photo = overexposed(photographed(clubs, quad), 1.4)
-    assert twins.seen_apart(photo, quad, 0, 1)
+    assert twins.shows_apart(photo, quad, 0, 1)
     assert twins.tell(photo, quad, 0, 1)[0] < -0.3
 
 

@@ -791,8 +791,8 @@ class Recognizer:
             return library.twins.tell(image, first.corners, first.face_number,
                                       second.face_number, on_top)
 
-        def seen_apart(first: Score, second: Score) -> bool:
-            return library.twins.seen_apart(image, first.corners, first.face_number,
+        def shows_apart(first: Score, second: Score) -> bool:
+            return library.twins.shows_apart(image, first.corners, first.face_number,
                                             second.face_number)
 
         def among(near: list[Score]) -> tuple[Score, float, float]:
@@ -805,7 +805,7 @@ class Recognizer:
         if not on_top and not in_part:
             scores = self._ink_struck(image, scores)
         if not on_top and not in_part and not on_print:
-            scores = self._twin_against(scores, margin, tell, seen_apart)
+            scores = self._twin_against(scores, margin, tell, shows_apart)
         return self._decide(scores, min_score, margin, "template", tell,
                             among if in_part else None)
 
@@ -846,13 +846,13 @@ class Recognizer:
 
     def _twin_against(self, scores: list[Score], margin: float,
                       tell: Callable[[Score, Score], tuple[float, float]],
-                      seen_apart: Callable[[Score, Score], bool]) -> list[Score]:
+                      shows_apart: Callable[[Score, Score], bool]) -> list[Score]:
         """A close call: faces between ``margin`` and ``sure_margin`` below the best. The
         whole faces' comparison weighs how each enrolment image was cut as much as the pip
         that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
         The first near twin of the best among them to which the print leans at all
         (``TWIN_DOUBT``), or where what sets the two apart may be clipped away
-        (``seen_apart``), comes first, and ``_decide`` tells the two apart as it does twins
+        (``shows_apart``), comes first, and ``_decide`` tells the two apart as it does twins
         within ``margin``: read as the twin if the print leans clearly to it, else left out."""
         limits = self.limits
         if len(scores) < 2 or gap(scores) < margin:
@@ -868,7 +868,7 @@ class Recognizer:
             lean, fit = tell(first, other)
             if fit >= limits.twin_fit and -TWIN_BEYOND <= lean <= -TWIN_DOUBT:
                 return [other, *scores[:k], *scores[k + 1:]]
-            if lean == 0.0 and not seen_apart(first, other):
+            if lean == 0.0 and not shows_apart(first, other):
                 # Untold (``tell`` is so where it may be): where they differ, light print may
                 # be clipped away, and the whole faces' gap weighs lost stripes as none. The
                 # twin comes first, and the two are left out as twins untold.

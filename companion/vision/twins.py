@@ -76,14 +76,14 @@ COARSE_DISSENT = 0.15
 #: print (``LIGHT_PRINT`` of its face's paper, this percentile of its grey, or lighter) may
 #: have been lost there, and where the picture is ``FAINT`` or lighter ``CLIPPED_REACH``
 #: image pixels round it (a thin stripe's core pressed up against clipped paper: its
-#: pattern no longer shows); dark print does not clip. Where less than ``SEEN_APART`` of where
+#: pattern no longer shows); dark print does not clip. Where less than ``SHOWN_APART`` of where
 #: two faces differ is seen so, the print does not tell them apart.
 CLIPPED = 250
 FAINT = 235
 CLIPPED_REACH = 2.0
 LIGHT_PRINT = 0.5
 PAPER_SHARE = 90
-SEEN_APART = 0.5
+SHOWN_APART = 0.5
 #: The coarse grid colours are compared on: a strip shows its colour long before its detail.
 COLOUR_LONG = 34
 #: Cells left out at each side of that grid (the white border and the rounded corners).
@@ -387,20 +387,20 @@ class Twins:
                        in_view_on(pair.coarse))
         if fine[0] * coarse[0] < 0 and abs(coarse[0]) >= COARSE_DISSENT:
             return 0.0, fine[1]
-        if self._seen_apart(colour, first, second, scale) < SEEN_APART:
+        if self._shown_apart(colour, first, second, scale) < SHOWN_APART:
             return 0.0, fine[1]  # what sets them apart may be clipped away
         return fine
 
-    def seen_apart(self, image: np.ndarray, corners: np.ndarray, first: int, second: int
+    def shows_apart(self, image: np.ndarray, corners: np.ndarray, first: int, second: int
                    ) -> bool:
-        """Is the print seen where faces ``first`` and ``second`` differ (``SEEN_APART``)?
+        """Is the print seen where faces ``first`` and ``second`` differ (``SHOWN_APART``)?
         Not where light print there may have been clipped away (an overexposed photo, a
         glare spot): both the whole faces' comparison and ``tell`` then read a stripe lost
         in clipped paper as no stripe."""
         colour = sample(image, corners.astype(np.float32), self._size(first))
-        return self._seen_apart(colour, first, second, _detail_scale(corners)) >= SEEN_APART
+        return self._shown_apart(colour, first, second, _detail_scale(corners)) >= SHOWN_APART
 
-    def _seen_apart(self, colour: np.ndarray, first: int, second: int, scale: float) -> float:
+    def _shown_apart(self, colour: np.ndarray, first: int, second: int, scale: float) -> float:
         """The share of where faces ``first`` and ``second`` differ that a picture of the card
         (``colour``, on ``first``'s detail grid) shows: all of it, but where light print
         (``LIGHT_PRINT``) may have been clipped away, either way up."""
