@@ -793,7 +793,7 @@ class Recognizer:
 
         def shows_apart(first: Score, second: Score) -> bool:
             return library.twins.shows_apart(image, first.corners, first.face_number,
-                                            second.face_number)
+                                             second.face_number)
 
         def among(near: list[Score]) -> tuple[Score, float, float]:
             pick, lean, fit = library.twins.among(image, near[0].corners,

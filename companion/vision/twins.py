@@ -26,8 +26,8 @@ True
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -73,7 +73,7 @@ LEAST_APART_IN_VIEW = 0.02
 COARSE = 4
 COARSE_DISSENT = 0.15
 #: A pixel this light in every channel is clipped (an overexposed photo, a glare spot). Light
-#: print (``LIGHT_PRINT`` of its face's paper, this percentile of its grey, or lighter) may
+#: print (``LIGHT_PRINT`` of its face's paper, its grey's ``INK_PAPER`` percentile, or lighter) may
 #: have been lost there, and where the picture is ``FAINT`` or lighter ``CLIPPED_REACH``
 #: image pixels round it (a thin stripe's core pressed up against clipped paper: its
 #: pattern no longer shows); dark print does not clip. Where less than ``SHOWN_APART`` of where
@@ -82,7 +82,6 @@ CLIPPED = 250
 FAINT = 235
 CLIPPED_REACH = 2.0
 LIGHT_PRINT = 0.5
-PAPER_SHARE = 90
 SHOWN_APART = 0.5
 #: The coarse grid colours are compared on: a strip shows its colour long before its detail.
 COLOUR_LONG = 34
@@ -209,6 +208,18 @@ class _PairPatterns(NamedTuple):
     coarse: tuple[int, int]
 
 
+def _kept(kept: OrderedDict, key: tuple, make: Callable[[], Any], most: int) -> Any:
+    """``kept[key]``, made by ``make`` if it is not kept; the last ``most`` asked for are
+    kept (a table meets a few look-alikes at a time)."""
+    if key in kept:
+        kept.move_to_end(key)
+    else:
+        kept[key] = make()
+        if len(kept) > most:
+            kept.popitem(last=False)
+    return kept[key]
+
+
 def _detail_scale(corners: np.ndarray) -> float:
     """Detail grid cells per image pixel of a card seen so (at least 1): a card seen smaller
     than the grid is compared at the detail its picture has (in quarter steps, so that the
@@ -324,14 +335,10 @@ class Twins:
         lined up with face ``first``, flattened. Each face's detail is kept on its own (half
         precision) and moved by the pair's warp: a face met with several look-alikes is
         high-passed once."""
-        key = (other, size)
-        if key in self._details:
-            self._details.move_to_end(key)
-        else:
-            self._details[key] = high_pass(self._grey(other, size), (1.0, 6.0)).astype(np.float16)
-            if len(self._details) > DETAILS_KEPT:
-                self._details.popitem(last=False)
-        detail = self._details[key].astype(np.float32)
+        def make() -> np.ndarray:
+            return high_pass(self._grey(other, size), (1.0, 6.0)).astype(np.float16)
+
+        detail = _kept(self._details, (other, size), make, DETAILS_KEPT).astype(np.float32)
         warp = None if other == first else self._warp(first, other)
         if warp is not None:
             # The warp was found on the detail grid: the same move on this grid.
@@ -344,23 +351,19 @@ class Twins:
     def _patterns_of(self, first: int, second: int, scale: float) -> _PairPatterns:
         """The pair's high-passed grey, flattened, on the detail grid (half precision) and
         ``COARSE`` times coarser (``tell``); the last few pairs asked for are kept."""
-        key = (first, second, scale)
-        if key in self._patterns:
-            self._patterns.move_to_end(key)
-        else:
+        def make() -> _PairPatterns:
             one, other = self._pair(first, second)
             h, w = one.shape
             coarse = (max(8, w // COARSE), max(8, h // COARSE))
             one_c, other_c = (
                 _high(cv2.resize(grid, coarse, interpolation=cv2.INTER_AREA),
                       max(1.0, scale / COARSE)).reshape(-1) for grid in (one, other))
-            self._patterns[key] = _PairPatterns(
+            return _PairPatterns(
                 _high(one, scale).reshape(-1).astype(np.float16),
                 _high(other, scale).reshape(-1).astype(np.float16), (h, w), one_c, other_c,
                 coarse)
-            if len(self._patterns) > PATTERNS_KEPT:
-                self._patterns.popitem(last=False)
-        return self._patterns[key]
+
+        return _kept(self._patterns, (first, second, scale), make, PATTERNS_KEPT)
 
     def tell(self, image: np.ndarray, corners: np.ndarray, first: int, second: int,
              on_top: Sequence[np.ndarray] = ()) -> tuple[float, float]:
@@ -392,7 +395,7 @@ class Twins:
         return fine
 
     def shows_apart(self, image: np.ndarray, corners: np.ndarray, first: int, second: int
-                   ) -> bool:
+                    ) -> bool:
         """Is the print seen where faces ``first`` and ``second`` differ (``SHOWN_APART``)?
         Not where light print there may have been clipped away (an overexposed photo, a
         glare spot): both the whole faces' comparison and ``tell`` then read a stripe lost
@@ -415,19 +418,15 @@ class Twins:
         """Where two faces differ (their grey's squared difference, spread a little, summing
         to 1; on ``first``'s detail grid, inset), where neither prints darker there than
         ``LIGHT_PRINT`` of its paper; the last few pairs asked for are kept."""
-        key = (first, second)
-        if key in self._light_aparts:
-            self._light_aparts.move_to_end(key)
-        else:
+        def make() -> np.ndarray:
             one, other = self._pair(first, second)
             apart = pattern_mask(cv2.GaussianBlur((one - other) ** 2, (0, 0), 1.5))
             light = pattern_mask(np.minimum(
-                one / max(float(np.percentile(one, PAPER_SHARE)), 1.0),
-                other / max(float(np.percentile(other, PAPER_SHARE)), 1.0)) >= LIGHT_PRINT)
-            self._light_aparts[key] = apart * light / max(float(apart.sum()), 1e-6)
-            if len(self._light_aparts) > PATTERNS_KEPT:
-                self._light_aparts.popitem(last=False)
-        return self._light_aparts[key]
+                one / max(float(np.percentile(one, INK_PAPER)), 1.0),
+                other / max(float(np.percentile(other, INK_PAPER)), 1.0)) >= LIGHT_PRINT)
+            return apart * light / max(float(apart.sum()), 1e-6)
+
+        return _kept(self._light_aparts, (first, second), make, PATTERNS_KEPT)
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0,
