@@ -799,7 +799,9 @@ class Recognizer:
             pick, lean, fit = library.twins.among(image, near[0].corners,
                                                   [s.face_number for s in near], on_top,
                                                   self.limits.part_fit,
-                                                  self.limits.twin_fit)
+                                                  self.limits.twin_fit,
+                                                  (self.limits.inks_apart,
+                                                   self.limits.ink_turn))
             return next(s for s in near if s.face_number == pick), lean, fit
 
         if not on_top and not in_part:

@@ -430,7 +430,8 @@ class Twins:
 
     def among(self, image: np.ndarray, corners: np.ndarray, face_numbers: Sequence[int],
               on_top: Sequence[np.ndarray] = (), least_fit: float = -1.0,
-              well_fit: float = -1.0) -> tuple[int, float, float]:
+              well_fit: float = -1.0, inks: tuple[float, float] | None = None
+              ) -> tuple[int, float, float]:
         """(pick, lean, fit) among several look-alikes at once (``face_numbers``; ``corners`` in
         the first one's order, either way up): each two faces are compared where they
         differ, in the part in view, and ``pick`` is the face the print leans to against
@@ -440,7 +441,13 @@ class Twins:
         none is favoured for being listed first. Where no face fits the part in view at
         ``well_fit`` (or ``least_fit``, the higher), the part is lined up with the first face
         and compared again; below ``least_fit`` still, they are not compared further: (the
-        first, 0, the best fit)."""
+        first, 0, the best fit).
+
+        ``inks``: (inks apart, turn). Two faces each printed in one ink, their inks at least
+        that far apart (``inks_apart``), are told by the hue of the print where they differ
+        in view (a red index pip against a black one: in grey a few pixels alike) if it
+        carries one and fits one face's ink by ``turn`` more than the other's (``hue_fit``):
+        a grey lean against it counts as none."""
         first = face_numbers[0]
         # Compared on a grid of about one cell per pixel of the card in the image (the
         # detail grid at most): finer would add no detail, only work. Its length in steps
@@ -449,7 +456,8 @@ class Twins:
         h = int(np.clip(8 * round(max(quad_sides(corners)) / 8), 32, height))
         w = max(8, int(round(width * h / height)))
         faces = [self._lined_up(first, face_number, (w, h)) for face_number in face_numbers]
-        view, visible, fits, turned = self._part_fits(image, corners, faces, on_top, (w, h))
+        view, visible, fits, turned, colour = self._part_fits(image, corners, faces, on_top,
+                                                               (w, h))
         if max(fits) < max(least_fit, well_fit):
             # A part guessed from the edges in view may be a few pixels off, or a few
             # hundredths too long or short: its fine detail then fits no face. Lined up
@@ -459,7 +467,7 @@ class Twins:
             moved = self._part_lined_up(image, corners[half_turn] if turned else corners,
                                         first, on_top, (w, h))
             if moved is not None:
-                view, visible, fits, turned = self._part_fits(
+                view, visible, fits, turned, colour = self._part_fits(
                     image, moved[half_turn] if turned else moved, faces, on_top, (w, h))
         if max(fits) < least_fit:
             return first, 0.0, max(fits)
@@ -468,6 +476,10 @@ class Twins:
         for i in range(count):
             for j in range(i + 1, count):
                 leans[i, j] = _lean_where_apart(view, visible, faces[i], faces[j])
+                if inks is not None:
+                    leans[i, j] *= self._ink_agrees(colour, visible, faces[i], faces[j],
+                                                    face_numbers[i], face_numbers[j],
+                                                    float(leans[i, j]), inks)
                 leans[j, i] = -leans[i, j]
         # A face with no look-alike left (its colour twins set aside) leans wholly to itself.
         weakest = [min((float(leans[i, k]) for k in range(count) if k != i), default=0.5)
@@ -475,23 +487,50 @@ class Twins:
         pick = int(np.argmax(weakest))
         return face_numbers[pick], weakest[pick], fits[pick]
 
+    def _ink_agrees(self, colour: np.ndarray, visible: np.ndarray, one: np.ndarray,
+                    other: np.ndarray, first: int, second: int, lean: float,
+                    inks: tuple[float, float]) -> float:
+        """1, or 0 where two faces in inks apart (``among``'s ``inks``) differ in view in
+        a hue that fits the ink of the face the grey ``lean`` is against."""
+        least_apart, turn = inks
+        if (lean == 0.0 or self.inks_apart(first, second) < least_apart
+                or not (self.one_ink(first) and self.one_ink(second))):
+            return 1.0
+        apart = cv2.GaussianBlur(((one - other) ** 2).reshape(visible.shape), (0, 0), 1.5)
+        apart *= visible
+        where = apart >= 0.5 * float(apart.max()) if apart.max() > 0 else None
+        if where is None or not where.any():
+            return 1.0
+        paper = np.percentile(colour[visible > 0].reshape(-1, 3), INK_PAPER, axis=0) + 1.0
+        shares = _chroma(colour * (paper.mean() / paper))[where]
+        saturation = _saturation(shares)
+        seen = hue(np.median(shares[saturation >= np.quantile(saturation, 0.75)], axis=0))
+        if seen is None:
+            return 1.0  # no hue where they differ: black, or a colour washed out
+        fit_one = hue_fit(seen, self.ink(first))
+        fit_other = hue_fit(seen, self.ink(second))
+        against = fit_other - fit_one if lean > 0 else fit_one - fit_other
+        return 0.0 if against >= turn else 1.0
+
     @staticmethod
     def _part_fits(image: np.ndarray, corners: np.ndarray, faces: Sequence[np.ndarray],
                    on_top: Sequence[np.ndarray], size: tuple[int, int]
-                   ) -> tuple[np.ndarray, np.ndarray, list[float], bool]:
+                   ) -> tuple[np.ndarray, np.ndarray, list[float], bool, np.ndarray]:
         """The quad's detail and which of it is in view (``faces``' grid, flattened), each
-        face's fit to it, and whether it fits turned round (the detail is then turned)."""
-        patch = cv2.cvtColor(sample(image, corners.astype(np.float32), size),
-                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        face's fit to it, whether it fits turned round (the detail is then turned), and its
+        colour (BGR, on the detail's grid, turned alike)."""
+        sampled = sample(image, corners.astype(np.float32), size)
+        patch = cv2.cvtColor(sampled, cv2.COLOR_BGR2GRAY).astype(np.float32)
         view = _high(patch)
         visible = (pattern_mask(in_view(corners, size, on_top)) if on_top
                    else np.ones(view.shape, np.float32))
         fits, turned = max(((_fits(view[::-1, ::-1] if t else view,
                                    visible[::-1, ::-1] if t else visible, faces), t)
                             for t in (False, True)), key=lambda told: max(told[0]))
+        colour = pattern_mask(sampled).astype(np.float32)
         if turned:
-            view, visible = view[::-1, ::-1], visible[::-1, ::-1]
-        return view, visible, fits, turned
+            view, visible, colour = view[::-1, ::-1], visible[::-1, ::-1], colour[::-1, ::-1]
+        return view, visible, fits, turned, colour
 
     def _part_lined_up(self, image: np.ndarray, corners: np.ndarray, face_number: int,
                        on_top: Sequence[np.ndarray], size: tuple[int, int]
