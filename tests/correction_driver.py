@@ -11,8 +11,9 @@ answered with the card it is, taken back, corrected. The Python lines of ``compa
 during those steps are counted; at line KILL_AT (0: never) the process SIGKILLs itself,
 wherever it is: between two writes, inside a transaction, in the middle of a step.
 
-Prints one JSON object a line: ``{"events": N}`` once the table is asked and after each step
-(what was accepted so far), then ``{"lines": L, "events": [...]}`` at the end.
+Prints one JSON object a line: ``{"events": N, "lines": L}`` once the table is asked and after
+each step (what was accepted so far, and the lines run so far), then
+``{"lines": L, "events": [...]}`` at the end.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def main(folder: Path, kill_at: int) -> None:
     look = daemon.display.camera.number
     [reading] = daemon.display.asked.readings
     events = table.stored_game.session.events
-    said(events=len(events))
+    said(events=len(events), lines=0)
 
     def asked() -> Answer:
         return Answer(daemon.display.asked.number, CARD, play["seat"])
@@ -84,7 +85,7 @@ def main(folder: Path, kill_at: int) -> None:
         daemon.display.refresh()
         sys.settrace(None)
         assert item.error is None, item.error
-        said(events=len(events))
+        said(events=len(events), lines=killer.lines)
     said(lines=killer.lines,
          events=[{k: v for k, v in e.items() if k != "t"} for e in events])
     table.__exit__(None, None, None)

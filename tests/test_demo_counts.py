@@ -22,8 +22,11 @@ def companion(*args: str) -> str:
 
 def test_the_demos_counts_are_those_of_sessions_import_and_export(tmp_path):
     out = tmp_path / "demo"
-    said = companion("demo", "deathtrap", "--quick", "--out", str(out)).splitlines()[0]
+    printed = companion("demo", "deathtrap", "--quick", "--out", str(out))
+    said = printed.splitlines()[0]
     assert said.startswith("deathtrap: "), said
+    # --quick plays the short game: one round, to its end.
+    assert printed.splitlines()[1].split()[-1] == "r1" and "(100%)" in printed
     found = re.fullmatch(r"deathtrap: (\d+) events stored in [\d.]+ s \((\d+) moves.*\); "
                          r"camera: (\d+) pictures kept of (\d+) taken", said)
     assert found, said

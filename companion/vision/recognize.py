@@ -208,8 +208,9 @@ class Recognizer:
         def more() -> bool:
             return index.compared - begun < self.limits.most_compared
 
+        # A marker's white margin is a light blob too, outlined or not: not a cluster of cards.
         blobs = [b for b in candidates.blobs
-                 if b.outline is None or not on_marker(b.outline, markers)]
+                 if not on_marker(b.rect if b.outline is None else b.outline, markers)]
         blobs.sort(key=lambda b: (not any(touches(d.corners, b) for d in detections),
                                   -b.box[2] * b.box[3]))
         # A cluster outlined again by another cue (the table's spread) is searched again
