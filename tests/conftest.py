@@ -36,3 +36,15 @@ def browser():
                   "--disable-sync", "--no-first-run"])
         yield launched
         launched.close()
+
+
+#: The kinds of test that take seconds to minutes each (the camera, the daemon's processes,
+#: the browser, the demo's whole games). Run first: spread over the workers (-n auto), the
+#: run does not end with one worker on a long test while the others have nothing left.
+LONG_FIRST = ("test_camera_", "test_daemon_", "test_demo", "test_e2e_", "test_vision_",
+              "test_web_")
+
+
+def pytest_collection_modifyitems(config, items):
+    # Whole modules move (the sort is stable): their module-scoped fixtures stay shared.
+    items.sort(key=lambda item: not item.path.name.startswith(LONG_FIRST))

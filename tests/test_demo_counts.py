@@ -2,7 +2,7 @@
 `companion sessions` lists and `companion import` of its log stores (an undo and a move
 entered again for each camera misread put right included), the pictures it says it kept are
 those `companion export --pictures` writes. Run as a user runs them, one command after
-another."""
+another. The game is a card game: its cards come in by the camera."""
 
 from __future__ import annotations
 
@@ -32,6 +32,12 @@ def test_the_demos_counts_are_those_of_sessions_import_and_export(tmp_path):
     assert found, said
     stored, moves, kept, taken = map(int, found.groups())
     assert moves <= stored and kept <= taken
+    # A card game's demo is read by the camera (56 of Deathtrap's 140 moves: the cards; the
+    # rest are the game's choices, made by hand), every move by one way.
+    routes = dict(way.rsplit(" ", 1) for way in
+                  printed.split("events in by: ")[1].splitlines()[0].split(", "))
+    assert int(routes["camera"]) > moves // 4 and sum(map(int, routes.values())) == moves
+    assert (out / "deathtrap-camera.png").exists()
     listed = companion("sessions", "--db", str(out / "deathtrap.db"))
     assert re.search(rf"\b{stored} events\b", listed), listed
     imported = companion("import", str(out / "deathtrap.jsonl"), "--db",
