@@ -9,11 +9,14 @@ unsure, leave them out.
 from __future__ import annotations
 
 import time
+from copy import deepcopy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import cv2
 
+from companion.daemon.camera import library_for
 from companion.daemon.daemon import Daemon
 from companion.daemon.demo import DirectReach
 from companion.daemon.displays import MemoryScreen
@@ -22,6 +25,7 @@ from companion.daemon.stage import InlineVision, Stage
 from companion.games import registry
 from companion.table import Header, TableStore
 from companion.vision.art import draw_face
+from companion.vision.library import CardLibrary
 
 SEATS = 4
 
@@ -73,6 +77,16 @@ def library_with(library: Any, misread: dict[str, str] | None = None,
     return library
 
 
+@cache
+def tricky_deck() -> CardLibrary:
+    """Tricky's demo deck, enrolled and made ready to compare once a process (seconds each
+    time): every table reads with a copy of its own, whose faces its test may change."""
+    deck = library_for(("tricky",))
+    deck.prepare()
+    _ = (deck.sift, deck.indices, deck.marks)
+    return deck
+
+
 class CameraTable:
     """``with CameraTable(folder) as table:`` a new 4-seat Tricky game, its events to play."""
 
@@ -95,7 +109,8 @@ class CameraTable:
         self.daemon.use_stored_game(self.store.new_session(self.header))
         self.daemon.display.refresh()
         self.stage = Stage("tricky", SEATS, seed)
-        self.eyes = InlineVision("tricky", self.stage.layout, self.library)
+        self.eyes = InlineVision("tricky", self.stage.layout, self.library,
+                                 deepcopy(tricky_deck()))
         library_with(self.eyes.watcher.recognizer.library, **library)
         self.hands = DirectReach(self.daemon, self.eyes)
         self.player = TablePlayer(self.daemon, self.hands, self.stage)

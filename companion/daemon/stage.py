@@ -83,15 +83,17 @@ class Stage:
 class InlineVision:
     """The vision pipeline in the caller's thread (the demo): pictures in, scenes out."""
 
-    def __init__(self, game: str, layout: TableLayout, library: TableLibrary | None = None
-                 ) -> None:
+    def __init__(self, game: str, layout: TableLayout, library: TableLibrary | None = None,
+                 cards: CardLibrary | None = None) -> None:
         """``library``: the table's card library (``TableLibrary``): what corrections teach
-        it is read with from the next picture on."""
+        it is read with from the next picture on. ``cards``: the deck read until then (by
+        default the game's demo art, enrolled now)."""
         # A game read from its markers alone (its tiles lie where its map says) needs no card
         # library: its tiles need not be recognised in every picture.
         camera = registry.get(game).camera
         markers_only = camera is not None and camera.markers_only
-        cards = CardLibrary() if markers_only else library_for((game,))
+        if cards is None:
+            cards = CardLibrary() if markers_only else library_for((game,))
         tokens = tuple(camera.marker_labels()) if camera is not None else ()
         self.watcher = TableWatcher(cards, layout, settle_seconds=0.0, tokens=tokens,
                                     piles=pile_cards())
