@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import threading
 import time
+from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from camera_table import library_with
+from camera_table import library_with, tricky_deck
 from helpers import wait_for
 from web_table import LiveTable
 
 from companion.commands.seats import seat_links
-from companion.daemon.camera import Camera, library_for, pile_cards
+from companion.daemon.camera import Camera, pile_cards
 from companion.daemon.daemon import Daemon
 from companion.daemon.displays import MemoryScreen
 from companion.daemon.library import TableLibrary
@@ -92,12 +93,12 @@ class LiveCameraTable(LiveTable):
         self.camera: Camera | None = None
         self.table_library: TableLibrary | None = None
         if learns:
-            library_with(library_for(("tricky",)), **library).save(folder / "cards.npz")
+            library_with(deepcopy(tricky_deck()), **library).save(folder / "cards.npz")
             self.table_library = TableLibrary(folder / "cards.npz", True, ("tricky",), folder)
 
     def _watcher(self) -> TableWatcher:
         library = self.table_library.load() if self.table_library is not None else \
-            library_with(library_for(("tricky",)), **self.library)
+            library_with(deepcopy(tricky_deck()), **self.library)
         return TableWatcher(library, self.stage.layout, settle_seconds=0.3, piles=pile_cards())
 
     def _daemon(self, store: TableStore, screens: list[MemoryScreen]) -> Daemon:
