@@ -838,7 +838,11 @@ class Recognizer:
         # A card partly in view is as alike to its look-alikes as their parts in view are,
         # not as their whole faces: there the print's lean between them and its fit decide,
         # above ``min_score``.
-        bar = min_score if among is not None else self._bar(best.face_number, min_score)
+        # A face clear of every other by twice the sure margin is not another deck's card
+        # that looks as much like any of them (the bar's guard): it too reads above
+        # ``min_score``.
+        bar = (min_score if among is not None or clear >= 2 * self.limits.sure_margin
+               else self._bar(best.face_number, min_score))
         if best.score < bar:
             return None
         card = self.library.card_of(best.face_number)
