@@ -204,6 +204,8 @@ class QuadFinder:
         if contour is None:
             return None
         hull = cv2.convexHull(contour)
+        if len(hull) < 4:
+            return None  # a triangle (a sliver of a card's corner left in a crop) is no card
         # The four-sided polygon that adds the least area to the hull: a speck of bright
         # table stuck to a card's rim only nudges one side out.
         approx = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
