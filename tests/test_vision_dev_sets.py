@@ -147,3 +147,26 @@ def test_a_face_clear_of_every_other_by_far_is_read_at_the_plain_bar():
                        interpolation=cv2.INTER_AREA)
     read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
     assert "purple-single-stripes-squiggle" in read
+
+
+def test_a_card_laid_from_an_index_onto_bare_cloth_is_not_there(monkeypatch):
+    """``anima-pairs``' eighth photo in soft focus: the king of clubs lies half under the ten
+    of clubs, its top right index (a K over a club) showing. Blurred, that index read as the
+    king of spades' top left one, and the card was laid from it to the right, 0.85 of it on
+    the bare green cloth, where a card would show. No card lies there: it is not read."""
+    from companion.vision import recognize
+    from companion.vision.optics import retake
+    from companion.vision.recognize import Recognizer
+
+    paths = _images("anima-pairs")
+    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+    photo = read_image(DEV / "anima-pairs" / "scenes" / "anima-07.jpg")
+    photo = retake(cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
+                              interpolation=cv2.INTER_AREA), "soft")
+
+    def read() -> set[str]:
+        return {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+
+    assert "Pik_Koenig" not in read() and "Kreuz_Zehn" in read()
+    monkeypatch.setattr(recognize, "BARE_AT_MOST", 1.0)  # wherever it lies
+    assert "Pik_Koenig" in read()

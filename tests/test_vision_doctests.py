@@ -7,10 +7,10 @@ import importlib
 
 import pytest
 
-MODULES = ["art", "deals", "deck", "edges", "enrol", "events", "layout", "library", "markers",
-           "optics", "photo", "piles", "placing", "prints", "recognize", "scoring", "selfcheck",
-           "setdeck", "settle", "sheet", "sources", "standins", "suits", "surfaces", "synthetic",
-           "twins", "watch"]
+MODULES = ["art", "deals", "deck", "edges", "enrol", "events", "ground", "layout", "library",
+           "markers", "optics", "photo", "piles", "placing", "prints", "recognize", "scoring",
+           "selfcheck", "setdeck", "settle", "sheet", "sources", "standins", "suits", "surfaces",
+           "synthetic", "twins", "watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

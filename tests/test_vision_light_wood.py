@@ -115,9 +115,9 @@ def test_a_cluster_both_the_light_and_the_spread_outline_is_read_by_its_index_on
     read_at: list[tuple[int, int, int, int]] = []
     by_index = recognizer._by_index
 
-    def spy(image, blob, detections):
+    def spy(image, blob, detections, ground):
         read_at.append(blob.box)
-        return by_index(image, blob, detections)
+        return by_index(image, blob, detections, ground)
 
     monkeypatch.setattr(recognizer, "_by_index", spy)
     for name in ("number-01-run", "number-09-run"):

@@ -54,6 +54,7 @@ from companion.vision.exposure import levelled
 from companion.vision.faces import Score, print_level
 from companion.vision.features import FeatureMatcher
 from companion.vision.finder import Candidates, CardFinder, TableBackground, shrink
+from companion.vision.ground import Ground
 from companion.vision.indices import IndexHit, to_other_top
 from companion.vision.layers import LEAST_IN_VIEW, LayerReader
 from companion.vision.library import NOT_A_CARD, CardLibrary
@@ -233,20 +234,21 @@ class Recognizer:
             if not self._explained(image, blob, known) and not any(
                     _same_box(blob, other) for other in puzzling):
                 puzzling.append(blob)
+        ground = Ground(image, [b.contour for b in candidates.blobs], candidates.beyond)
         if puzzling and self.use_templates:
             # Cards that show only a corner (a fan, a trick): read from their index.
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
             for blob in puzzling[:self.limits.index_regions]:
                 # The deck's index windows, at the size of the cards read, then its rank and
                 # suit marks wherever they lie and however turned.
-                read, disputed = self._by_index(image, blob, detections)
-                marked = self._by_marks(image, blob, detections, read, disputed)
+                read, disputed = self._by_index(image, blob, detections, ground)
+                marked = self._by_marks(image, blob, detections, read, disputed, ground)
                 detections = [d for d in detections
                               if not any(d is x for x in disputed)] + marked
             puzzling = [b for b in puzzling if not self._explained(
                 image, b, [d for d in detections if touches(d.corners, b)])]
         if self.use_templates and candidates.beyond and more():
-            detections += self._marks_elsewhere(image, candidates, detections)
+            detections += self._marks_elsewhere(image, candidates, detections, ground)
         if puzzling and self.use_features and more():
             # Cards partly under others, or in a heap: the feature matcher, on the largest
             # few regions only.
@@ -322,8 +324,8 @@ class Recognizer:
             return -1.0  # no print there to fit
         return float(cv2.matchTemplate(seen, laid, cv2.TM_CCOEFF_NORMED).max())
 
-    def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection]
-                  ) -> tuple[list[Detection], list[Detection]]:
+    def _by_index(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection],
+                  ground: Ground) -> tuple[list[Detection], list[Detection]]:
         """The cards of a cluster whose corner index shows (``indices.py``), sized like the
         cards read (else like the cluster's own width): each not where a card read lies;
         and the cards read unsure whose own print shows another card's index, sure
@@ -356,7 +358,7 @@ class Recognizer:
             hits = reader.read(image, short, box) if flat is None else [
                 hit.projected(flat.to_frame) for hit in reader.read(
                     flat.image, flat.card_short * short / shorts[0])]
-            found += self._index_reads(hits, blob, [*detections, *found], INDEX_SURE,
+            found += self._index_reads(hits, blob, [*detections, *found], ground, INDEX_SURE,
                                        disputed)
             if hits:
                 break  # indices at this size, be they of cards read: the size is right here
@@ -379,7 +381,7 @@ class Recognizer:
         return None
 
     def _by_marks(self, image: np.ndarray, blob: Blob, detections: Sequence[Detection],
-                  by_index: Sequence[Detection], disputed: list[Detection]
+                  by_index: Sequence[Detection], disputed: list[Detection], ground: Ground
                   ) -> list[Detection]:
         """The cards of a cluster read by the index windows (``by_index``) and those whose
         index shows as a rank over a suit (``marks.py``): each not where a card read lies,
@@ -391,8 +393,8 @@ class Recognizer:
         pad = int(0.1 * max(w, h))
         hits = self.library.marks.read(image, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
                                        _card_short(detections))
-        marked = {d.item_id: d for d in self._index_reads(hits, blob, detections, MARKS_SURE,
-                                                           disputed)}
+        marked = {d.item_id: d for d in self._index_reads(hits, blob, detections, ground,
+                                                           MARKS_SURE, disputed)}
         kept = []
         for d in by_index:
             if d.index_at is not None and any(
@@ -403,10 +405,11 @@ class Recognizer:
             same = marked.get(d.item_id)
             kept.append(replace(d, corners=same.corners)
                         if same is not None and intersect(d.corners, same.corners, 0.25) else d)
-        return [*kept, *self._index_reads(hits, blob, [*detections, *kept], MARKS_SURE)]
+        return [*kept, *self._index_reads(hits, blob, [*detections, *kept], ground,
+                                          MARKS_SURE)]
 
     def _marks_elsewhere(self, image: np.ndarray, candidates: Candidates,
-                         detections: Sequence[Detection]) -> list[Detection]:
+                         detections: Sequence[Detection], ground: Ground) -> list[Detection]:
         """The cards whose rank and suit show in the light regions too large to be a
         cluster (``Candidates.beyond``), outside every cluster: a hand fanned on a light
         table, or touching a sheet of paper, is no cluster of its own, yet its indices
@@ -420,16 +423,18 @@ class Recognizer:
             hits = self.library.marks.read(image, (x, y, w, h), short, clusters)
             outline = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
             found += self._index_reads(hits, Blob(None, [], (x, y, w, h), outline, outline),
-                                       [*detections, *found], MARKS_SURE)
+                                       [*detections, *found], ground, MARKS_SURE)
         return found
 
     def _index_reads(self, hits: Sequence[IndexHit], blob: Blob,
-                     detections: Sequence[Detection], sure: tuple[float, float],
-                     disputed: list[Detection] | None = None) -> list[Detection]:
+                     detections: Sequence[Detection], ground: Ground,
+                     sure: tuple[float, float], disputed: list[Detection] | None = None
+                     ) -> list[Detection]:
         """The cards read from their index, best first: each not where a card read lies,
-        nor a card of the cluster read already; sure once its index stands ``sure[1]`` clear
-        of any other card's, not at all at ``sure[0]``. ``disputed``: given, the cards read
-        unsure on which an index of another card shows, sure, are added to it."""
+        nor a card of the cluster read already, nor laid mostly on bare table (``ground``,
+        ``BARE_AT_MOST``); sure once its index stands ``sure[1]`` clear of any other card's,
+        not at all at ``sure[0]``. ``disputed``: given, the cards read unsure on which an
+        index of another card shows, sure, are added to it."""
         found: list[Detection] = []
         named = {d.item_id for d in detections if touches(d.corners, blob)}
         for hit in hits:
@@ -453,9 +458,12 @@ class Recognizer:
                                                           SAME_PRINT)
                    for d in [*detections, *found]):
                 continue  # the print of a card read already, read again (as another card)
+            outline = _on_cluster([hit.corners, *hit.others], blob)
+            if ground.bare(outline, [d.corners for d in [*detections, *found]]) > BARE_AT_MOST:
+                continue  # a card lying there would show: the index is another card's
             named.add(self.library.ids[hit.face_number])
-            found.append(Detection(self.library.ids[hit.face_number], _on_cluster(
-                [hit.corners, *hit.others], blob), confidence, "index", hit.score, hit.at))
+            found.append(Detection(self.library.ids[hit.face_number], outline, confidence,
+                                   "index", hit.score, hit.at))
         return found
 
     def _read_cluster(self, image: np.ndarray, blob: Blob, detections: list[Detection],
@@ -1029,6 +1037,12 @@ def _on_cluster(outlines: Sequence[np.ndarray], blob: Blob) -> np.ndarray:
     return outlines[int(np.argmax(np.round(shares, 2)))].astype(np.float32)
 
 
+#: A card read from its index with more than this share of its outline (in the frame) on
+#: bare table (``ground.py``: the table's colour, on no cluster, under no card read) is not
+#: there: a card would show there. Cards read rightly lie up to 0.47 on it (an outline laid
+#: from a corner is a little off, and a mounted card's dark rim looks like cloth:
+#: `anima-pairs` and its retakes), those laid from another card's index 0.64-0.85.
+BARE_AT_MOST = 0.6
 #: A cluster with no card read on it, smaller than this share of a card as read in the
 #: frame, is not searched for cards: no card shows ``LEAST_IN_VIEW`` of itself there, even
 #: one seen a third smaller (further from the camera). Its index is still looked for.
