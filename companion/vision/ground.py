@@ -65,6 +65,7 @@ class Ground:
             for x, y, w, h in self.regions:
                 self._mask[max(0, y):y + h, max(0, x):x + w] = 1
         return self._mask
+
     def bare(self, corners: np.ndarray, cards: Sequence[np.ndarray]) -> float:
         """The share of the outline ``corners`` inside the frame that lies on bare table:
         on no cluster, and under none of ``cards`` (outlines); 0 if none of it is inside."""

@@ -462,8 +462,11 @@ class IndexReader:
                 patch = cv2.getRectSubPix(grey, size, centre)
                 patches.append(patch)
                 in_lab = cv2.getRectSubPix(lab, size, centre)
-                colours.append(field_colour(in_lab, patch) if on_field else ink_colour(in_lab))
-                light_colours.append(ink_colour(in_lab, True))
+                if on_field:
+                    colours.append(field_colour(in_lab, patch))
+                else:
+                    colours.append(ink_colour(in_lab))
+                    light_colours.append(ink_colour(in_lab, True))
                 face_numbers.append(face_number)
             card = members[0][1].shape[1::-1]
             windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), face_numbers,
