@@ -33,6 +33,9 @@ INSET = 0.05
 #: Blur (grid cells) of both sides before comparing: a sharp enrolment photo and a softer
 #: camera frame must look alike.
 SHARPNESS = 2.0
+#: Blur (grid cells) that gives the slow slope of light across a card (lamp, vignetting,
+#: shadow), taken off before comparing or lining up.
+SLOPE = 6.0
 
 
 @dataclass(frozen=True)
@@ -100,12 +103,20 @@ def samples(image: np.ndarray, turns: Sequence[np.ndarray], size: tuple[int, int
             for turn in turns]
 
 
+def slope_less(grey: np.ndarray) -> np.ndarray:
+    """A grey grid less its slow slope of light (as ``pattern``), float32: what lining up
+    compares, so that a glare spot or a lamp's gradient across the card does not outweigh
+    the print."""
+    planes = grey.astype(np.float32)
+    return planes - cv2.GaussianBlur(planes, (0, 0), SLOPE)
+
+
 def pattern(grid: np.ndarray) -> np.ndarray:
     """The high-passed colour planes of a sampled face, inset, as float32 (h, w, 3)."""
     planes = grid.astype(np.float32)
     planes = cv2.GaussianBlur(planes, (0, 0), SHARPNESS)
     # Less the slow slope of light across the card (lamp to one side, vignetting, shadow).
-    planes -= cv2.GaussianBlur(planes, (0, 0), 6.0)
+    planes -= cv2.GaussianBlur(planes, (0, 0), SLOPE)
     h, w = planes.shape[:2]
     dy, dx = max(1, int(round(INSET * h))), max(1, int(round(INSET * w)))
     planes = planes[dy:h - dy, dx:w - dx]
@@ -324,16 +335,24 @@ class FaceIndex:
         if face_number not in self._grey:
             face = cv2.resize(self._faces[face_number], (w, h), interpolation=cv2.INTER_AREA)
             self._grey[face_number] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY)
-        warp = np.eye(3, dtype=np.float32)
+        patch = cv2.cvtColor(sample(image, corners, (w, h)), cv2.COLOR_BGR2GRAY).astype(
+            np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 25, 1e-3)
         visible = (None if not on_top else
                 (in_view(corners, (w, h), on_top) > 0).astype(np.uint8) * 255)
+        face = self._grey[face_number]
         try:
-            _, warp = cv2.findTransformECC(self._grey[face_number], patch.astype(np.float32), warp,
+            _, warp = cv2.findTransformECC(face, patch, np.eye(3, dtype=np.float32),
                                            cv2.MOTION_HOMOGRAPHY, criteria, visible, 5)
         except cv2.error:
-            return None
+            # No fit of the light as it falls (a glare spot or a lamp's gradient across the
+            # card outweighs its print): the print alone, the slow slope taken off both.
+            try:
+                _, warp = cv2.findTransformECC(slope_less(face), slope_less(patch),
+                                               np.eye(3, dtype=np.float32),
+                                               cv2.MOTION_HOMOGRAPHY, criteria, visible, 5)
+            except cv2.error:
+                return None
         return moved_corners(corners, warp, (w, h), reach)
 
     def scores(self, image: np.ndarray, quad: np.ndarray,
