@@ -205,3 +205,20 @@ def test_a_card_under_a_glare_spot_is_lined_up_by_its_print_alone():
                        interpolation=cv2.INTER_AREA)
     read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
     assert "red-triple-outline-capsule" in read
+
+
+def test_a_face_alone_on_its_shortlist_is_not_clear_of_rivals_never_scored():
+    """``blackjack-webcam``'s eighth frame as heavy JPEG: the six of hearts, sharp and whole,
+    was also outlined by another cue 16 px off. There the first look shortlisted black
+    faces; lined up, that shortlist scored again gave the seven of diamonds 0.649, and its
+    ink struck every black face. Alone on the list, it stood 0.649 "clear" of none, was read
+    at the plain bar with full confidence, and took the six's place. A face with no rival
+    scored reads at its own bar."""
+    from companion.vision.optics import retake
+    from companion.vision.recognize import Recognizer
+
+    paths = _images("blackjack-webcam")
+    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+    photo = retake(read_image(DEV / "blackjack-webcam" / "scenes" / "scene8.jpg"), "jpeg")
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    assert "7D" not in read and "6H" in read

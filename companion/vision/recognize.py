@@ -849,7 +849,10 @@ class Recognizer:
         # A face clear of every other by twice the sure margin is not another deck's card
         # that looks as much like any of them (the bar's guard): it too reads above
         # ``min_score``.
-        bar = (min_score if among is not None or clear >= 2 * self.limits.sure_margin
+        # A face left alone (its rivals struck by ink, or not on a shortlist) is clear of
+        # none measured: it reads at its own bar.
+        far_clear = len(scores) > 1 and clear >= 2 * self.limits.sure_margin
+        bar = (min_score if among is not None or far_clear
                else self._bar(best.face_number, min_score))
         if best.score < bar:
             return None
