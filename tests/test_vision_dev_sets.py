@@ -222,3 +222,21 @@ def test_a_face_alone_on_its_shortlist_is_not_clear_of_rivals_never_scored():
     photo = retake(read_image(DEV / "blackjack-webcam" / "scenes" / "scene8.jpg"), "jpeg")
     read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
     assert "7D" not in read and "6H" in read
+
+
+def test_a_card_whose_ink_strikes_its_shortlist_is_told_among_the_faces_of_its_ink():
+    """``blackjack-webcam``'s fifth frame overexposed: a guess inside the six of diamonds'
+    cluster first looked like nothing (0.17) and shortlisted black fours to sixes; lined up,
+    the four of spades scored 0.671 and the four of diamonds 0.668. The red ink struck the
+    black faces, and the four stood clear of the one red face left far behind: read with
+    full confidence, over the six. A close call the ink makes sure is told again among
+    every face of the card's ink."""
+    from companion.vision.optics import retake
+    from companion.vision.recognize import Recognizer
+
+    paths = _images("blackjack-webcam")
+    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+    photo = retake(read_image(DEV / "blackjack-webcam" / "scenes" / "scene5.jpg"),
+                   "overexposed")
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    assert "4D" not in read and "6D" in read

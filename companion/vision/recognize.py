@@ -920,8 +920,26 @@ class Recognizer:
                 for s in [scores[0], *inked]}
         closest = max(fits.values())
         off = [n for n, fit in fits.items() if fit < closest - limits.ink_turn]
-        return [s for s in scores if not (twins.one_ink(s.face_number) and any(
-            twins.inks_apart(s.face_number, n) < limits.inks_apart for n in off))]
+
+        def struck(face: int) -> bool:
+            return twins.one_ink(face) and any(
+                twins.inks_apart(face, n) < limits.inks_apart for n in off)
+
+        kept = [s for s in scores if not struck(s.face_number)]
+        if not kept or gap(kept) < limits.sure_margin or gap(scores) >= limits.sure_margin:
+            return kept
+        # The ink made a close call sure, but the shortlist was drawn up before the ink was
+        # known: struck, it may hold too few of the card's rivals in its own ink (a red
+        # card shortlisted among black faces). Every face not struck is compared on the
+        # quad as the best lies: how clear the best stands is measured against them.
+        listed = {s.face_number for s in kept}
+        rest = [n for shape in self.library.index.classes for n in shape.face_numbers
+                if n not in listed and not struck(n)]
+        if rest:
+            kept += self.library.index.scores(image, kept[0].corners, None, limits.detail,
+                                              only=rest, upright=True)
+            kept = self.library.one_per_card(sorted(kept, key=lambda s: -s.score))
+        return kept
 
     def _near_twins(self, one: int, other: int) -> bool:
         """Are two faces near twins (``twin_likeness``), as whole faces or in their grey
