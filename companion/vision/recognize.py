@@ -899,7 +899,8 @@ class Recognizer:
         ``inks_apart`` or more from its own, each face printed in one ink, the card's own ink
         (``Twins.ink_in``, its paper set to grey) is compared with theirs by its hue: the
         faces whose ink carries it ``ink_turn`` less than the closest's (``twins.hue_fit``; black
-        ink none) are struck out, with every one-ink face printed in their ink. A card
+        ink none) are struck out, with every one-ink face printed in their ink; where that
+        makes a close call sure, every face not struck is scored on the quad. A card
         whose print shows no colour is left as it is (a red washed out is not black). The
         whole faces' comparison weighs a thin print's colour little, and how two crops were
         cut can weigh more: a green outline scored 0.86 as its purple twin, 0.70 as itself."""
