@@ -240,3 +240,21 @@ def test_a_card_whose_ink_strikes_its_shortlist_is_told_among_the_faces_of_its_i
                    "overexposed")
     read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
     assert "4D" not in read and "6D" in read
+
+
+def test_a_black_index_under_a_cool_cast_is_read_as_black():
+    """``anima-pairs``' seventh photo under a cool cast: the ten of clubs lies half under the
+    jack of spades, its index (a 10 over a club) in view. The paper turned blue, and the
+    index's chroma less the paper's came out yellow (15.6 from black; as taken 4.5): every
+    black index was struck and the ten was not read. Its ink seen as if its paper were
+    grey is as black as taken (7.0; 6.9), and the ten is read."""
+    from companion.vision.optics import retake
+    from companion.vision.recognize import Recognizer
+
+    paths = _images("anima-pairs")
+    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+    photo = read_image(DEV / "anima-pairs" / "scenes" / "anima-06.jpg")
+    photo = retake(cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
+                              interpolation=cv2.INTER_AREA), "cool")
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    assert "Kreuz_Zehn" in read

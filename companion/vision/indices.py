@@ -157,14 +157,14 @@ class _Window:
     offsets: np.ndarray  # (faces, 2): each face's window's top-left from its corner
     face_numbers: list[int]
     rows: np.ndarray
-    colours: np.ndarray  # (faces, 2): each index's ink colour from its paper's (Lab a, b)
+    #: (faces, 2): each index's ink colour from its paper's (Lab a, b): seen as if its paper
+    #: were grey, per step below the paper (``ink_colour(..., any_light=True)``); on a field,
+    #: the field's colour (``field_colour``).
+    colours: np.ndarray
     basis: np.ndarray  # (components, w * h)
     card: tuple[float, float]  # the turned card's (width, height), reference pixels
     #: Printed light on a field of colour: compared in ``whiteness``, not grey.
     on_field: bool = False
-    #: Each index's ink colour seen as if its paper were grey, per step below the paper
-    #: (``ink_colour(..., any_light=True)``); None on a field.
-    light_colours: np.ndarray | None = None
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -443,7 +443,7 @@ class IndexReader:
         windows = []
         for (turn, anchor, on_field), members in kept.items():
             size, margin = sizes[turn % 2, on_field], margins[on_field]
-            patches, face_numbers, colours, offsets, light_colours = [], [], [], [], []
+            patches, face_numbers, colours, offsets = [], [], [], []
             for face_number, grey, box_ref, lab in members:
                 h, w = grey.shape
                 cx = 0 if anchor in ("tl", "bl") else w
@@ -462,18 +462,14 @@ class IndexReader:
                 patch = cv2.getRectSubPix(grey, size, centre)
                 patches.append(patch)
                 in_lab = cv2.getRectSubPix(lab, size, centre)
-                if on_field:
-                    colours.append(field_colour(in_lab, patch))
-                else:
-                    colours.append(ink_colour(in_lab))
-                    light_colours.append(ink_colour(in_lab, True))
+                colours.append(field_colour(in_lab, patch) if on_field
+                               else ink_colour(in_lab, True))
                 face_numbers.append(face_number)
             card = members[0][1].shape[1::-1]
             windows.append(_Window(turn, anchor, size, np.array(offsets, np.float32), face_numbers,
                                    _unit_rows(np.array(patches)),
                                    np.array(colours, np.float32), np.empty((0, 0), np.float32),
-                                   (float(card[0]), float(card[1])), on_field,
-                                   None if on_field else np.array(light_colours, np.float32)))
+                                   (float(card[0]), float(card[1])), on_field))
         for shape in SHAPES:
             own = [window for window in windows if (window.turn % 2, window.on_field) == shape]
             if own:
@@ -571,21 +567,17 @@ class IndexReader:
         owner = np.concatenate([[n] * len(window.face_numbers) for n, window in enumerate(windows)])
         starts = np.cumsum([0] + [len(window.face_numbers) for window in windows])
         printed = np.concatenate([window.colours for window in windows])
-        printed_light = (None if windows[0].on_field else
-                         np.concatenate([window.light_colours for window in windows]))
         found = []
         least = LEAST_FIELD_SCORE if windows[0].on_field else LEAST_SCORE
         for k in np.nonzero(scores.max(axis=1) >= least)[0]:
             # Only the indices printed in the colour this one shows are compared.
             in_lab = colour[ys[k]:ys[k] + h, xs[k]:xs[k] + w]
+            # Printed, the ink is seen as if its paper were grey, per step below it: a cast
+            # tints the paper, and its chroma less the paper's turns black blue or orange;
+            # blur mixes a small red index with its paper, paler and greyer at once.
             ink = (field_colour(in_lab, picture[ys[k]:ys[k] + h, xs[k]:xs[k] + w])
-                   if windows[0].on_field else ink_colour(in_lab))
+                   if windows[0].on_field else ink_colour(in_lab, True))
             scores[k][~same_colour(ink, printed)] = -1.0
-            if not windows[0].on_field:
-                # And as if the paper were grey, per step below it: blur (soft focus, a small
-                # sensor) mixes a small red index with its paper, paler and greyer at once; a
-                # print whose two colours disagree is no card's (a red ace read as a spade).
-                scores[k][~same_colour(ink_colour(in_lab, True), printed_light)] = -1.0
             if scores[k].max() < least:
                 continue
             best, margin = _told_apart(patches[k], scores[k], every, face_numbers)
