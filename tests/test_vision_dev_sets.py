@@ -176,8 +176,8 @@ def test_a_small_red_index_blurred_paler_and_greyer_is_not_read_as_a_black_one()
     """``anima-pairs``' twenty-second photo in soft focus: the ace of diamonds lies under the
     jack of hearts, its top left index (an A over a diamond) showing. Blurred into its paper,
     the index's darkest print came out near grey, and the index read as the ace of spades.
-    Seen as if its paper were grey, per step below it, the same print is still red: the two
-    colours disagree for every black index, and the ace of diamonds is read."""
+    Seen as if its paper were grey, per step below it, the same print is still red: no black
+    index is compared with it, and the ace of diamonds is read."""
     from companion.vision.optics import retake
     from companion.vision.recognize import Recognizer
 
