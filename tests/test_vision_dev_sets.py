@@ -5,10 +5,12 @@ cleanly where a set is absent, as in a fresh clone without it."""
 from __future__ import annotations
 
 import cv2
+import numpy as np
 import pytest
 from vision_dev import DEV
 
 from companion.vision.enrol import enrol_images
+from companion.vision.library import CardLibrary
 from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
 SETS = ["standard-deck", "blackjack-webcam", "anima-pairs", "set-crops", "bidly-fans"]
@@ -19,6 +21,33 @@ def _images(name: str) -> list:
     if not folder.is_dir():
         pytest.skip(f"no real set at {folder}")
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def _library(name: str) -> CardLibrary:
+    """The set's deck, enrolled from its own enrolment images."""
+    paths = _images(name)
+    return enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
+
+
+def _photo(name: str, scene: str, retaken: str = "") -> np.ndarray:
+    """A scene of the set at most 1280 px wide, as the benchmark reads it; ``retaken``: as
+    ``optics.retake`` takes it then."""
+    from companion.vision.optics import retake
+
+    photo = read_image(DEV / name / "scenes" / scene)
+    if photo.shape[1] > 1280:
+        photo = cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
+                           interpolation=cv2.INTER_AREA)
+    return retake(photo, retaken) if retaken else photo
+
+
+def _read(name: str, scene: str, retaken: str = "") -> set[str]:
+    """The cards read in a scene of the set (no pile search, as the benchmark reads)."""
+    from companion.vision.recognize import Recognizer
+
+    library = _library(name)
+    photo = _photo(name, scene, retaken)
+    return {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -196,14 +225,7 @@ def test_a_card_under_a_glare_spot_is_lined_up_by_its_print_alone():
     under its face's bar (0.799), and lining it up failed: the glare's slope outweighed the
     print, and ECC found the two uncorrelated. Lined up on the print alone, the slow slope
     of light taken off both, it is read."""
-    from companion.vision.recognize import Recognizer
-
-    paths = _images("set-crops")
-    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
-    photo = read_image(DEV / "set-crops" / "scenes" / "set-00.jpg")
-    photo = cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
-                       interpolation=cv2.INTER_AREA)
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    read = _read("set-crops", "set-00.jpg")
     assert "red-triple-outline-capsule" in read
 
 
@@ -214,13 +236,7 @@ def test_a_face_alone_on_its_shortlist_is_not_clear_of_rivals_never_scored():
     ink struck every black face. Alone on the list, it stood 0.649 "clear" of none, was read
     at the plain bar with full confidence, and took the six's place. A face with no rival
     scored reads at its own bar."""
-    from companion.vision.optics import retake
-    from companion.vision.recognize import Recognizer
-
-    paths = _images("blackjack-webcam")
-    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
-    photo = retake(read_image(DEV / "blackjack-webcam" / "scenes" / "scene8.jpg"), "jpeg")
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    read = _read("blackjack-webcam", "scene8.jpg", "jpeg")
     assert "7D" not in read and "6H" in read
 
 
@@ -231,14 +247,7 @@ def test_a_card_whose_ink_strikes_its_shortlist_is_told_among_the_faces_of_its_i
     black faces, and the four stood clear of the one red face left far behind: read with
     full confidence, over the six. A close call the ink makes sure is told again among
     every face of the card's ink."""
-    from companion.vision.optics import retake
-    from companion.vision.recognize import Recognizer
-
-    paths = _images("blackjack-webcam")
-    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
-    photo = retake(read_image(DEV / "blackjack-webcam" / "scenes" / "scene5.jpg"),
-                   "overexposed")
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    read = _read("blackjack-webcam", "scene5.jpg", "overexposed")
     assert "4D" not in read and "6D" in read
 
 
@@ -248,13 +257,5 @@ def test_a_black_index_under_a_cool_cast_is_read_as_black():
     index's chroma less the paper's came out yellow (15.6 from black; as taken 4.5): every
     black index was struck and the ten was not read. Its ink seen as if its paper were
     grey is as black as taken (7.0; 6.9), and the ten is read."""
-    from companion.vision.optics import retake
-    from companion.vision.recognize import Recognizer
-
-    paths = _images("anima-pairs")
-    library = enrol_images([(p.stem, lambda p=p: read_image(p)) for p in paths]).library
-    photo = read_image(DEV / "anima-pairs" / "scenes" / "anima-06.jpg")
-    photo = retake(cv2.resize(photo, None, fx=1280 / photo.shape[1], fy=1280 / photo.shape[1],
-                              interpolation=cv2.INTER_AREA), "cool")
-    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo)}
+    read = _read("anima-pairs", "anima-06.jpg", "cool")
     assert "Kreuz_Zehn" in read
