@@ -404,27 +404,40 @@ def figure_text(figures: Figures) -> str:
 
 
 def stand_ins(args: argparse.Namespace) -> None:
-    """Each real set's rendered stand-in; with ``--compare``, the real set beside it."""
+    """Each real set's rendered stand-in; with ``--compare``, the real set beside it; with
+    ``--seeds N``, drawn N times (seeds from ``--seed`` on) and summed."""
     made = {**STAND_INS, **OTHER_KINDS}
     names = args.stand_in or list(made)
-    print(f"stand-ins for the real sets, seed {args.seed}"
+    seeds = list(range(args.seed, args.seed + args.seeds))
+    print(f"stand-ins for the real sets, seed{'s' if len(seeds) > 1 else ''} "
+          f"{seeds[0]}{f'-{seeds[-1]}' if len(seeds) > 1 else ''}"
           f"{'; the real set read in the same run beside each' if args.compare else ''}")
     for name in names:
-        start = time.perf_counter()
-        rendered = made[name](np.random.default_rng(args.seed))
-        result = enrol_images(rendered.enrol)
-        drawn = time.perf_counter() - start
-        folder = DEV_SETS / name
-        by_id = rendered.by_id  # scored as the real set it stands for is, here or not
-        figures, times = read_figures(result.library, [
-            (p.name, p.image, [replace(c, box=None) for c in p.cards] if by_id else p.cards)
-            for p in rendered.photos])
-        size = "x".join(str(v) for v in rendered.photos[0].image.shape[1::-1])
-        print(f"  {name} ({rendered.about}; {len(result.library)} enrolled, "
-              f"{len(result.skipped)} skipped; {len(rendered.photos)} photos {size}, "
-              f"drawn and enrolled in {drawn:.0f} s)")
+        figures, times = Figures(), []
+        for seed in seeds:
+            start = time.perf_counter()
+            rendered = made[name](np.random.default_rng(seed))
+            result = enrol_images(rendered.enrol)
+            drawn = time.perf_counter() - start
+            by_id = rendered.by_id  # scored as the real set it stands for is, here or not
+            drawn_figures, drawn_times = read_figures(result.library, [
+                (p.name, p.image, [replace(c, box=None) for c in p.cards] if by_id
+                 else p.cards) for p in rendered.photos])
+            size = "x".join(str(v) for v in rendered.photos[0].image.shape[1::-1])
+            if seed == seeds[0]:
+                print(f"  {name} ({rendered.about}; {len(result.library)} enrolled, "
+                      f"{len(result.skipped)} skipped; {len(rendered.photos)} photos {size}, "
+                      f"drawn and enrolled in {drawn:.0f} s)")
+            if len(seeds) > 1:
+                print(f"    seed {seed:<3d}  {figure_text(drawn_figures)}")
+            if args.verbose:
+                print(f"      missed: {' '.join(drawn_figures.missed) or '-'}")
+                print(f"      invented: {' '.join(drawn_figures.wrong) or '-'}")
+            figures = summed(figures, drawn_figures)
+            times += drawn_times
         print(f"    rendered  {figure_text(figures)}   median {np.median(times):6.1f} ms"
               + ("   (scored by id, as its real set)" if by_id else ""))
+        folder = DEV_SETS / name
         if args.compare and (folder / "truth.json").is_file():
             real = real_figures(folder)
             print(f"    real      {figure_text(real)}")
@@ -435,9 +448,14 @@ def stand_ins(args: argparse.Namespace) -> None:
             print("    real      none among the dev sets (a held-back set's kind)")
         elif args.compare:
             print(f"    real      not here ({folder})")
-        if args.verbose:
-            print(f"    missed: {' '.join(figures.missed) or '-'}")
-            print(f"    invented: {' '.join(figures.wrong) or '-'}")
+
+
+def summed(one: Figures, other: Figures) -> Figures:
+    """Two tallies' figures as one (the cards missed and invented named in both)."""
+    return Figures(one.cards + other.cards, one.read + other.read,
+                   one.covered + other.covered, one.covered_read + other.covered_read,
+                   one.invented + other.invented, one.missed + other.missed,
+                   one.wrong + other.wrong, one.confused + other.confused)
 
 
 def real(args: argparse.Namespace) -> None:
@@ -462,6 +480,9 @@ def main() -> None:
                         choices=list({**STAND_INS, **OTHER_KINDS}),
                         help="with --only sets: this stand-in (or rendered set of another "
                              "kind) only; repeat for several")
+    parser.add_argument("--seeds", type=int, default=1, metavar="N",
+                        help="stand-ins: drawn with N seeds from --seed on, each printed and "
+                             "all summed (a rule that reads one seed alone is fitted to it)")
     parser.add_argument("--compare", action="store_true",
                         help="stand-ins: read the real set each stands for (../shared/"
                              "vision-dev) in the same run and print it beside")

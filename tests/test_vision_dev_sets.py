@@ -259,3 +259,12 @@ def test_a_black_index_under_a_cool_cast_is_read_as_black():
     grey is as black as taken (7.0; 6.9), and the ten is read."""
     read = _read("anima-pairs", "anima-06.jpg", "cool")
     assert "Kreuz_Zehn" in read
+
+
+def test_a_cluster_only_the_edges_enclose_is_searched_after_the_rest():
+    """``blackjack-webcam``'s fifth frame dim: besides the light's clusters, what the edges
+    enclose outlines the pairs again. Searched first, that cluster read the six of clubs,
+    half under the queen of hearts, from its part in view as the eight (0.31). Searched
+    after the light's clusters, it changes nothing there: the six is read."""
+    read = _read("blackjack-webcam", "scene5.jpg", "dim")
+    assert "8C" not in read and "6C" in read

@@ -206,3 +206,15 @@ def test_a_half_turn_s_vectors_are_the_warped_turn_s_turned_round():
         masks[3][:10] = 0
         found = _units(planes, masks)
         assert np.allclose(found[3], unit(planes[3], masks[3]), atol=1e-6)
+
+
+def test_the_faces_most_alike_to_one_are_its_look_alikes_not_itself_nor_its_card_again():
+    from companion.vision.deck import draw_standard_face, standard_deck
+    from companion.vision.faces import FaceIndex
+
+    deck = {card.item_id: card for card in standard_deck()}
+    ids = ["5spades", "5clubs", "5spades", "Khearts", "2diamonds"]  # the five twice
+    index = FaceIndex([draw_standard_face(deck[i]) for i in ids], cards=ids)
+    alike = index.most_alike(0, 2)
+    assert alike[0] == 1 and 0 not in alike and 2 not in alike
+    assert sorted(index.most_alike(3, 10)) == [0, 1, 2, 4]  # every other card's faces

@@ -1,4 +1,4 @@
-"""Where the cards may be: candidate outlines from three independent cues.
+"""Where the cards may be: candidate outlines from three independent cues, and clusters.
 
 - **Edges**: a card's outline is a closed, four-sided edge; wood grain, cloth folds and
   keyboards are not. Found on the lightness channel, so any table colour works.
@@ -9,6 +9,8 @@
   it in Lab, lit or in shadow alike. On a table of many colours (grained wood), its spread
   of colours modelled: what it does not explain gives outlines, and the blobs of cards
   touching or overlapping there (the light blobs follow the grain).
+- **What the edges enclose**, on a light table: the clusters no other cue outlined (a row of
+  white cards touching on grained wood whose lines run into their edges).
 
 Every cue works on a copy ``WORK_WIDTH`` wide (shape, not detail, is wanted here); outlines
 come back in the pixels of the image given.
@@ -44,6 +46,8 @@ class Candidates:
     #: light beyond the table, or cards touching a sheet of paper. Cards in them show at most
     #: their print.
     beyond: list[tuple[int, int, int, int]] = field(default_factory=list)
+    #: Clusters only what the edges enclose outlines (``enclosed``): searched after the rest.
+    late: list[Blob] = field(default_factory=list)
 
 
 def work_scale(shape: tuple[int, ...]) -> float:
@@ -155,6 +159,17 @@ SAMPLE_STEP = 8
 #: steps) is about one colour, as the photo's most common colour models it: black cloth
 #: 6-10 in the dev photos, grained light wood 16-36, a café's bamboo table 21.
 WIDE_SPREAD = 12.0
+#: Lines thinner than this share of the work copy's width that run into what the edges
+#: enclose are opened away (``enclosed``): wood grain 2-5 px wide at 640, a card 40 or more.
+GRAIN_WIDTH = 0.014
+#: A cluster the edges enclose is searched if no other cue's blob covers this share of its
+#: box (``_clusters_unseen``),
+UNSEEN = 0.5
+#: and the outlines found leave this share of it, less strips narrower than
+#: ``STRIP_WIDTH`` of the work copy's width: the cards read whole round it leave a quarter
+#: to four fifths of a row of cards touching, 5 % of a table's grain closed round them.
+LEFT_UNSEEN = 0.25
+STRIP_WIDTH = 0.04
 #: Canny's two thresholds on the work copy's blurred Lab planes for a card's edge.
 EDGE_STEPS = (40, 100)
 #: Lower ones, for the faint edges of a light grained table (``WIDE_SPREAD``, ``LIGHT_TABLE``)
@@ -162,8 +177,9 @@ EDGE_STEPS = (40, 100)
 #: than the first pass's, and the grain's lines cross it.
 FAINT_EDGE_STEPS = (20, 60)
 #: A table whose lightness (Lab, 0-255) is at least this is light: only there is a card's
-#: edge faint (the dev photos' dark rug and wood 27-30, cork 101-107, a white table 182-204,
-#: pale maple in a lamp's shadow from 113).
+#: edge faint, and do the light blobs miss clusters (the dev photos' dark rug and wood 27-30,
+#: a laptop 66, cork 101-107, a café's table 114, a white table 182-204, pale maple in a
+#: lamp's shadow from 113).
 LIGHT_TABLE = 100.0
 
 
@@ -323,14 +339,16 @@ class CardFinder:
         for blob in blobs:
             quads += ([blob.outline] if blob.outline is not None else []) + blob.inner
         # Then the edges: an edge band's outer outline lies a pixel or two outside the card.
-        quads += _edge_quads(lab, limits, EDGE_STEPS)
+        edges = edge_mask(lab)
+        inside_edges = enclosed(edges)
+        quads += _edge_quads(edges, limits)
         if spread is not None:
             # Last, the outlines only the table's spread of colours shows (a white rim on
             # light grained wood), and the faint edges there: where another cue outlined a
             # card, its outline is kept.
             quads += quads_in_mask(spread, *limits)
             if cv2.mean(lab[..., 0], cv2.bitwise_not(spread))[0] >= LIGHT_TABLE:
-                quads += _edge_quads(lab, limits, FAINT_EDGE_STEPS)
+                quads += _edge_quads(edge_mask(lab, steps=FAINT_EDGE_STEPS), limits)
         if background is not None:
             blobs += _blobs_of(mask, limits)
         if spread is not None:
@@ -340,16 +358,35 @@ class CardFinder:
             # A cluster the light blobs found too is searched again, after every other, if
             # the cards read there leave it unexplained: its outline here differs.
             blobs += [b for b in _blobs_of(spread, limits) if _solidity(b) >= CLUSTER_SOLIDITY]
+        # Last, what the edges enclose where no other cue outlined a cluster: on light wood
+        # whose grain runs into the cards' edges, neither the light nor the table's colour
+        # may tell a row of cards touching from the table.
+        # (On a light table only: on a dark one the light blobs outline every cluster.)
+        table_lightness = cv2.mean(lab[..., 0], cv2.bitwise_not(inside_edges))[0]
+        late = (_clusters_unseen(inside_edges, blobs, quads, limits)
+                if table_lightness >= LIGHT_TABLE else [])
         return Candidates(_distinct([q / scale for q in quads]),
                           [_scaled(b, 1 / scale) for b in blobs],
-                          [tuple(int(v / scale) for v in box) for box in beyond])
+                          [tuple(int(v / scale) for v in box) for box in beyond],
+                          [_scaled(b, 1 / scale) for b in late])
 
 
-def _edge_quads(lab: np.ndarray, limits: tuple[float, float], steps: tuple[int, int]
-                ) -> list[np.ndarray]:
-    """The outlines the edges at ``steps`` close, the photo's border closing those it cuts."""
-    return quads_in_mask(closed_at_frame(edge_mask(lab, steps=steps)), *limits,
-                         retrieval=cv2.RETR_LIST, fill=0.85)
+def _edge_quads(edges: np.ndarray, limits: tuple[float, float]) -> list[np.ndarray]:
+    """The outlines the ``edges`` (``edge_mask``) close, the photo's border closing those
+    it cuts."""
+    return quads_in_mask(closed_at_frame(edges.copy()), *limits, retrieval=cv2.RETR_LIST,
+                         fill=0.85)
+
+
+def enclosed(edges: np.ndarray) -> np.ndarray:
+    """What the ``edges`` (``edge_mask``) enclose, filled, less the lines that only touch it
+    (wood grain running into a card's edge: thinner than ``GRAIN_WIDTH``)."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    width = max(3, round(GRAIN_WIDTH * edges.shape[1]) | 1)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (width, width)))
 
 
 def _blobs_of(mask: np.ndarray, limits: tuple[float, float]) -> list[Blob]:
@@ -364,6 +401,39 @@ def _blobs_of(mask: np.ndarray, limits: tuple[float, float]) -> list[Blob]:
         blobs.append(Blob(None, [], cv2.boundingRect(contour), rect,
                           contour.reshape(-1, 2).astype(np.float32)))
     return blobs
+
+
+def _clusters_unseen(inside: np.ndarray, blobs: list[Blob], quads: list[np.ndarray],
+                     limits: tuple[float, float]) -> list[Blob]:
+    """The compact clusters ``enclosed`` gave (``inside``) that the other cues missed: no
+    blob of theirs covers half its box (``UNSEEN``), and the outlines they found leave a
+    part of it (``LEFT_UNSEEN``) wider than a strip of grain the edges closed round."""
+    found = np.zeros(inside.shape, np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(found, quad.astype(np.int32), 255)
+    width = round(STRIP_WIDTH * inside.shape[1]) | 1
+    strip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    unseen = []
+    for blob in _blobs_of(inside, limits):
+        if _solidity(blob) < CLUSTER_SOLIDITY or any(
+                _box_share(blob.box, other.box) >= UNSEEN for other in blobs):
+            continue
+        region = np.zeros(inside.shape, np.uint8)
+        cv2.drawContours(region, [blob.contour.astype(np.int32)], -1, 255, -1)
+        left = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(found)),
+                                cv2.MORPH_OPEN, strip)
+        if cv2.countNonZero(left) >= LEFT_UNSEEN * cv2.countNonZero(region):
+            unseen.append(blob)
+    return unseen
+
+
+def _box_share(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of ``box`` (x, y, w, h) that ``other`` covers."""
+    x, y, w, h = box
+    ox, oy, ow, oh = other
+    across = max(0, min(x + w, ox + ow) - max(x, ox))
+    down = max(0, min(y + h, oy + oh) - max(y, oy))
+    return across * down / max(w * h, 1)
 
 
 def _solidity(blob: Blob) -> float:

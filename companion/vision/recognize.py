@@ -127,6 +127,9 @@ TWIN_BEYOND = 0.75
 TWIN_DOUBT = 0.05
 #: A face's print in another ink is checked for the card's ink down to this far below it.
 INK_TWIN_BELOW = 0.3
+#: Faces most alike to the one a close call is lined up with, scored on the lined-up
+#: outline besides those the outline as found shortlisted.
+ALIKE_RESCORED = 3
 
 
 class Recognizer:
@@ -221,7 +224,8 @@ class Recognizer:
         for k, blob in enumerate(blobs):
             seen = any(_same_box(blob, other) for other in blobs[:k])
             (again if seen else first).append(blob)
-        blobs = first + again
+        # Last, the clusters only the edges enclose (grain closed round them at times).
+        blobs = first + again + [b for b in candidates.late if not on_marker(b.rect, markers)]
         puzzling: list[Blob] = []
         for blob in blobs:
             if not more():
@@ -234,7 +238,8 @@ class Recognizer:
             if not self._explained(image, blob, known) and not any(
                     _same_box(blob, other) for other in puzzling):
                 puzzling.append(blob)
-        ground = Ground(image, [b.contour for b in candidates.blobs], candidates.beyond)
+        ground = Ground(image, [b.contour for b in [*candidates.blobs, *candidates.late]],
+                        candidates.beyond)
         if puzzling and self.use_templates:
             # Cards that show only a corner (a fan, a trick): read from their index.
             puzzling.sort(key=lambda b: -b.box[2] * b.box[3])
@@ -789,8 +794,14 @@ class Recognizer:
             aligned = index.align(image, scores[0].corners, scores[0].face_number,
                                   reach=self.limits.align_reach[below])
             if aligned is not None:
+                # Lined up, the card may read as a near twin of the face it was lined up
+                # with that the quad as found did not shortlist (from a rough outline, the
+                # nine of clubs and nothing of the spade's): those are scored too.
+                shortlist = [s.face_number for s in scores]
+                shortlist += [n for n in index.most_alike(scores[0].face_number, ALIKE_RESCORED)
+                              if n not in shortlist]
                 again = index.scores(image, aligned, None, self.limits.detail,
-                                     only=[s.face_number for s in scores], upright=True)
+                                     only=shortlist, upright=True)
                 if again and again[0].score > scores[0].score:
                     scores = again
         library = self.library
