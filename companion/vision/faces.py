@@ -306,23 +306,15 @@ class FaceIndex:
         return most
 
     def most_alike(self, face_number: int, count: int) -> list[int]:
-        """The ``count`` faces of its shape most alike to a face (either way round), best
-        first, of cards other than its own (kept: asked again for each close call)."""
+        """The ``count`` faces of its shape most alike to a face (``likeness``), best first,
+        of cards other than its own (kept: asked again for each close call)."""
         key = (face_number, count)
         if key not in self._alike:
             shape = next(c for c in self.classes if face_number in c.face_numbers)
-            row = widened(shape.rows[shape.face_numbers.index(face_number)])
-            turned = row.reshape(shape.pattern_shape)[::-1, ::-1].reshape(-1)
-            alike = np.concatenate([
-                np.maximum(rows @ row, rows @ turned) for rows in (
-                    widened(shape.rows[start:start + self.BLOCK])
-                    for start in range(0, len(shape.face_numbers), self.BLOCK))])
-            numbers = np.asarray(shape.face_numbers)
-            mine = (numbers == face_number if self._cards is None
-                    else self._cards[numbers] == self._cards[face_number])
-            alike[mine] = -np.inf
-            self._alike[key] = [int(numbers[k]) for k in np.argsort(-alike)[:count]
-                                if np.isfinite(alike[k])]
+            others = [n for n in shape.face_numbers if n != face_number and (
+                self._cards is None or self._cards[n] != self._cards[face_number])]
+            self._alike[key] = sorted(
+                others, key=lambda n: -self.likeness(face_number, n))[:count]
         return self._alike[key]
 
     def likeness(self, first: int, second: int) -> float:

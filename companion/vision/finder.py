@@ -29,7 +29,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.quads import WORK_WIDTH, Blob, QuadFinder, order_corners, quad_sides
+from companion.vision.quads import (
+    WORK_WIDTH,
+    Blob,
+    QuadFinder,
+    box_share,
+    order_corners,
+    quad_sides,
+)
 
 #: Most height of the work copy: a portrait photo is not worked on at twice a landscape
 #: frame's size, nor so small that cards touching each other merge.
@@ -416,7 +423,7 @@ def _clusters_unseen(inside: np.ndarray, blobs: list[Blob], quads: list[np.ndarr
     unseen = []
     for blob in _blobs_of(inside, limits):
         if _solidity(blob) < CLUSTER_SOLIDITY or any(
-                _box_share(blob.box, other.box) >= UNSEEN for other in blobs):
+                box_share(blob.box, other.box) >= UNSEEN for other in blobs):
             continue
         region = np.zeros(inside.shape, np.uint8)
         cv2.drawContours(region, [blob.contour.astype(np.int32)], -1, 255, -1)
@@ -425,15 +432,6 @@ def _clusters_unseen(inside: np.ndarray, blobs: list[Blob], quads: list[np.ndarr
         if cv2.countNonZero(left) >= LEFT_UNSEEN * cv2.countNonZero(region):
             unseen.append(blob)
     return unseen
-
-
-def _box_share(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
-    """The share of ``box`` (x, y, w, h) that ``other`` covers."""
-    x, y, w, h = box
-    ox, oy, ow, oh = other
-    across = max(0, min(x + w, ox + ow) - max(x, ox))
-    down = max(0, min(y + h, oy + oh) - max(y, oy))
-    return across * down / max(w * h, 1)
 
 
 def _solidity(blob: Blob) -> float:

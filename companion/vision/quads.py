@@ -22,11 +22,21 @@ WORK_WIDTH = 640
 
 def box_overlap(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
     """The share of their union two boxes (x, y, w, h) have in common."""
+    common = _box_common(one, other)
+    return common / max(one[2] * one[3] + other[2] * other[3] - common, 1)
+
+
+def box_share(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of ``box`` (x, y, w, h) that ``other`` covers."""
+    return _box_common(box, other) / max(box[2] * box[3], 1)
+
+
+def _box_common(one: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> int:
+    """The area two boxes (x, y, w, h) have in common."""
     x0, y0 = max(one[0], other[0]), max(one[1], other[1])
     x1 = min(one[0] + one[2], other[0] + other[2])
     y1 = min(one[1] + one[3], other[1] + other[3])
-    common = max(0, x1 - x0) * max(0, y1 - y0)
-    return common / max(one[2] * one[3] + other[2] * other[3] - common, 1)
+    return max(0, x1 - x0) * max(0, y1 - y0)
 
 
 @dataclass(frozen=True)
