@@ -50,6 +50,7 @@ from companion.commands.game_art import (
     game_items,  # noqa: E402
 )
 from companion.daemon.camera import pile_cards  # noqa: E402
+from companion.vision.art import face_items  # noqa: E402
 from companion.vision.deck import draw_standard_face, standard_deck  # noqa: E402
 from companion.vision.enrol import enrol_images  # noqa: E402
 from companion.vision.library import CardLibrary  # noqa: E402
@@ -59,7 +60,7 @@ from companion.vision.recognize import Recognizer  # noqa: E402
 from companion.vision.scoring import CardTruth  # noqa: E402
 from companion.vision.scoring import Tally as Figures  # noqa: E402
 from companion.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
-from companion.vision.standins import OTHER_KINDS, STAND_INS  # noqa: E402
+from companion.vision.standins import ANY_POKER_DECK, OTHER_KINDS, STAND_INS  # noqa: E402
 from companion.vision.synthetic import SceneRenderer, pile_plays  # noqa: E402
 from companion.vision.table_view import Rectifier  # noqa: E402
 
@@ -409,6 +410,13 @@ def stand_ins(args: argparse.Namespace) -> None:
     made = {**STAND_INS, **OTHER_KINDS}
     names = args.stand_in or list(made)
     seeds = list(range(args.seed, args.seed + args.seeds))
+    deck = None
+    if args.art:
+        library, _ = enrol_folder(DEV_SETS / args.art / "enroll")
+        deck = face_items(list(zip(library.ids, library.faces, strict=True)))
+        names = [n for n in names if n in ANY_POKER_DECK]
+        print(f"the poker stand-ins drawn with {args.art}'s real faces ({len(deck)} enrolled "
+              "from its photos), not our drawn ones")
     print(f"stand-ins for the real sets, seed{'s' if len(seeds) > 1 else ''} "
           f"{seeds[0]}{f'-{seeds[-1]}' if len(seeds) > 1 else ''}"
           f"{'; the real set read in the same run beside each' if args.compare else ''}")
@@ -416,7 +424,8 @@ def stand_ins(args: argparse.Namespace) -> None:
         figures, times = Figures(), []
         for seed in seeds:
             start = time.perf_counter()
-            rendered = made[name](np.random.default_rng(seed))
+            rendered = (made[name](np.random.default_rng(seed)) if deck is None else
+                        made[name](np.random.default_rng(seed), deck=deck))
             result = enrol_images(rendered.enrol)
             drawn = time.perf_counter() - start
             by_id = rendered.by_id  # scored as the real set it stands for is, here or not
@@ -483,6 +492,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, metavar="N",
                         help="stand-ins: drawn with N seeds from --seed on, each printed and "
                              "all summed (a rule that reads one seed alone is fitted to it)")
+    parser.add_argument("--art", metavar="SET",
+                        help="stand-ins: the poker ones only, their cards drawn with the faces "
+                             "of this real set's deck (enrolled from ../shared/vision-dev/SET/"
+                             "enroll) in place of our drawn art")
     parser.add_argument("--compare", action="store_true",
                         help="stand-ins: read the real set each stands for (../shared/"
                              "vision-dev) in the same run and print it beside")

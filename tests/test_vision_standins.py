@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.art import draw_face
+from companion.vision.art import draw_face, face_items
 from companion.vision.conditions import Conditions
 from companion.vision.deals import grid, hand, pair, run
 from companion.vision.deck import card, schnapsen_deck, standard_deck
@@ -18,7 +18,7 @@ from companion.vision.photo import tight_crop
 from companion.vision.placing import pinhole_view
 from companion.vision.prints import Reprint
 from companion.vision.setdeck import shape_deck
-from companion.vision.standins import OTHER_KINDS, STAND_INS
+from companion.vision.standins import ANY_POKER_DECK, OTHER_KINDS, STAND_INS
 from companion.vision.synthetic import SceneRenderer, truth_of
 
 
@@ -157,3 +157,22 @@ def test_the_webcam_stand_in_shows_its_cards_the_size_the_real_frames_do():
     rendered = STAND_INS["blackjack-webcam"](np.random.default_rng(1), photos=8)
     drawn = [c.box[2] - c.box[0] for p in rendered.photos for c in p.cards if not c.covered]
     assert abs(np.median(drawn) / np.median(real) - 1) < 0.08
+
+
+def test_the_poker_stand_ins_draw_the_deck_they_are_given():
+    """A real deck's faces (here 52 plain colours) in place of our drawn poker deck: the
+    scenes lay its cards and the enrolment images are cut from its faces."""
+    colours = [(int(40 + 4 * k), int(200 - 3 * k), int(90 + 2 * k)) for k in range(52)]
+    deck = face_items([(f"card-{k}", np.full((350, 250, 3), colour, np.uint8))
+                       for k, colour in enumerate(colours)])
+    ids = {item.item_id for item in deck}
+    made = {**STAND_INS, **OTHER_KINDS}
+    for name in sorted(ANY_POKER_DECK):
+        rendered = made[name](np.random.default_rng(3), photos=1, size=(480, 360), deck=deck)
+        assert {item_id for item_id, _ in rendered.enrol} == ids, name
+        assert {c.item_id for c in rendered.photos[0].cards} <= ids, name
+        item_id, draw = rendered.enrol[0]
+        image = draw()
+        middle = image[image.shape[0] // 3:-image.shape[0] // 3].reshape(-1, 3)
+        colour = np.float32(colours[int(item_id.split("-")[1])])
+        assert np.abs(np.median(middle, axis=0) - colour).max() < 60, name

@@ -15,6 +15,7 @@ import colorsys
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -97,6 +98,29 @@ def _pattern(img: np.ndarray, box: tuple[int, int, int, int], seed: int) -> None
         else:
             ex, ey = int(rng.integers(x0, x1)), int(rng.integers(y0, y1))
             cv2.line(sub, (cx, cy), (ex, ey), colour, 5, cv2.LINE_AA)
+
+
+def face_items(faces: Sequence[tuple[str, np.ndarray]], long_mm: float = CARD_MM[1]
+               ) -> list[ArtItem]:
+    """Cards whose faces are given images (a real deck's, as enrolled), by id: each drawn as
+    its image, the face's shape with the long side ``long_mm``, rounded corners.
+
+    >>> import numpy as np
+    >>> ace = face_items([("ace", np.zeros((350, 250, 3), np.uint8))])[0]
+    >>> [round(s, 1) for s in ace.size_mm], draw_face(ace).shape
+    ([62.9, 88.0], (350, 250, 3))
+    """
+    items = []
+    for item_id, face in faces:
+        h, w = face.shape[:2]
+        size = (long_mm * w / max(h, w), long_mm * h / max(h, w))
+        items.append(ArtItem(item_id, item_id, "", (0, 0, 0), "card",
+                             draw=partial(_given_face, face), corner_mm=2.5, size_mm=size))
+    return items
+
+
+def _given_face(face: np.ndarray, item: ArtItem) -> np.ndarray:
+    return face.copy()
 
 
 def draw_face(item: ArtItem) -> np.ndarray:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from companion.vision.art import ArtItem
+from companion.vision.art import ArtItem, face_items
 from companion.vision.conditions import Conditions
 from companion.vision.deals import pair
 from companion.vision.detection import Detection
@@ -188,15 +188,9 @@ class SelfCheck:
 
 
 def card_items(library: CardLibrary) -> list[ArtItem]:
-    """The library's faces as things to lay on a table: each its face's shape, the long
-    side ``CARD_LONG_MM``, rounded corners."""
-    items = []
-    for item_id, face in zip(library.ids, library.faces, strict=True):
-        h, w = face.shape[:2]
-        size = (CARD_LONG_MM * w / max(h, w), CARD_LONG_MM * h / max(h, w))
-        items.append(ArtItem(item_id, item_id, "", (0, 0, 0), "card", corner_mm=2.5,
-                             size_mm=size))
-    return items
+    """The library's faces as things to lay on a table (``face_items``), the long side
+    ``CARD_LONG_MM``."""
+    return face_items(list(zip(library.ids, library.faces, strict=True)), CARD_LONG_MM)
 
 
 def likeness(library: CardLibrary) -> np.ndarray:

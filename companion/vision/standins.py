@@ -141,11 +141,12 @@ def _a_pair(deck: Sequence[ArtItem], rng: np.random.Generator,
 
 # --- standard-deck ------------------------------------------------------------------------
 def standard_photos(rng: np.random.Generator, photos: int = 10,
-                    size: tuple[int, int] = (1280, 1707)) -> RenderedSet:
+                    size: tuple[int, int] = (1280, 1707),
+                    deck: Sequence[ArtItem] | None = None) -> RenderedSet:
     """Phone photos of 4-7 cards lying apart: mostly on black cloth, some on light oak (a
     lamp's glare on it) or a black desk; enrolled from phone photos of each card on black
     cloth under another light."""
-    deck = standard_deck()
+    deck = deck or standard_deck()
     enrol = _photographed(deck, rng, lambda item, r: enrolment_photo(
         draw_face(item), r, size=(900, 1200), surface_kind="cloth",
         fill=float(r.uniform(0.2, 0.4)), cut=False).image)
@@ -225,11 +226,12 @@ def webcam_conditions(rng: np.random.Generator) -> Conditions:
 
 
 def blackjack_webcam(rng: np.random.Generator, photos: int = 24,
-                     size: tuple[int, int] = WEBCAM) -> RenderedSet:
+                     size: tuple[int, int] = WEBCAM,
+                     deck: Sequence[ArtItem] | None = None) -> RenderedSet:
     """The real set's layouts (``WEBCAM_LAYOUTS``, in turn) seen by a webcam at a moderate
     angle, its whole cards' boxes about 120 pixels square (the real frames': median 119 x 122);
     enrolled from over-exposed scans cut to the card."""
-    deck = standard_deck()
+    deck = deck or standard_deck()
     enrol = _photographed(deck, rng, lambda item, r: scan_photo(
         draw_face(item), r, width=500, exposure=float(r.uniform(1.2, 1.4)),
         lid=(255, 255, 255)).image)
@@ -312,12 +314,13 @@ def set_crops(rng: np.random.Generator, photos: int = 12,
 
 # --- bidly-fans ---------------------------------------------------------------------------
 def bidly_fans(rng: np.random.Generator, photos: int = 7,
-               size: tuple[int, int] = (1200, 1200)) -> RenderedSet:
+               size: tuple[int, int] = (1200, 1200),
+               deck: Sequence[ArtItem] | None = None) -> RenderedSet:
     """A whole deal, four hands of 13 fanned (an arc or a row) on cork, a black mat or a
     white table (a person's shadow across it at times), seen from straight above; enrolled
     from small face images (228 px wide) of another print,
     bluer and a little off register."""
-    deck = standard_deck()
+    deck = deck or standard_deck()
     look = Reprint.random(rng, 1.0)
     enrol = _photographed(deck, rng, lambda item, r: scan_photo(
         look.apply(draw_face(item), r), r, width=228, lid=(70, 55, 45)).image)
@@ -395,12 +398,13 @@ def _poker_crops(deck: Sequence[ArtItem], rng: np.random.Generator
     ).image)
 
 
-def _poker_deck(rng: np.random.Generator, size: tuple[int, int]
-                ) -> tuple[list[ArtItem], list[tuple[str, Callable[[], np.ndarray]]],
+def _poker_deck(rng: np.random.Generator, size: tuple[int, int],
+                deck: Sequence[ArtItem] | None
+                ) -> tuple[Sequence[ArtItem], list[tuple[str, Callable[[], np.ndarray]]],
                            SceneRenderer]:
-    """The poker deck, its enrolment from crops (``_poker_crops``), and a renderer of
-    ``size`` drawing its faces as enrolled."""
-    deck = standard_deck()
+    """The poker deck (``deck``, else ours), its enrolment from crops (``_poker_crops``),
+    and a renderer of ``size`` drawing its faces as enrolled."""
+    deck = deck or standard_deck()
     enrol = _poker_crops(deck, rng)
     renderer = SceneRenderer(size=size)
     _print(renderer, deck, None, rng)
@@ -414,11 +418,12 @@ def _wood_light(rng: np.random.Generator) -> Conditions:
 
 
 def poker_on_wood(rng: np.random.Generator, photos: int = 12,
-                  size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+                  size: tuple[int, int] = (1280, 960),
+                  deck: Sequence[ArtItem] | None = None) -> RenderedSet:
     """A poker deck on light oak, pale maple or wood, a lamp's glare across the cards now and
     then: six cards apart, a pair (one card 20-50 % under the other), a card alone; phone
     photos up to 35° off straight down. Enrolled from crops of other photos (``_poker_crops``)."""
-    deck, enrol, renderer = _poker_deck(rng, size)
+    deck, enrol, renderer = _poker_deck(rng, size, deck)
     shots = []
     for k in range(photos):
         kind = ("apart", "pair", "apart", "alone")[k % 4]
@@ -437,12 +442,13 @@ def poker_on_wood(rng: np.random.Generator, photos: int = 12,
 
 
 def poker_table(rng: np.random.Generator, photos: int = 8,
-                size: tuple[int, int] = (1280, 960)) -> RenderedSet:
+                size: tuple[int, int] = (1280, 960),
+                deck: Sequence[ArtItem] | None = None) -> RenderedSet:
     """A hand of hold'em on light wood: five community cards in a row 8 mm apart and two
     players' hole cards below, each pair one card 20-50 % under the other (a pair may touch
     the row); the cards smaller in the frame (2.2-3.2 px/mm) and phone photos up to 40° off
     straight down. The deck enrolled as ``poker_on_wood``'s."""
-    deck, enrol, renderer = _poker_deck(rng, size)
+    deck, enrol, renderer = _poker_deck(rng, size, deck)
     shots = []
     for k in range(photos):
         cards = _draw(deck, rng, 9)
@@ -497,6 +503,10 @@ def set_on_cloth(rng: np.random.Generator, photos: int = 12,
                        "webcam", enrol, shots)
 
 
+#: The stand-ins drawing a poker deck, which may be given another (``deck``): a real deck's
+#: faces (``art.face_items``) in place of our drawn ones.
+ANY_POKER_DECK = frozenset({"standard-deck", "blackjack-webcam", "bidly-fans", "poker-on-wood",
+                            "poker-table"})
 #: Each real set's stand-in, by the real set's name.
 STAND_INS: dict[str, Callable[..., RenderedSet]] = {
     "standard-deck": standard_photos, "blackjack-webcam": blackjack_webcam,
