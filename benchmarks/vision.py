@@ -410,12 +410,12 @@ def stand_ins(args: argparse.Namespace) -> None:
     made = {**STAND_INS, **OTHER_KINDS}
     names = args.stand_in or list(made)
     seeds = list(range(args.seed, args.seed + args.seeds))
-    deck = None
+    given: dict[str, object] = {}  # the stand-ins' own deck, unless --art names another
     if args.art:
         library, _ = enrol_folder(DEV_SETS / args.art / "enroll")
-        deck = face_items(list(zip(library.ids, library.faces, strict=True)))
+        given["deck"] = face_items(list(zip(library.ids, library.faces, strict=True)))
         names = [n for n in names if n in ANY_POKER_DECK]
-        print(f"the poker stand-ins drawn with {args.art}'s real faces ({len(deck)} enrolled "
+        print(f"the poker stand-ins drawn with {args.art}'s real faces ({len(library)} enrolled "
               "from its photos), not our drawn ones")
     print(f"stand-ins for the real sets, seed{'s' if len(seeds) > 1 else ''} "
           f"{seeds[0]}{f'-{seeds[-1]}' if len(seeds) > 1 else ''}"
@@ -424,8 +424,7 @@ def stand_ins(args: argparse.Namespace) -> None:
         figures, times = Figures(), []
         for seed in seeds:
             start = time.perf_counter()
-            rendered = (made[name](np.random.default_rng(seed)) if deck is None else
-                        made[name](np.random.default_rng(seed), deck=deck))
+            rendered = made[name](np.random.default_rng(seed), **given)
             result = enrol_images(rendered.enrol)
             drawn = time.perf_counter() - start
             by_id = rendered.by_id  # scored as the real set it stands for is, here or not
