@@ -57,9 +57,10 @@ def grid_for(aspect: float) -> tuple[int, int]:
 
 
 def sample(image: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The quad's content warped to ``size`` (width, height), without aliasing: a quad much
-    larger than the grid is first averaged down (its bounding box only) and warped from
-    there."""
+    """The quad's content warped to ``size`` (width, height), without aliasing: a quad twice
+    the grid or more is first averaged down (its bounding box only) to less than twice it,
+    and warped from there (a warp's bilinear sampling of a larger step skips rows and turns
+    a fine print, a SET card's stripes, into another pattern)."""
     return samples(image, [quad], size)[0]
 
 
@@ -88,7 +89,7 @@ def samples(image: np.ndarray, turns: Sequence[np.ndarray], size: tuple[int, int
     corners = quad.reshape(4, 2).tolist()
     longest = max(math.dist(corners[k - 1], corners[k]) for k in range(4))
     # A whole factor keeps OpenCV's averaging on its fast path.
-    step = int(longest // (max(w, h) * 1.5))
+    step = int(longest // max(w, h))
     if step >= 2:
         x, y, bw, bh = cv2.boundingRect(quad.astype(np.float32))
         x0, y0 = max(0, x - 2), max(0, y - 2)
