@@ -188,3 +188,30 @@ def test_a_light_index_takes_its_field_s_colour_not_its_dark_edge_s():
     assert not same_colour(on_yellow, on_red[None])[0]
     darkest_against_lightest = ink_colour(cv2.cvtColor(yellow, cv2.COLOR_BGR2LAB))
     assert np.linalg.norm(darkest_against_lightest) < 0.5 * np.linalg.norm(on_yellow)
+
+
+def test_a_card_read_at_its_two_corners_as_two_cards_is_read_once_or_not_at_all():
+    """Most decks print the index at two opposite corners. When the two corners of one
+    covered card read as two cards (a 3 of hearts and a 3 of diamonds), the surer read stands
+    only when it is clearly surer; two reads about as sure are a coin toss, and neither
+    stands. A card elsewhere is not touched."""
+    from companion.vision.detection import Detection
+    from companion.vision.recognize import INDEX_SURER, _one_index_read_per_card
+
+    outline = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+
+    def index_read(item_id, confidence, at, corners=outline):
+        return Detection(item_id, corners, confidence, "index", index_at=np.float32(at))
+
+    far = index_read("9s", 0.6, (410, 15), outline + np.float32([400, 0]))
+    surer = index_read("3h", 0.5, (10, 15))
+
+    def read(other_confidence):
+        other = index_read("3d", other_confidence, (90, 125))
+        return {d.item_id for d in _one_index_read_per_card([surer, other, far])}
+
+    assert read(0.5 - INDEX_SURER - 0.05) == {"3h", "9s"}
+    assert read(0.5 - INDEX_SURER / 2) == {"9s"}
+    # One place read as two cards, with no index between them: the same.
+    moved = index_read("3d", 0.48, (12, 16), outline + np.float32([3, 2]))
+    assert {d.item_id for d in _one_index_read_per_card([surer, moved, far])} == {"9s"}

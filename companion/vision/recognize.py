@@ -110,7 +110,8 @@ INDEX_ON_EDGE = 0.03
 #: inside its outline, cannot both lie on top (``_not_both_on_top``). Their print is
 #: compared ``PRINT_NEAR`` of the short side round each index, moved up to ``PRINT_SLACK``
 #: each way; one is left out where it is this much less its own than the other's
-#: (``PRINT_CLEARER``), or, of near twins, read this much less surely (``INDEX_SURER``).
+#: (``PRINT_CLEARER``), or, of near twins, read this much less surely (``INDEX_SURER``); one
+#: card read from its index as two stands at the read this much surer, else at neither.
 INDEX_UNDER = 0.05
 PRINT_NEAR = 0.15
 PRINT_SLACK = 0.1
@@ -1116,8 +1117,9 @@ def _index_on(card: Detection, at: np.ndarray, confidence: float) -> bool:
 def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[str] = ()
                              ) -> list[Detection]:
     """A card read from its index only once in a frame, where it reads best, and not where
-    it is read whole: a corner is little to go on, and a card twice from its corners is a
-    misreading at one of the two places."""
+    it is read whole: a corner is little to go on. One card read as two (at one place, or
+    at two of its corners) is a misreading at one of them: the surer read stands if it is
+    clearly surer (``INDEX_SURER``), else neither does: left out, never guessed."""
     whole = {d.item_id for d in detections if d.method != "index"}
     best: dict[str, Detection] = {}
     for d in detections:
@@ -1126,15 +1128,29 @@ def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[
             if held is None or (d.confidence, d.fit) > (held.confidence, held.fit):
                 best[d.item_id] = d
     kept: list[Detection] = []
+    disputed: list[Detection] = []
     for d in sorted(best.values(), key=lambda d: (-d.confidence, -d.fit)):
-        if any(same_card(d.corners, k.corners, ONE_PLACE_REACH) for k in kept):
-            continue  # one place read as two cards: the surer read is kept
-        if d.index_at is None or not any(
-                k.index_at is not None and (_at_its_turned_index(d, k) or (
-                    k.item_id in both_tops and _at_its_other_index(d.index_at, k)))
-                for k in kept):
+        if any(_one_card(d, k, both_tops) for k in disputed):
+            continue
+        rivals = [k for k in kept if _one_card(d, k, both_tops)]
+        if not rivals:
             kept.append(d)
+        for k in rivals:
+            if k.confidence - d.confidence < INDEX_SURER:
+                kept.remove(k)
+                disputed.append(k)
     return [d for d in detections if d.method != "index" or any(d is k for k in kept)]
+
+
+def _one_card(read: Detection, card: Detection, both_tops: Collection[str]) -> bool:
+    """Is ``read`` (from an index) ``card`` (read from its index, no less sure) again: at
+    one place (``ONE_PLACE_REACH``), at the index it prints turned round, or on a deck that
+    prints its index at both top corners, at its other one?"""
+    if same_card(read.corners, card.corners, ONE_PLACE_REACH):
+        return True
+    return (read.index_at is not None and card.index_at is not None
+            and (_at_its_turned_index(read, card)
+                 or (card.item_id in both_tops and _at_its_other_index(read.index_at, card))))
 
 
 def _at_its_other_index(at: np.ndarray, card: Detection) -> bool:
