@@ -1135,10 +1135,9 @@ def _one_index_read_per_card(detections: list[Detection], both_tops: Collection[
         rivals = [k for k in kept if _one_card(d, k, both_tops)]
         if not rivals:
             kept.append(d)
-        for k in rivals:
-            if k.confidence - d.confidence < INDEX_SURER:
-                kept.remove(k)
-                disputed.append(k)
+        unsure = [k for k in rivals if k.confidence - d.confidence < INDEX_SURER]
+        kept = [k for k in kept if not any(k is u for u in unsure)]
+        disputed += unsure
     return [d for d in detections if d.method != "index" or any(d is k for k in kept)]
 
 
