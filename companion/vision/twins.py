@@ -54,6 +54,10 @@ COLOURED = 30.0
 #: Two faces' colours are compared only where both are coloured, if that is at least this
 #: share of the card.
 BOTH_COLOURED = 0.05
+#: The light across a photographed face (a lamp's fall-off, a vignette) changes over this
+#: share of the detail grid's length or more; faces are lined up on the print finer than it
+#: (a nearly blank ace's print was lined up turned round, by its light, and read as its twin).
+LIGHT_SCALE = 0.06
 #: Grid length two faces' grey print is compared on by ``Twins.print_alike``.
 ALIKE_LONG = 96
 #: A part in view is lined up with a face on detail between these scales (grid cells): the
@@ -306,6 +310,10 @@ class Twins:
             size = self._size(first)
             one = self._grey(first, size) if one is None else one
             other = self._grey(second, size) if other is None else other
+            # Lined up on their print: the light across each photo (a lamp's fall-off, a
+            # vignette) fits one face to the other turned round as well as the print does.
+            one, other = (grey - cv2.GaussianBlur(grey, (0, 0), LIGHT_SCALE * size[1])
+                          for grey in (one, other))
             # An affine move only: enough for two photos cropped a little differently, too
             # stiff to bend one face's print into the other's. Either way up: a card that
             # looks alike turned round may have been enrolled the other way up from its
