@@ -215,3 +215,31 @@ def test_a_card_read_at_its_two_corners_as_two_cards_is_read_once_or_not_at_all(
     # One place read as two cards, with no index between them: the same.
     moved = index_read("3d", 0.48, (12, 16), outline + np.float32([3, 2]))
     assert {d.item_id for d in _one_index_read_per_card([surer, moved, far])} == {"9s"}
+
+
+def test_near_twins_read_at_each_other_s_corners_about_as_surely_are_both_left_out():
+    """Each index inside the other's outline: flat cards cannot both be on top, so one card's
+    two corners were read as a seven of spades and a seven of clubs. The clearly surer read
+    stands; two about as sure are a coin toss, and neither stands."""
+    from companion.vision.deck import card, draw_standard_face
+    from companion.vision.detection import Detection
+    from companion.vision.library import CardLibrary
+    from companion.vision.recognize import INDEX_SURER, Recognizer
+
+    library = CardLibrary()
+    for item_id in ("7spades", "7clubs"):
+        library.add_face(item_id, draw_standard_face(card(item_id)))
+    library.prepare()
+    recognizer = Recognizer(library)
+    outline = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    image = np.zeros((200, 200, 3), np.uint8)
+
+    def read(other_confidence: float) -> set[str]:
+        spade = Detection("7spades", outline, 0.4, "index", index_at=np.float32([12, 16]))
+        club = Detection("7clubs", outline + np.float32([4, 6]), other_confidence, "index",
+                         index_at=np.float32([88, 128]))
+        return {d.item_id for d in recognizer._not_both_on_top(image, [spade, club])}
+
+    assert read(0.4 - INDEX_SURER - 0.05) == {"7spades"}
+    assert read(0.4 + INDEX_SURER + 0.05) == {"7clubs"}
+    assert read(0.4 - INDEX_SURER / 2) == set()

@@ -279,7 +279,8 @@ class Recognizer:
         its index is its own face's less clearly, against the other face's there
         (``_print_fit``): a five of spades read from a two of spades' pips, its index lying
         on the two and the two's on it. Of near twins, alike in that print (a seven of clubs'
-        turned index read as the spade's), the one read less surely is left out."""
+        turned index read as the spade's), the one read less surely is left out; of two read
+        about as surely (``INDEX_SURER``), neither: one card's two corners, a coin toss."""
         reads = [d for d in detections if d.method == "index" and d.index_at is not None]
         ids = self.library.ids
         out: list[Detection] = []
@@ -289,7 +290,8 @@ class Recognizer:
                         _inside(other.corners, one.index_at) >= INDEX_UNDER
                         and _inside(one.corners, other.index_at) >= INDEX_UNDER):
                     continue
-                if self._near_twins(ids.index(one.item_id), ids.index(other.item_id)):
+                twins = self._near_twins(ids.index(one.item_id), ids.index(other.item_id))
+                if twins:
                     # Near twins (a ten of hearts and of diamonds) fit each other's print
                     # alike: the index reader told them apart where they differ.
                     leads = [one.confidence, other.confidence]
@@ -301,6 +303,8 @@ class Recognizer:
                     clearer = PRINT_CLEARER
                 if abs(leads[0] - leads[1]) >= clearer:
                     out.append(one if leads[0] < leads[1] else other)
+                elif twins:
+                    out += [one, other]  # one card read at its two corners: a coin toss
         return [d for d in detections if not any(d is o for o in out)]
 
     def _print_fit(self, image: np.ndarray, card: Detection, at: np.ndarray,
