@@ -55,8 +55,9 @@ COLOURED = 30.0
 #: share of the card.
 BOTH_COLOURED = 0.05
 #: The light across a photographed face (a lamp's fall-off, a vignette) changes over this
-#: share of the detail grid's length or more; faces are lined up on the print finer than it
-#: (a nearly blank ace's print was lined up turned round, by its light, and read as its twin).
+#: share of the detail grid's length or more: a face is lined up with its look-alike turned
+#: round only if its print finer than that fits better so too (a nearly blank ace was lined
+#: up turned round by its light, and read as its twin).
 LIGHT_SCALE = 0.06
 #: Grid length two faces' grey print is compared on by ``Twins.print_alike``.
 ALIKE_LONG = 96
@@ -310,10 +311,6 @@ class Twins:
             size = self._size(first)
             one = self._grey(first, size) if one is None else one
             other = self._grey(second, size) if other is None else other
-            # Lined up on their print: the light across each photo (a lamp's fall-off, a
-            # vignette) fits one face to the other turned round as well as the print does.
-            one, other = (grey - cv2.GaussianBlur(grey, (0, 0), LIGHT_SCALE * size[1])
-                          for grey in (one, other))
             # An affine move only: enough for two photos cropped a little differently, too
             # stiff to bend one face's print into the other's. Either way up: a card that
             # looks alike turned round may have been enrolled the other way up from its
@@ -333,10 +330,26 @@ class Twins:
             upright, warp = lined_up(np.eye(2, 3, dtype=np.float32))
             if upright < 1.0 - TURNED_BETTER:  # else no turn can fit that much better
                 turned, turn = lined_up(np.float32([[-1, 0, w - 1], [0, -1, h - 1]]))
-                if turned >= upright + TURNED_BETTER:
+                if turned >= upright + TURNED_BETTER and self._print_fit(
+                        one, other, turn, size) > self._print_fit(one, other, warp, size):
                     warp = turn
             self._warps[first, second] = warp
         return self._warps[first, second]
+
+    @staticmethod
+    def _print_fit(one: np.ndarray, other: np.ndarray, warp: np.ndarray | None,
+                   size: tuple[int, int]) -> float:
+        """How well face ``other``'s print, moved by ``warp``, fits face ``one``'s: their
+        correlation with the light across each photo (coarser than ``LIGHT_SCALE``) taken
+        out. A lamp's fall-off fits a nearly blank face to its twin turned round better than
+        upright; their print does not."""
+        if warp is None:
+            return -1.0
+        moved = cv2.warpAffine(other, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+        a, b = (grey - cv2.GaussianBlur(grey, (0, 0), LIGHT_SCALE * size[1])
+                for grey in (one, moved))
+        return float(unit(a.reshape(-1), None) @ unit(b.reshape(-1), None))
 
     def _lined_up(self, first: int, other: int, size: tuple[int, int]) -> np.ndarray:
         """Face ``other``'s detail on a grid of ``size`` (``_high`` at one cell per pixel),
