@@ -80,6 +80,47 @@ def test_a_face_whose_index_is_not_made_out_at_the_usual_place_is_cut_there(deck
         assert len(members) == len(faces) and astray == 0
 
 
+@pytest.mark.parametrize("partial", [True, False])
+def test_a_face_whose_rank_is_joined_to_its_crop_s_rim_is_cut_at_the_usual_place(
+        deck, monkeypatch, partial):
+    """A tight crop of a rounded corner shows the table there, and on one face that dark rim
+    runs into the rank: the rank is taken for print running off the corner, and the index
+    made out is the suit alone, a glyph lower than the deck's. Its window cut there holds
+    a heart on bare paper, and the two of hearts' corner reads as the three of hearts; cut
+    at the deck's usual place, it reads as the two."""
+    import cv2
+
+    from companion.vision import indices
+    from companion.vision.indices import paper_and_ink
+
+    _, library = deck
+    faces = list(library.faces)
+    three, two = library.ids.index("3hearts"), library.ids.index("2hearts")
+    face = faces[three].copy()
+    h, w = face.shape[:2]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(
+        paper_and_ink(face)[: int(0.3 * h), : int(0.3 * w)])
+    x, y, _, glyph_h, _ = min(stats[1:], key=lambda s: s[0] + s[1])  # the rank
+    cv2.rectangle(face, (0, 0), (int(x) + 2, int(y + glyph_h // 3)), (60, 90, 130), -1)
+    faces[three] = face
+    glyph_lower = indices.PARTIAL
+    if not partial:
+        monkeypatch.setattr(indices, "PARTIAL", float("inf"))  # as before
+    reader = IndexReader(faces)
+    window = next(w for w in reader.windows if (w.turn, w.anchor) == (0, "tl"))
+    lower = (window.offsets[list(window.face_numbers).index(three)]
+             - np.median(window.offsets, axis=0))[1]
+    # The two of hearts under another card but for its corner.
+    scene = np.full((400, 400, 3), (40, 70, 50), np.uint8)
+    scene[100:268, 100:220] = cv2.resize(faces[two], (120, 168), interpolation=cv2.INTER_AREA)
+    scene[160:300, 130:300] = (200, 200, 205)
+    read = [library.ids[hit.face_number] for hit in reader.read(scene, 120.0)]
+    if partial:
+        assert lower == 0 and read == ["2hearts"]
+    else:
+        assert lower > glyph_lower and read == ["3hearts"]
+
+
 def test_a_deck_with_no_corner_index_has_no_windows_and_reads_nothing():
     faces = [draw_face(item) for item in shape_deck()[:27]]
     reader = IndexReader(faces)

@@ -61,6 +61,11 @@ USUAL = 0.5
 #: the short side (at 0.12, anima-pairs' faces so cropped invented four cards), a pip taken
 #: in with it 0.17 and more.
 ASTRAY = 0.15 * REFERENCE
+#: A face's index whose side toward the corner lies this much further from it than the
+#: others' usual place, its far side not (reference pixels; a glyph is about twice it high),
+#: was made out without its rank: a crop's rim joined to it (a tight crop of a rounded
+#: corner shows the table there).
+PARTIAL = 0.08 * REFERENCE
 #: Principal components of a window's indices compared everywhere.
 COMPONENTS = 16
 #: Where the print's share in the indices' components reaches this, the place is compared
@@ -303,6 +308,19 @@ def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
         np.linalg.norm(printed, axis=1), float(np.linalg.norm(ink))))
 
 
+def _without_its_first_glyph(box: np.ndarray, usual: np.ndarray, anchor: str) -> bool:
+    """Whether an index ``box`` (x0, y0, x1, y1, from the card's corner at ``anchor``) was
+    made out without the glyph nearest the corner (a rank joined to a crop's rim): its side
+    toward the corner lies ``PARTIAL`` further from it than the deck's ``usual`` box's, and
+    its far side did not move so (a crop cut unevenly moves both)."""
+    away = np.float32([1 if anchor in ("tl", "bl") else -1, 1 if anchor in ("tl", "tr") else -1])
+    near = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
+    far = [2 - near[0], 4 - near[1]]
+    moved_near = (box[near] - usual[near]) * away
+    moved_far = (box[far] - usual[far]) * away
+    return bool(((moved_near > PARTIAL) & (moved_near - moved_far > PARTIAL)).any())
+
+
 def _from_corner(box: tuple[int, int, int, int], origin: tuple[int, int],
                  corner: tuple[int, int], scale: float) -> tuple[float, ...]:
     """A box found in a corner's patch (its top-left at ``origin``) as from the card's
@@ -420,7 +438,8 @@ class IndexReader:
             # The box's sides toward the corner place the window (``offsets`` below).
             sides = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
             members[:] = [m for m in members if np.abs(np.float32(m[2])[sides]
-                                                       - usual[sides]).max() <= ASTRAY]
+                                                       - usual[sides]).max() <= ASTRAY
+                          and not _without_its_first_glyph(np.float32(m[2]), usual, anchor)]
             have = {m[0] for m in members} | on_fields.get((turn, anchor), set())
             box = tuple(float(v) for v in usual)
             members += [(face_number, seen[face_number, turn][0], box,
