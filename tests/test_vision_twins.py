@@ -10,6 +10,7 @@ the card's edges.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -380,6 +381,31 @@ def test_an_ace_enrolled_under_a_light_falling_off_is_not_lined_up_turned_with_i
     photo = next(p for p in rendered.photos if p.name == "pair-05")
     found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
     assert "Kreuz_Ass" in found and "Pik_Ass" not in found
+
+
+BIDLY_FACES = (Path(__file__).resolve().parents[2] / "shared" / "vision-dev" / "bidly-fans"
+               / "enroll")
+
+
+@pytest.mark.skipif(not BIDLY_FACES.is_dir(), reason="the real dev sets are not here")
+def test_an_eight_lying_turned_round_is_told_from_the_seven_it_looks_like_so():
+    """A real deck's eight of clubs turned round shows the seven's pips but one (its middle
+    row turned); lined up with the seven's print, it fits the seven better than the eight
+    lined up upright. The eight is compared either way round: the whole card on the table
+    reads as the eight, not the seven (the hold'em stand-in drawn with the real fans' faces,
+    enrolled from tinted crops)."""
+    from companion.vision.art import face_items
+    from companion.vision.standins import OTHER_KINDS
+
+    real = enrol_images([(path.stem, lambda path=path: cv2.imread(str(path)))
+                         for path in sorted(BIDLY_FACES.iterdir())]).library
+    deck = face_items(list(zip(real.ids, real.faces, strict=True)))
+    rendered = OTHER_KINDS["poker-table"](np.random.default_rng(2), photos=2, deck=deck)
+    library = enrol_images(list(rendered.enrol)).library
+    photo = next(p for p in rendered.photos if p.name == "table-01")
+    assert "8c" in {c.item_id for c in photo.cards}
+    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    assert "8c" in found and "7c" not in found
 
 
 def test_a_turn_found_on_one_grid_is_the_same_turn_on_a_coarser_one():

@@ -49,6 +49,9 @@ DETAIL_LONG = 268
 #: (ECC's correlation): a colour-and-number deck's faces enrolled either way up fit 0.15-0.4
 #: better the right way; a standard deck's fit within 0.02 either way.
 TURNED_BETTER = 0.1
+#: A face's look-alike is also compared with a card turned round where its print fits the
+#: face within this as well so as the way it is lined up (``Twins.tell``).
+TURN_AS_ALIKE = 0.0
 #: A pixel whose channel shares lie this far from a grey's is coloured (``colours_apart``).
 COLOURED = 30.0
 #: Two faces' colours are compared only where both are coloured, if that is at least this
@@ -211,6 +214,9 @@ class _PairPatterns(NamedTuple):
     one_coarse: np.ndarray
     other_coarse: np.ndarray
     coarse: tuple[int, int]
+    #: The second face lined up the other way round (None: no such move found).
+    other_turned: np.ndarray | None
+    other_turned_coarse: np.ndarray | None
 
 
 def _kept(kept: OrderedDict, key: tuple, make: Callable[[], Any], most: int) -> Any:
@@ -272,6 +278,8 @@ class Twins:
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.faces = faces
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
+        #: The move lining the second face up the other way round from ``_warps``'s.
+        self._other_turns: dict[tuple[int, int], np.ndarray | None] = {}
         self._patterns: OrderedDict[tuple, _PairPatterns] = OrderedDict()
         self._light_aparts: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
@@ -290,12 +298,18 @@ class Twins:
         face = cv2.resize(np.asarray(self.faces[face_number]), size, interpolation=cv2.INTER_AREA)
         return cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
-    def _pair(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
+    def _pair(self, first: int, second: int, other_turn: bool = False
+              ) -> tuple[np.ndarray, np.ndarray | None]:
         """Both faces' grey at the detail grid (float), the second lined up with the first
-        (an affine move found once per pair and kept)."""
+        (an affine move found once per pair and kept). ``other_turn``: the second lined up
+        the other way round (None where no such move is found)."""
         size = self._size(first)
         one, other = self._grey(first, size), self._grey(second, size)
         warp = self._warp(first, second, one, other)
+        if other_turn:
+            warp = self._other_turns[first, second]
+            if warp is None:
+                return one, None
         if warp is not None:
             other = cv2.warpAffine(other, warp, size,
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -328,12 +342,17 @@ class Twins:
                     return -1.0, None
 
             upright, warp = lined_up(np.eye(2, 3, dtype=np.float32))
-            if upright < 1.0 - TURNED_BETTER:  # else no turn can fit that much better
-                turned, turn = lined_up(np.float32([[-1, 0, w - 1], [0, -1, h - 1]]))
-                if turned >= upright + TURNED_BETTER and self._print_fit(
-                        one, other, turn, size) > self._print_fit(one, other, warp, size):
-                    warp = turn
+            turned, turn = lined_up(np.float32([[-1, 0, w - 1], [0, -1, h - 1]]))
+            print_turned = self._print_fit(one, other, turn, size)
+            print_upright = self._print_fit(one, other, warp, size)
+            if turned >= upright + TURNED_BETTER and print_turned > print_upright:
+                warp, turn = turn, warp
             self._warps[first, second] = warp
+            # The other way round too, where its print is as like the first's so: an eight
+            # turned round shows a seven's pips but one; an ace's pip turned is another shape.
+            self._other_turns[first, second] = (
+                turn if min(print_turned, print_upright) >= self._print_fit(
+                    one, other, warp, size) - TURN_AS_ALIKE else None)
         return self._warps[first, second]
 
     @staticmethod
@@ -374,15 +393,21 @@ class Twins:
         ``COARSE`` times coarser (``tell``); the last few pairs asked for are kept."""
         def make() -> _PairPatterns:
             one, other = self._pair(first, second)
+            turned = self._pair(first, second, other_turn=True)[1]
             h, w = one.shape
             coarse = (max(8, w // COARSE), max(8, h // COARSE))
-            one_c, other_c = (
-                _high(cv2.resize(grid, coarse, interpolation=cv2.INTER_AREA),
-                      max(1.0, scale / COARSE)).reshape(-1) for grid in (one, other))
-            return _PairPatterns(
-                _high(one, scale).reshape(-1).astype(np.float16),
-                _high(other, scale).reshape(-1).astype(np.float16), (h, w), one_c, other_c,
-                coarse)
+
+            def coarser(grid: np.ndarray | None) -> np.ndarray | None:
+                return None if grid is None else _high(
+                    cv2.resize(grid, coarse, interpolation=cv2.INTER_AREA),
+                    max(1.0, scale / COARSE)).reshape(-1)
+
+            def fine(grid: np.ndarray | None) -> np.ndarray | None:
+                return None if grid is None else _high(grid, scale).reshape(-1).astype(
+                    np.float16)
+
+            return _PairPatterns(fine(one), fine(other), (h, w), coarser(one), coarser(other),
+                                 coarse, fine(turned), coarser(turned))
 
         return _kept(self._patterns, (first, second, scale), make, PATTERNS_KEPT)
 
@@ -401,13 +426,21 @@ class Twins:
         def in_view_on(size: tuple[int, int]) -> np.ndarray | None:
             return pattern_mask(in_view(corners, size, on_top)).reshape(-1) if on_top else None
 
-        fine = _lean(_high(patch, scale), (widened(pair.one), widened(pair.other)),
-                     in_view_on((w, h)))
+        view, mask = _high(patch, scale), in_view_on((w, h))
+        fine = _lean(view, (widened(pair.one), widened(pair.other)), mask)
+        other_coarse = pair.other_coarse
+        if pair.other_turned is not None:
+            # The second face either way round against the first: the quad was put in the
+            # first's order, and a look-alike may show its likeness to it turned round (an
+            # eight of clubs turned shows a seven's pips but one, upright two turned).
+            turned = _lean(view, (widened(pair.one), widened(pair.other_turned)), mask)
+            if turned[0] < fine[0]:
+                fine, other_coarse = turned, pair.other_turned_coarse
         # The same comparison COARSE times coarser: a detail the lens blurred away (thin
         # stripes gone grey) no longer shows finely, yet still darkens its shape. Where the
         # two disagree, the print is not clear enough to tell the twins apart.
         coarse = _lean(_high(cv2.resize(patch, pair.coarse, interpolation=cv2.INTER_AREA),
-                             max(1.0, scale / COARSE)), (pair.one_coarse, pair.other_coarse),
+                             max(1.0, scale / COARSE)), (pair.one_coarse, other_coarse),
                        in_view_on(pair.coarse))
         if fine[0] * coarse[0] < 0 and abs(coarse[0]) >= COARSE_DISSENT:
             return 0.0, fine[1]
