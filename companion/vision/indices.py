@@ -308,6 +308,12 @@ def same_colour(ink: np.ndarray, printed: np.ndarray) -> np.ndarray:
         np.linalg.norm(printed, axis=1), float(np.linalg.norm(ink))))
 
 
+def _on_the_face(turn: int, anchor: str) -> str:
+    """The face's own corner seen at ``anchor`` of the face turned ``turn`` quarters."""
+    corners = ("tl", "tr", "br", "bl")  # clockwise, as a quarter turn moves them
+    return corners[(corners.index(anchor) - turn) % 4]
+
+
 def _without_its_first_glyph(box: np.ndarray, usual: np.ndarray, anchor: str) -> bool:
     """Whether an index ``box`` (x0, y0, x1, y1, from the card's corner at ``anchor``) was
     made out without the glyph nearest the corner (a rank joined to a crop's rim): its side
@@ -431,15 +437,26 @@ class IndexReader:
         # card printing alike there reads in its place unopposed, or its pip reads as it.
         on_fields = {(turn, anchor): {m[0] for m in members}
                      for (turn, anchor, on_field), members in kept.items() if on_field}
+        usual_boxes = {key: np.median([m[2] for m in members], axis=0)
+                       for key, members in kept.items()
+                       if not key[2] and len(members) >= USUAL * len(faces)}
+        # A face's corner made out without its rank at one turn is so at every turn: turned
+        # a quarter, the rank beside the suit is no part of the box made out (only glyphs
+        # under one another are), and the suit alone there looks like a crop cut unevenly.
+        partial = {(m[0], _on_the_face(turn, anchor))
+                   for (turn, anchor, _), members in kept.items()
+                   if (turn, anchor, False) in usual_boxes for m in members
+                   if _without_its_first_glyph(np.float32(m[2]),
+                                               usual_boxes[turn, anchor, False], anchor)}
         for (turn, anchor, on_field), members in kept.items():
-            if on_field or len(members) < USUAL * len(faces):
+            if (turn, anchor, on_field) not in usual_boxes:
                 continue
-            usual = np.median([m[2] for m in members], axis=0)
+            usual = usual_boxes[turn, anchor, on_field]
             # The box's sides toward the corner place the window (``offsets`` below).
             sides = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
             members[:] = [m for m in members if np.abs(np.float32(m[2])[sides]
                                                        - usual[sides]).max() <= ASTRAY
-                          and not _without_its_first_glyph(np.float32(m[2]), usual, anchor)]
+                          and (m[0], _on_the_face(turn, anchor)) not in partial]
             have = {m[0] for m in members} | on_fields.get((turn, anchor), set())
             box = tuple(float(v) for v in usual)
             members += [(face_number, seen[face_number, turn][0], box,

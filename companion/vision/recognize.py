@@ -131,6 +131,9 @@ INK_TWIN_BELOW = 0.3
 #: Faces most alike to the one a close call is lined up with, scored on the lined-up
 #: outline besides those the outline as found shortlisted.
 ALIKE_RESCORED = 3
+#: A card read on its part in view is told apart from the near twins of its best face down
+#: to this many times the margin below it, not only within it (``_twins_below``).
+TWIN_REACH = 1.5
 
 
 class Recognizer:
@@ -853,7 +856,7 @@ class Recognizer:
             # A part of a card can look much like the same part of a look-alike (the 2 and 3
             # of clubs but for their index): every face near it is told apart by the print.
             margin = self.limits.sure_margin
-        if clear < margin:
+        if clear < margin or (among is not None and self._twins_below(scores, margin)):
             told = (self._twins_told(scores, margin, tell) if among is None
                     else self._told_among(scores, margin, among))
             if told is None:
@@ -1000,6 +1003,7 @@ class Recognizer:
         face the print leans clearly to against all of them, and how sure. Else None."""
         limits = self.limits
         near = [score for score in scores if scores[0].score - score.score < margin]
+        near += self._twins_below(scores, margin)
         told = self._colours_told(near)
         if told is None:
             return None
@@ -1008,6 +1012,16 @@ class Recognizer:
         if fit < limits.part_fit or lean < limits.twin_lean:
             return None
         return pick, min(colour_sure, (lean - limits.twin_lean) / (0.5 - limits.twin_lean))
+
+    def _twins_below(self, scores: list[Score], margin: float) -> list[Score]:
+        """The near twins of the best face (``_near_twins``) scoring ``margin`` to
+        ``TWIN_REACH`` times it below it. A part in view is compared on an outline lined up
+        with the best face's print: a twin whose enrolment image was cut otherwise (a sliver
+        of table at a side) scores further below it there than the pip they differ by makes
+        it (a four of diamonds 0.17 below the five, its fifth pip hidden)."""
+        best = scores[0]
+        return [s for s in scores[1:] if margin <= best.score - s.score < TWIN_REACH * margin
+                and self._near_twins(best.face_number, s.face_number)]
 
     def _colours_told(self, near: list[Score]) -> tuple[list[Score], float] | None:
         """Of faces printed alike in grey (a red 8 and a green 8), the one whose colours fit

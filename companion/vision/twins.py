@@ -280,6 +280,8 @@ class Twins:
         self._warps: dict[tuple[int, int], np.ndarray | None] = {}
         #: The move lining the second face up the other way round from ``_warps``'s.
         self._other_turns: dict[tuple[int, int], np.ndarray | None] = {}
+        #: How well the second face's print fits the first's lined up so, and the other way.
+        self._turn_prints: dict[tuple[int, int], tuple[float, float]] = {}
         self._patterns: OrderedDict[tuple, _PairPatterns] = OrderedDict()
         self._light_aparts: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._details: OrderedDict[tuple, np.ndarray] = OrderedDict()
@@ -345,15 +347,21 @@ class Twins:
             turned, turn = lined_up(np.float32([[-1, 0, w - 1], [0, -1, h - 1]]))
             print_turned = self._print_fit(one, other, turn, size)
             print_upright = self._print_fit(one, other, warp, size)
+            prints = (print_upright, print_turned)
             if turned >= upright + TURNED_BETTER and print_turned > print_upright:
-                warp, turn = turn, warp
+                warp, turn, prints = turn, warp, prints[::-1]
             self._warps[first, second] = warp
-            # The other way round too, where its print is as like the first's so: an eight
-            # turned round shows a seven's pips but one; an ace's pip turned is another shape.
-            self._other_turns[first, second] = (
-                turn if min(print_turned, print_upright) >= self._print_fit(
-                    one, other, warp, size) - TURN_AS_ALIKE else None)
+            self._other_turns[first, second] = turn
+            self._turn_prints[first, second] = prints
         return self._warps[first, second]
+
+    def _turned_as_alike(self, first: int, second: int) -> bool:
+        """Is face ``second``'s print lined up the other way round as like ``first``'s
+        (``TURN_AS_ALIKE``) as the way it is lined up? An eight turned round shows a seven's
+        pips but one; an ace's pip turned is another shape."""
+        self._warp(first, second)
+        lined, other_way = self._turn_prints[first, second]
+        return other_way >= lined - TURN_AS_ALIKE
 
     @staticmethod
     def _print_fit(one: np.ndarray, other: np.ndarray, warp: np.ndarray | None,
@@ -429,7 +437,7 @@ class Twins:
         view, mask = _high(patch, scale), in_view_on((w, h))
         fine = _lean(view, (widened(pair.one), widened(pair.other)), mask)
         other_coarse = pair.other_coarse
-        if pair.other_turned is not None:
+        if pair.other_turned is not None and self._turned_as_alike(first, second):
             # The second face either way round against the first: the quad was put in the
             # first's order, and a look-alike may show its likeness to it turned round (an
             # eight of clubs turned shows a seven's pips but one, upright two turned).
