@@ -41,17 +41,12 @@ PAPER = 0.85
 ALONG = np.linspace(0.2, 0.8, 9)
 #: A side is moved only where most positions along it found a step.
 MOST = 5
-#: The edge is looked for in the image at most this long (pixels; the face is kept at 448).
-LOOK_LONG = 896
 
 
 def card_in_crop(image: np.ndarray) -> np.ndarray | None:
     """The card's outline (corners clockwise from top left, in the image's pixels) where a
     sliver of table runs along a side of the crop; None where none does (the image is the
     card to its edge)."""
-    scale = min(1.0, LOOK_LONG / max(image.shape[:2]))
-    if scale < 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     h, w = image.shape[:2]
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     paper_light = float(np.percentile(lab[..., 0], 90))
@@ -73,8 +68,7 @@ def card_in_crop(image: np.ndarray) -> np.ndarray | None:
     if (len(middles) == 4 and max(middles) - min(middles) < EVEN * min(h, w)
             and max(float(np.linalg.norm(r - rims[0])) for r in rims) < STEP / 2):
         return None  # a printed border
-    quad = corners_of(lines)
-    return None if quad is None else quad / np.float32(scale)
+    return corners_of(lines)
 
 
 def _steps(lab: np.ndarray, side: int, paper_light: float
