@@ -20,7 +20,6 @@ from companion.vision.enrol import enrol_images
 from companion.vision.library import find_card
 from companion.vision.quads import order_corners
 from companion.vision.recognize import Recognizer
-from companion.vision.rim import card_in_crop
 from companion.vision.sources import IMAGE_SUFFIXES, read_image
 
 CROP = (300, 420)
@@ -134,37 +133,3 @@ def test_a_real_decks_faces_cropped_unevenly_are_enrolled_and_read_its_photos(na
         read += sum(min(found.count(i), ids.count(i)) for i in set(ids))
         invented += sum(max(0, sure.count(i) - ids.count(i)) for i in set(sure))
     assert read >= FLOORS[name] and invented == 0, (read, cards, invented)
-
-
-def _drawn_grey(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``image`` at ``size`` (w, h), grey and softened: what two lined-up faces share."""
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                            (0, 0), 2)
-
-
-def test_the_sliver_of_table_a_cut_leaves_is_cut_off_at_the_card_s_edge():
-    """A face cut by hand keeps a sliver of the table along a side or two, often a wedge: the
-    card's edge is found inside the crop and the face cut out along it, so its print lines
-    up with the card as the camera crops it (from its outline, edge to edge)."""
-    crops = _rendered_crops((40, 90, 40))
-    faces = dict(zip(*zip(*[(item.item_id, draw_standard_face(item))
-                            for item in standard_deck()[:16]], strict=True), strict=True))
-    result = enrol_images([(item_id, lambda image=image: image) for item_id, image in crops])
-    nearer = []
-    for item_id, crop in crops:
-        drawn = faces[item_id]
-        size = (drawn.shape[1], drawn.shape[0])
-        enrolled = result.library.faces[result.library.ids.index(item_id)]
-        off = float(np.abs(_drawn_grey(enrolled, size) - _drawn_grey(drawn, size)).mean())
-        as_cut = float(np.abs(_drawn_grey(crop, size) - _drawn_grey(drawn, size)).mean())
-        nearer.append(off / as_cut)
-    assert max(nearer) < 0.7 and float(np.median(nearer)) < 0.4, nearer
-
-
-def test_a_border_printed_round_the_card_is_not_taken_for_a_sliver_of_table():
-    framed = draw_standard_face(standard_deck()[5])
-    h, w = framed.shape[:2]
-    rim = round(0.025 * w)
-    framed[:rim] = framed[-rim:] = framed[:, :rim] = framed[:, -rim:] = (150, 60, 20)
-    assert card_in_crop(framed) is None  # the same all round: print

@@ -46,7 +46,6 @@ from companion.vision.quads import (
     outward_normals,
     quad_sides,
 )
-from companion.vision.rim import card_in_crop
 from companion.vision.slant import slant
 from companion.vision.stored import (
     SIFT_KIND,
@@ -387,8 +386,6 @@ def face_of(item_id: str, in_photo: CardInPhoto, whole: bool) -> tuple[np.ndarra
             raise LibraryError(f"{item_id}: no card found in the photo (lay the card alone on a "
                                "plain surface of another colour, filling at least a tenth of "
                                "the frame)")
-        quad = card_in_crop(image)  # a tight crop's sliver of table, cut off
-    if quad is None:
         face = image
     else:
         top, side = quad_sides(quad)
