@@ -16,7 +16,9 @@ turned its own way, read as well as a straight row.
 
 What a deck's index looks like is learnt from its enrolled faces (the small print at a
 corner, as ``indices.py`` finds it, split at its widest empty row into the rank above and
-the suit below); a deck whose corners print no such pair (SET, UNO) gives no marks.
+the suit below); a deck whose corners print no such pair (SET, UNO) gives no marks, nor one
+where only a few faces seem to (an UNO 8's two loops split like a rank over a suit): a deck
+prints its index on every card.
 
 >>> MarkReader([]).read(np.zeros((120, 160, 3), np.uint8))
 []
@@ -93,6 +95,11 @@ RESCUE_MARGIN = 0.1
 #: Two reads whose index centres lie nearer than this share of the card's width are of one
 #: place: the better is kept.
 PLACE = 0.1
+#: A deck reads by marks only if at least this share of its faces print a rank over a suit
+#: (a standard deck, a Schnapsen deck: all of them). Found on a few faces only, the pair is
+#: some other print, and a card read from it would be compared with none of its colour (an
+#: UNO deck's red 8 alone: a covered blue 8 read surely as the red).
+MARKED_DECK = 0.5
 
 
 @dataclass(frozen=True)
@@ -418,6 +425,8 @@ class MarkReader:
     def __init__(self, faces: Sequence[np.ndarray]) -> None:
         self.faces = list(faces)
         self.indices = deck_indices(self.faces)
+        if len({index.face_number for index in self.indices}) < MARKED_DECK * len(self.faces):
+            self.indices = []  # no rank-over-suit deck: its few pairs are other print
         self.face_numbers = np.array([index.face_number for index in self.indices], np.intp)
         if self.indices:
             ranks = np.array([index.rank_height for index in self.indices])
