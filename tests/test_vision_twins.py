@@ -10,11 +10,11 @@ the card's edges.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from vision_dev import DEV
 
 from companion.vision.art import draw_face
 from companion.vision.deck import card, draw_standard_face, number_deck, standard_deck
@@ -383,7 +383,6 @@ def test_an_ace_enrolled_under_a_light_falling_off_is_not_lined_up_turned_with_i
     assert "Kreuz_Ass" in found and "Pik_Ass" not in found
 
 
-DEV_SETS = Path(__file__).resolve().parents[2] / "shared" / "vision-dev"
 
 
 def hold_em_with_real_faces(real_set: str, seed: int, photos: int):
@@ -392,7 +391,9 @@ def hold_em_with_real_faces(real_set: str, seed: int, photos: int):
     from companion.vision.art import face_items
     from companion.vision.standins import OTHER_KINDS
 
-    folder = DEV_SETS / real_set / "enroll"
+    folder = DEV / real_set / "enroll"
+    if not folder.is_dir():
+        pytest.skip(f"the real dev set {real_set} is not here")
     real = enrol_images([(path.stem, lambda path=path: cv2.imread(str(path)))
                          for path in sorted(folder.iterdir())]).library
     deck = face_items(list(zip(real.ids, real.faces, strict=True)))
@@ -401,7 +402,6 @@ def hold_em_with_real_faces(real_set: str, seed: int, photos: int):
     return rendered.photos, enrol_images(list(rendered.enrol)).library
 
 
-@pytest.mark.skipif(not DEV_SETS.is_dir(), reason="the real dev sets are not here")
 def test_an_eight_lying_turned_round_is_told_from_the_seven_it_looks_like_so():
     """A real deck's eight of clubs turned round shows the seven's pips but one (its middle
     row turned); lined up with the seven's print, it fits the seven better than the eight
@@ -414,7 +414,6 @@ def test_an_eight_lying_turned_round_is_told_from_the_seven_it_looks_like_so():
     assert "8c" in found and "7c" not in found
 
 
-@pytest.mark.skipif(not DEV_SETS.is_dir(), reason="the real dev sets are not here")
 def test_a_covered_card_is_told_from_a_near_twin_its_crop_puts_further_below():
     """A four of diamonds under an ace of hearts, the ace's heart lying where a five would
     print its fifth pip (the real webcam set's faces). On its part in view, lined up with

@@ -314,13 +314,18 @@ def _on_the_face(turn: int, anchor: str) -> str:
     return corners[(corners.index(anchor) - turn) % 4]
 
 
+def _near_sides(anchor: str) -> list[int]:
+    """Which of a box's (x0, y0, x1, y1) lie toward the card's corner at ``anchor``."""
+    return [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
+
+
 def _without_its_first_glyph(box: np.ndarray, usual: np.ndarray, anchor: str) -> bool:
     """Whether an index ``box`` (x0, y0, x1, y1, from the card's corner at ``anchor``) was
     made out without the glyph nearest the corner (a rank joined to a crop's rim): its side
     toward the corner lies ``PARTIAL`` further from it than the deck's ``usual`` box's, and
     its far side did not move so (a crop cut unevenly moves both)."""
     away = np.float32([1 if anchor in ("tl", "bl") else -1, 1 if anchor in ("tl", "tr") else -1])
-    near = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
+    near = _near_sides(anchor)
     far = [2 - near[0], 4 - near[1]]
     moved_near = (box[near] - usual[near]) * away
     moved_far = (box[far] - usual[far]) * away
@@ -453,7 +458,7 @@ class IndexReader:
                 continue
             usual = usual_boxes[turn, anchor, on_field]
             # The box's sides toward the corner place the window (``offsets`` below).
-            sides = [0 if anchor in ("tl", "bl") else 2, 1 if anchor in ("tl", "tr") else 3]
+            sides = _near_sides(anchor)
             members[:] = [m for m in members if np.abs(np.float32(m[2])[sides]
                                                        - usual[sides]).max() <= ASTRAY
                           and (m[0], _on_the_face(turn, anchor)) not in partial]
