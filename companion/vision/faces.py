@@ -371,14 +371,15 @@ class FaceIndex:
 
     def scores(self, image: np.ndarray, quad: np.ndarray,
                on_top: Sequence[np.ndarray] | None = None, min_detail: float = 0.0,
-               only: int | Sequence[int] | None = None, upright: bool = False
-               ) -> list[Score]:
+               only: int | Sequence[int] | None = None, upright: bool = False,
+               besides: Sequence[int] = ()) -> list[Score]:
         """The likeliest enrolled faces' best scores over the quad's four turns, best first.
 
         ``on_top``: outlines (image pixels) of cards known to lie on top of this quad; what they
         hide is left out. ``min_detail``: a quad with less print than this share of the
         plainest face's is bare table, whatever its shape, and scores nothing. ``only``: the
-        scores of this face (its index) or these faces, whether likely or not. ``upright``:
+        scores of this face (its index) or these faces, whether likely or not; ``besides``:
+        these faces' scores as well as the likeliest (not with ``only``). ``upright``:
         the corners are in a face's own order already (a second look at a quad read before,
         its corners moved a little): that turn and its half turn only, not the quarter turns.
         """
@@ -418,6 +419,8 @@ class FaceIndex:
                 first = (np.stack([shape.quick @ v for v in quick], axis=1)
                          - self._tint_penalty(shape.tints, tints, cells))
                 rows = list(np.argsort(first.max(axis=1))[::-1][:self.SHORTLIST])
+                rows += [row for row, e in enumerate(shape.face_numbers)
+                         if e in besides and row not in rows]
             queries = np.stack(_units(planes, masks))
             chosen = widened(shape.rows[rows])
             table = np.stack([chosen @ v for v in queries], axis=1)  # (rows, turns)

@@ -128,6 +128,11 @@ TWIN_BEYOND = 0.75
 TWIN_DOUBT = 0.05
 #: A face's print in another ink is checked for the card's ink down to this far below it.
 INK_TWIN_BELOW = 0.3
+#: A near twin this far below the best whole face is still told apart from it where they
+#: differ (``_twin_against``): how each enrolment image was cut (a sliver of table at a
+#: side, its print a little off) costs the right face as much (a two of clubs read whole
+#: 0.158 below the two of spades).
+TWIN_CUT_REACH = 0.25
 #: Faces most alike to the one a close call is lined up with, scored on the lined-up
 #: outline besides those the outline as found shortlisted.
 ALIKE_RESCORED = 3
@@ -804,12 +809,14 @@ class Recognizer:
             if aligned is not None:
                 # Lined up, the card may read as a near twin of the face it was lined up
                 # with that the quad as found did not shortlist (from a rough outline, the
-                # nine of clubs and nothing of the spade's): those are scored too.
+                # nine of clubs and nothing of the spade's): those are scored too; and the
+                # faces likeliest on the print lined up (a guess half a pip off, lined up
+                # with the five of clubs, is the four's outline: the four scores best there).
                 shortlist = [s.face_number for s in scores]
                 shortlist += [n for n in index.most_alike(scores[0].face_number, ALIKE_RESCORED)
                               if n not in shortlist]
                 again = index.scores(image, aligned, None, self.limits.detail,
-                                     only=shortlist, upright=True)
+                                     besides=shortlist, upright=True)
                 if again and again[0].score > scores[0].score:
                     scores = again
         library = self.library
@@ -884,9 +891,10 @@ class Recognizer:
     def _twin_against(self, scores: list[Score], margin: float,
                       tell: Callable[[Score, Score], tuple[float, float]],
                       shows_apart: Callable[[Score, Score], bool]) -> list[Score]:
-        """A close call: faces between ``margin`` and ``sure_margin`` below the best. The
-        whole faces' comparison weighs how each enrolment image was cut as much as the pip
-        that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1 clear).
+        """A call not on the print: faces between ``margin`` and ``TWIN_CUT_REACH`` below the
+        best. The whole faces' comparison weighs how each enrolment image was cut as much as
+        the pip that tells near twins apart (a club in a lamp's shadow read as the spade, 0.1
+        clear; a two of clubs as the spade, 0.158 clear).
         The first near twin of the best among them to which the print leans at all
         (``TWIN_DOUBT``), or where what sets the two apart may be clipped away
         (``shows_apart``), comes first, and ``_decide`` tells the two apart as it does twins
@@ -896,7 +904,7 @@ class Recognizer:
             return scores
         first = scores[0]
         for k, other in enumerate(scores[1:], start=1):
-            if first.score - other.score >= limits.sure_margin:
+            if first.score - other.score >= TWIN_CUT_REACH:
                 break
             one, two = first.face_number, other.face_number
             if (not self._near_twins(one, two) or self._colour_twins(one, two)
