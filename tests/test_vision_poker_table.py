@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rendered_reads import read_at, rendered
+from rendered_reads import first_shortlist_only, read_at, rendered
 
 from companion.vision import indices, recognize
 from companion.vision.detection import Detection
-from companion.vision.faces import FaceIndex
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
 from companion.vision.standins import RenderedPhoto, poker_table
@@ -154,11 +153,5 @@ def test_a_card_lined_up_is_scored_against_its_near_twins_the_rough_outline_miss
     assert "9clubs" not in _read_at(2, 1, "9spades")
     monkeypatch.setattr(recognize, "ALIKE_RESCORED", 0)
     monkeypatch.setattr("companion.vision.finder._clusters_unseen", lambda *args: [])
-    scores = FaceIndex.scores
-
-    def first_shortlist_only(self, *args, besides=(), **kwargs):
-        return scores(self, *args, only=list(besides), **kwargs) if besides else scores(
-            self, *args, **kwargs)
-
-    monkeypatch.setattr(FaceIndex, "scores", first_shortlist_only)
+    first_shortlist_only(monkeypatch)
     assert "9clubs" in _read_at(2, 1, "9spades")  # the rules are what keep it out
