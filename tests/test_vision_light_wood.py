@@ -21,7 +21,7 @@ from companion.vision.finder import (
     to_work,
     work_lab,
 )
-from companion.vision.marks import MarkReader
+from companion.vision.library import CardLibrary
 from companion.vision.quads import box_overlap
 from companion.vision.recognize import Recognizer
 from companion.vision.standins import (
@@ -159,12 +159,15 @@ def test_a_run_s_covered_cards_are_read_from_their_light_index_on_its_colour(num
     assert read == truth == {"blue-5", "green-6", "yellow-5", "green-1"}
 
 
-def _read_rendered(rendered: RenderedSet, number: int) -> tuple[set[str], RenderedPhoto]:
-    """The cards read in a rendered set's photo ``number``, its deck enrolled from the set."""
+def _read_rendered(rendered: RenderedSet, number: int
+                   ) -> tuple[set[str], RenderedPhoto, CardLibrary]:
+    """The cards read in a rendered set's photo ``number``, the photo, and the deck enrolled
+    from the set."""
     library = enrol_images(rendered.enrol).library
     library.prepare()
     photo = rendered.photos[number]
-    return {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}, photo
+    read = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    return read, photo, library
 
 
 def _on_maple(corners: np.ndarray, seed: int = 4) -> np.ndarray:
@@ -201,7 +204,7 @@ def test_a_card_on_pale_maple_whose_rim_barely_steps_from_the_wood_is_read():
     """Six cards on pale maple, a shadow across one side: the five of hearts' rim steps
     from the wood by little there, and the first pass's edges leave its outline open; the
     faint edges a light grained table is searched for again close it."""
-    read, photo = _read_rendered(poker_on_wood(np.random.default_rng(2), photos=9), 8)
+    read, photo, _ = _read_rendered(poker_on_wood(np.random.default_rng(2), photos=9), 8)
     assert "5hearts" in read
     assert read == {c.item_id for c in photo.cards}
 
@@ -212,8 +215,7 @@ def test_a_covered_card_whose_face_and_index_disagree_is_not_read_as_either_gues
     read as the face's guess; nor is the 8 read as the red one (an UNO deck prints no rank
     over a suit: the red 8's two loops, split so on its face alone, once made the covered
     blue 8 read surely as the red). It is read from its index, unsure (asked), or left out."""
-    rendered = number_photos(np.random.default_rng(4), photos=2)
-    read, photo = _read_rendered(rendered, 1)
+    read, photo, library = _read_rendered(number_photos(np.random.default_rng(4), photos=2), 1)
     assert "blue-0" not in read and "red-8" not in read
     assert read - {"blue-8"} == {c.item_id for c in photo.cards} - {"blue-8"}
-    assert MarkReader(enrol_images(rendered.enrol).library.faces).indices == []
+    assert library.marks.indices == []

@@ -10,12 +10,14 @@ the card's edges.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 import cv2
 import numpy as np
 import pytest
 from vision_dev import DEV
 
+from companion.vision import recognize
 from companion.vision.art import draw_face
 from companion.vision.deck import card, draw_standard_face, number_deck, standard_deck
 from companion.vision.detection import Thresholds
@@ -24,6 +26,7 @@ from companion.vision.enrol import enrol_images
 from companion.vision.faces import Score
 from companion.vision.library import CardLibrary
 from companion.vision.recognize import Recognizer
+from companion.vision.standins import RenderedPhoto
 from companion.vision.synthetic import SceneRenderer
 from companion.vision.twins import CLIPPED, Twins, on_grid
 
@@ -383,22 +386,35 @@ def test_an_ace_enrolled_under_a_light_falling_off_is_not_lined_up_turned_with_i
     assert "Kreuz_Ass" in found and "Pik_Ass" not in found
 
 
-
-def hold_em_with_real_faces(real_set: str, seed: int, photos: int):
-    """The hold'em stand-in drawn with a real dev set's faces, enrolled from tinted crops of
-    them cut unevenly (a sliver of the table at a side): its photos, and the library."""
+@cache
+def _real_deck(real_set: str) -> tuple:
+    """A real dev set's faces (its ``enroll/``) as a deck to draw, enrolled once per run."""
     from companion.vision.art import face_items
-    from companion.vision.standins import OTHER_KINDS
 
     folder = DEV / real_set / "enroll"
     if not folder.is_dir():
         pytest.skip(f"the real dev set {real_set} is not here")
     real = enrol_images([(path.stem, lambda path=path: cv2.imread(str(path)))
                          for path in sorted(folder.iterdir())]).library
-    deck = face_items(list(zip(real.ids, real.faces, strict=True)))
+    return tuple(face_items(list(zip(real.ids, real.faces, strict=True))))
+
+
+def hold_em_with_real_faces(real_set: str, seed: int, photos: int, name: str
+                            ) -> tuple[RenderedPhoto, CardLibrary]:
+    """Photo ``name`` of the hold'em stand-in drawn with a real dev set's faces, and the deck
+    enrolled from tinted crops of them cut unevenly (a sliver of the table at a side)."""
+    from companion.vision.standins import OTHER_KINDS
+
     rendered = OTHER_KINDS["poker-table"](np.random.default_rng(seed), photos=photos,
-                                          deck=deck)
-    return rendered.photos, enrol_images(list(rendered.enrol)).library
+                                          deck=list(_real_deck(real_set)))
+    photo = next(p for p in rendered.photos if p.name == name)
+    return photo, enrol_images(list(rendered.enrol)).library
+
+
+def _read(photo: RenderedPhoto, library: CardLibrary) -> tuple[set[str], set[str]]:
+    """The cards in the photo, and those read in it."""
+    found = Recognizer(library, piles=False).recognize(photo.image)
+    return {c.item_id for c in photo.cards}, {d.item_id for d in found}
 
 
 def test_an_eight_lying_turned_round_is_told_from_the_seven_it_looks_like_so():
@@ -406,10 +422,8 @@ def test_an_eight_lying_turned_round_is_told_from_the_seven_it_looks_like_so():
     row turned); lined up with the seven's print, it fits the seven better than the eight
     lined up upright. The eight is compared either way round: the whole card on the table
     reads as the eight, not the seven (the real fans' faces)."""
-    photos, library = hold_em_with_real_faces("bidly-fans", 2, 2)
-    photo = next(p for p in photos if p.name == "table-01")
-    assert "8c" in {c.item_id for c in photo.cards}
-    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    there, found = _read(*hold_em_with_real_faces("bidly-fans", 2, 2, "table-01"))
+    assert "8c" in there
     assert "8c" in found and "7c" not in found
 
 
@@ -419,10 +433,9 @@ def test_a_covered_card_is_told_from_a_near_twin_its_crop_puts_further_below():
     the five's print, the four scores 0.17 below the five: its enrolment crop was cut with
     a sliver of table at a side, its print a little off the five's. Told apart where they
     differ (the index), it reads as the four, not the five."""
-    photos, library = hold_em_with_real_faces("blackjack-webcam", 1, 3)
-    photo = next(p for p in photos if p.name == "table-02")
-    assert {"4D", "AH"} <= {c.item_id for c in photo.cards}
-    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    there, found = _read(*hold_em_with_real_faces("blackjack-webcam", 1, 3,
+                                                            "table-02"))
+    assert {"4D", "AH"} <= there
     assert "4D" in found and "5D" not in found
 
 
@@ -433,17 +446,12 @@ def test_a_whole_card_is_told_from_a_near_twin_its_enrolment_crop_puts_far_below
     0.158 below the two of spades, past the sure margin. Told apart where the two differ
     (the pips and index, ``TWIN_CUT_REACH``), it reads as the two of clubs; with the twins
     compared only within the sure margin, as the spade, surely."""
-    from companion.vision import recognize
-
-    photos, library = hold_em_with_real_faces("blackjack-webcam", 6, 7)
-    photo = next(p for p in photos if p.name == "table-06")
-    assert "2C" in {c.item_id for c in photo.cards} and "2S" not in {
-        c.item_id for c in photo.cards}
-    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    photo, library = hold_em_with_real_faces("blackjack-webcam", 6, 7, "table-06")
+    there, found = _read(photo, library)
+    assert "2C" in there and "2S" not in there
     assert "2C" in found and "2S" not in found
     monkeypatch.setattr(recognize, "TWIN_CUT_REACH", Thresholds().sure_margin)
-    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
-    assert "2S" in found
+    assert "2S" in _read(photo, library)[1]
 
 
 def test_a_guess_lined_up_with_one_face_is_scored_against_every_face_again():
@@ -452,11 +460,9 @@ def test_a_guess_lined_up_with_one_face_is_scored_against_every_face_again():
     shortlists). Lined up with the five's print, the guess lies on the four: every face is
     shortlisted again there, and the four (0.95) reads, not the five (the real webcam set's
     faces)."""
-    photos, library = hold_em_with_real_faces("blackjack-webcam", 4, 8)
-    photo = next(p for p in photos if p.name == "table-07")
-    assert "4C" in {c.item_id for c in photo.cards} and "5C" not in {
-        c.item_id for c in photo.cards}
-    found = {d.item_id for d in Recognizer(library, piles=False).recognize(photo.image)}
+    there, found = _read(*hold_em_with_real_faces("blackjack-webcam", 4, 8,
+                                                            "table-07"))
+    assert "4C" in there and "5C" not in there
     assert "4C" in found and "5C" not in found
 
 
